@@ -1,0 +1,89 @@
+"""Shared fixtures: a fresh Postgres database per test run, store URLs for both backends, and small
+Tornado origin sites on 127.0.0.1."""
+
+from __future__ import annotations
+
+import os
+import secrets
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import psycopg2
+import pytest
+
+from browser.fetch import Fetcher
+from convert.pool import ConverterPool, ConvertSettings
+from handlers.config import PlanSettings, Settings
+from handlers.ratelimit import RateLimiter
+from handlers.services import Services
+from store.store import Store
+
+PG_ADMIN_DSN = os.environ.get(
+    "PAGECAST_TEST_PG_ADMIN", "postgresql://postgres@127.0.0.1:5432/postgres"
+)
+
+
+@pytest.fixture(scope="session")
+def pg_url() -> Iterator[str]:
+    """A database created for this test run on the local Postgres server, dropped at the end."""
+    name = f"pagecast_test_{secrets.token_hex(4)}"
+    admin = psycopg2.connect(PG_ADMIN_DSN, connect_timeout=5)
+    admin.autocommit = True
+    with admin.cursor() as cur:
+        cur.execute(f'CREATE DATABASE "{name}"')
+    base = PG_ADMIN_DSN.rsplit("/", 1)[0]
+    try:
+        yield f"{base}/{name}"
+    finally:
+        with admin.cursor() as cur:
+            cur.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        admin.close()
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """Each store test runs once on a SQLite file and once on a fresh Postgres schema."""
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'pagecast.db'}"
+    url: str = request.getfixturevalue("pg_url")
+    _reset_postgres(url)
+    return url
+
+
+def _reset_postgres(url: str) -> None:
+    """Drop every table so each test starts from an empty database."""
+    conn = psycopg2.connect(url, connect_timeout=5)
+    conn.autocommit = True
+    with conn.cursor() as cur:
+        cur.execute("DROP SCHEMA public CASCADE; CREATE SCHEMA public")
+    conn.close()
+
+
+@pytest.fixture(scope="session")
+def pool() -> Iterator[ConverterPool]:
+    """One conversion worker for the whole run (worker processes outlive IOLoops)."""
+    pool = ConverterPool(ConvertSettings(workers=1))
+    yield pool
+    pool.close()
+
+
+@pytest.fixture
+def services(io_loop: Any, tmp_path: Path, pool: ConverterPool) -> Iterator[Services]:
+    settings = Settings()
+    settings.fetch.allow_hosts = ["127.0.0.1"]
+    settings.fetch.total_timeout = 5.0
+    settings.store.data_dir = str(tmp_path)
+    settings.store.auth_cache_seconds = 0
+    settings.plans["tiny"] = PlanSettings(requests_per_second=0.01, burst=2)
+    store = Store(settings.store)
+    store.open()
+    services = Services(settings, store, Fetcher(settings.fetch), pool, RateLimiter())
+    yield services
+    services.fetcher.close()
+    io_loop.run_sync(store.close)
+
+
+@pytest.fixture
+def key(services: Services) -> str:
+    return services.store.create_key("acme", "free").key
