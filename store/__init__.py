@@ -1,0 +1,16 @@
+"""Persistence: settings machinery, database, models, keys, usage.
+
+The modules, each with one job:
+
+- :mod:`store.settings`: typed settings declared beside each component, and the ``config.toml``
+  loader and generator;
+- :mod:`store.db`: the store's settings and opening a SQLite or Postgres database;
+- :mod:`store.models`: the Peewee models (tables) and the error types of the drivers;
+- :mod:`store.migrations`: numbered schema steps and :func:`~store.migrations.migrate`;
+- :mod:`store.keys`: API key issue, hashing, listing, revocation and lookup;
+- :mod:`store.usage`: in-memory usage aggregation and its upserts into the usage table;
+- :mod:`store.store`: the :class:`~store.store.Store` service the server and the CLI use.
+
+Nothing is imported here, so importing :mod:`store.settings` stays light for components that only
+declare settings.
+"""

@@ -1,0 +1,91 @@
+"""Schema migrations: numbered steps applied once each, in order, recorded in ``schema_version``.
+
+:func:`migrate` is safe to run on every start, from several processes at once: the whole run is
+one transaction holding a lock (Postgres: an advisory lock; SQLite: the write lock), so a second
+process waits, then finds the steps applied and does nothing. Both backends run DDL inside
+transactions, so a failed step leaves the schema as it was.
+
+Adding to the schema means appending a step with the next number, never editing a shipped one.
+Steps create tables from the models; a later step that adds a column to an existing model must
+check that the column is missing first (``db.get_columns``), because a fresh database gets the
+column from the model already.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import peewee
+
+from store.db import is_sqlite, write_transaction
+from store.models import ApiKey, Organization, SchemaVersion, Usage
+
+log = logging.getLogger(__name__)
+
+# "pagecast" read as a 64-bit integer: the Postgres advisory lock that serializes migrations.
+_LOCK_KEY = int.from_bytes(b"pagecast", "big")
+
+
+@dataclass(frozen=True)
+class Migration:
+    """One schema step: its number, what it does, and the function that does it."""
+
+    version: int
+    description: str
+    apply: Callable[[peewee.Database], None]
+
+
+def create_tables(db: peewee.Database, models: Sequence[type[peewee.Model]]) -> None:
+    """Create the tables and indexes of ``models`` (in the given order) on ``db``."""
+    for model in models:
+        peewee.SchemaManager(model, db).create_all(safe=True)
+
+
+def _core_tables(db: peewee.Database) -> None:
+    create_tables(db, [Organization, ApiKey, Usage])
+
+
+MIGRATIONS: tuple[Migration, ...] = (
+    Migration(1, "organizations, API keys and usage", _core_tables),
+)
+
+
+def latest_version() -> int:
+    """The schema version this code expects."""
+    return MIGRATIONS[-1].version
+
+
+def migrate(db: peewee.Database, steps: Sequence[Migration] = MIGRATIONS) -> int:
+    """Create or upgrade the schema of ``db``; return the schema version afterwards.
+
+    Runs on the calling thread's connection and needs it open (see :func:`store.db.run_unit`).
+    """
+    with write_transaction(db):
+        if not is_sqlite(db):
+            # Schema work and waiting for another migrating process may outlast a query.
+            db.execute_sql("SET LOCAL statement_timeout = 0")
+            db.execute_sql("SELECT pg_advisory_xact_lock(%s)", (_LOCK_KEY,))
+        create_tables(db, [SchemaVersion])
+        applied = {
+            version
+            for (version,) in SchemaVersion.select(SchemaVersion.version).tuples().execute(db)
+        }
+        for step in sorted(steps, key=lambda item: item.version):
+            if step.version in applied:
+                continue
+            log.info("applying schema step %d: %s", step.version, step.description)
+            step.apply(db)
+            SchemaVersion.insert(version=step.version, description=step.description).execute(db)
+            applied.add(step.version)
+    current = max(applied, default=0)
+    known = max((step.version for step in steps), default=0)
+    if current > known:
+        # Steps only add, so older code keeps working during a rolling upgrade.
+        log.warning(
+            "the database schema (version %d) is newer than this Pagecast (version %d)",
+            current,
+            known,
+        )
+    return current

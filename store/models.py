@@ -1,0 +1,76 @@
+"""The Peewee models: one class per table.
+
+Models are bound to no database. Every query names the database it runs on (``.execute(db)``,
+``.first(db)``), so two stores on two databases in one process can never mix up their rows, and a
+query that forgets its database fails loudly instead of using some global connection.
+
+Datetimes are stored as naive UTC; :func:`utc_now` makes them and :func:`as_utc` reads them back.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import peewee
+
+
+def utc_now() -> datetime:
+    """The current time as stored: naive, in UTC."""
+    return datetime.now(UTC).replace(tzinfo=None)
+
+
+def as_utc(value: datetime) -> datetime:
+    """A stored (naive UTC) datetime as an aware one."""
+    return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
+
+
+class BaseModel(peewee.Model):
+    """Common options: snake_case table names (``api_key``, not ``apikey``)."""
+
+    class Meta:
+        legacy_table_names = False
+
+
+class SchemaVersion(BaseModel):
+    """One row per applied migration step."""
+
+    version = peewee.IntegerField(primary_key=True)
+    description = peewee.CharField(max_length=200)
+    applied_at = peewee.DateTimeField(default=utc_now)
+
+
+class Organization(BaseModel):
+    """A customer: owns API keys, frames and usage; its plan sets limits and credits."""
+
+    id = peewee.AutoField()
+
+    name = peewee.CharField(max_length=100, unique=True)
+    plan = peewee.CharField(max_length=50)
+    created_at = peewee.DateTimeField(default=utc_now)
+
+
+class ApiKey(BaseModel):
+    """An issued API key. Only its sha256 is kept; the prefix identifies it to operators."""
+
+    id = peewee.AutoField()
+
+    key_hash = peewee.CharField(max_length=64, unique=True)
+    prefix = peewee.CharField(max_length=16, unique=True)
+    org = peewee.ForeignKeyField(Organization, backref="keys", index=True)
+    created_at = peewee.DateTimeField(default=utc_now)
+    revoked_at = peewee.DateTimeField(null=True)
+
+
+class Usage(BaseModel):
+    """Requests and credits of one organization on one endpoint on one UTC day."""
+
+    id = peewee.AutoField()
+
+    org = peewee.ForeignKeyField(Organization, backref="usage")
+    endpoint = peewee.CharField(max_length=64)
+    day = peewee.DateField()
+    requests = peewee.BigIntegerField(default=0)
+    credits = peewee.BigIntegerField(default=0)
+
+    class Meta:
+        indexes = ((("org", "endpoint", "day"), True),)

@@ -1,0 +1,385 @@
+"""The ``Store`` service: API keys, usage and database health for the server and the CLI.
+
+The server uses the async methods. None of them blocks the IOLoop: database work runs in a pool of
+``executor_threads`` threads and every wait is bounded by ``query_timeout``. When the database
+fails or is too slow they raise :class:`StoreUnavailable`, whose message is safe to show; the
+driver's error stays in the logs and in ``__cause__``. The plain (sync) methods are for the CLI
+and tests and block their caller.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import threading
+import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from functools import partial
+from types import TracebackType
+from typing import Any, TypeVar
+
+import peewee
+
+from store import keys
+from store.db import (
+    DATABASE_ERRORS,
+    StoreSettings,
+    close_database,
+    describe_url,
+    open_database,
+    run_unit,
+)
+from store.keys import IssuedKey, KeyInfo, KeyRow
+from store.migrations import migrate
+from store.usage import (
+    UsageBuffer,
+    UsageCount,
+    UsageKey,
+    UsageRow,
+    query_usage,
+    utc_today,
+    write_usage,
+)
+
+__all__ = ["IssuedKey", "KeyInfo", "KeyRow", "Store", "StoreUnavailable", "UsageRow"]
+
+log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+
+# A key that was not found is remembered at most this long, so a key issued by the CLI in another
+# process works at once (within this time) while floods of bad keys stay cheap.
+MISS_CACHE_SECONDS = 1.0
+# /readyz must answer quickly even when the database hangs.
+PING_SECONDS = 2.0
+# Bound on remembered keys; a flood of distinct bad keys cannot grow memory past it.
+_CACHE_ENTRIES = 10_000
+
+
+class StoreUnavailable(Exception):  # noqa: N818 (the name is part of the store's contract)
+    """The database could not do what was asked; the message is safe to show to clients."""
+
+
+@dataclass(slots=True)
+class _Cached:
+    info: KeyInfo | None
+    expires: float
+
+
+class _AuthCache:
+    """Keys looked up recently, by hash: hits for ``hit_seconds``, misses for ``miss_seconds``."""
+
+    def __init__(self, hit_seconds: float, miss_seconds: float) -> None:
+        self.hit_seconds = hit_seconds
+        self.miss_seconds = miss_seconds
+        self._entries: dict[str, _Cached] = {}
+        self._lock = threading.Lock()
+
+    def get(self, digest: str) -> _Cached | None:
+        with self._lock:
+            entry = self._entries.get(digest)
+            if entry is not None and entry.expires <= time.monotonic():
+                del self._entries[digest]
+                return None
+            return entry
+
+    def put(self, digest: str, info: KeyInfo | None) -> None:
+        seconds = self.hit_seconds if info is not None else self.miss_seconds
+        if seconds <= 0:
+            return
+        now = time.monotonic()
+        with self._lock:
+            if len(self._entries) >= _CACHE_ENTRIES:
+                self._entries = {k: v for k, v in self._entries.items() if v.expires > now}
+                if len(self._entries) >= _CACHE_ENTRIES:
+                    self._entries.clear()
+            self._entries[digest] = _Cached(info, now + seconds)
+
+    def forget(self, digest: str) -> None:
+        with self._lock:
+            self._entries.pop(digest, None)
+
+    def forget_prefix(self, prefix: str) -> None:
+        with self._lock:
+            self._entries = {
+                k: v for k, v in self._entries.items() if v.info is None or v.info.prefix != prefix
+            }
+
+
+class Store:
+    """Persistence for the server and the CLI; call :meth:`open` before anything else.
+
+    For the CLI, ``with Store(settings) as store:`` opens it and closes it at the end.
+    """
+
+    def __init__(self, settings: StoreSettings) -> None:
+        self.settings = settings
+        self._where = describe_url(settings.database_url, settings.data_dir)
+        self._db: peewee.Database | None = None
+        self._migrated = False
+        self._closed = False
+        self._executor = ThreadPoolExecutor(
+            max_workers=settings.executor_threads, thread_name_prefix="pagecast-store"
+        )
+        self._cache = _AuthCache(
+            settings.auth_cache_seconds, min(settings.auth_cache_seconds, MISS_CACHE_SECONDS)
+        )
+        self._usage = UsageBuffer()
+        self._inflight: asyncio.Future[int] | None = None
+        self._flusher: asyncio.Task[None] | None = None
+        self._stopping = False
+
+    # -- lifecycle ---------------------------------------------------------------------------
+
+    def open(self) -> None:
+        """Open the database and create or upgrade its schema. Blocks; safe to call twice.
+
+        :raises ValueError: for a ``database_url`` of an unknown kind.
+        :raises StoreUnavailable: when the database cannot be reached or migrated.
+        """
+        if self._closed:
+            raise StoreUnavailable("the store is closed")
+        if self._db is None:
+            self._db = open_database(
+                self.settings.database_url,
+                self.settings.data_dir,
+                connect_timeout=min(self.settings.query_timeout, 5.0),
+                query_timeout=self.settings.query_timeout,
+                max_connections=self.settings.executor_threads + 2,
+            )
+        if self._migrated:
+            return
+        try:
+            version = run_unit(self._db, migrate)
+        except DATABASE_ERRORS as exc:
+            log.error("cannot open the database %s: %s", self._where, _summary(exc))
+            raise StoreUnavailable(f"the database {self._where} cannot be opened") from exc
+        self._migrated = True
+        log.info("database %s ready, schema version %d", self._where, version)
+
+    def start(self) -> None:
+        """Flush usage every ``usage_flush_seconds`` on the running event loop (call from a
+        coroutine)."""
+        if self._flusher is None:
+            self._flusher = asyncio.get_running_loop().create_task(self._flush_periodically())
+
+    async def close(self) -> None:
+        """Stop the periodic flush, flush a last time, close the database and the threads."""
+        if self._closed:
+            return
+        self._stopping = True
+        if self._flusher is not None:
+            self._flusher.cancel()
+            await asyncio.wait([self._flusher])
+            self._flusher = None
+        if self._db is not None:
+            # A failure is logged where it happens and reported below as lost.
+            with contextlib.suppress(StoreUnavailable):
+                await self.flush_usage()
+        self._closed = True
+        try:
+            async with asyncio.timeout(self.settings.query_timeout):
+                await asyncio.to_thread(self._release)
+        except TimeoutError:
+            log.warning("database work still running at shutdown; not waiting for it")
+        self._report_lost()
+
+    def close_sync(self) -> None:
+        """Blocking :meth:`close` for the CLI and tests; a periodic flush is cancelled unawaited."""
+        if self._closed:
+            return
+        self._closed = True
+        self._stopping = True
+        if self._flusher is not None:
+            if not self._flusher.get_loop().is_closed():
+                self._flusher.cancel()
+            self._flusher = None
+        self._executor.shutdown(wait=True)
+        if self._db is not None:
+            batch = self._usage.take()
+            if batch:
+                try:
+                    run_unit(self._db, partial(write_usage, batch=batch))
+                except DATABASE_ERRORS as exc:
+                    self._usage.restore(batch)
+                    log.warning("usage flush failed: %s", _summary(exc))
+            close_database(self._db)
+        self._report_lost()
+
+    def __enter__(self) -> Store:
+        self.open()
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        self.close_sync()
+
+    # -- keys (blocking, for the CLI) --------------------------------------------------------
+
+    def create_key(self, org: str, plan: str) -> IssuedKey:
+        """Issue a key for ``org`` (created if missing; its plan set to ``plan``)."""
+        issued = self._sync(partial(keys.create_key, org=org, plan=plan), "key creation")
+        self._cache.forget(keys.hash_key(issued.key))
+        return issued
+
+    def list_keys(self) -> list[KeyRow]:
+        """Every key, revoked ones included, oldest first."""
+        return self._sync(keys.list_keys, "key listing")
+
+    def revoke_key(self, prefix: str) -> bool:
+        """Revoke the active key with ``prefix``; False when there is none.
+
+        This process forgets the key at once; other processes within ``auth_cache_seconds``.
+        """
+        revoked = self._sync(partial(keys.revoke_key, prefix=prefix), "key revocation")
+        self._cache.forget_prefix(prefix.strip())
+        return revoked
+
+    def usage(self, org: str | None = None, month: str | None = None) -> list[UsageRow]:
+        """Stored usage (not what is still counted in memory), optionally of one organization
+        and one month (``YYYY-MM``)."""
+        return self._sync(partial(query_usage, org=org, month=month), "usage query")
+
+    # -- the server's calls ------------------------------------------------------------------
+
+    async def authenticate(self, key: str) -> KeyInfo | None:
+        """Who ``key`` belongs to; None for an unknown, malformed or revoked key."""
+        if not keys.is_well_formed(key):
+            return None
+        digest = keys.hash_key(key)
+        cached = self._cache.get(digest)
+        if cached is not None:
+            return cached.info
+        info = await self._run(partial(keys.find_key, key=key), "key lookup")
+        self._cache.put(digest, info)
+        return info
+
+    def record_usage(self, org: str, endpoint: str, credits: int) -> None:
+        """Count one request of ``org`` on ``endpoint`` costing ``credits``, in memory."""
+        if credits < 0:
+            raise ValueError("credits must not be negative")
+        self._usage.add(UsageKey(org, endpoint, utc_today()), UsageCount(1, credits))
+
+    def pending_usage(self) -> int:
+        """How many usage rows are counted in memory and not yet written."""
+        return len(self._usage)
+
+    async def flush_usage(self) -> int:
+        """Add the usage counted so far to the database in one transaction; return the number
+        of rows written. A batch that fails goes back into memory for the next flush.
+
+        A write that outlives ``query_timeout`` keeps running; its rows go back into memory
+        only if it then fails, so nothing is counted twice. The next flush waits for it.
+        """
+        previous = self._inflight
+        if previous is not None and not previous.done():
+            finished, _ = await asyncio.wait([previous], timeout=self.settings.query_timeout)
+            if not finished:
+                raise StoreUnavailable("the database did not answer in time")
+        batch = self._usage.take()
+        if not batch:
+            return 0
+        try:
+            db = self._database()
+            future = asyncio.get_running_loop().run_in_executor(
+                self._executor, run_unit, db, partial(write_usage, batch=batch)
+            )
+        except BaseException:
+            self._usage.restore(batch)
+            raise
+        future.add_done_callback(partial(self._settle_flush, batch))
+        self._inflight = future
+        return await self._bounded(asyncio.shield(future), self.settings.query_timeout, "flush")
+
+    async def ping(self) -> bool:
+        """True when the database answers ``SELECT 1`` within a couple of seconds."""
+        if self._db is None or self._closed:
+            return False
+        timeout = min(self.settings.query_timeout, PING_SECONDS)
+        try:
+            await self._run(_select_one, "ping", timeout)
+        except StoreUnavailable:
+            return False
+        return True
+
+    # -- internals ---------------------------------------------------------------------------
+
+    def _database(self) -> peewee.Database:
+        if self._closed:
+            raise StoreUnavailable("the store is closed")
+        if self._db is None:
+            raise StoreUnavailable("the store is not open")
+        return self._db
+
+    def _sync(self, work: Callable[[peewee.Database], T], what: str) -> T:
+        db = self._database()
+        try:
+            return run_unit(db, work)
+        except DATABASE_ERRORS as exc:
+            log.warning("database %s failed: %s", what, _summary(exc))
+            raise StoreUnavailable("the database is unavailable") from exc
+
+    async def _run(
+        self, work: Callable[[peewee.Database], T], what: str, seconds: float | None = None
+    ) -> T:
+        db = self._database()
+        future = asyncio.get_running_loop().run_in_executor(self._executor, run_unit, db, work)
+        return await self._bounded(future, seconds or self.settings.query_timeout, what)
+
+    async def _bounded(self, future: asyncio.Future[T], seconds: float, what: str) -> T:
+        try:
+            # asyncio.timeout, unlike wait_for on 3.11, never swallows a caller's cancellation.
+            async with asyncio.timeout(seconds):
+                return await future
+        except TimeoutError as exc:
+            log.warning("database %s: no answer within %.1f s", what, seconds)
+            raise StoreUnavailable("the database did not answer in time") from exc
+        except DATABASE_ERRORS as exc:
+            log.warning("database %s failed: %s", what, _summary(exc))
+            raise StoreUnavailable("the database is unavailable") from exc
+
+    def _settle_flush(self, batch: dict[UsageKey, UsageCount], future: asyncio.Future[int]) -> None:
+        if future.cancelled() or future.exception() is not None:
+            self._usage.restore(batch)
+            log.info("kept %d usage row(s) for the next flush", len(batch))
+
+    async def _flush_periodically(self) -> None:
+        while not self._stopping:
+            await asyncio.sleep(self.settings.usage_flush_seconds)
+            try:
+                await self.flush_usage()
+            except StoreUnavailable:
+                pass  # logged where it failed; the counts wait for the next round
+            except Exception:
+                log.exception("usage flush failed unexpectedly")
+
+    def _release(self) -> None:
+        self._executor.shutdown(wait=True)
+        if self._db is not None:
+            close_database(self._db)
+
+    def _report_lost(self) -> None:
+        lost = self._usage.take()
+        if lost:
+            log.error(
+                "%d usage row(s) (%d request(s)) could not be written before shutdown",
+                len(lost),
+                sum(count.requests for count in lost.values()),
+            )
+
+
+def _select_one(db: peewee.Database) -> Any:
+    return db.execute_sql("SELECT 1").fetchone()
+
+
+def _summary(exc: BaseException) -> str:
+    """The error's type and first line, for logs."""
+    text = str(exc).strip().splitlines()
+    return f"{type(exc).__name__}: {text[0]}" if text else type(exc).__name__
