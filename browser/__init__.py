@@ -1,0 +1,1 @@
+"""Fetching target pages and, later, the browser farm."""
