@@ -1,0 +1,139 @@
+"""The HTML-to-Markdown converter and the metadata reader, as pure functions."""
+
+from __future__ import annotations
+
+import pytest
+
+from convert.markdown import (
+    MarkdownOptions,
+    SelectorError,
+    estimate_tokens,
+    html_to_markdown,
+    split_selectors,
+    truncate,
+)
+
+URL = "https://example.com/blog/post"
+
+
+def convert(html: str, **options: object) -> str:
+    return html_to_markdown(html, URL, MarkdownOptions(**options)).markdown  # type: ignore[arg-type]
+
+
+def test_headings_lists_links_images_absolute() -> None:
+    text = convert(
+        "<h1>T</h1><h3>Sub</h3><ul><li>a<ul><li>b</li></ul></li></ul>"
+        "<p><a href='../x'>x</a> <img src='/i.png' alt='pic'></p>"
+    )
+    assert "# T\n" in text and "### Sub" in text
+    assert "[x](https://example.com/x)" in text
+    assert "![pic](https://example.com/i.png)" in text
+    assert "  * b" in text
+
+
+def test_no_script_style_comments_or_blank_runs() -> None:
+    text = convert(
+        "<html><head><title>t</title><style>p{}</style></head><body>"
+        "<script>alert(1)</script><!-- hidden --><p>a</p><br><br><br><br><p>b</p>"
+        "<noscript>enable js</noscript><template><p>tpl</p></template></body></html>"
+    )
+    assert "alert" not in text and "hidden" not in text and "p{}" not in text
+    assert "enable js" not in text and "tpl" not in text
+    assert "\n\n\n" not in text
+    assert text.startswith("a")
+
+
+def test_tail_text_survives_dropped_elements() -> None:
+    assert "before after" in convert("<p>before <script>x</script>after</p>").replace("  ", " ")
+
+
+def test_tables_and_code() -> None:
+    text = convert(
+        "<table><tr><th>h1</th><th>h2</th></tr><tr><td>a</td><td>b</td></tr></table>"
+        "<pre><code>x  = 1\n  y</code></pre>"
+    )
+    assert "h1| h2\n---|---\na| b" in text
+    assert "x  = 1" in text
+
+
+def test_base_href_is_honoured() -> None:
+    text = convert(
+        "<html><head><base href='https://cdn.example.org/d/'></head>"
+        "<body><a href='p'>p</a></body></html>"
+    )
+    assert "(https://cdn.example.org/d/p)" in text
+
+
+def test_include_and_exclude() -> None:
+    html = (
+        "<nav>menu</nav><article><h2>A</h2><p>keep <span class='x'>drop</span></p></article>"
+        "<footer>f</footer>"
+    )
+    assert convert(html, include_tags=("article",)).split() == ["##", "A", "keep", "drop"]
+    assert "drop" not in convert(html, include_tags=("article",), exclude_tags=(".x",))
+    assert "menu" not in convert(html, exclude_tags=("nav", "footer"))
+
+
+def test_invalid_selector_names_the_parameter() -> None:
+    with pytest.raises(SelectorError) as info:
+        convert("<p>x</p>", exclude_tags=("div[[",))
+    assert info.value.parameter == "exclude_tags"
+
+
+def test_split_selectors_keeps_commas_inside_brackets() -> None:
+    assert split_selectors("a, :is(b, c) ,d[x='1,2']") == ("a", ":is(b, c)", "d[x='1,2']")
+    assert split_selectors(None) == () and split_selectors(" , ") == ()
+
+
+def test_truncate_prefers_block_boundaries() -> None:
+    text = "para one is here\n\npara two is here\n\npara three"
+    assert truncate(text, 30) == "para one is here\n"
+    assert truncate("x" * 50, 10) == "x" * 10
+
+
+def test_max_chars_reported() -> None:
+    result = html_to_markdown(
+        "<p>" + "word " * 100 + "</p><p>more</p>", URL, MarkdownOptions(max_chars=100)
+    )
+    assert result.truncated and result.truncation_reason == "max_chars_exceeded"
+    assert len(result.markdown) <= 100
+
+
+def test_empty_and_odd_documents() -> None:
+    assert convert("") == ""
+    assert convert("   ") == ""
+    assert "x" in convert(
+        "<?xml version='1.0' encoding='utf-8'?><html><body><p>x</p></body></html>"
+    )
+    assert "plain" in convert("plain text, no tags")
+
+
+def test_token_estimate_counts_cjk_per_character() -> None:
+    assert estimate_tokens("abcd" * 10) == 10
+    assert estimate_tokens("日本語のテキスト") == 8
+    assert estimate_tokens("") == 0
+
+
+def test_metadata_best_source_first() -> None:
+    html = """<html lang="de"><head><title>Doc title</title>
+    <meta property="og:title" content="OG title"><meta name="twitter:title" content="TW title">
+    <meta name="description" content="plain description">
+    <meta property="og:image" content="/img/card.png">
+    <script type="application/ld+json">
+      {"@graph": [{"@type": "Article", "publisher": {"name": "LD Pub"}}]}
+    </script>
+    <script type="application/ld+json">{broken</script>
+    </head><body><h1>H</h1></body></html>"""
+    meta = html_to_markdown(html, URL, MarkdownOptions()).metadata
+    assert meta["title"] == "OG title"
+    assert meta["description"] == "plain description"
+    assert meta["image"] == "https://example.com/img/card.png"
+    assert meta["site_name"] == "LD Pub"
+    assert meta["language"] == "de"
+    assert meta["canonical_url"] == URL and meta["final_url"] == URL
+
+
+def test_metadata_fallbacks() -> None:
+    meta = html_to_markdown("<body><h1>Only heading</h1></body>", URL, MarkdownOptions()).metadata
+    assert meta["title"] == "Only heading" and meta["site_name"] == "example.com"
+    assert meta["description"] == "" and meta["image"] == ""
