@@ -1,0 +1,104 @@
+"""The three Tornado applications: the API, the frame host and the metrics listener, each with its
+route list, JSON 404s, and request timing recorded once in ``log_function``."""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+from typing import Any
+
+import tornado.web
+from prometheus_client import CONTENT_TYPE_LATEST, REGISTRY, generate_latest
+
+from handlers import health, markdown, metrics, openapi
+from handlers.base import BaseHandler, NotFoundHandler
+from handlers.services import Services
+
+access_log = logging.getLogger("pagecast.access")
+
+STATIC = Path(__file__).resolve().parent.parent / "static"
+
+
+def log_request(handler: tornado.web.RequestHandler) -> None:
+    """One access line and the request metrics, for every request (never the query string)."""
+    status = handler.get_status()
+    endpoint = getattr(handler, "endpoint", "other")
+    duration = handler.request.request_time()
+    metrics.REQUESTS.labels(endpoint, str(status)).inc()
+    metrics.LATENCY.labels(endpoint).observe(duration)
+    key_info = getattr(handler, "key_info", None)
+    level = logging.INFO if status < 500 else logging.ERROR
+    access_log.log(
+        level,
+        "%s %s %s %d endpoint=%s org=%s credits=%s %.1fms",
+        getattr(handler, "request_id", "-"),
+        handler.request.method,
+        handler.request.path[:300],
+        status,
+        endpoint,
+        key_info.org if key_info else "-",
+        getattr(handler, "billed", 0),
+        duration * 1000,
+    )
+
+
+def _settings(services: Services) -> dict[str, Any]:
+    return {
+        "default_handler_class": NotFoundHandler,
+        "default_handler_args": {"services": services},
+        "log_function": log_request,
+        "compress_response": False,
+        "serve_traceback": False,
+    }
+
+
+def _routes(services: Services, *modules: Any) -> list[Any]:
+    return [
+        (path, handler, {"services": services})
+        for module in modules
+        for path, handler in module.ROUTES
+    ]
+
+
+class RobotsHandler(BaseHandler):
+    """``/robots.txt`` from ``static/``: an API is no place for crawlers."""
+
+    endpoint = "static"
+    counts_in_flight = False
+    body = (STATIC / "robots.txt").read_bytes()
+
+    async def get(self) -> None:
+        self.set_header("Content-Type", "text/plain; charset=utf-8")
+        self.set_header("Cache-Control", "public, max-age=86400")
+        self.finish(self.body)
+
+
+def make_api_app(services: Services) -> tornado.web.Application:
+    """The API listener: endpoints, health, OpenAPI."""
+    routes = [
+        *_routes(services, markdown, health, openapi),
+        (r"/robots\.txt", RobotsHandler, {"services": services}),
+    ]
+    return tornado.web.Application(routes, **_settings(services))
+
+
+def make_frame_app(services: Services) -> tornado.web.Application:
+    """The frame host: a separate origin for hosted frames (health only so far)."""
+    return tornado.web.Application(_routes(services, health), **_settings(services))
+
+
+class MetricsHandler(BaseHandler):
+    """Prometheus text exposition of the process's registry."""
+
+    endpoint = "metrics"
+    counts_in_flight = False
+
+    async def get(self) -> None:
+        self.set_header("Content-Type", CONTENT_TYPE_LATEST)
+        self.finish(generate_latest(REGISTRY))
+
+
+def make_metrics_app(services: Services) -> tornado.web.Application:
+    """The metrics listener, for Prometheus scraping."""
+    routes = [(r"/metrics", MetricsHandler, {"services": services}), *_routes(services, health)]
+    return tornado.web.Application(routes, **_settings(services))

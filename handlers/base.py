@@ -1,0 +1,194 @@
+"""The handler base classes: request ids, JSON errors in the endpoint's shape, API-key
+authentication, rate limiting, parameter parsing and billing. Every route derives from these."""
+
+from __future__ import annotations
+
+import contextvars
+import json
+import logging
+import re
+import time
+import uuid
+from typing import Any
+
+import tornado.web
+
+from handlers import metrics
+from handlers.errors import ApiError, Shape, from_status, render
+from handlers.params import ParamProblem, ParamTable, ParsedParams
+from handlers.services import Services
+from store.store import KeyInfo, StoreUnavailable
+
+log = logging.getLogger(__name__)
+
+REQUEST_ID: contextvars.ContextVar[str] = contextvars.ContextVar("request_id", default="-")
+_CLIENT_REQUEST_ID = re.compile(r"[A-Za-z0-9._-]{8,64}")
+
+
+class RequestIdFilter(logging.Filter):
+    """Adds ``request_id`` to every log record (``-`` outside a request)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        record.request_id = REQUEST_ID.get()
+        return True
+
+
+class BaseHandler(tornado.web.RequestHandler):
+    """JSON everywhere: every response has a request id and a credits header, every error a body."""
+
+    error_shape: Shape = "oembed"
+    endpoint: str = "other"
+    # Health and metrics probes are not work: they neither count as in flight nor hold up shutdown.
+    counts_in_flight: bool = True
+
+    def initialize(self, services: Services) -> None:
+        self.services = services
+        self.billed = 0
+        self.key_info: KeyInfo | None = None
+        self.started = time.monotonic()
+
+    @property
+    def request_id(self) -> str:
+        """The client's X-Request-Id when it is a sane token, else a new random id."""
+        if not hasattr(self, "_request_id"):
+            sent = self.request.headers.get("X-Request-Id", "")
+            self._request_id = sent if _CLIENT_REQUEST_ID.fullmatch(sent) else uuid.uuid4().hex
+        return self._request_id
+
+    def set_default_headers(self) -> None:
+        # Also runs when send_error() clears the headers, so errors keep both headers.
+        self.set_header("X-Request-Id", self.request_id)
+        self.set_header("X-BILLING-REQUESTS", str(getattr(self, "billed", 0)))
+        self.set_header("Cache-Control", "no-store")
+
+    async def prepare(self) -> None:
+        REQUEST_ID.set(self.request_id)
+        method = (self.request.method or "GET").lower()
+        if getattr(type(self), method, None) is getattr(tornado.web.RequestHandler, method, None):
+            # Before authentication: a wrong method is wrong whoever sends it.
+            raise ApiError("method_not_allowed", f"{self.request.method} is not allowed here")
+        if self.counts_in_flight:
+            metrics.IN_FLIGHT.inc()
+            self.services.request_started()
+            self._counted = True
+
+    def on_finish(self) -> None:
+        if getattr(self, "_counted", False):
+            metrics.IN_FLIGHT.dec()
+            self.services.request_finished()
+            self._counted = False
+        if self.key_info is not None:
+            self.services.store.record_usage(self.key_info.org, self.endpoint, self.billed)
+            if self.billed:
+                metrics.CREDITS.labels(self.endpoint, self.key_info.org).inc(self.billed)
+
+    def write_json(self, body: Any, status: int = 200) -> None:
+        self.set_status(status)
+        self.set_header("Content-Type", "application/json; charset=utf-8")
+        self.finish(json.dumps(body, ensure_ascii=False, separators=(",", ":")))
+
+    def write_error(self, status_code: int, **kwargs: Any) -> None:
+        exc = kwargs.get("exc_info", (None, None, None))[1]
+        if isinstance(exc, ApiError):
+            error = exc
+        elif isinstance(exc, tornado.web.HTTPError):
+            error = from_status(exc.status_code)
+        else:
+            error = from_status(status_code)
+            if status_code >= 500:
+                log.error(
+                    "unexpected failure answering %s %s", self.request.method, self.request.path
+                )
+        self.billed = 0
+        self.set_header("X-BILLING-REQUESTS", "0")
+        if error.retry_after is not None:
+            self.set_header("Retry-After", str(error.retry_after))
+        self.set_status(error.status)
+        self.set_header("Content-Type", "application/json; charset=utf-8")
+        self.finish(
+            json.dumps(render(self.error_shape, error, self.request_id), ensure_ascii=False)
+        )
+
+    def log_exception(self, typ: Any, value: Any, tb: Any) -> None:
+        # Client errors are answered, not logged as failures; everything else keeps its traceback.
+        if isinstance(value, ApiError) and value.status < 500:
+            log.info(
+                "%s %s -> %s %s", self.request.method, self.request.path, value.status, value.kind
+            )
+            return
+        if isinstance(value, tornado.web.HTTPError) and value.status_code < 500:
+            return
+        super().log_exception(typ, value, tb)
+
+
+class ApiHandler(BaseHandler):
+    """An endpoint with a key, a rate limit, a parameter table and credits."""
+
+    params: ParamTable
+
+    async def prepare(self) -> None:
+        await super().prepare()
+        self.key_info = await self.authenticate()
+        plan = self.services.settings.plans.get(self.key_info.plan)
+        if plan is None:
+            log.error("key %s has unknown plan %r", self.key_info.prefix, self.key_info.plan)
+            raise ApiError("forbidden", "the key's plan is not configured on this server")
+        wait = self.services.limiter.take(
+            self.key_info.prefix, plan.requests_per_second, plan.burst
+        )
+        if wait is not None:
+            metrics.RATE_LIMITED.labels(self.endpoint).inc()
+            raise ApiError(
+                "rate_limited", f"rate limit exceeded; retry in {wait}s", retry_after=wait
+            )
+
+    async def authenticate(self) -> KeyInfo:
+        key = self.get_query_argument("app_id", "") or self.request.headers.get("api-key", "")
+        if not key:
+            raise ApiError(
+                "unauthorized", "an API key is required: app_id parameter or api-key header"
+            )
+        try:
+            info = await self.services.store.authenticate(key.strip())
+        except StoreUnavailable as exc:
+            raise ApiError("unavailable") from exc
+        if info is None:
+            raise ApiError("unauthorized", "the API key is unknown or revoked")
+        return info
+
+    def parse_params(self) -> ParsedParams:
+        """Parse the query with the endpoint's table; all problems are reported in one error."""
+        values, problems = self.read_params()
+        if problems:
+            raise params_error(problems)
+        return values
+
+    def read_params(self) -> tuple[ParsedParams, list[ParamProblem]]:
+        """Parse the query with the endpoint's table; the caller decides what to raise."""
+        args = {
+            name: [raw.decode("utf-8", "replace") for raw in values]
+            for name, values in self.request.query_arguments.items()
+        }
+        return self.params.parse(args)
+
+    def bill(self, credits: int) -> None:
+        """Charge the request; call just before writing a successful answer."""
+        self.billed = credits
+        self.set_header("X-BILLING-REQUESTS", str(credits))
+
+
+def params_error(problems: list[ParamProblem]) -> ApiError:
+    """One error for every problem found; its kind is the first problem's."""
+    text = "; ".join(f"{p.name} {p.message}" for p in problems)
+    details = [{"parameter": p.name, "message": p.message} for p in problems]
+    return ApiError(problems[0].kind, f"invalid parameters: {text}", details=details)
+
+
+class NotFoundHandler(BaseHandler):
+    """Any unknown route: a JSON 404."""
+
+    counts_in_flight = False
+
+    async def prepare(self) -> None:
+        REQUEST_ID.set(self.request_id)
+        raise ApiError("not_found", f"no route for {self.request.path[:200]}")

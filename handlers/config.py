@@ -1,0 +1,196 @@
+"""The whole configuration: the server's own sections (listeners, plans, credits) and the sections
+each component declares beside its code, loaded together and rendered as the commented
+``config.toml``."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, ClassVar
+
+from browser.fetch import FetchSettings
+from convert.pool import ConvertSettings
+from store.db import StoreSettings
+from store.settings import (
+    SettingsError,
+    build_section,
+    default_environ,
+    env_prefix,
+    read_toml,
+    render_section,
+    setting,
+)
+
+
+@dataclass
+class ServerSettings:
+    """Listeners and public addresses. The API and the frame host are separate origins."""
+
+    SECTION: ClassVar[str] = "server"
+    host: str = setting("127.0.0.1", "Address the API and frame-host listeners bind to.")
+    port: int = setting(8080, "Port of the API listener.", min=1, max=65535)
+    frame_port: int = setting(8081, "Port of the frame-host listener.", min=1, max=65535)
+    metrics_host: str = setting("127.0.0.1", "Address the Prometheus metrics listener binds to.")
+    metrics_port: int = setting(9108, "Port of the metrics listener (/metrics).", min=1, max=65535)
+    base_url: str = setting(
+        "", "Public URL of the API, used in links such as screenshotUrl. Empty: http://host:port."
+    )
+    frame_host: str = setting(
+        "", "Public URL of the frame host, used in frame_url. Empty: http://host:frame_port."
+    )
+    xheaders: bool = setting(
+        False, "Trust X-Forwarded-For and X-Real-Ip from a reverse proxy in front of Pagecast."
+    )
+    shutdown_timeout: float = setting(
+        15.0, "Seconds in-flight requests may take to finish after SIGTERM.", min=0, max=600
+    )
+    log_level: str = setting(
+        "info", "Lowest level logged.", choices=("debug", "info", "warning", "error")
+    )
+
+    def public_base_url(self) -> str:
+        return (self.base_url or f"http://{self.host}:{self.port}").rstrip("/")
+
+    def public_frame_host(self) -> str:
+        return (self.frame_host or f"http://{self.host}:{self.frame_port}").rstrip("/")
+
+
+@dataclass
+class CreditSettings:
+    """Credits billed per request: a base per endpoint plus add-ons for what a request used.
+    Failed requests cost nothing."""
+
+    SECTION: ClassVar[str] = "credits"
+    markdown: int = setting(1, "Base credits of a Markdown request.", min=0)
+    screenshot: int = setting(1, "Base credits of a screenshot.", min=0)
+    oembed_v3: int = setting(1, "Base credits of an oEmbed 3.0 request.", min=0)
+    oembed_v1: int = setting(10, "Flat credits of an oEmbed 1.1 request, whatever it used.", min=0)
+    standard_proxy: int = setting(1, "Add-on when the standard proxy tier fetched the page.", min=0)
+    premium_proxy: int = setting(5, "Add-on when the premium proxy tier fetched the page.", min=0)
+    superior_proxy: int = setting(
+        10, "Add-on when the superior proxy tier fetched the page.", min=0
+    )
+    full_render: int = setting(5, "Add-on for a billed browser render (full_render).", min=0)
+    ai_sanitize: int = setting(1, "Add-on for the prompt-injection scan (ai_sanitize).", min=0)
+
+
+@dataclass
+class PlanSettings:
+    """A plan: what its keys may use and how fast."""
+
+    badge: bool = setting(True, "Show the Pagecast badge on hosted frames.")
+    premium: bool = setting(False, "May use the premium proxy tier.")
+    superior: bool = setting(False, "May use the superior proxy tier.")
+    requests_per_second: float = setting(
+        5.0, "Sustained requests per second per key (token bucket rate).", min=0.01
+    )
+    burst: int = setting(10, "Requests a key may send at once (token bucket size).", min=1)
+    monthly_credits: int = setting(
+        10_000, "Credits per calendar month (for reporting; 0 means unlimited).", min=0
+    )
+
+
+DEFAULT_PLANS: dict[str, PlanSettings] = {
+    "free": PlanSettings(),
+    "pro": PlanSettings(
+        badge=False,
+        premium=True,
+        superior=True,
+        requests_per_second=50.0,
+        burst=100,
+        monthly_credits=1_000_000,
+    ),
+}
+
+SECTIONS: tuple[type, ...] = (
+    ServerSettings,
+    StoreSettings,
+    FetchSettings,
+    ConvertSettings,
+    CreditSettings,
+)
+
+
+@dataclass
+class Settings:
+    """Every setting of one Pagecast process."""
+
+    server: ServerSettings = field(default_factory=ServerSettings)
+    store: StoreSettings = field(default_factory=StoreSettings)
+    fetch: FetchSettings = field(default_factory=FetchSettings)
+    convert: ConvertSettings = field(default_factory=ConvertSettings)
+    credits: CreditSettings = field(default_factory=CreditSettings)
+    plans: dict[str, PlanSettings] = field(default_factory=lambda: dict(DEFAULT_PLANS))
+
+
+def load_settings(path: Path | None = None, environ: Mapping[str, str] | None = None) -> Settings:
+    """Read ``path`` (None: defaults only), apply ``PAGECAST_*`` overrides, and check everything."""
+    env = default_environ() if environ is None else environ
+    data = read_toml(path)
+    problems: list[str] = []
+    sections: dict[str, Any] = {}
+    for cls in SECTIONS:
+        name = cls.SECTION  # type: ignore[attr-defined]
+        table = data.get(name, {})
+        if not isinstance(table, dict):
+            problems.append(f"{name}: must be a table")
+            table = {}
+        sections[name] = build_section(
+            cls,
+            table=table,
+            environ=env,
+            env_prefix=env_prefix(name),
+            label=name,
+            problems=problems,
+        )
+    plans_table = data.get("plans", {})
+    if not isinstance(plans_table, dict):
+        problems.append("plans: must be a table of plans")
+        plans_table = {}
+    plans: dict[str, PlanSettings] = {}
+    for plan_name in dict.fromkeys([*DEFAULT_PLANS, *plans_table]):
+        table = plans_table.get(plan_name, {})
+        if not isinstance(table, dict):
+            problems.append(f"plans.{plan_name}: must be a table")
+            table = {}
+        plans[plan_name] = build_section(
+            PlanSettings,
+            table=table,
+            environ=env,
+            env_prefix=env_prefix("plans", plan_name),
+            label=f"plans.{plan_name}",
+            problems=problems,
+            base=DEFAULT_PLANS.get(plan_name),
+        )
+    for key in data:
+        if key not in sections and key != "plans":
+            problems.append(f"{key}: unknown section")
+    if problems:
+        raise SettingsError(problems)
+    return Settings(plans=plans, **sections)
+
+
+HEADER = """\
+# Pagecast configuration. Generated by `python server.py config` from the settings each
+# component declares; every value below is the default. Any setting can be overridden by an
+# environment variable PAGECAST_<SECTION>_<NAME> (for a plan: PAGECAST_PLANS_<PLAN>_<NAME>), for
+# example PAGECAST_SERVER_PORT=9000 or PAGECAST_FETCH_ALLOW_HOSTS=127.0.0.1,localhost.
+"""
+
+
+def render_config(settings: Settings | None = None) -> str:
+    """The commented ``config.toml`` for ``settings`` (the defaults when None)."""
+    current = settings or Settings()
+    lines = [HEADER]
+    for cls in SECTIONS:
+        name = cls.SECTION  # type: ignore[attr-defined]
+        lines += render_section(cls, name, getattr(current, name))
+    for index, (plan_name, plan) in enumerate(current.plans.items()):
+        if index == 0:
+            lines += [
+                "# Plans: one [plans.NAME] table each; keys are issued for a plan with",
+                "# `python server.py keys create --org NAME --plan NAME`.",
+            ]
+        lines += render_section(PlanSettings, f"plans.{plan_name}", plan, with_doc=False)
+    return "\n".join(lines).rstrip("\n") + "\n"

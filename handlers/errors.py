@@ -1,0 +1,152 @@
+"""API errors: one exception type, one table of kinds, and one renderer per error shape.
+
+Handlers raise :class:`ApiError` with a *kind* (``unauthorized``, ``fetch_timeout`` ...). The kind
+decides the HTTP status and, per shape, the code clients see:
+
+- the oEmbed shape (SPEC 7.1), also used by the screenshot endpoint and the frame host:
+  ``{"success": false, "error": {"code", "message", "stage", "details"}}``;
+- the Markdown shape (SPEC 7.2): ``{"error": {"code": int, "message"}, "request_id"}``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Literal
+
+Shape = Literal["oembed", "markdown"]
+
+
+@dataclass(frozen=True)
+class ErrorKind:
+    """How one kind of failure looks in each shape."""
+
+    status: int
+    oembed_code: str
+    markdown_code: int
+    stage: str
+    message: str
+
+
+KINDS: dict[str, ErrorKind] = {
+    # Client mistakes, found before any fetch.
+    "invalid_parameter": ErrorKind(
+        400, "invalid_request", -2203, "validation", "invalid parameter"
+    ),
+    "invalid_format": ErrorKind(
+        400, "invalid_request", -2200, "validation", "invalid format; must be markdown or json"
+    ),
+    "invalid_max_chars": ErrorKind(
+        400, "invalid_request", -2201, "validation", "invalid max_chars; must be a positive integer"
+    ),
+    "chunking_needs_json": ErrorKind(
+        400, "invalid_request", -2202, "validation", "chunking requires format=json"
+    ),
+    "invalid_url": ErrorKind(
+        400, "invalid_request", -2204, "validation", "the target URL must be an http or https URL"
+    ),
+    "unauthorized": ErrorKind(
+        401, "unauthorized", -1000, "validation", "a valid API key is required (app_id or api-key)"
+    ),
+    "forbidden": ErrorKind(403, "forbidden", -1001, "validation", "the plan does not include this"),
+    "rate_limited": ErrorKind(429, "rate_limited", -1002, "validation", "too many requests"),
+    "not_found": ErrorKind(404, "not_found", -1004, "validation", "no such resource"),
+    "method_not_allowed": ErrorKind(
+        405, "method_not_allowed", -1005, "validation", "method not allowed"
+    ),
+    # Fetching the target (SPEC 7.2 "varies"; DESIGN section 6).
+    "fetch_dns": ErrorKind(
+        400, "target_unreachable", -3000, "fetch", "the target host could not be resolved"
+    ),
+    "fetch_connect": ErrorKind(
+        400, "target_unreachable", -3001, "fetch", "could not connect to the target"
+    ),
+    "fetch_timeout": ErrorKind(
+        400, "target_unreachable", -3002, "fetch", "the target did not answer in time"
+    ),
+    "fetch_blocked": ErrorKind(
+        400, "target_unreachable", -3003, "fetch", "the target refused the request"
+    ),
+    "fetch_tls": ErrorKind(
+        400, "target_unreachable", -3004, "fetch", "TLS handshake with the target failed"
+    ),
+    "fetch_redirects": ErrorKind(400, "target_unreachable", -3005, "fetch", "too many redirects"),
+    "fetch_not_allowed": ErrorKind(
+        400, "invalid_request", -3006, "validation", "the target address is not allowed"
+    ),
+    "fetch_too_large": ErrorKind(
+        400, "target_unreachable", -3007, "fetch", "the target page is too large"
+    ),
+    "fetch_status": ErrorKind(
+        400, "target_unreachable", -3008, "fetch", "the target answered with an error status"
+    ),
+    # After a successful fetch.
+    "no_html": ErrorKind(404, "no_html", -4000, "fetch", "the target returned no HTML content"),
+    "conversion_failed": ErrorKind(
+        500, "conversion_failed", -4002, "conversion", "HTML-to-Markdown conversion failed"
+    ),
+    # Our own trouble.
+    "busy": ErrorKind(503, "busy", -5003, "internal", "the service is busy; retry shortly"),
+    "unavailable": ErrorKind(
+        503, "unavailable", -5004, "internal", "a backing service is unavailable; retry shortly"
+    ),
+    "internal": ErrorKind(500, "internal_error", -5000, "internal", "internal error"),
+}
+
+
+class ApiError(Exception):
+    """An error answered to the client in the endpoint's shape.
+
+    ``message`` must be safe to show (no upstream error text, paths or secrets); it defaults to the
+    kind's message. ``details`` appears in the oEmbed shape only.
+    """
+
+    def __init__(
+        self,
+        kind: str,
+        message: str | None = None,
+        *,
+        details: Any = None,
+        retry_after: int | None = None,
+        extra: dict[str, Any] | None = None,
+    ) -> None:
+        if kind not in KINDS:
+            raise ValueError(f"unknown error kind {kind!r}")
+        self.kind = kind
+        self.spec = KINDS[kind]
+        self.message = message or self.spec.message
+        self.details = details
+        self.retry_after = retry_after
+        self.extra = extra or {}
+        super().__init__(f"{kind}: {self.message}")
+
+    @property
+    def status(self) -> int:
+        return self.spec.status
+
+
+def render(shape: Shape, error: ApiError, request_id: str) -> dict[str, Any]:
+    """The JSON body of ``error`` in ``shape``."""
+    if shape == "markdown":
+        return {
+            "error": {"code": error.spec.markdown_code, "message": error.message},
+            "request_id": request_id,
+            **error.extra,
+        }
+    return {
+        "success": False,
+        "error": {
+            "code": error.spec.oembed_code,
+            "message": error.message,
+            "stage": error.spec.stage,
+            "details": error.details,
+        },
+        "request_id": request_id,
+    }
+
+
+def from_status(status: int) -> ApiError:
+    """Translate a bare HTTP status raised by Tornado itself (404 route, 405 method, ...)."""
+    kind = {404: "not_found", 405: "method_not_allowed", 400: "invalid_parameter"}.get(status)
+    if kind is None:
+        return ApiError("internal")
+    return ApiError(kind)

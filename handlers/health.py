@@ -1,0 +1,36 @@
+"""Liveness and readiness: ``/healthz`` answers while the process runs, ``/readyz`` only while it
+can serve (database reachable, not shutting down)."""
+
+from __future__ import annotations
+
+from handlers.base import BaseHandler
+
+
+class HealthHandler(BaseHandler):
+    """Alive: the IOLoop answers."""
+
+    endpoint = "healthz"
+    counts_in_flight = False
+
+    async def get(self) -> None:
+        self.write_json({"status": "ok"})
+
+
+class ReadyHandler(BaseHandler):
+    """Ready: the database answers and the server is not draining."""
+
+    endpoint = "readyz"
+    counts_in_flight = False
+
+    async def get(self) -> None:
+        database = await self.services.store.ping()
+        draining = self.services.draining
+        ready = database and not draining
+        body = {
+            "status": "ready" if ready else "not_ready",
+            "checks": {"database": database, "draining": draining},
+        }
+        self.write_json(body, 200 if ready else 503)
+
+
+ROUTES = [(r"/healthz", HealthHandler), (r"/readyz", ReadyHandler)]

@@ -1,0 +1,207 @@
+"""``/openapi.json``: the OpenAPI 3.1 description, generated from the endpoints' parameter tables
+and error shapes so it cannot drift from what the server accepts."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from handlers.base import BaseHandler
+from handlers.errors import KINDS
+from handlers.markdown import MARKDOWN_PARAMS
+
+_MARKDOWN_ERROR = {
+    "type": "object",
+    "required": ["error", "request_id"],
+    "properties": {
+        "error": {
+            "type": "object",
+            "required": ["code", "message"],
+            "properties": {"code": {"type": "integer"}, "message": {"type": "string"}},
+        },
+        "request_id": {"type": "string"},
+    },
+}
+
+_OEMBED_ERROR = {
+    "type": "object",
+    "required": ["success", "error"],
+    "properties": {
+        "success": {"const": False},
+        "error": {
+            "type": "object",
+            "required": ["code", "message", "stage", "details"],
+            "properties": {
+                "code": {"type": "string"},
+                "message": {"type": "string"},
+                "stage": {"type": "string"},
+                "details": {},
+            },
+        },
+        "request_id": {"type": "string"},
+    },
+}
+
+_MARKDOWN_ENVELOPE = {
+    "type": "object",
+    "required": ["usage", "debug", "request_id"],
+    "properties": {
+        "markdown": {"type": "string"},
+        "metadata": {
+            "type": "object",
+            "properties": {
+                name: {"type": "string"}
+                for name in (
+                    "title",
+                    "description",
+                    "canonical_url",
+                    "site_name",
+                    "image",
+                    "language",
+                    "final_url",
+                )
+            },
+        },
+        "usage": {"type": "object"},
+        "debug": {"type": "object"},
+        "request_id": {"type": "string"},
+    },
+}
+
+_HEADERS = {
+    "X-Request-Id": {
+        "description": "Unique request id; equals request_id in JSON bodies.",
+        "schema": {"type": "string"},
+    },
+    "X-BILLING-REQUESTS": {
+        "description": "Credits billed for this request (0 for failures).",
+        "schema": {"type": "integer"},
+    },
+}
+
+
+def _error_responses(shape: str) -> dict[str, Any]:
+    ref = (
+        "#/components/schemas/MarkdownError"
+        if shape == "markdown"
+        else "#/components/schemas/OembedError"
+    )
+    statuses = sorted({kind.status for kind in KINDS.values()})
+    return {
+        str(status): {
+            "description": ", ".join(
+                sorted(
+                    str(kind.markdown_code if shape == "markdown" else kind.oembed_code)
+                    for kind in KINDS.values()
+                    if kind.status == status
+                )
+            ),
+            "headers": _HEADERS,
+            "content": {"application/json": {"schema": {"$ref": ref}}},
+        }
+        for status in statuses
+    }
+
+
+def build_openapi(base_url: str) -> dict[str, Any]:
+    """The whole document."""
+    markdown_op = {
+        "operationId": "markdown",
+        "summary": "A web page as Markdown for LLM pipelines",
+        "parameters": [
+            {
+                "name": "encoded_url",
+                "in": "path",
+                "required": True,
+                "description": "The URL-encoded target URL (http or https).",
+                "schema": {"type": "string"},
+                "example": "https%3A%2F%2Fexample.com%2F",
+            },
+            *MARKDOWN_PARAMS.openapi(),
+        ],
+        "security": [{"app_id": []}, {"api_key": []}],
+        "responses": {
+            "200": {
+                "description": "The Markdown (format=markdown) or the JSON envelope (format=json).",
+                "headers": {
+                    **_HEADERS,
+                    "X-Markdown-Character-Count": {
+                        "description": "Length of the Markdown (format=markdown).",
+                        "schema": {"type": "integer"},
+                    },
+                    "X-Markdown-Truncated": {
+                        "description": "Present when max_chars cut the document.",
+                        "schema": {"type": "string"},
+                    },
+                    "X-Markdown-Truncation-Reason": {
+                        "description": "max_chars_exceeded when truncated.",
+                        "schema": {"type": "string"},
+                    },
+                },
+                "content": {
+                    "text/markdown": {"schema": {"type": "string"}},
+                    "application/json": {
+                        "schema": {"$ref": "#/components/schemas/MarkdownEnvelope"}
+                    },
+                },
+            },
+            **_error_responses("markdown"),
+        },
+    }
+    health = {
+        "get": {
+            "summary": "Liveness",
+            "responses": {"200": {"description": "The process answers."}},
+        }
+    }
+    ready = {
+        "get": {
+            "summary": "Readiness (database reachable, not draining)",
+            "responses": {
+                "200": {"description": "Ready."},
+                "503": {"description": "Not ready."},
+            },
+        }
+    }
+    return {
+        "openapi": "3.1.0",
+        "info": {
+            "title": "Pagecast",
+            "version": "3.0",
+            "description": "Screenshots, oEmbed embeds and Markdown of web pages.",
+        },
+        "servers": [{"url": base_url}],
+        "paths": {
+            "/api/3.0/markdown/{encoded_url}": {"get": markdown_op},
+            "/healthz": health,
+            "/readyz": ready,
+        },
+        "components": {
+            "securitySchemes": {
+                "app_id": {"type": "apiKey", "in": "query", "name": "app_id"},
+                "api_key": {"type": "apiKey", "in": "header", "name": "api-key"},
+            },
+            "schemas": {
+                "MarkdownError": _MARKDOWN_ERROR,
+                "OembedError": _OEMBED_ERROR,
+                "MarkdownEnvelope": _MARKDOWN_ENVELOPE,
+            },
+        },
+    }
+
+
+class OpenApiHandler(BaseHandler):
+    """Serves the document, built once per process."""
+
+    endpoint = "openapi"
+    _document: dict[str, Any] | None = None
+
+    async def get(self) -> None:
+        if OpenApiHandler._document is None:
+            OpenApiHandler._document = build_openapi(
+                self.services.settings.server.public_base_url()
+            )
+        self.set_header("Cache-Control", "public, max-age=300")
+        self.write_json(OpenApiHandler._document)
+
+
+ROUTES = [(r"/openapi\.json", OpenApiHandler)]

@@ -1,0 +1,218 @@
+"""Declarative query-parameter tables: one table per endpoint drives validation, ``/openapi.json``
+and the documentation.
+
+A :class:`ParamTable` parses the query arguments of a request into typed values and reports every
+problem at once, so a client fixes all of its mistakes in one round trip.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+ParamType = Literal["string", "integer", "number", "boolean"]
+
+_TRUE = "true", "1"
+_FALSE = "false", "0"
+_INTEGER = re.compile(r"[+-]?\d{1,18}")
+_NUMBER = re.compile(r"[+-]?(\d+(\.\d*)?|\.\d+)")
+
+
+@dataclass(frozen=True)
+class Param:
+    """One query parameter: its type, default, rules, and the words the docs show for it."""
+
+    name: str
+    type: ParamType
+    help: str
+    default: Any = None
+    example: Any = None
+    minimum: float | None = None
+    maximum: float | None = None
+    choices: tuple[str, ...] | None = None
+    # An unknown choice silently becomes the default instead of being an error (SPEC says so for
+    # ai_sanitize_mode).
+    lenient_choice: bool = False
+    max_length: int | None = None
+    round_to: int | None = None
+    aliases: tuple[str, ...] = ()
+    required: bool = False
+    # The problem kind reported when this parameter is invalid; endpoints map kinds to codes.
+    problem: str = "invalid_parameter"
+    # Declared by the contract but not served by this build: a non-default value is refused.
+    available: bool = True
+    secret: bool = False
+
+
+@dataclass(frozen=True)
+class ParamProblem:
+    """One reason a parameter was refused."""
+
+    name: str
+    message: str
+    kind: str = "invalid_parameter"
+
+
+@dataclass
+class ParsedParams:
+    """The typed values of every declared parameter, plus the names the client actually sent."""
+
+    values: dict[str, Any]
+    sent: set[str] = field(default_factory=set)
+
+    def __getitem__(self, name: str) -> Any:
+        return self.values[name]
+
+    def get(self, name: str, default: Any = None) -> Any:
+        return self.values.get(name, default)
+
+
+class ParamTable:
+    """The parameters of one endpoint, in the order the docs list them."""
+
+    def __init__(self, params: Sequence[Param]) -> None:
+        self.params = tuple(params)
+        self.by_name = {p.name: p for p in self.params}
+        if len(self.by_name) != len(self.params):
+            raise ValueError("duplicate parameter name")
+
+    def parse(self, args: Mapping[str, Sequence[str]]) -> tuple[ParsedParams, list[ParamProblem]]:
+        """Parse query arguments (name -> list of raw strings); return values and all problems."""
+        values: dict[str, Any] = {}
+        sent: set[str] = set()
+        problems: list[ParamProblem] = []
+        for param in self.params:
+            raw = _first_sent(args, (param.name, *param.aliases))
+            if raw is None:
+                if param.required:
+                    problems.append(ParamProblem(param.name, "is required", param.problem))
+                values[param.name] = param.default
+                continue
+            sent.add(param.name)
+            try:
+                value = convert(param, raw)
+            except ValueError as exc:
+                problems.append(ParamProblem(param.name, str(exc), param.problem))
+                values[param.name] = param.default
+                continue
+            if not param.available and value != param.default:
+                problems.append(
+                    ParamProblem(param.name, "is not supported by this Pagecast build yet")
+                )
+            values[param.name] = value
+        return ParsedParams(values, sent), problems
+
+    def openapi(self) -> list[dict[str, Any]]:
+        """OpenAPI 3.1 parameter objects for every parameter and alias."""
+        out: list[dict[str, Any]] = []
+        for param in self.params:
+            out.append(_openapi_param(param, param.name, param.help))
+            for alias in param.aliases:
+                text = f"Alias of `{param.name}`; `{param.name}` wins when both are sent."
+                out.append(_openapi_param(param, alias, text, required=False))
+        return out
+
+
+def _first_sent(args: Mapping[str, Sequence[str]], names: Sequence[str]) -> str | None:
+    """The first value of the first name that was sent (the canonical name before its aliases)."""
+    for name in names:
+        values = args.get(name)
+        if values:
+            return values[0]
+    return None
+
+
+def convert(param: Param, raw: str) -> Any:
+    """Convert one raw value to the parameter's type and check its rules; ValueError says why."""
+    text = raw.strip()
+    if param.type == "boolean":
+        lowered = text.lower()
+        if lowered in _TRUE:
+            return True
+        if lowered in _FALSE:
+            return False
+        raise ValueError("must be true or false (or 1 or 0)")
+    if param.type in ("integer", "number"):
+        return _convert_number(param, text)
+    if param.max_length is not None and len(raw) > param.max_length:
+        raise ValueError(f"must be at most {param.max_length} characters")
+    if param.choices is not None and text not in param.choices:
+        if param.lenient_choice:
+            return param.default
+        raise ValueError("must be one of " + ", ".join(param.choices))
+    return raw
+
+
+def _convert_number(param: Param, text: str) -> int | float:
+    kind = "an integer" if param.type == "integer" else "a number"
+    pattern = _INTEGER if param.type == "integer" else _NUMBER
+    if not pattern.fullmatch(text):
+        raise ValueError(f"must be {kind}{_range_words(param)}")
+    value: int | float = int(text) if param.type == "integer" else float(text)
+    if not math.isfinite(value):
+        raise ValueError(f"must be {kind}{_range_words(param)}")
+    if (param.minimum is not None and value < param.minimum) or (
+        param.maximum is not None and value > param.maximum
+    ):
+        raise ValueError(f"must be {kind}{_range_words(param)}")
+    if param.round_to:
+        value = int(math.floor(value / param.round_to + 0.5) * param.round_to)
+    elif param.type == "number" and float(value).is_integer():
+        value = int(value)
+    return value
+
+
+def _range_words(param: Param) -> str:
+    low, high = param.minimum, param.maximum
+    if low is not None and high is not None:
+        return f" from {_num(low)} to {_num(high)}"
+    if low is not None:
+        return f" of at least {_num(low)}"
+    if high is not None:
+        return f" of at most {_num(high)}"
+    return ""
+
+
+def _num(value: float) -> str:
+    return str(int(value)) if float(value).is_integer() else str(value)
+
+
+def _openapi_param(
+    param: Param, name: str, text: str, required: bool | None = None
+) -> dict[str, Any]:
+    schema: dict[str, Any] = {"type": param.type}
+    if param.default is not None:
+        schema["default"] = param.default
+    if param.minimum is not None:
+        schema["minimum"] = param.minimum
+    if param.maximum is not None:
+        schema["maximum"] = param.maximum
+    if param.choices is not None and not param.lenient_choice:
+        schema["enum"] = list(param.choices)
+    if param.max_length is not None:
+        schema["maxLength"] = param.max_length
+    if param.type == "boolean":
+        # Booleans also accept 1/0 and any letter case; the schema names the canonical spelling.
+        schema = {"type": "string", "enum": ["true", "false", "1", "0"]}
+        if param.default is not None:
+            schema["default"] = "true" if param.default else "false"
+    description = text
+    if param.choices is not None and param.lenient_choice:
+        description += (
+            " Allowed: " + ", ".join(param.choices) + "; anything else means the default."
+        )
+    if not param.available:
+        description += " Not supported by this build yet: only the default is accepted."
+    out: dict[str, Any] = {
+        "name": name,
+        "in": "query",
+        "required": param.required if required is None else required,
+        "description": description,
+        "schema": schema,
+    }
+    if param.example is not None:
+        out["example"] = param.example
+    return out

@@ -1,0 +1,178 @@
+"""Pagecast: web page screenshots, oEmbed embeds and Markdown, served from one process.
+
+``python server.py`` runs the server (API, frame host and metrics listeners on one IOLoop);
+``python server.py config`` prints the commented default ``config.toml``;
+``python server.py keys create|list|revoke`` manages API keys.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import os
+import signal
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from tornado.httpserver import HTTPServer
+
+from browser.fetch import Fetcher
+from convert.pool import ConverterPool
+from handlers.app import make_api_app, make_frame_app, make_metrics_app
+from handlers.base import RequestIdFilter
+from handlers.config import Settings, load_settings, render_config
+from handlers.ratelimit import RateLimiter
+from handlers.services import Services
+from store.settings import SettingsError
+from store.store import Store
+
+log = logging.getLogger("pagecast")
+
+DEFAULT_CONFIG = Path(__file__).resolve().parent / "config.toml"
+
+
+def configure_logging(level: str) -> None:
+    """Log lines with time, level, logger and request id, on stderr (journald keeps them)."""
+    handler = logging.StreamHandler()
+    handler.addFilter(RequestIdFilter())
+    handler.setFormatter(
+        logging.Formatter("%(asctime)s %(levelname)s %(name)s [%(request_id)s] %(message)s")
+    )
+    root = logging.getLogger()
+    root.handlers[:] = [handler]
+    root.setLevel(level.upper())
+    logging.getLogger("tornado.access").setLevel(logging.WARNING)
+
+
+async def serve(settings: Settings) -> None:
+    """Run until SIGTERM or SIGINT, then drain in-flight requests and close everything."""
+    store = Store(settings.store)
+    await asyncio.get_running_loop().run_in_executor(None, store.open)
+    store.start()
+    fetcher = Fetcher(settings.fetch)
+    pool = ConverterPool(settings.convert)
+    await pool.warm_up()
+    services = Services(settings, store, fetcher, pool, RateLimiter())
+    server_settings = settings.server
+    listeners = [
+        (make_api_app(services), server_settings.host, server_settings.port, "api"),
+        (make_frame_app(services), server_settings.host, server_settings.frame_port, "frame host"),
+        (
+            make_metrics_app(services),
+            server_settings.metrics_host,
+            server_settings.metrics_port,
+            "metrics",
+        ),
+    ]
+    servers = []
+    for app, host, port, name in listeners:
+        server = HTTPServer(app, xheaders=server_settings.xheaders)
+        server.listen(port, host)
+        servers.append(server)
+        log.info("%s listening on http://%s:%d", name, host, port)
+    log.info(
+        "Pagecast ready: API %s, frames %s",
+        server_settings.public_base_url(),
+        server_settings.public_frame_host(),
+    )
+
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(signum, stop.set)
+    await stop.wait()
+
+    log.info("shutting down: no new connections, draining %d request(s)", services.in_flight)
+    services.draining = True
+    for server in servers:
+        server.stop()
+    if not await services.wait_idle(server_settings.shutdown_timeout):
+        log.warning("%d request(s) still running at the shutdown deadline", services.in_flight)
+    for server in servers:
+        try:
+            await asyncio.wait_for(server.close_all_connections(), 5)
+        except TimeoutError:
+            log.warning("connections did not close in time")
+    fetcher.close()
+    await store.close()
+    await loop.run_in_executor(None, pool.close)
+    log.info("stopped")
+
+
+def _keys(settings: Settings, args: argparse.Namespace) -> int:
+    store = Store(settings.store)
+    store.open()
+    try:
+        if args.keys_command == "create":
+            if args.plan not in settings.plans:
+                print(
+                    f"unknown plan {args.plan!r}; configured: {', '.join(settings.plans)}",
+                    file=sys.stderr,
+                )
+                return 2
+            issued = store.create_key(args.org, args.plan)
+            print(
+                f"created key {issued.prefix} for org {issued.org} (plan {issued.plan});"
+                " it is shown once:"
+            )
+            print(issued.key)
+        elif args.keys_command == "list":
+            print(f"{'prefix':<12} {'org':<24} {'plan':<8} {'created':<20} revoked")
+            for row in store.list_keys():
+                revoked = row.revoked_at.strftime("%Y-%m-%d %H:%M:%S") if row.revoked_at else "-"
+                created = row.created_at.strftime("%Y-%m-%d %H:%M:%S")
+                print(f"{row.prefix:<12} {row.org:<24} {row.plan:<8} {created:<20} {revoked}")
+        elif args.keys_command == "revoke":
+            if not store.revoke_key(args.prefix):
+                print(f"no active key with prefix {args.prefix}", file=sys.stderr)
+                return 1
+            print(f"revoked {args.prefix}")
+    finally:
+        store.close_sync()
+    return 0
+
+
+def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="server.py", description=__doc__.splitlines()[0])
+    parser.add_argument(
+        "--config",
+        type=Path,
+        default=os.environ.get("PAGECAST_CONFIG"),
+        help="config file (default: $PAGECAST_CONFIG, else config.toml beside server.py)",
+    )
+    commands = parser.add_subparsers(dest="command")
+    commands.add_parser("serve", help="run the server (the default)")
+    commands.add_parser("config", help="print the commented config.toml with every default")
+    keys = commands.add_parser("keys", help="manage API keys")
+    key_commands = keys.add_subparsers(dest="keys_command", required=True)
+    create = key_commands.add_parser("create", help="issue a key; prints it once, on the last line")
+    create.add_argument("--org", required=True, help="organization name (created if new)")
+    create.add_argument("--plan", default="free", help="plan of the organization (default: free)")
+    key_commands.add_parser("list", help="list keys: prefix, org, plan, created, revoked")
+    revoke = key_commands.add_parser("revoke", help="revoke a key by its prefix")
+    revoke.add_argument("prefix")
+    return parser.parse_args(argv)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = parse_args(argv)
+    if args.command == "config":
+        sys.stdout.write(render_config())
+        return 0
+    config_path = args.config or (DEFAULT_CONFIG if DEFAULT_CONFIG.exists() else None)
+    try:
+        settings = load_settings(config_path)
+    except SettingsError as exc:
+        print(exc, file=sys.stderr)
+        return 2
+    configure_logging(settings.server.log_level)
+    if args.command == "keys":
+        return _keys(settings, args)
+    asyncio.run(serve(settings))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

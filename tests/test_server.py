@@ -1,0 +1,207 @@
+"""The real process: ``python server.py`` with its three listeners, the keys CLI, the config
+command, and a graceful SIGTERM that lets an in-flight request finish."""
+
+from __future__ import annotations
+
+import http.server
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def fetch(url: str, timeout: float = 10) -> tuple[int, Any, bytes]:
+    """Status, headers (case-insensitive) and body."""
+    try:
+        with urllib.request.urlopen(url, timeout=timeout) as response:
+            return response.status, response.headers, response.read()
+    except urllib.error.HTTPError as error:
+        return error.code, error.headers, error.read()
+
+
+def run_cli(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, str(ROOT / "server.py"), *args],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=ROOT,
+        check=False,
+    )
+
+
+class SlowPage(http.server.BaseHTTPRequestHandler):
+    """An origin page that takes a second to answer, served from a thread."""
+
+    def do_GET(self) -> None:
+        time.sleep(1.0)
+        body = b"<html><body><h1>Slow but sure</h1></body></html>"
+        self.send_response(200)
+        self.send_header("Content-Type", "text/html; charset=utf-8")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, format: str, *args: object) -> None:
+        pass
+
+
+@pytest.fixture
+def slow_origin() -> Iterator[str]:
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), SlowPage)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_address[1]}/slow"
+    server.shutdown()
+    server.server_close()
+
+
+@pytest.fixture
+def env(tmp_path: Path) -> dict[str, str]:
+    ports = {name: free_port() for name in ("PORT", "FRAME_PORT", "METRICS_PORT")}
+    return {
+        **os.environ,
+        "PAGECAST_CONFIG": str(ROOT / "config.toml"),
+        "PAGECAST_STORE_DATA_DIR": str(tmp_path / "data"),
+        "PAGECAST_FETCH_ALLOW_HOSTS": "127.0.0.1",
+        "PAGECAST_CONVERT_WORKERS": "1",
+        **{f"PAGECAST_SERVER_{name}": str(port) for name, port in ports.items()},
+    }
+
+
+def start_server(env: dict[str, str]) -> subprocess.Popen[str]:
+    process = subprocess.Popen(
+        [sys.executable, str(ROOT / "server.py")],
+        env=env,
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    url = f"http://127.0.0.1:{env['PAGECAST_SERVER_PORT']}/healthz"
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise AssertionError(
+                f"server exited early:\n{process.stdout.read() if process.stdout else ''}"
+            )
+        try:
+            if fetch(url, timeout=1)[0] == 200:
+                return process
+        except OSError:
+            time.sleep(0.1)
+    process.kill()
+    raise AssertionError("server did not come up")
+
+
+def stop(process: subprocess.Popen[str]) -> None:
+    if process.poll() is None:
+        process.kill()
+        process.wait(10)
+    if process.stdout:
+        process.stdout.close()
+
+
+def test_keys_cli_create_list_revoke(env: dict[str, str]) -> None:
+    created = run_cli(env, "keys", "create", "--org", "acme", "--plan", "pro")
+    assert created.returncode == 0, created.stderr
+    key = created.stdout.strip().splitlines()[-1]
+    assert key.startswith("pc_") and " " not in key
+    listed = run_cli(env, "keys", "list")
+    assert key[:11] in listed.stdout and "acme" in listed.stdout and "pro" in listed.stdout
+    assert key not in listed.stdout
+    assert run_cli(env, "keys", "revoke", key[:11]).returncode == 0
+    assert run_cli(env, "keys", "revoke", key[:11]).returncode == 1
+    bad_plan = run_cli(env, "keys", "create", "--org", "acme", "--plan", "platinum")
+    assert bad_plan.returncode == 2 and "platinum" in bad_plan.stderr
+
+
+def test_config_command_prints_the_committed_file(env: dict[str, str]) -> None:
+    printed = run_cli(env, "config")
+    assert printed.returncode == 0
+    assert printed.stdout == (ROOT / "config.toml").read_text()
+
+
+def test_bad_config_exits_2_with_every_problem(env: dict[str, str]) -> None:
+    result = run_cli(
+        {**env, "PAGECAST_SERVER_PORT": "http", "PAGECAST_FETCH_MAX_REDIRECTS": "-1"},
+        "keys",
+        "list",
+    )
+    assert result.returncode == 2
+    assert (
+        "PAGECAST_SERVER_PORT" in result.stderr and "PAGECAST_FETCH_MAX_REDIRECTS" in result.stderr
+    )
+    assert "Traceback" not in result.stderr
+
+
+def test_three_listeners_and_graceful_shutdown(env: dict[str, str], slow_origin: str) -> None:
+    key = run_cli(env, "keys", "create", "--org", "acme").stdout.strip().splitlines()[-1]
+    process = start_server(env)
+    try:
+        api = f"http://127.0.0.1:{env['PAGECAST_SERVER_PORT']}"
+        frames = f"http://127.0.0.1:{env['PAGECAST_SERVER_FRAME_PORT']}"
+        metrics = f"http://127.0.0.1:{env['PAGECAST_SERVER_METRICS_PORT']}"
+        assert fetch(f"{frames}/healthz")[0] == 200
+        status, _, body = fetch(f"{api}/readyz")
+        assert status == 200 and json.loads(body)["checks"]["database"] is True
+
+        # A request in flight when SIGTERM arrives is still answered.
+        result: dict[str, object] = {}
+        url = f"{api}/api/3.0/markdown/{quote(slow_origin, safe='')}?app_id={key}"
+        worker = threading.Thread(target=lambda: result.update(answer=fetch(url, timeout=20)))
+        worker.start()
+        time.sleep(0.4)
+        status, _, text = fetch(f"{metrics}/metrics")
+        assert status == 200 and b"pagecast_requests_in_flight 1.0" in text
+        process.send_signal(signal.SIGTERM)
+        worker.join(20)
+        status, headers, body = result["answer"]  # type: ignore[misc]
+        assert status == 200 and b"# Slow but sure" in body
+        assert headers["X-BILLING-REQUESTS"] == "1"
+        assert process.wait(timeout=20) == 0
+        output = process.stdout.read() if process.stdout else ""
+        assert "stopped" in output and "Traceback" not in output
+        assert key not in output  # keys never reach the logs
+    finally:
+        stop(process)
+
+
+def test_metrics_listener_exposes_pagecast_metrics(env: dict[str, str]) -> None:
+    key = run_cli(env, "keys", "create", "--org", "metrics-org").stdout.strip().splitlines()[-1]
+    process = start_server(env)
+    try:
+        api = f"http://127.0.0.1:{env['PAGECAST_SERVER_PORT']}"
+        fetch(f"{api}/api/3.0/markdown/{quote('http://127.0.0.1:1/', safe='')}?app_id={key}")
+        fetch(f"{api}/openapi.json")
+        _, _, text = fetch(f"http://127.0.0.1:{env['PAGECAST_SERVER_METRICS_PORT']}/metrics")
+        body = text.decode()
+        assert 'pagecast_requests_total{endpoint="markdown",status="400"} 1.0' in body
+        assert "pagecast_request_duration_seconds_bucket" in body
+        assert "process_resident_memory_bytes" in body
+        assert "127.0.0.1:1" not in body and key not in body
+    finally:
+        process.send_signal(signal.SIGTERM)
+        assert process.wait(timeout=20) == 0
+        stop(process)

@@ -1,0 +1,99 @@
+"""Settings: defaults, the TOML file, environment overrides, validation, and the generated
+config.toml that must match the committed one."""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from handlers.config import Settings, load_settings, render_config
+from store.settings import SettingsError
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_committed_config_matches_the_declarations() -> None:
+    committed = (ROOT / "config.toml").read_text()
+    assert committed == render_config(), (
+        "config.toml drifted: run `python server.py config > config.toml`"
+    )
+
+
+def test_generated_config_loads_back_to_the_defaults(tmp_path: Path) -> None:
+    path = tmp_path / "config.toml"
+    path.write_text(render_config())
+    assert load_settings(path, environ={}) == Settings()
+
+
+def test_every_setting_has_help() -> None:
+    text = render_config()
+    lines = text.splitlines()
+    for index, line in enumerate(lines):
+        if line and not line.startswith(("#", "[")):
+            assert lines[index - 1].startswith("# "), f"no help above {line!r}"
+
+
+def test_operator_interface_names() -> None:
+    data = tomllib.loads(render_config())
+    assert {"host", "port", "frame_port", "metrics_port", "base_url", "frame_host"} <= set(
+        data["server"]
+    )
+    assert data["server"]["port"] == 8080 and data["server"]["frame_port"] == 8081
+    assert data["server"]["metrics_port"] == 9108
+    assert {"database_url", "data_dir"} <= set(data["store"])
+    assert data["fetch"]["allow_hosts"] == []
+    assert data["plans"]["free"]["badge"] is True and data["plans"]["free"]["premium"] is False
+    assert data["plans"]["pro"]["badge"] is False and data["plans"]["pro"]["superior"] is True
+
+
+def test_environment_overrides() -> None:
+    settings = load_settings(
+        None,
+        environ={
+            "PAGECAST_SERVER_PORT": "9000",
+            "PAGECAST_FETCH_ALLOW_HOSTS": "127.0.0.1, localhost",
+            "PAGECAST_STORE_DATABASE_URL": "postgresql://u@h/db",
+            "PAGECAST_PLANS_FREE_BURST": "3",
+            "PAGECAST_SERVER_XHEADERS": "TRUE",
+        },
+    )
+    assert settings.server.port == 9000
+    assert settings.fetch.allow_hosts == ["127.0.0.1", "localhost"]
+    assert settings.store.database_url == "postgresql://u@h/db"
+    assert settings.plans["free"].burst == 3
+    assert settings.server.xheaders is True
+
+
+def test_file_values_and_extra_plans(tmp_path: Path) -> None:
+    path = tmp_path / "c.toml"
+    path.write_text("[server]\nport = 7000\n[plans.team]\nburst = 40\npremium = true\n")
+    settings = load_settings(path, environ={"PAGECAST_SERVER_PORT": "7001"})
+    assert settings.server.port == 7001  # the environment wins over the file
+    assert settings.plans["team"].premium is True and settings.plans["team"].burst == 40
+    assert settings.plans["team"].badge is True  # declared default
+    assert settings.plans["pro"].badge is False  # shipped plan kept
+
+
+def test_every_problem_is_reported(tmp_path: Path) -> None:
+    path = tmp_path / "bad.toml"
+    path.write_text('[server]\nport = "x"\nprot = 1\n[fetch]\nmax_redirects = 99\n[nope]\na = 1\n')
+    with pytest.raises(SettingsError) as info:
+        load_settings(path, environ={"PAGECAST_SERVER_FRAME_PORT": "abc"})
+    text = "\n".join(info.value.problems)
+    for fragment in (
+        "server.port",
+        "server.prot: unknown",
+        "fetch.max_redirects",
+        "nope: unknown",
+        "PAGECAST_SERVER_FRAME_PORT",
+    ):
+        assert fragment in text
+
+
+def test_broken_toml_is_a_settings_error(tmp_path: Path) -> None:
+    path = tmp_path / "broken.toml"
+    path.write_text("[server\n")
+    with pytest.raises(SettingsError):
+        load_settings(path, environ={})
