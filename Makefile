@@ -1,0 +1,27 @@
+# Everyday verbs. Each one sets up what it needs first (deploy/bootstrap.sh is idempotent).
+.PHONY: run test setup lint format config bench clean
+
+run:            ## set up, print an API key, run the server
+	bash deploy/bootstrap.sh run
+
+test:           ## set up and run linters and the whole test suite
+	bash deploy/bootstrap.sh test
+
+setup:
+	bash deploy/bootstrap.sh setup
+
+lint:
+	.venv/bin/ruff check . && .venv/bin/ruff format --check . && .venv/bin/mypy
+
+format:
+	.venv/bin/ruff format . && .venv/bin/ruff check --fix .
+
+config:         ## regenerate config.toml from the settings declarations
+	.venv/bin/python server.py config > config.toml
+
+bench:          ## HTTP overhead benchmark (needs wrk)
+	command -v wrk >/dev/null || $$( [ $$(id -u) = 0 ] || echo sudo ) apt-get install -y wrk
+	.venv/bin/python bench/http_overhead.py
+
+clean:
+	rm -rf .venv .pytest_cache .mypy_cache .ruff_cache

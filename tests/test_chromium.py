@@ -1,0 +1,62 @@
+"""The set-up's Chromium works with Playwright: it launches headless with the flags Pagecast uses,
+renders a local page and takes a screenshot."""
+
+from __future__ import annotations
+
+import http.server
+import os
+import shutil
+import threading
+from collections.abc import Iterator
+
+import pytest
+from playwright.sync_api import sync_playwright
+
+CHROMIUM = os.environ.get("PAGECAST_TEST_CHROMIUM", "/usr/bin/chromium")
+FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+class Page(http.server.BaseHTTPRequestHandler):
+    def do_GET(self) -> None:
+        body = b"<html><body style='background:#0a0'><h1 id='t'>Rendered</h1></body></html>"
+        self.send_response(200)
+        self.send_header("Content-Type", "text/html")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, format: str, *args: object) -> None:
+        pass
+
+
+@pytest.fixture
+def page_url() -> Iterator[str]:
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Page)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{server.server_address[1]}/"
+    server.shutdown()
+    server.server_close()
+
+
+@pytest.mark.chromium
+def test_chromium_renders_a_local_page(page_url: str) -> None:
+    assert shutil.which(CHROMIUM), "Chromium is missing: run bash deploy/bootstrap.sh setup"
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=FLAGS, timeout=30_000)
+        try:
+            page = browser.new_page(viewport={"width": 400, "height": 300})
+            page.goto(page_url, timeout=15_000)
+            assert page.text_content("#t", timeout=5_000) == "Rendered"
+            image = page.screenshot(type="png", timeout=15_000)
+            assert image.startswith(b"\x89PNG") and len(image) > 500
+        finally:
+            browser.close()
