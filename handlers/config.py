@@ -10,7 +10,9 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from browser.fetch import FetchSettings
+from browser.proxies import ProxyPool, ProxySettings
 from convert.pool import ConvertSettings
+from store.cache import CacheSettings
 from store.db import StoreSettings
 from store.settings import (
     SettingsError,
@@ -74,6 +76,14 @@ class CreditSettings:
     full_render: int = setting(5, "Add-on for a billed browser render (full_render).", min=0)
     ai_sanitize: int = setting(1, "Add-on for the prompt-injection scan (ai_sanitize).", min=0)
 
+    def proxy_addon(self, tier: str) -> int:
+        """The add-on for a page fetched through ``tier`` (0 for a direct fetch)."""
+        return {
+            "standard": self.standard_proxy,
+            "premium": self.premium_proxy,
+            "superior": self.superior_proxy,
+        }.get(tier, 0)
+
 
 @dataclass
 class PlanSettings:
@@ -89,6 +99,15 @@ class PlanSettings:
     monthly_credits: int = setting(
         10_000, "Credits per calendar month (for reporting; 0 means unlimited).", min=0
     )
+
+    def proxy_tiers(self) -> frozenset[str]:
+        """The proxy tiers keys of this plan may use (standard is in every plan)."""
+        tiers = {"standard"}
+        if self.premium:
+            tiers.add("premium")
+        if self.superior:
+            tiers.add("superior")
+        return frozenset(tiers)
 
 
 DEFAULT_PLANS: dict[str, PlanSettings] = {
@@ -106,7 +125,9 @@ DEFAULT_PLANS: dict[str, PlanSettings] = {
 SECTIONS: tuple[type, ...] = (
     ServerSettings,
     StoreSettings,
+    CacheSettings,
     FetchSettings,
+    ProxySettings,
     ConvertSettings,
     CreditSettings,
 )
@@ -118,7 +139,9 @@ class Settings:
 
     server: ServerSettings = field(default_factory=ServerSettings)
     store: StoreSettings = field(default_factory=StoreSettings)
+    cache: CacheSettings = field(default_factory=CacheSettings)
     fetch: FetchSettings = field(default_factory=FetchSettings)
+    proxies: ProxySettings = field(default_factory=ProxySettings)
     convert: ConvertSettings = field(default_factory=ConvertSettings)
     credits: CreditSettings = field(default_factory=CreditSettings)
     plans: dict[str, PlanSettings] = field(default_factory=lambda: dict(DEFAULT_PLANS))
@@ -166,6 +189,11 @@ def load_settings(path: Path | None = None, environ: Mapping[str, str] | None = 
     for key in data:
         if key not in sections and key != "plans":
             problems.append(f"{key}: unknown section")
+    if not problems:
+        try:
+            ProxyPool(sections["proxies"])  # proxy URLs and the domain table, checked at start
+        except SettingsError as exc:
+            problems += exc.problems
     if problems:
         raise SettingsError(problems)
     return Settings(plans=plans, **sections)

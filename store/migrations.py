@@ -20,7 +20,7 @@ from dataclasses import dataclass
 import peewee
 
 from store.db import is_sqlite, write_transaction
-from store.models import ApiKey, Organization, SchemaVersion, Usage
+from store.models import ApiKey, DomainStrategy, Organization, PageCache, SchemaVersion, Usage
 
 log = logging.getLogger(__name__)
 
@@ -47,8 +47,18 @@ def _core_tables(db: peewee.Database) -> None:
     create_tables(db, [Organization, ApiKey, Usage])
 
 
+def _page_cache(db: peewee.Database) -> None:
+    create_tables(db, [PageCache])
+
+
+def _domain_strategy(db: peewee.Database) -> None:
+    create_tables(db, [DomainStrategy])
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "organizations, API keys and usage", _core_tables),
+    Migration(2, "page cache", _page_cache),
+    Migration(3, "learned per-domain fetch strategy", _domain_strategy),
 )
 
 

@@ -74,3 +74,34 @@ class Usage(BaseModel):
 
     class Meta:
         indexes = ((("org", "endpoint", "day"), True),)
+
+
+class PageCache(BaseModel):
+    """A fetched page kept for reuse (see :mod:`store.cache`), under the hash of its normalized
+    URL and fetch-affecting parameters."""
+
+    key = peewee.CharField(max_length=64, primary_key=True)
+
+    url = peewee.TextField()
+    final_url = peewee.TextField()
+    status = peewee.IntegerField()
+    content_type = peewee.TextField()
+    headers = peewee.TextField()  # a JSON object of the few headers kept
+    tier = peewee.TextField(null=True)
+    body = peewee.BlobField()  # zlib-compressed
+    body_length = peewee.BigIntegerField()  # uncompressed bytes, the bound of decompression
+    size = peewee.BigIntegerField()  # compressed bytes, summed against max_bytes
+    # Freshness on reads; eviction deletes oldest first along this index.
+    fetched_at = peewee.DateTimeField(index=True)
+
+
+class DomainStrategy(BaseModel):
+    """What worked last for a target domain: the proxy tier (and, later, whether the page needed
+    a browser render). Bounded in count and trusted only for a while (see :mod:`store.strategy`)."""
+
+    id = peewee.AutoField()
+
+    domain = peewee.CharField(max_length=255, unique=True)
+    tier = peewee.CharField(max_length=16)
+    rendered = peewee.BooleanField(default=False)
+    updated_at = peewee.DateTimeField(default=utc_now, index=True)

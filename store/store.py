@@ -1,4 +1,5 @@
-"""The ``Store`` service: API keys, usage and database health for the server and the CLI.
+"""The ``Store`` service: API keys, usage, the page cache and database health for the server and
+the CLI.
 
 The server uses the async methods. None of them blocks the IOLoop: database work runs in a pool of
 ``executor_threads`` threads and every wait is bounded by ``query_timeout``. When the database
@@ -14,7 +15,7 @@ import contextlib
 import logging
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import partial
@@ -23,7 +24,9 @@ from typing import Any, TypeVar
 
 import peewee
 
+from store import cache as page_cache
 from store import keys
+from store.cache import CachedPage, CacheSettings
 from store.db import (
     DATABASE_ERRORS,
     StoreSettings,
@@ -34,6 +37,7 @@ from store.db import (
 )
 from store.keys import IssuedKey, KeyInfo, KeyRow
 from store.migrations import migrate
+from store.strategy import Strategy, get_strategy, put_strategy
 from store.usage import (
     UsageBuffer,
     UsageCount,
@@ -112,11 +116,13 @@ class _AuthCache:
 class Store:
     """Persistence for the server and the CLI; call :meth:`open` before anything else.
 
-    For the CLI, ``with Store(settings) as store:`` opens it and closes it at the end.
+    For the CLI, ``with Store(settings) as store:`` opens it and closes it at the end. ``cache``
+    configures the page cache (the defaults when None).
     """
 
-    def __init__(self, settings: StoreSettings) -> None:
+    def __init__(self, settings: StoreSettings, *, cache: CacheSettings | None = None) -> None:
         self.settings = settings
+        self.cache_settings = cache if cache is not None else CacheSettings()
         self._where = describe_url(settings.database_url, settings.data_dir)
         self._db: peewee.Database | None = None
         self._migrated = False
@@ -129,7 +135,7 @@ class Store:
         )
         self._usage = UsageBuffer()
         self._inflight: asyncio.Future[int] | None = None
-        self._flusher: asyncio.Task[None] | None = None
+        self._jobs: list[asyncio.Task[None]] = []
         self._stopping = False
 
     # -- lifecycle ---------------------------------------------------------------------------
@@ -161,20 +167,25 @@ class Store:
         log.info("database %s ready, schema version %d", self._where, version)
 
     def start(self) -> None:
-        """Flush usage every ``usage_flush_seconds`` on the running event loop (call from a
-        coroutine)."""
-        if self._flusher is None:
-            self._flusher = asyncio.get_running_loop().create_task(self._flush_periodically())
+        """Flush usage every ``usage_flush_seconds`` and evict cached pages every
+        ``eviction_interval`` on the running event loop (call from a coroutine)."""
+        if not self._jobs:
+            flush, evict = self.settings.usage_flush_seconds, self.cache_settings.eviction_interval
+            self._jobs = [
+                asyncio.get_running_loop().create_task(self._repeat(flush, self.flush_usage)),
+                asyncio.get_running_loop().create_task(self._repeat(evict, self.cache_evict)),
+            ]
 
     async def close(self) -> None:
-        """Stop the periodic flush, flush a last time, close the database and the threads."""
+        """Stop the periodic jobs, flush a last time, close the database and the threads."""
         if self._closed:
             return
         self._stopping = True
-        if self._flusher is not None:
-            self._flusher.cancel()
-            await asyncio.wait([self._flusher])
-            self._flusher = None
+        for job in self._jobs:
+            job.cancel()
+        if self._jobs:
+            await asyncio.wait(self._jobs)
+        self._jobs = []
         if self._db is not None:
             # A failure is logged where it happens and reported below as lost.
             with contextlib.suppress(StoreUnavailable):
@@ -188,15 +199,15 @@ class Store:
         self._report_lost()
 
     def close_sync(self) -> None:
-        """Blocking :meth:`close` for the CLI and tests; a periodic flush is cancelled unawaited."""
+        """Blocking :meth:`close` for the CLI and tests; periodic jobs are cancelled unawaited."""
         if self._closed:
             return
         self._closed = True
         self._stopping = True
-        if self._flusher is not None:
-            if not self._flusher.get_loop().is_closed():
-                self._flusher.cancel()
-            self._flusher = None
+        for job in self._jobs:
+            if not job.get_loop().is_closed():
+                job.cancel()
+        self._jobs = []
         self._executor.shutdown(wait=True)
         if self._db is not None:
             batch = self._usage.take()
@@ -298,6 +309,55 @@ class Store:
         self._inflight = future
         return await self._bounded(asyncio.shield(future), self.settings.query_timeout, "flush")
 
+    async def cache_get(self, key: str, max_age_seconds: float | None = None) -> CachedPage | None:
+        """The page cached under ``key`` if at most ``max_age_seconds`` old (None:
+        ``default_max_age``); None when missing, older, damaged or caching is disabled."""
+        if not self.cache_settings.enabled:
+            return None
+        work = partial(page_cache.get_page, key=key, max_age_seconds=max_age_seconds)
+        return await self._run(partial(work, settings=self.cache_settings), "cache read")
+
+    async def cache_put(self, page: CachedPage) -> bool:
+        """Cache ``page`` under ``page.key``, replacing an older copy; False (nothing stored)
+        when caching is disabled or the page is too large."""
+        if not self.cache_settings.enabled:
+            return False
+        return await self._run(
+            partial(page_cache.put_page, page=page, settings=self.cache_settings), "cache write"
+        )
+
+    async def strategy_get(self, domain: str, ttl_seconds: float) -> Strategy | None:
+        """The fetch strategy learned for ``domain`` within ``ttl_seconds``, if any."""
+        work = partial(get_strategy, domain=domain, ttl_seconds=ttl_seconds)
+        return await self._run(work, "strategy read")
+
+    async def strategy_put(
+        self, domain: str, tier: str, *, rendered: bool = False, max_domains: int = 10_000
+    ) -> None:
+        """Remember what worked for ``domain``, keeping at most ``max_domains`` domains."""
+        work = partial(
+            put_strategy, domain=domain, tier=tier, rendered=rendered, max_domains=max_domains
+        )
+        await self._run(work, "strategy write")
+
+    async def cache_evict(self) -> int:
+        """Delete cached pages past ``retention``, then the least recently written until they
+        fit in ``max_bytes``; return the number deleted.
+
+        A large backlog is worked off in several units of work, each within ``query_timeout``.
+        """
+        deleted = 0
+        budget = self.settings.query_timeout / 2
+        while True:
+            work = partial(page_cache.evict, settings=self.cache_settings, budget_seconds=budget)
+            result = await self._run(work, "cache eviction")
+            deleted += result.deleted
+            if result.complete:
+                break
+        if deleted:
+            log.info("evicted %d cached page(s)", deleted)
+        return deleted
+
     async def ping(self) -> bool:
         """True when the database answers ``SELECT 1`` within a couple of seconds."""
         if self._db is None or self._closed:
@@ -350,15 +410,15 @@ class Store:
             self._usage.restore(batch)
             log.info("kept %d usage row(s) for the next flush", len(batch))
 
-    async def _flush_periodically(self) -> None:
+    async def _repeat(self, seconds: float, job: Callable[[], Awaitable[object]]) -> None:
         while not self._stopping:
-            await asyncio.sleep(self.settings.usage_flush_seconds)
+            await asyncio.sleep(seconds)
             try:
-                await self.flush_usage()
+                await job()
             except StoreUnavailable:
-                pass  # logged where it failed; the counts wait for the next round
+                pass  # logged where it failed; the work waits for the next round
             except Exception:
-                log.exception("usage flush failed unexpectedly")
+                log.exception("periodic %s failed unexpectedly", job.__name__)
 
     def _release(self) -> None:
         self._executor.shutdown(wait=True)

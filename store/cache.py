@@ -1,0 +1,303 @@
+"""The page cache: fetched pages kept in the database for reuse, their bodies zlib-compressed.
+
+A page is found by :func:`cache_key`, the hash of its normalized URL and of the request
+parameters that change what is fetched. Reads never return a page older than the age the caller
+accepts (nor older than ``retention``); :func:`evict` deletes pages past ``retention``, then the
+least recently written ones until the stored bodies fit in ``max_bytes``.
+
+The functions here take the database as their first argument and run on the calling thread; the
+:class:`~store.store.Store` runs them in its executor.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import math
+import time
+import zlib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from typing import Any, ClassVar
+from urllib.parse import urlsplit, urlunsplit
+
+import peewee
+
+from store.db import write_transaction
+from store.models import PageCache, as_utc, utc_now
+from store.settings import setting
+
+log = logging.getLogger(__name__)
+
+MIB = 1024 * 1024
+#: Pages larger than this uncompressed are never cached, and a read never inflates beyond it.
+MAX_BODY_BYTES = 64 * MIB
+#: Rows one eviction statement deletes; keeps each transaction and its locks short.
+EVICT_BATCH = 500
+
+_DEFAULT_PORTS = {"http": 80, "https": 443}
+# Level 6 is zlib's default: HTML shrinks five- to tenfold at tens of MB/s.
+_LEVEL = 6
+
+
+@dataclass
+class CacheSettings:
+    """Page cache: fetched pages kept in the database and reused while fresh enough."""
+
+    SECTION: ClassVar[str] = "cache"
+
+    enabled: bool = setting(
+        True,
+        "Keep fetched pages in the database and reuse them. When false nothing is read or "
+        "written; pages already stored still age out.",
+    )
+    default_max_age: float = setting(
+        3600.0,
+        "Seconds a cached page is reused when a request does not give max_cache_age.",
+        min=0,
+    )
+    retention: float = setting(
+        432000.0,
+        "Seconds a page is kept at most: older pages are never reused and the eviction job "
+        "deletes them. The default, 5 days, is the default max_cache_age of oEmbed requests.",
+        min=60,
+    )
+    max_bytes: int = setting(
+        512 * MIB,
+        "Most bytes of compressed page bodies kept in all; the eviction job deletes the least "
+        "recently written pages until they fit.",
+        min=MIB,
+    )
+    max_entry_bytes: int = setting(
+        8 * MIB,
+        "A page whose compressed body is larger than this many bytes is not cached.",
+        min=1024,
+        max=MAX_BODY_BYTES,
+    )
+    eviction_interval: float = setting(
+        300.0,
+        "Seconds between runs of the eviction job (retention, then max_bytes).",
+        min=0.1,
+        max=86400,
+    )
+
+
+@dataclass
+class CachedPage:
+    """A fetched page as the cache keeps it."""
+
+    key: str
+    url: str
+    final_url: str
+    status: int
+    content_type: str
+    #: The few response headers the caller chose to keep.
+    headers: dict[str, str]
+    body: bytes
+    #: The proxy tier that fetched the page; None when unknown.
+    tier: str | None = None
+    #: When the page was fetched (aware, UTC); a naive value is read as UTC.
+    fetched_at: datetime = field(default_factory=lambda: datetime.now(UTC))
+
+    @property
+    def age_seconds(self) -> float:
+        """Seconds since the page was fetched (never negative)."""
+        return max(0.0, (datetime.now(UTC) - as_utc(self.fetched_at)).total_seconds())
+
+
+@dataclass(frozen=True, slots=True)
+class Eviction:
+    """What one eviction unit did: rows deleted, and whether nothing is left to delete."""
+
+    deleted: int
+    complete: bool
+
+
+def normalize_url(url: str) -> str:
+    """``url`` as the cache sees it: scheme and host lowercased, default port and fragment
+    dropped, an empty path made ``/``; path and query are kept as given, in order.
+
+    :raises ValueError: for a URL without scheme or host, or with an invalid port.
+    """
+    parts = urlsplit(url.strip())
+    scheme = parts.scheme.lower()
+    host = parts.hostname
+    if not scheme or not host:
+        raise ValueError(f"not an absolute URL: {url!r}")
+    port = parts.port
+    if ":" in host:
+        host = f"[{host}]"
+    netloc = host if port is None or _DEFAULT_PORTS.get(scheme) == port else f"{host}:{port}"
+    userinfo, at, _ = parts.netloc.rpartition("@")
+    if at:
+        netloc = f"{userinfo}@{netloc}"
+    return urlunsplit((scheme, netloc, parts.path or "/", parts.query, ""))
+
+
+def cache_key(url: str, variant: Mapping[str, str]) -> str:
+    """The cache key of ``url`` fetched with ``variant``: a sha256 hex digest.
+
+    ``variant`` holds the request parameters that change what is fetched (for example
+    ``accept_lang``); the caller decides which. Their order does not matter.
+
+    :raises ValueError: as :func:`normalize_url`.
+    """
+    material = [normalize_url(url), sorted(variant.items())]
+    encoded = json.dumps(material, separators=(",", ":"))
+    return hashlib.sha256(encoded.encode()).hexdigest()
+
+
+def get_page(
+    db: peewee.Database, key: str, max_age_seconds: float | None, settings: CacheSettings
+) -> CachedPage | None:
+    """The page stored under ``key`` if it is at most ``max_age_seconds`` (None:
+    ``default_max_age``) and ``retention`` old; None otherwise, when caching is disabled, or
+    when the stored body is damaged."""
+    wanted = settings.default_max_age if max_age_seconds is None else max_age_seconds
+    max_age = min(wanted, settings.retention)
+    if not settings.enabled or max_age <= 0:
+        return None
+    cutoff = utc_now() - timedelta(seconds=max_age)
+    row = PageCache.select().where(PageCache.key == key, PageCache.fetched_at >= cutoff).first(db)
+    if row is None:
+        return None
+    body = _inflate(bytes(row.body), row.body_length)
+    if body is None:
+        log.warning("cached page %s is damaged; treating it as missing", key)
+        return None
+    return CachedPage(
+        key=row.key,
+        url=row.url,
+        final_url=row.final_url,
+        status=row.status,
+        content_type=row.content_type,
+        headers=_load_headers(row.headers),
+        body=body,
+        tier=row.tier,
+        fetched_at=as_utc(row.fetched_at),
+    )
+
+
+def put_page(db: peewee.Database, page: CachedPage, settings: CacheSettings) -> bool:
+    """Store ``page``, replacing an older copy under its key (a newer copy stays).
+
+    Returns False, storing nothing, when caching is disabled or the body is too large
+    (``max_entry_bytes`` compressed, :data:`MAX_BODY_BYTES` uncompressed).
+    """
+    if not settings.enabled or len(page.body) > MAX_BODY_BYTES:
+        return False
+    packed = zlib.compress(page.body, _LEVEL)
+    if len(packed) > settings.max_entry_bytes:
+        return False
+    row: dict[Any, Any] = {
+        PageCache.key: page.key,
+        PageCache.url: page.url,
+        PageCache.final_url: page.final_url,
+        PageCache.status: page.status,
+        PageCache.content_type: page.content_type,
+        PageCache.headers: json.dumps(dict(page.headers), separators=(",", ":")),
+        PageCache.tier: page.tier,
+        PageCache.body: packed,
+        PageCache.body_length: len(page.body),
+        PageCache.size: len(packed),
+        PageCache.fetched_at: as_utc(page.fetched_at).replace(tzinfo=None),
+    }
+    columns = [column for column in row if column is not PageCache.key]
+    with write_transaction(db):
+        PageCache.insert(row).on_conflict(
+            conflict_target=[PageCache.key],
+            preserve=columns,
+            # Two fetches of one page racing: the later fetch wins, whichever writes last.
+            where=(PageCache.fetched_at <= peewee.EXCLUDED.fetched_at),
+        ).execute(db)
+    return True
+
+
+def evict(
+    db: peewee.Database,
+    settings: CacheSettings,
+    *,
+    budget_seconds: float = math.inf,
+    batch: int = EVICT_BATCH,
+) -> Eviction:
+    """Delete pages older than ``retention``, then the least recently written ones until the
+    compressed bodies total at most ``max_bytes``.
+
+    Deletes ``batch`` rows per statement, each in its own short transaction, oldest first by the
+    ``fetched_at`` index. Stops starting batches once ``budget_seconds`` have passed (after at
+    least one); the result then says the work is not complete and a new call continues it.
+    """
+    deadline = time.monotonic() + budget_seconds
+    deleted = 0
+    cutoff = utc_now() - timedelta(seconds=settings.retention)
+    while True:
+        oldest = (
+            PageCache.select(PageCache.key)
+            .where(PageCache.fetched_at < cutoff)
+            .order_by(PageCache.fetched_at)
+            .limit(batch)
+        )
+        with write_transaction(db):
+            count = PageCache.delete().where(PageCache.key.in_(oldest)).execute(db)
+        deleted += count
+        if count < batch:
+            break
+        if time.monotonic() >= deadline:
+            return Eviction(deleted, complete=False)
+
+    total = PageCache.select(peewee.fn.COALESCE(peewee.fn.SUM(PageCache.size), 0)).scalar(db)
+    excess = int(total) - settings.max_bytes
+    while excess > 0:
+        rows = (
+            PageCache.select(PageCache.key, PageCache.size, PageCache.fetched_at)
+            .order_by(PageCache.fetched_at, PageCache.key)
+            .limit(batch)
+            .tuples()
+            .execute(db)
+        )
+        chosen: list[str] = []
+        newest = None
+        for key, size, fetched_at in rows:
+            chosen.append(key)
+            newest = fetched_at
+            excess -= size
+            if excess <= 0:
+                break
+        if not chosen:
+            break
+        with write_transaction(db):
+            # A page rewritten since it was selected is fresh again and stays.
+            deleted += (
+                PageCache.delete()
+                .where(PageCache.key.in_(chosen), PageCache.fetched_at <= newest)
+                .execute(db)
+            )
+        if excess > 0 and time.monotonic() >= deadline:
+            return Eviction(deleted, complete=False)
+    return Eviction(deleted, complete=True)
+
+
+def _inflate(packed: bytes, length: int) -> bytes | None:
+    """Decompress a stored body of ``length`` bytes; None when it is not exactly that."""
+    if not 0 <= length <= MAX_BODY_BYTES:
+        return None
+    inflater = zlib.decompressobj()
+    try:
+        body = inflater.decompress(packed, length + 1)
+    except zlib.error:
+        return None
+    if len(body) != length or not inflater.eof:
+        return None
+    return body
+
+
+def _load_headers(text: str) -> dict[str, str]:
+    try:
+        value = json.loads(text)
+    except ValueError:
+        return {}
+    if not isinstance(value, dict):
+        return {}
+    return {str(name): str(item) for name, item in value.items()}

@@ -1,0 +1,56 @@
+"""The learned fetch strategy per target domain: which proxy tier last succeeded (and, once pages
+are rendered, whether rendering was needed). Entries expire and the table is bounded."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import timedelta
+
+import peewee
+
+from store.models import DomainStrategy, utc_now
+
+
+@dataclass(frozen=True)
+class Strategy:
+    """What to try first for a domain."""
+
+    tier: str
+    rendered: bool
+
+
+def get_strategy(db: peewee.Database, domain: str, ttl_seconds: float) -> Strategy | None:
+    """The strategy learned for ``domain`` within the last ``ttl_seconds``, if any."""
+    oldest = utc_now() - timedelta(seconds=ttl_seconds)
+    row = (
+        DomainStrategy.select(DomainStrategy.tier, DomainStrategy.rendered)
+        .where((DomainStrategy.domain == domain) & (DomainStrategy.updated_at >= oldest))
+        .first(db)
+    )
+    return Strategy(row.tier, row.rendered) if row else None
+
+
+def put_strategy(
+    db: peewee.Database, domain: str, tier: str, rendered: bool, max_domains: int
+) -> None:
+    """Remember ``tier`` for ``domain``; forget the least recently updated past ``max_domains``."""
+    now = utc_now()
+    with db.atomic():
+        DomainStrategy.insert(
+            domain=domain, tier=tier, rendered=rendered, updated_at=now
+        ).on_conflict(
+            conflict_target=[DomainStrategy.domain],
+            update={
+                DomainStrategy.tier: tier,
+                DomainStrategy.rendered: rendered,
+                DomainStrategy.updated_at: now,
+            },
+        ).execute(db)
+        excess = DomainStrategy.select().count(db) - max_domains
+        if excess > 0:
+            oldest = (
+                DomainStrategy.select(DomainStrategy.id)
+                .order_by(DomainStrategy.updated_at, DomainStrategy.id)
+                .limit(excess)
+            )
+            DomainStrategy.delete().where(DomainStrategy.id.in_(oldest)).execute(db)
