@@ -19,6 +19,7 @@ from pathlib import Path
 from tornado.httpserver import HTTPServer
 
 from browser.fetch import Fetcher
+from browser.pages import PageFetcher
 from convert.pool import ConverterPool
 from handlers.app import make_api_app, make_frame_app, make_metrics_app
 from handlers.base import RequestIdFilter
@@ -48,13 +49,16 @@ def configure_logging(level: str) -> None:
 
 async def serve(settings: Settings) -> None:
     """Run until SIGTERM or SIGINT, then drain in-flight requests and close everything."""
-    store = Store(settings.store)
+    store = Store(settings.store, cache=settings.cache)
     await asyncio.get_running_loop().run_in_executor(None, store.open)
     store.start()
     fetcher = Fetcher(settings.fetch)
+    pages = PageFetcher(
+        fetcher, settings.proxies, store, request_deadline=settings.fetch.request_deadline
+    )
     pool = ConverterPool(settings.convert)
     await pool.warm_up()
-    services = Services(settings, store, fetcher, pool, RateLimiter())
+    services = Services(settings, store, fetcher, pages, pool, RateLimiter())
     server_settings = settings.server
     listeners = [
         (make_api_app(services), server_settings.host, server_settings.port, "api"),
@@ -95,6 +99,7 @@ async def serve(settings: Settings) -> None:
             await asyncio.wait_for(server.close_all_connections(), 5)
         except TimeoutError:
             log.warning("connections did not close in time")
+    await pages.drain()
     fetcher.close()
     await store.close()
     await loop.run_in_executor(None, pool.close)

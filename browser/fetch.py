@@ -17,7 +17,7 @@ import os
 import socket
 import ssl
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, ClassVar
@@ -37,6 +37,7 @@ from browser.charset import (
     is_textual,
     looks_like_html,
 )
+from browser.proxies import ProxyRoute
 from browser.ssrf import (
     AddressPolicy,
     ResolutionError,
@@ -56,7 +57,7 @@ class FetchSettings:
 
     SECTION: ClassVar[str] = "fetch"
 
-    allow_hosts: list[str] = setting(  # noqa: RUF009 (a list default goes through default_factory)
+    allow_hosts: list[str] = setting(
         [],
         "Hosts (name or address, optionally host:port) the SSRF guard lets through even when they "
         "resolve to loopback or private addresses. Empty in production; tests use it to reach "
@@ -82,6 +83,13 @@ class FetchSettings:
     )
     max_redirects: int = setting(
         5, "Redirects followed per fetch; each hop passes the SSRF guard again.", min=0, max=20
+    )
+    request_deadline: float = setting(
+        45.0,
+        "Seconds all attempts of one request may take together, retries through proxy tiers "
+        "included; each attempt also keeps to total_timeout.",
+        min=1,
+        max=600,
     )
     max_concurrent: int = setting(
         64,
@@ -196,9 +204,19 @@ def _fail(result: FetchResult, error: FetchError, message: str) -> FetchResult:
 class _Hop:
     """One request's state, shared with curl's callbacks: the pinned addresses and the body."""
 
-    def __init__(self, target: Target, max_body: int) -> None:
+    def __init__(
+        self,
+        target: Target,
+        max_body: int,
+        proxy: ProxyRoute | None = None,
+        proxy_addresses: Sequence[str] = (),
+    ) -> None:
         self.target = target
-        self.allowed = frozenset(ipaddress.ip_address(address) for address in target.addresses)
+        self.proxy = proxy
+        self.proxy_addresses = list(proxy_addresses)
+        # Through a proxy, curl connects to the proxy only; the operator configured it.
+        addresses = [*target.addresses, *proxy_addresses]
+        self.allowed = frozenset(ipaddress.ip_address(address) for address in addresses)
         self.max_body = max_body
         self.chunks: list[bytes] = []
         self.size = 0
@@ -211,10 +229,14 @@ class _Hop:
         request sets its own callbacks and pins here."""
         curl.setopt(pycurl.WRITEFUNCTION, self.write)
         curl.setopt(pycurl.OPENSOCKETFUNCTION, self.open_socket)
-        curl.setopt(pycurl.RESOLVE, pin_entries(self.target))
+        pins = pin_entries(self.target)
+        if self.proxy is not None and self.proxy_addresses:
+            pins += _pin(self.proxy.host, self.proxy.port, self.proxy_addresses)
+        curl.setopt(pycurl.RESOLVE, pins)
         curl.setopt(pycurl.MAXFILESIZE_LARGE, self.max_body)
         curl.setopt(pycurl.ENCODING, "")  # every encoding libcurl decodes (gzip, deflate, br...)
-        curl.setopt(pycurl.PROXY, "")  # never a proxy from the environment: it would dodge the pin
+        # A configured proxy tier, or none at all: a proxy from the environment would dodge the pin.
+        curl.setopt(pycurl.PROXY, self.proxy.url if self.proxy else "")
 
     def write(self, chunk: bytes) -> int | None:
         """Collect the decoded body; answering 0 makes curl abort with a write error."""
@@ -263,8 +285,16 @@ def pin_entries(target: Target) -> list[str]:
     """
     if target.is_ip_literal:
         return []
-    addresses = ",".join(f"[{a}]" if ":" in a else a for a in target.addresses)
-    return [f"+{target.host}:{target.port}:{addresses}"]
+    return _pin(target.host, target.port, target.addresses)
+
+
+def _pin(host: str, port: int, addresses: Sequence[str]) -> list[str]:
+    try:
+        ipaddress.ip_address(host)
+    except ValueError:
+        joined = ",".join(f"[{a}]" if ":" in a else a for a in addresses)
+        return [f"+{host}:{port}:{joined}"]
+    return []
 
 
 class Fetcher:
@@ -293,15 +323,22 @@ class Fetcher:
         *,
         accept_lang: str | None = None,
         headers: Mapping[str, str] | None = None,
+        proxy: ProxyRoute | None = None,
+        deadline: float | None = None,
     ) -> FetchResult:
         """Fetch ``url`` with a GET, following up to ``max_redirects`` redirects.
 
-        ``headers`` are added to (and override) the defaults. Raises ValueError for header names
-        or values with line breaks; every upstream failure is reported in the result.
+        ``headers`` are added to (and override) the defaults. ``proxy`` sends every hop through
+        that proxy (the target is still checked here; the proxy resolves it again). ``deadline``
+        (a ``time.monotonic()`` value) can shorten ``total_timeout``. Raises ValueError for
+        header names or values with line breaks; every upstream failure is in the result.
         """
         started = time.monotonic()
         request_headers = self._headers(accept_lang, headers)
-        result = await self._follow(url, request_headers, started + self.settings.total_timeout)
+        limit = started + self.settings.total_timeout
+        if deadline is not None:
+            limit = min(limit, deadline)
+        result = await self._follow(url, request_headers, limit, proxy)
         result.elapsed = time.monotonic() - started
         outcome = result.error.value if result.error else "ok"
         FETCHES.labels(outcome).inc()
@@ -329,7 +366,9 @@ class Fetcher:
                 raise ValueError(f"header {name!r} contains a line break or NUL")
         return headers
 
-    async def _follow(self, url: str, headers: HTTPHeaders, deadline: float) -> FetchResult:
+    async def _follow(
+        self, url: str, headers: HTTPHeaders, deadline: float, proxy: ProxyRoute | None
+    ) -> FetchResult:
         result = FetchResult(url=url, final_url=url)
         current = url
         while True:
@@ -339,14 +378,17 @@ class Fetcher:
             try:
                 async with asyncio.timeout(deadline - time.monotonic()):
                     target = await self.policy.check(current, self.resolver)
+                    proxy_addresses = await self._proxy_addresses(proxy)
             except URLRefusedError as exc:
                 return _fail(result, FetchError(exc.kind.value), exc.message)
-            except ResolutionError:
-                return _fail(result, FetchError.dns, "the target host could not be resolved")
+            except ResolutionError as exc:
+                where = "proxy" if exc.args and exc.args[0] == "proxy" else "target host"
+                return _fail(result, FetchError.dns, f"the {where} could not be resolved")
             except TimeoutError:
                 return _fail(result, FetchError.timeout, "the target did not answer in time")
             result.final_url = target.url
-            await self._request(target, headers, deadline, result)
+            hop = _Hop(target, self.settings.max_body_bytes, proxy, proxy_addresses)
+            await self._request(hop, headers, deadline, result)
             location = result.headers.get("location")
             if result.error or result.status not in REDIRECT_STATUSES or not location:
                 return result
@@ -362,11 +404,27 @@ class Fetcher:
             result.status, result.headers, result.body = None, {}, b""
             result.content_type, result.charset, result.text = "", None, None
 
+    async def _proxy_addresses(self, proxy: ProxyRoute | None) -> list[str]:
+        """The proxy's addresses, so the socket guard lets curl reach it."""
+        if proxy is None:
+            return []
+        try:
+            return [str(ipaddress.ip_address(proxy.host))]
+        except ValueError:
+            pass
+        try:
+            addresses = await self.resolver(proxy.host, proxy.port)
+        except (OSError, ResolutionError) as exc:
+            raise ResolutionError("proxy") from exc
+        if not addresses:
+            raise ResolutionError("proxy")
+        return addresses
+
     async def _request(
-        self, target: Target, headers: HTTPHeaders, deadline: float, result: FetchResult
+        self, hop: _Hop, headers: HTTPHeaders, deadline: float, result: FetchResult
     ) -> None:
         """One hop: fill ``result`` with the response or the failure."""
-        hop = _Hop(target, self.settings.max_body_bytes)
+        target = hop.target
         try:
             async with asyncio.timeout(deadline - time.monotonic()):
                 await self._slots.acquire()

@@ -30,14 +30,14 @@ def log_request(handler: tornado.web.RequestHandler) -> None:
     level = logging.INFO if status < 500 else logging.ERROR
     access_log.log(
         level,
-        "%s %s %s %d endpoint=%s org=%s credits=%s %.1fms",
-        getattr(handler, "request_id", "-"),
+        "%s %s %d endpoint=%s org=%s credits=%s error=%s %.1fms",
         handler.request.method,
         handler.request.path[:300],
         status,
         endpoint,
         key_info.org if key_info else "-",
         getattr(handler, "billed", 0),
+        getattr(handler, "error_kind", None) or "-",
         duration * 1000,
     )
 

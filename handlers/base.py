@@ -14,6 +14,7 @@ from typing import Any
 import tornado.web
 
 from handlers import metrics
+from handlers.config import PlanSettings
 from handlers.errors import ApiError, Shape, from_status, render
 from handlers.params import ParamProblem, ParamTable, ParsedParams
 from handlers.services import Services
@@ -45,6 +46,7 @@ class BaseHandler(tornado.web.RequestHandler):
         self.services = services
         self.billed = 0
         self.key_info: KeyInfo | None = None
+        self.error_kind: str | None = None
         self.started = time.monotonic()
 
     @property
@@ -60,6 +62,10 @@ class BaseHandler(tornado.web.RequestHandler):
         self.set_header("X-Request-Id", self.request_id)
         self.set_header("X-BILLING-REQUESTS", str(getattr(self, "billed", 0)))
         self.set_header("Cache-Control", "no-store")
+
+    def compute_etag(self) -> None:
+        # Answers are computed per request and marked no-store; an ETag would only cost a hash.
+        return None
 
     async def prepare(self) -> None:
         REQUEST_ID.set(self.request_id)
@@ -99,6 +105,7 @@ class BaseHandler(tornado.web.RequestHandler):
                 log.error(
                     "unexpected failure answering %s %s", self.request.method, self.request.path
                 )
+        self.error_kind = error.kind
         self.billed = 0
         self.set_header("X-BILLING-REQUESTS", "0")
         if error.retry_after is not None:
@@ -112,10 +119,7 @@ class BaseHandler(tornado.web.RequestHandler):
     def log_exception(self, typ: Any, value: Any, tb: Any) -> None:
         # Client errors are answered, not logged as failures; everything else keeps its traceback.
         if isinstance(value, ApiError) and value.status < 500:
-            log.info(
-                "%s %s -> %s %s", self.request.method, self.request.path, value.status, value.kind
-            )
-            return
+            return  # the access line names the error kind
         if isinstance(value, tornado.web.HTTPError) and value.status_code < 500:
             return
         super().log_exception(typ, value, tb)
@@ -125,11 +129,13 @@ class ApiHandler(BaseHandler):
     """An endpoint with a key, a rate limit, a parameter table and credits."""
 
     params: ParamTable
+    plan: PlanSettings | None = None
 
     async def prepare(self) -> None:
         await super().prepare()
         self.key_info = await self.authenticate()
         plan = self.services.settings.plans.get(self.key_info.plan)
+        self.plan = plan
         if plan is None:
             log.error("key %s has unknown plan %r", self.key_info.prefix, self.key_info.plan)
             raise ApiError("forbidden", "the key's plan is not configured on this server")

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from browser.fetch import FetchError, FetchResult
+from browser.pages import PageRequest, PageRequestError, PageResult
 from convert.markdown import (
     MarkdownOptions,
     MarkdownResult,
@@ -189,27 +190,27 @@ MARKDOWN_PARAMS = ParamTable(
             "Click this selector up to 3 times; turns rendering on.",
             available=False,
         ),
-        Param("use_proxy", "boolean", "Force the standard proxy tier.", False, available=False),
+        Param("use_proxy", "boolean", "Start with the standard proxy tier.", False),
         Param(
             "use_premium",
             "boolean",
-            "Force the premium (residential) proxy tier; plan permitting.",
+            "Start with the premium (residential) proxy tier; the plan must include it.",
             False,
-            available=False,
         ),
         Param(
             "use_superior",
             "boolean",
-            "Force the superior (mobile) proxy tier; plan permitting.",
+            "Start with the superior (mobile) proxy tier; the plan must include it.",
             False,
-            available=False,
         ),
         Param(
             "proxy_country",
             "string",
-            "Two-letter proxy country code; only alongside a proxy.",
+            "Two-letter country code of the proxy; only alongside use_proxy, use_premium or "
+            "use_superior.",
             example="de",
-            available=False,
+            pattern="[A-Za-z]{2}",
+            pattern_words="a two-letter country code",
         ),
         Param("cache_ok", "boolean", "Allow a cached result.", True),
         Param(
@@ -274,7 +275,11 @@ class MarkdownHandler(ApiHandler):
             raise params_error(problems)
         options = _options(params)
         url = decode_target(encoded_url)
-        page = await self.services.fetcher.fetch(url, accept_lang=params["accept_lang"])
+        try:
+            got = await self.services.pages.get(self._page_request(url, params))
+        except PageRequestError as exc:
+            raise ApiError(exc.kind, exc.message) from exc
+        page = got.fetch
         _raise_for_fetch(page)
         try:
             result: MarkdownResult = await self.services.pool.run(
@@ -284,9 +289,10 @@ class MarkdownHandler(ApiHandler):
             raise ApiError("conversion_failed", "conversion took too long") from exc
         except Exception as exc:
             raise ApiError("conversion_failed") from exc
-        self.bill(self.services.settings.credits.markdown)
+        credits = self.services.settings.credits
+        self.bill(credits.markdown + (0 if got.cache_hit else credits.proxy_addon(got.tier)))
         if params["format"] == "json":
-            self.write_json(self._envelope(params, page, result))
+            self.write_json(self._envelope(params, got, result))
             return
         self.set_header("Content-Type", "text/markdown; charset=utf-8")
         self.set_header("X-Markdown-Character-Count", str(result.character_count))
@@ -295,8 +301,26 @@ class MarkdownHandler(ApiHandler):
             self.set_header("X-Markdown-Truncation-Reason", result.truncation_reason or "")
         self.finish(result.markdown)
 
+    def _page_request(self, url: str, params: ParsedParams) -> PageRequest:
+        max_cache_age = params["max_cache_age"]
+        return PageRequest(
+            url=url,
+            allowed_tiers=self.plan.proxy_tiers() if self.plan else frozenset(),
+            accept_lang=params["accept_lang"],
+            use_proxy=params["use_proxy"],
+            use_premium=params["use_premium"],
+            use_superior=params["use_superior"],
+            proxy_country=(params["proxy_country"] or "").strip().lower() or None,
+            auto_proxy=params["auto_proxy"],
+            retry=params["retry"],
+            max_retries=params["max_retries"],
+            retry_escalate=params["retry_escalate"],
+            cache_ok=params["cache_ok"],
+            max_cache_age=None if max_cache_age is None else max_cache_age / 1000,
+        )
+
     def _envelope(
-        self, params: ParsedParams, page: FetchResult, result: MarkdownResult
+        self, params: ParsedParams, got: PageResult, result: MarkdownResult
     ) -> dict[str, Any]:
         body: dict[str, Any] = {}
         if params["include_markdown"]:
@@ -315,10 +339,11 @@ class MarkdownHandler(ApiHandler):
         body["debug"] = {
             "full_render_used": False,
             "auto_render_triggered": False,
-            "proxy_used": None,
-            "retry_used": False,
-            "retry_attempts": 0,
-            "final_status_code": page.status,
+            "proxy_used": None if got.cache_hit else got.proxy_used,
+            "retry_used": got.attempts > 1,
+            "retry_attempts": max(got.attempts - 1, 0),
+            "final_status_code": got.fetch.status,
+            "cache_hit": got.cache_hit,
         }
         body["request_id"] = self.request_id
         return body

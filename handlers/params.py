@@ -37,6 +37,9 @@ class Param:
     # ai_sanitize_mode).
     lenient_choice: bool = False
     max_length: int | None = None
+    # A regular expression the whole (stripped) value must match; ``pattern_words`` explains it.
+    pattern: str | None = None
+    pattern_words: str = ""
     round_to: int | None = None
     aliases: tuple[str, ...] = ()
     required: bool = False
@@ -139,6 +142,8 @@ def convert(param: Param, raw: str) -> Any:
         return _convert_number(param, text)
     if param.max_length is not None and len(raw) > param.max_length:
         raise ValueError(f"must be at most {param.max_length} characters")
+    if param.pattern is not None and not re.fullmatch(param.pattern, text):
+        raise ValueError(f"must be {param.pattern_words or 'of the form ' + param.pattern}")
     if param.choices is not None and text not in param.choices:
         if param.lenient_choice:
             return param.default
@@ -194,6 +199,8 @@ def _openapi_param(
         schema["enum"] = list(param.choices)
     if param.max_length is not None:
         schema["maxLength"] = param.max_length
+    if param.pattern is not None:
+        schema["pattern"] = f"^{param.pattern}$"
     if param.type == "boolean":
         # Booleans also accept 1/0 and any letter case; the schema names the canonical spelling.
         schema = {"type": "string", "enum": ["true", "false", "1", "0"]}

@@ -6,6 +6,7 @@ import asyncio
 from dataclasses import dataclass, field
 
 from browser.fetch import Fetcher
+from browser.pages import PageFetcher
 from convert.pool import ConverterPool
 from handlers.config import Settings
 from handlers.ratelimit import RateLimiter
@@ -19,6 +20,7 @@ class Services:
     settings: Settings
     store: Store
     fetcher: Fetcher
+    pages: PageFetcher
     pool: ConverterPool
     limiter: RateLimiter
     in_flight: int = 0

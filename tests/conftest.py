@@ -13,6 +13,7 @@ import psycopg2
 import pytest
 
 from browser.fetch import Fetcher
+from browser.pages import PageFetcher
 from convert.pool import ConverterPool, ConvertSettings
 from handlers.config import PlanSettings, Settings
 from handlers.ratelimit import RateLimiter
@@ -76,10 +77,13 @@ def services(io_loop: Any, tmp_path: Path, pool: ConverterPool) -> Iterator[Serv
     settings.store.data_dir = str(tmp_path)
     settings.store.auth_cache_seconds = 0
     settings.plans["tiny"] = PlanSettings(requests_per_second=0.01, burst=2)
-    store = Store(settings.store)
+    store = Store(settings.store, cache=settings.cache)
     store.open()
-    services = Services(settings, store, Fetcher(settings.fetch), pool, RateLimiter())
+    fetcher = Fetcher(settings.fetch)
+    pages = PageFetcher(fetcher, settings.proxies, store, request_deadline=10.0)
+    services = Services(settings, store, fetcher, pages, pool, RateLimiter())
     yield services
+    io_loop.run_sync(pages.drain)
     services.fetcher.close()
     io_loop.run_sync(store.close)
 

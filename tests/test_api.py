@@ -14,6 +14,7 @@ from tornado.httpclient import AsyncHTTPClient, HTTPResponse
 from tornado.httpserver import HTTPServer
 from tornado.testing import bind_unused_port
 
+from convert.pool import ConverterPool, ConvertSettings
 from handlers.app import make_api_app
 from handlers.services import Services
 
@@ -297,7 +298,7 @@ class ExplodingFetcher:
 async def test_unexpected_exception_is_a_clean_500(
     http_client, base_url, services, key, caplog
 ) -> None:
-    services.fetcher = ExplodingFetcher()  # type: ignore[assignment]
+    services.pages.fetcher = ExplodingFetcher()  # type: ignore[assignment]
     response = await get(http_client, markdown_url(base_url, "http://127.0.0.1:1/", app_id=key))
     assert response.code == 500
     body = json.loads(response.body)
@@ -305,3 +306,41 @@ async def test_unexpected_exception_is_a_clean_500(
     assert "hunter2" not in response.body.decode() and "Traceback" not in response.body.decode()
     logged = "\n".join(record.getMessage() + str(record.exc_info) for record in caplog.records)
     assert "hunter2" in logged  # the traceback goes to the log, with the request
+
+
+@pytest.mark.gen_test(timeout=30)
+async def test_conversion_overrun_is_4002_and_the_pool_recovers(
+    http_client, base_url, services, key
+):
+    """A page whose conversion outlives the pool's timeout: -4002, and the next request works."""
+    big = (
+        "<html><body>"
+        + "<div><p>cell <b>x</b> <a href='/y'>y</a></p></div>" * 60_000
+        + "</body></html>"
+    )
+
+    class Big(tornado.web.RequestHandler):
+        def get(self) -> None:
+            self.finish(big if self.request.path == "/big" else "<p>small</p>")
+
+    sock, port = bind_unused_port()
+    server = HTTPServer(tornado.web.Application([(r"/.*", Big)]))
+    server.add_sockets([sock])
+    pool = ConverterPool(ConvertSettings(workers=1, timeout=30))
+    await pool.warm_up()
+    pool.settings.timeout = 0.2  # the big page takes far longer than this
+    services.pool = pool
+    services.settings.fetch.max_body_bytes = 50 * 1024 * 1024
+    try:
+        response = await get(
+            http_client, markdown_url(base_url, f"http://127.0.0.1:{port}/big", app_id=key)
+        )
+        assert_markdown_error(response, 500, -4002)
+        pool.settings.timeout = 30  # the rebuilt pool starts its worker within this request
+        response = await get(
+            http_client, markdown_url(base_url, f"http://127.0.0.1:{port}/s", app_id=key)
+        )
+        assert response.code == 200 and response.body.decode().strip() == "small"
+    finally:
+        server.stop()
+        pool.close()

@@ -1,0 +1,281 @@
+"""Getting a target page the way a request asks: from the cache, or fetched directly or through a
+proxy tier, retried with escalation, learning per domain which tier works.
+
+:class:`PageFetcher` is the service the endpoints call; the fetcher does single fetches, this
+module decides which fetches to make.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Coroutine
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any, Protocol
+from urllib.parse import urlsplit
+
+from browser.charset import declared_charset, decode_text, is_textual
+from browser.fetch import Fetcher, FetchError, FetchResult
+from browser.proxies import TIERS, ProxyPool, ProxySettings, ladder
+from browser.retry import retryable
+from store.cache import CachedPage, cache_key
+from store.strategy import Strategy
+
+log = logging.getLogger(__name__)
+
+
+class PageRequestError(Exception):
+    """The request cannot be served as asked: ``kind`` is ``forbidden`` or ``invalid_parameter``."""
+
+    def __init__(self, kind: str, message: str) -> None:
+        self.kind = kind
+        self.message = message
+        super().__init__(message)
+
+
+class PageStore(Protocol):
+    """What the page fetcher needs of the store."""
+
+    async def cache_get(
+        self, key: str, max_age_seconds: float | None = None
+    ) -> CachedPage | None: ...
+
+    async def cache_put(self, page: CachedPage) -> bool: ...
+
+    async def strategy_get(self, domain: str, ttl_seconds: float) -> Strategy | None: ...
+
+    async def strategy_put(
+        self, domain: str, tier: str, *, rendered: bool = False, max_domains: int = 10_000
+    ) -> None: ...
+
+
+@dataclass(frozen=True)
+class PageRequest:
+    """What one API request asks of the fetch. ``allowed_tiers``: the proxy tiers of its plan."""
+
+    url: str
+    allowed_tiers: frozenset[str] = frozenset({"standard"})
+    accept_lang: str | None = None
+    use_proxy: bool = False
+    use_premium: bool = False
+    use_superior: bool = False
+    proxy_country: str | None = None
+    auto_proxy: bool = True
+    retry: bool = True
+    max_retries: int = 4
+    retry_escalate: bool = True
+    cache_ok: bool = True
+    max_cache_age: float | None = None  # seconds
+
+    @property
+    def forced_tier(self) -> str | None:
+        if self.use_superior:
+            return "superior"
+        if self.use_premium:
+            return "premium"
+        if self.use_proxy:
+            return "standard"
+        return None
+
+
+@dataclass
+class PageResult:
+    """The page (or the last failure) and how it was obtained."""
+
+    fetch: FetchResult
+    tier: str = "direct"
+    attempts: int = 1
+    cache_hit: bool = False
+    tiers_tried: list[str] = field(default_factory=list)
+
+    @property
+    def proxy_used(self) -> str | None:
+        return None if self.tier == "direct" else self.tier
+
+
+class PageFetcher:
+    """Cache, tier choice, retry with escalation and strategy learning around the fetcher."""
+
+    def __init__(
+        self,
+        fetcher: Fetcher,
+        proxy_settings: ProxySettings,
+        store: PageStore,
+        *,
+        request_deadline: float,
+    ) -> None:
+        self.fetcher = fetcher
+        self.proxy_settings = proxy_settings
+        self.proxies = ProxyPool(proxy_settings)
+        self.store = store
+        self.request_deadline = request_deadline
+        self.learn = proxy_settings.learn
+        self._background: set[asyncio.Task[None]] = set()
+
+    def check(self, request: PageRequest) -> None:
+        """Refuse what cannot be honoured, before any work: raises :class:`PageRequestError`."""
+        forced = request.forced_tier
+        for tier, flag in (
+            ("standard", "use_proxy"),
+            ("premium", "use_premium"),
+            ("superior", "use_superior"),
+        ):
+            if not getattr(request, flag):
+                continue
+            if tier not in request.allowed_tiers:
+                raise PageRequestError(
+                    "forbidden", f"{flag}: the {tier} proxy tier is not in your plan"
+                )
+            if not self.proxies.configured(tier):
+                raise PageRequestError(
+                    "invalid_parameter", f"{flag}: no {tier} proxy is configured on this server"
+                )
+        if request.proxy_country:
+            if forced is None:
+                raise PageRequestError(
+                    "invalid_parameter",
+                    "proxy_country applies only alongside use_proxy, use_premium or use_superior",
+                )
+            if not self.proxies.serves(forced, request.proxy_country):
+                raise PageRequestError(
+                    "invalid_parameter",
+                    f"proxy_country: no {forced} proxy for {request.proxy_country} is configured",
+                )
+
+    async def get(self, request: PageRequest) -> PageResult:
+        """The page, from the cache when allowed, else fetched (see the module docstring)."""
+        self.check(request)
+        key = cache_key(request.url, {"accept_lang": request.accept_lang or ""})
+        if request.cache_ok:
+            cached = await self.store.cache_get(key, request.max_cache_age)
+            if cached is not None:
+                page = await _from_cache(cached)
+                return PageResult(page, tier=cached.tier or "direct", attempts=0, cache_hit=True)
+        result = await self._fetch(request)
+        if result.fetch.ok:
+            self._later(self._remember(key, request, result))
+        return result
+
+    async def _fetch(self, request: PageRequest) -> PageResult:
+        deadline = time.monotonic() + self.request_deadline
+        domain = _domain(request.url)
+        start = await self._start_tier(request, domain)
+        usable = [
+            t
+            for t in TIERS
+            if t == "direct" or (t in request.allowed_tiers and self.proxies.configured(t))
+        ]
+        attempts = request.max_retries if request.retry else 1
+        plan = ladder(start, usable, attempts=attempts, escalate=request.retry_escalate)
+        result: PageResult | None = None
+        for number, tier in enumerate(plan, start=1):
+            route = self.proxies.route(tier, request.proxy_country)
+            fetched = await self.fetcher.fetch(
+                request.url, accept_lang=request.accept_lang, proxy=route, deadline=deadline
+            )
+            result = PageResult(
+                fetch=fetched,
+                tier=tier,
+                attempts=number,
+                tiers_tried=[*(result.tiers_tried if result else []), tier],
+            )
+            if fetched.ok and not retryable(fetched):
+                return result
+            if number == len(plan) or not retryable(fetched) or time.monotonic() >= deadline:
+                break
+            log.info(
+                "attempt %d of %d on the %s tier failed (%s); retrying",
+                number,
+                len(plan),
+                tier,
+                fetched.error.value if fetched.error else "bot wall",
+            )
+        assert result is not None
+        if result.fetch.ok:
+            # Still a bot wall after every attempt: report it as the target refusing us.
+            result.fetch.error = FetchError.blocked
+            result.fetch.message = "the target answered with a bot-protection challenge"
+        return result
+
+    async def _start_tier(self, request: PageRequest, domain: str) -> str:
+        forced = request.forced_tier
+        if forced is not None:
+            return forced
+        if not request.auto_proxy:
+            return "direct"
+        learned = await self._learned(domain) if self.learn else None
+        tier = learned or self.proxies.seed_tier(domain) or "direct"
+        # A tier the plan or the server lacks: the best one below it that is available.
+        while tier != "direct" and (
+            tier not in request.allowed_tiers or not self.proxies.configured(tier)
+        ):
+            tier = TIERS[TIERS.index(tier) - 1]
+        return tier
+
+    async def _learned(self, domain: str) -> str | None:
+        try:
+            learned = await self.store.strategy_get(domain, self.proxy_settings.learned_ttl)
+        except Exception:  # a strategy is an optimisation: never fail a fetch over it
+            log.warning("could not read the learned strategy of %s", domain, exc_info=True)
+            return None
+        return learned.tier if learned else None
+
+    async def _remember(self, key: str, request: PageRequest, result: PageResult) -> None:
+        fetched = result.fetch
+        page = CachedPage(
+            key=key,
+            url=request.url,
+            final_url=fetched.final_url,
+            status=fetched.status or 200,
+            content_type=fetched.headers.get("content-type", ""),
+            headers={},
+            body=fetched.body,
+            tier=result.proxy_used,
+            fetched_at=datetime.now(UTC),
+        )
+        try:
+            await self.store.cache_put(page)
+            if self.learn and request.auto_proxy and request.forced_tier is None:
+                await self.store.strategy_put(
+                    _domain(request.url),
+                    result.tier,
+                    max_domains=self.proxy_settings.learned_max_domains,
+                )
+        except Exception:
+            log.warning("could not cache %s or remember its strategy", request.url, exc_info=True)
+
+    def _later(self, work: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.ensure_future(work)
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+
+    async def drain(self, seconds: float = 5.0) -> None:
+        """Wait for background cache writes (at shutdown), at most ``seconds``."""
+        if self._background:
+            await asyncio.wait(self._background, timeout=seconds)
+
+
+def _domain(url: str) -> str:
+    host = (urlsplit(url).hostname or "").lower().rstrip(".")
+    return host.removeprefix("www.")
+
+
+async def _from_cache(page: CachedPage) -> FetchResult:
+    """A fetch result rebuilt from a cached page (decoded again, off the IOLoop)."""
+    content_type = page.content_type.partition(";")[0].strip().lower()
+    result = FetchResult(
+        url=page.url,
+        final_url=page.final_url,
+        status=page.status,
+        headers={"content-type": page.content_type} if page.content_type else {},
+        content_type=content_type,
+        body=page.body,
+    )
+    if page.body and is_textual(content_type, page.body):
+        loop = asyncio.get_running_loop()
+        result.text, result.charset = await loop.run_in_executor(
+            None, decode_text, page.body, declared_charset(page.content_type)
+        )
+    return result
