@@ -69,14 +69,26 @@ def pool() -> Iterator[ConverterPool]:
     pool.close()
 
 
-@pytest.fixture
-def services(io_loop: Any, tmp_path: Path, pool: ConverterPool) -> Iterator[Services]:
+def make_settings(tmp_path: Path) -> Settings:
+    """Settings for tests: a SQLite store in ``tmp_path``, loopback origins allowed."""
     settings = Settings()
     settings.fetch.allow_hosts = ["127.0.0.1"]
     settings.fetch.total_timeout = 5.0
     settings.store.data_dir = str(tmp_path)
     settings.store.auth_cache_seconds = 0
     settings.plans["tiny"] = PlanSettings(requests_per_second=0.01, burst=2)
+    return settings
+
+
+@pytest.fixture
+def settings(tmp_path: Path) -> Settings:
+    """Test settings; a module overrides this fixture to configure more (proxies, limits)."""
+    return make_settings(tmp_path)
+
+
+@pytest.fixture
+def services(io_loop: Any, settings: Settings, pool: ConverterPool) -> Iterator[Services]:
+    """The services of a Pagecast process, on the test's IOLoop."""
     store = Store(settings.store, cache=settings.cache)
     store.open()
     fetcher = Fetcher(settings.fetch)
