@@ -7,8 +7,10 @@ The modules, each with one job:
 - :mod:`store.db`: the store's settings and opening a SQLite or Postgres database;
 - :mod:`store.models`: the Peewee models (tables) and the error types of the drivers;
 - :mod:`store.migrations`: numbered schema steps and :func:`~store.migrations.migrate`;
-- :mod:`store.keys`: API key issue, hashing, listing, revocation and lookup;
+- :mod:`store.keys`: API key issue, hashing, listing, revocation, lookup and the lookup cache;
 - :mod:`store.usage`: in-memory usage aggregation and its upserts into the usage table;
+- :mod:`store.cache`: the page cache (compressed fetched pages) and its eviction;
+- :mod:`store.strategy`: the learned fetch strategy per target domain;
 - :mod:`store.store`: the :class:`~store.store.Store` service the server and the CLI use.
 
 Nothing is imported here, so importing :mod:`store.settings` stays light for components that only

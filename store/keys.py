@@ -11,6 +11,8 @@ import hashlib
 import logging
 import re
 import secrets
+import threading
+import time
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -169,3 +171,53 @@ def find_key(db: peewee.Database, key: str) -> KeyInfo | None:
         return None
     prefix, org, org_id, plan = row
     return KeyInfo(prefix=prefix, org=org, org_id=org_id, plan=plan)
+
+
+# Bound on remembered keys; a flood of distinct bad keys cannot grow memory past it.
+_CACHE_ENTRIES = 10_000
+
+
+@dataclass(slots=True)
+class _Cached:
+    info: KeyInfo | None
+    expires: float
+
+
+class AuthCache:
+    """Keys looked up recently, by hash: hits for ``hit_seconds``, misses for ``miss_seconds``."""
+
+    def __init__(self, hit_seconds: float, miss_seconds: float) -> None:
+        self.hit_seconds = hit_seconds
+        self.miss_seconds = miss_seconds
+        self._entries: dict[str, _Cached] = {}
+        self._lock = threading.Lock()
+
+    def get(self, digest: str) -> _Cached | None:
+        with self._lock:
+            entry = self._entries.get(digest)
+            if entry is not None and entry.expires <= time.monotonic():
+                del self._entries[digest]
+                return None
+            return entry
+
+    def put(self, digest: str, info: KeyInfo | None) -> None:
+        seconds = self.hit_seconds if info is not None else self.miss_seconds
+        if seconds <= 0:
+            return
+        now = time.monotonic()
+        with self._lock:
+            if len(self._entries) >= _CACHE_ENTRIES:
+                self._entries = {k: v for k, v in self._entries.items() if v.expires > now}
+                if len(self._entries) >= _CACHE_ENTRIES:
+                    self._entries.clear()
+            self._entries[digest] = _Cached(info, now + seconds)
+
+    def forget(self, digest: str) -> None:
+        with self._lock:
+            self._entries.pop(digest, None)
+
+    def forget_prefix(self, prefix: str) -> None:
+        with self._lock:
+            self._entries = {
+                k: v for k, v in self._entries.items() if v.info is None or v.info.prefix != prefix
+            }

@@ -13,11 +13,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import threading
-import time
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
 from functools import partial
 from types import TracebackType
 from typing import Any, TypeVar
@@ -35,7 +32,7 @@ from store.db import (
     open_database,
     run_unit,
 )
-from store.keys import IssuedKey, KeyInfo, KeyRow
+from store.keys import AuthCache, IssuedKey, KeyInfo, KeyRow
 from store.migrations import migrate
 from store.strategy import Strategy, get_strategy, put_strategy
 from store.usage import (
@@ -59,58 +56,10 @@ T = TypeVar("T")
 MISS_CACHE_SECONDS = 1.0
 # /readyz must answer quickly even when the database hangs.
 PING_SECONDS = 2.0
-# Bound on remembered keys; a flood of distinct bad keys cannot grow memory past it.
-_CACHE_ENTRIES = 10_000
 
 
 class StoreUnavailable(Exception):  # noqa: N818 (the name is part of the store's contract)
     """The database could not do what was asked; the message is safe to show to clients."""
-
-
-@dataclass(slots=True)
-class _Cached:
-    info: KeyInfo | None
-    expires: float
-
-
-class _AuthCache:
-    """Keys looked up recently, by hash: hits for ``hit_seconds``, misses for ``miss_seconds``."""
-
-    def __init__(self, hit_seconds: float, miss_seconds: float) -> None:
-        self.hit_seconds = hit_seconds
-        self.miss_seconds = miss_seconds
-        self._entries: dict[str, _Cached] = {}
-        self._lock = threading.Lock()
-
-    def get(self, digest: str) -> _Cached | None:
-        with self._lock:
-            entry = self._entries.get(digest)
-            if entry is not None and entry.expires <= time.monotonic():
-                del self._entries[digest]
-                return None
-            return entry
-
-    def put(self, digest: str, info: KeyInfo | None) -> None:
-        seconds = self.hit_seconds if info is not None else self.miss_seconds
-        if seconds <= 0:
-            return
-        now = time.monotonic()
-        with self._lock:
-            if len(self._entries) >= _CACHE_ENTRIES:
-                self._entries = {k: v for k, v in self._entries.items() if v.expires > now}
-                if len(self._entries) >= _CACHE_ENTRIES:
-                    self._entries.clear()
-            self._entries[digest] = _Cached(info, now + seconds)
-
-    def forget(self, digest: str) -> None:
-        with self._lock:
-            self._entries.pop(digest, None)
-
-    def forget_prefix(self, prefix: str) -> None:
-        with self._lock:
-            self._entries = {
-                k: v for k, v in self._entries.items() if v.info is None or v.info.prefix != prefix
-            }
 
 
 class Store:
@@ -130,7 +79,7 @@ class Store:
         self._executor = ThreadPoolExecutor(
             max_workers=settings.executor_threads, thread_name_prefix="pagecast-store"
         )
-        self._cache = _AuthCache(
+        self._cache = AuthCache(
             settings.auth_cache_seconds, min(settings.auth_cache_seconds, MISS_CACHE_SECONDS)
         )
         self._usage = UsageBuffer()
