@@ -16,7 +16,6 @@ from convert.metadata import page_metadata
 # Elements whose content is never text a reader sees.
 _DROP = ("script", "style", "noscript", "template", "svg", "canvas", "object", "embed", "iframe")
 _BLANK_RUNS = re.compile(r"\n{3,}")
-_TRAILING_SPACE = re.compile(r"[ \t]+\n")
 # Leftover Markdown from html2text on empty links and images: "[](url)".
 _EMPTY_LINK = re.compile(r"(?<!!)\[\]\([^)]*\)")
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]")
@@ -80,7 +79,7 @@ def check_selectors(parameter: str, selectors: tuple[str, ...]) -> None:
     for selector in selectors:
         try:
             lxml.html.fromstring("<p></p>").cssselect(selector)
-        except (SelectorSyntaxError, etree.XPathError, ValueError) as exc:
+        except (SelectorSyntaxError, etree.XPathError, ValueError, RecursionError) as exc:
             raise SelectorError(parameter, selector) from exc
 
 
@@ -175,7 +174,8 @@ def _render(root: lxml.html.HtmlElement, url: str) -> str:
     converter.single_line_break = False
     text = converter.handle(lxml.html.tostring(root, encoding="unicode"))
     text = _EMPTY_LINK.sub("", text)
-    text = _TRAILING_SPACE.sub("\n", text)
+    # Line by line: a regular expression over long runs of spaces would be quadratic.
+    text = "\n".join(line.rstrip(" \t") for line in text.split("\n"))
     text = _BLANK_RUNS.sub("\n\n", text)
     return text.strip("\n") + "\n" if text.strip() else ""
 

@@ -94,7 +94,7 @@ def _json_ld(root: lxml.html.HtmlElement) -> Iterator[dict[str, Any]]:
             continue
         try:
             data = json.loads(element.text or "")
-        except ValueError:
+        except (ValueError, RecursionError):  # broken, or nested deeper than the parser goes
             continue
         stack = data if isinstance(data, list) else [data]
         for item in stack:

@@ -1,9 +1,11 @@
-"""The process pool that runs conversions off the IOLoop.
+"""The worker processes that run conversions off the IOLoop.
 
 HTML parsing and conversion are CPU-bound; on a two-core host they must not stall the event loop.
-Work goes to a small pool of worker processes started with ``spawn`` (never ``fork`` from a
-process that has threads). A conversion that overruns its timeout takes its workers down with it,
-and the pool is rebuilt, so one hostile page cannot hold a worker forever.
+Each worker is its own single-process executor started with ``spawn`` (never ``fork`` from a
+process that has threads). A request first waits for a free worker (at most ``queue_timeout``,
+else :class:`PoolBusyError`), then its conversion has ``timeout`` seconds; a conversion that
+overruns is stopped by killing that one worker, which is then replaced. Other workers and their
+requests are not touched.
 """
 
 from __future__ import annotations
@@ -11,6 +13,8 @@ from __future__ import annotations
 import asyncio
 import logging
 import multiprocessing
+import signal
+import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -31,77 +35,129 @@ class ConvertSettings:
     SECTION: ClassVar[str] = "convert"
     workers: int = setting(2, "Worker processes for HTML conversion.", min=1, max=64)
     timeout: float = setting(
-        30.0, "Seconds one conversion may take before its worker is stopped.", min=1, max=600
+        30.0, "Seconds one conversion may run before its worker is stopped.", min=0.05, max=600
+    )
+    queue_timeout: float = setting(
+        10.0,
+        "Seconds a request may wait for a free worker before it is answered 503 busy.",
+        min=0.01,
+        max=600,
     )
 
 
 class ConversionTimeoutError(Exception):
-    """A conversion ran past its time limit; its workers were stopped."""
+    """A conversion ran past its time limit; its worker was stopped."""
+
+
+class PoolBusyError(Exception):
+    """No worker became free within ``queue_timeout``."""
 
 
 class ConverterPool:
-    """Runs pure conversion functions in worker processes, with a timeout per call."""
+    """Runs pure conversion functions in worker processes, one conversion per worker at a time."""
 
     def __init__(self, settings: ConvertSettings) -> None:
         self.settings = settings
-        self._executor: ProcessPoolExecutor | None = None
+        self._workers: list[ProcessPoolExecutor | None] = [None] * settings.workers
+        self._free: asyncio.Queue[int] | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
 
-    def _pool(self) -> ProcessPoolExecutor:
-        if self._executor is None:
-            self._executor = ProcessPoolExecutor(
-                max_workers=self.settings.workers,
+    def _queue(self) -> asyncio.Queue[int]:
+        # One server runs one loop; tests run a loop per test, so the queue follows the loop.
+        loop = asyncio.get_running_loop()
+        if self._free is None or self._loop is not loop:
+            self._loop = loop
+            self._free = asyncio.Queue()
+            for index in range(len(self._workers)):
+                self._free.put_nowait(index)
+        return self._free
+
+    def _worker(self, index: int) -> ProcessPoolExecutor:
+        executor = self._workers[index]
+        if executor is None:
+            executor = self._workers[index] = ProcessPoolExecutor(
+                max_workers=1,
                 mp_context=multiprocessing.get_context("spawn"),
+                initializer=_ignore_stop_signals,
             )
-        return self._executor
+        return executor
 
     async def warm_up(self) -> None:
         """Start every worker now, so the first request does not pay for process start-up."""
-        await asyncio.gather(*(self.run(_ready) for _ in range(self.settings.workers)))
+        await asyncio.gather(*(self.run(_ready) for _ in self._workers))
 
     async def run(self, func: Callable[..., T], *args: Any) -> T:
-        """Run ``func(*args)`` in a worker and return its result.
+        """Run ``func(*args)`` in a free worker and return its result.
 
-        Raises :class:`ConversionTimeoutError` after ``timeout`` seconds; exceptions raised by
-        ``func`` propagate unchanged. A pool broken by a dead worker is rebuilt and the call is
-        tried once more.
+        Raises :class:`PoolBusyError` when no worker is free within ``queue_timeout`` and
+        :class:`ConversionTimeoutError` after ``timeout`` seconds of work; exceptions raised by
+        ``func`` propagate unchanged. A worker found dead is replaced and the call tried once more.
         """
+        free = self._queue()
+        try:
+            async with asyncio.timeout(self.settings.queue_timeout):
+                index = await free.get()
+        except TimeoutError as exc:
+            raise PoolBusyError() from exc
+        try:
+            return await self._run_on(index, func, args)
+        finally:
+            free.put_nowait(index)
+
+    async def _run_on(self, index: int, func: Callable[..., T], args: tuple[Any, ...]) -> T:
+        loop = asyncio.get_running_loop()
         for attempt in (1, 2):
-            loop = asyncio.get_running_loop()
-            future = loop.run_in_executor(self._pool(), func, *args)
             try:
-                return await asyncio.wait_for(future, self.settings.timeout)
+                future = loop.run_in_executor(self._worker(index), func, *args)
+                async with asyncio.timeout(self.settings.timeout):
+                    return await future
             except TimeoutError as exc:
                 log.warning(
-                    "conversion exceeded %.1fs; restarting the worker pool", self.settings.timeout
+                    "conversion exceeded %.1fs; replacing worker %d", self.settings.timeout, index
                 )
-                self._reset(kill=True)
+                self._replace(index)
                 raise ConversionTimeoutError() from exc
             except BrokenProcessPool:
-                log.warning(
-                    "conversion worker died (attempt %d); restarting the worker pool", attempt
-                )
-                self._reset(kill=True)
+                log.warning("conversion worker %d died (attempt %d); replacing it", index, attempt)
+                self._replace(index)
                 if attempt == 2:
                     raise
         raise AssertionError("unreachable")
 
-    def _reset(self, kill: bool) -> None:
-        executor, self._executor = self._executor, None
-        if executor is None:
-            return
-        # ProcessPoolExecutor cannot cancel a running task; stopping its processes is the only way
-        # to reclaim a worker stuck on a hostile document.
-        processes = list(getattr(executor, "_processes", {}).values()) if kill else []
-        executor.shutdown(wait=False, cancel_futures=True)
-        for process in processes:
-            if process.is_alive():
-                process.kill()
-
-    def close(self) -> None:
-        """Stop the workers; waits for running conversions to end."""
-        executor, self._executor = self._executor, None
+    def _replace(self, index: int) -> None:
+        """Stop worker ``index`` now; the next use starts a fresh one."""
+        executor, self._workers[index] = self._workers[index], None
         if executor is not None:
-            executor.shutdown(wait=True, cancel_futures=True)
+            _stop(executor, grace=0.0)
+
+    def close(self, grace: float = 5.0) -> None:
+        """Stop every worker: running conversions get ``grace`` seconds, then are killed.
+        Blocking; call it off the IOLoop."""
+        executors = [executor for executor in self._workers if executor is not None]
+        self._workers = [None] * len(self._workers)
+        deadline = time.monotonic() + grace
+        for executor in executors:
+            _stop(executor, grace=max(deadline - time.monotonic(), 0.0))
+
+
+def _stop(executor: ProcessPoolExecutor, grace: float) -> None:
+    # ProcessPoolExecutor cannot cancel a running task; killing its process is the only way to
+    # reclaim a worker stuck on a hostile document.
+    processes = list(getattr(executor, "_processes", {}).values())
+    executor.shutdown(wait=False, cancel_futures=True)
+    deadline = time.monotonic() + grace
+    for process in processes:
+        process.join(max(deadline - time.monotonic(), 0.0))
+        if process.is_alive():
+            process.kill()
+            process.join(1.0)
+
+
+def _ignore_stop_signals() -> None:
+    """Workers leave stopping to the server: SIGTERM/SIGINT sent to the whole process group (by
+    systemd or a terminal) must not kill a conversion the server is still draining."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
 
 
 def _ready() -> bool:

@@ -1,0 +1,15 @@
+"""Functions the worker-pool tests run inside the spawned workers (they must be importable)."""
+
+from __future__ import annotations
+
+import os
+import time
+
+
+def sleep_then(seconds: float, value: str) -> str:
+    time.sleep(seconds)
+    return value
+
+
+def pid() -> int:
+    return os.getpid()

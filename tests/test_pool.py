@@ -1,0 +1,79 @@
+"""The conversion worker pool: busy answers, per-worker timeouts, and recovery from dead workers."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import time
+
+import pytest
+
+from convert.pool import ConversionTimeoutError, ConverterPool, ConvertSettings, PoolBusyError
+from tests.pool_jobs import pid, sleep_then
+
+
+@pytest.mark.gen_test(timeout=30)
+async def test_a_worker_killed_while_idle_is_replaced() -> None:
+    pool = ConverterPool(ConvertSettings(workers=1))
+    try:
+        first = await pool.run(pid)
+        os.kill(first, signal.SIGKILL)
+        await asyncio.sleep(0.2)
+        second = await pool.run(pid)
+        assert second != first
+        assert await pool.run(sleep_then, 0, "ok") == "ok"
+    finally:
+        pool.close()
+
+
+@pytest.mark.gen_test(timeout=30)
+async def test_no_free_worker_within_queue_timeout_is_busy() -> None:
+    pool = ConverterPool(ConvertSettings(workers=1, queue_timeout=0.3))
+    try:
+        await pool.warm_up()
+        slow = asyncio.ensure_future(pool.run(sleep_then, 1.5, "slow"))
+        await asyncio.sleep(0.05)
+        with pytest.raises(PoolBusyError):
+            await pool.run(sleep_then, 0, "queued")
+        assert await slow == "slow"
+        assert await pool.run(sleep_then, 0, "after") == "after"
+    finally:
+        pool.close()
+
+
+@pytest.mark.gen_test(timeout=30)
+async def test_timeout_stops_only_its_own_worker() -> None:
+    pool = ConverterPool(ConvertSettings(workers=2, timeout=30))
+    try:
+        await pool.warm_up()
+        pool.settings.timeout = 1.0
+        steady = asyncio.ensure_future(pool.run(sleep_then, 0.8, "steady"))
+        started = time.monotonic()
+        with pytest.raises(ConversionTimeoutError):
+            await pool.run(sleep_then, 30, "stuck")
+        assert time.monotonic() - started < 5
+        assert await steady == "steady"  # the other worker's job was not disturbed
+        pool.settings.timeout = 30
+        assert await pool.run(sleep_then, 0, "again") == "again"
+    finally:
+        pool.close()
+
+
+def test_close_kills_a_stuck_conversion_after_the_grace() -> None:
+    async def scenario(pool: ConverterPool) -> asyncio.Future[str]:
+        await pool.warm_up()
+        return asyncio.ensure_future(pool.run(sleep_then, 60, "never"))
+
+    loop = asyncio.new_event_loop()
+    pool = ConverterPool(ConvertSettings(workers=1))
+    try:
+        stuck = loop.run_until_complete(scenario(pool))
+        loop.run_until_complete(asyncio.sleep(0.2))
+        started = time.monotonic()
+        pool.close(grace=0.5)
+        assert time.monotonic() - started < 5
+        stuck.cancel()
+        loop.run_until_complete(asyncio.gather(stuck, return_exceptions=True))
+    finally:
+        loop.close()
