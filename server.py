@@ -99,10 +99,10 @@ async def serve(settings: Settings) -> None:
             await asyncio.wait_for(server.close_all_connections(), 5)
         except TimeoutError:
             log.warning("connections did not close in time")
-    await pages.drain()
+    await pages.drain(5.0)
     fetcher.close()
     await store.close()
-    await loop.run_in_executor(None, pool.close)
+    await loop.run_in_executor(None, pool.close, 5.0)
     log.info("stopped")
 
 

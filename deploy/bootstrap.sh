@@ -15,6 +15,12 @@ say() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
 sudo_() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
 as_postgres() { if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else sudo -u postgres "$@"; fi; }
 
+command -v python3 >/dev/null || { echo "python3 is missing: apt-get install python3" >&2; exit 1; }
+if ! python3 -c 'import sys; sys.exit(sys.version_info < (3, 11))'; then
+  echo "Pagecast needs Python 3.11 or newer; this python3 is $(python3 -V 2>&1)" >&2
+  exit 1
+fi
+
 # System packages: Python with venv, a compiler and headers for psycopg2, Chromium for the farm,
 # and for the tests a PostgreSQL server.
 missing=()
@@ -26,6 +32,10 @@ command -v pg_config >/dev/null || missing+=(libpq-dev)
 if [ "$mode" = test ] && ! command -v pg_ctlcluster >/dev/null; then missing+=(postgresql); fi
 if [ ${#missing[@]} -gt 0 ]; then
   say "installing system packages: ${missing[*]}"
+  if [ "$(id -u)" != 0 ] && ! command -v sudo >/dev/null; then
+    echo "these packages are missing and there is no sudo: run as root once" >&2
+    exit 1
+  fi
   sudo_ apt-get update -qq
   sudo_ env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
@@ -65,7 +75,7 @@ case "$mode" in
     ;;
   test)
     postgres_up
-    if ! psql -h 127.0.0.1 -U postgres -d postgres -tAc 'select 1' >/dev/null 2>&1; then
+    if ! psql -w -h 127.0.0.1 -U postgres -d postgres -tAc 'select 1' >/dev/null 2>&1; then
       # A fresh Debian PostgreSQL only lets the postgres user in over the local socket; the tests
       # connect over TCP as postgres on 127.0.0.1, so trust that one address.
       hba=$(as_postgres psql -tAc 'show hba_file' 2>/dev/null || true)

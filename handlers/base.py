@@ -24,6 +24,9 @@ log = logging.getLogger(__name__)
 
 REQUEST_ID: contextvars.ContextVar[str] = contextvars.ContextVar("request_id", default="-")
 _CLIENT_REQUEST_ID = re.compile(r"[A-Za-z0-9._-]{8,64}")
+# Unknown keys a client address may send: a burst of 20, then one a second.
+BAD_KEY_RATE = 1.0
+BAD_KEY_BURST = 20
 
 
 class RequestIdFilter(logging.Filter):
@@ -101,10 +104,6 @@ class BaseHandler(tornado.web.RequestHandler):
             error = from_status(exc.status_code)
         else:
             error = from_status(status_code)
-            if status_code >= 500:
-                log.error(
-                    "unexpected failure answering %s %s", self.request.method, self.request.path
-                )
         self.error_kind = error.kind
         self.billed = 0
         self.set_header("X-BILLING-REQUESTS", "0")
@@ -122,7 +121,13 @@ class BaseHandler(tornado.web.RequestHandler):
             return  # the access line names the error kind
         if isinstance(value, tornado.web.HTTPError) and value.status_code < 500:
             return
-        super().log_exception(typ, value, tb)
+        # Not Tornado's own line: it would print the whole URI, keys in the query included.
+        log.error(
+            "unexpected failure answering %s %s",
+            self.request.method,
+            self.request.path[:300],
+            exc_info=(typ, value, tb),
+        )
 
 
 class ApiHandler(BaseHandler):
@@ -154,11 +159,20 @@ class ApiHandler(BaseHandler):
             raise ApiError(
                 "unauthorized", "an API key is required: app_id parameter or api-key header"
             )
+        # A client that keeps sending unknown keys is slowed down before it costs a lookup.
+        client = f"bad-key:{self.request.remote_ip}"
+        limiter = self.services.limiter
+        wait = limiter.wait(client, BAD_KEY_RATE, BAD_KEY_BURST)
+        if wait is not None:
+            raise ApiError(
+                "rate_limited", "too many unknown keys from this client", retry_after=wait
+            )
         try:
             info = await self.services.store.authenticate(key.strip())
         except StoreUnavailable as exc:
             raise ApiError("unavailable") from exc
         if info is None:
+            limiter.take(client, BAD_KEY_RATE, BAD_KEY_BURST)
             raise ApiError("unauthorized", "the API key is unknown or revoked")
         return info
 

@@ -142,9 +142,13 @@ def convert(param: Param, raw: str) -> Any:
         return _convert_number(param, text)
     if param.max_length is not None and len(raw) > param.max_length:
         raise ValueError(f"must be at most {param.max_length} characters")
-    if param.pattern is not None and not re.fullmatch(param.pattern, text):
-        raise ValueError(f"must be {param.pattern_words or 'of the form ' + param.pattern}")
-    if param.choices is not None and text not in param.choices:
+    if param.pattern is not None:
+        if not re.fullmatch(param.pattern, text):
+            raise ValueError(f"must be {param.pattern_words or 'of the form ' + param.pattern}")
+        return text
+    if param.choices is not None:
+        if text in param.choices:
+            return text
         if param.lenient_choice:
             return param.default
         raise ValueError("must be one of " + ", ".join(param.choices))

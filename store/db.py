@@ -196,6 +196,13 @@ def _postgres(
         connect_timeout=max(2, math.ceil(connect_timeout)),
         options=f"-c statement_timeout={int(query_timeout * 1000)}",
         application_name="pagecast",
+        # A silent network partition must not pin the store's threads: TCP keepalives notice a
+        # dead server within about a minute, and unacknowledged writes fail after 30 s.
+        keepalives=1,
+        keepalives_idle=30,
+        keepalives_interval=10,
+        keepalives_count=3,
+        tcp_user_timeout=30_000,
     )
 
 
