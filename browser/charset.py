@@ -1,7 +1,8 @@
 """Reading a fetched body: is it HTML, is it text, and which character encoding it is in.
 
 The encoding comes from a byte order mark, the Content-Type charset, a ``<meta>`` or XML
-declaration, then detection (charset-normalizer), as browsers decide it.
+declaration, then detection (charset-normalizer), as browsers decide it. A body that is plainly
+binary (a file signature, or control bytes text never has) is not text whatever its label says.
 """
 
 from __future__ import annotations
@@ -45,6 +46,23 @@ _WEB_SUPERSETS = {
 _UNSAFE_CODECS = {"utf-7", "idna", "punycode", "undefined", "unicode_escape", "raw_unicode_escape"}
 _META_BYTES = 4096
 _DETECT_BYTES = 32 * 1024
+# File signatures of the binary formats servers most often mislabel as text/html.
+_SIGNATURES = (
+    b"%PDF-",
+    b"\x89PNG\r\n\x1a\n",
+    b"\xff\xd8\xff",  # JPEG
+    b"GIF87a",
+    b"GIF89a",
+    b"PK\x03\x04",  # ZIP, and the office formats built on it
+    b"PK\x05\x06",  # an empty ZIP
+    b"\x1f\x8b",  # gzip the client did not decode (no Content-Encoding)
+)
+_SNIFF_BYTES = 2048
+# Control bytes that text never uses: the WHATWG "binary data bytes" (tab, line feed, form feed,
+# carriage return and escape, which ISO-2022 text uses, are left out).
+_BINARY_BYTES = bytes([*range(0x00, 0x09), 0x0B, *range(0x0E, 0x1B), *range(0x1C, 0x20)])
+# More than this share of such bytes in the sample marks it binary even without a NUL.
+_BINARY_SHARE = 0.1
 
 
 def looks_like_html(body: bytes) -> bool:
@@ -52,9 +70,31 @@ def looks_like_html(body: bytes) -> bool:
     return bool(_HTML_START.match(body[:1024].removeprefix(codecs.BOM_UTF8)))
 
 
-def is_textual(content_type: str, body: bytes) -> bool:
-    if content_type.startswith("text/") or content_type in HTML_TYPES:
+def looks_binary(body: bytes, declared: str | None = None) -> bool:
+    """Whether a body is plainly binary data, judged from its first 2 KiB: a known file signature
+    (PDF, PNG, JPEG, GIF, ZIP, gzip), a NUL byte, or a high share of other control bytes.
+
+    A byte order mark, or a declared UTF-16 or UTF-32 ``declared`` charset, means text: those
+    encodings are full of NUL bytes.
+    """
+    sample = body[:_SNIFF_BYTES]
+    if sample.startswith(_SIGNATURES):
         return True
+    if sample.startswith((codecs.BOM_UTF8, codecs.BOM_UTF16_BE, codecs.BOM_UTF16_LE)):
+        return False
+    codec = codec_for(declared)
+    if codec and codec.startswith(("utf-16", "utf-32")):
+        return False
+    if b"\0" in sample:
+        return True
+    control = len(sample) - len(sample.translate(None, _BINARY_BYTES))
+    return control > _BINARY_SHARE * len(sample)
+
+
+def is_textual(content_type: str, body: bytes, declared: str | None = None) -> bool:
+    """Whether a body with this media type (and ``declared`` charset) should be decoded as text."""
+    if content_type.startswith("text/") or content_type in HTML_TYPES:
+        return not looks_binary(body, declared)
     if content_type.endswith(("+xml", "+json", "/xml", "/json", "/javascript", "/ecmascript")):
         return True
     return content_type in SNIFFED_TYPES and looks_like_html(body)
@@ -73,10 +113,12 @@ def codec_for(label: str | bytes | None) -> str | None:
         label = label.decode("ascii", "replace")
     try:
         name = codecs.lookup(label.strip().strip("\"'").lower()).name
-    except LookupError:
+    except (LookupError, ValueError):  # ValueError: a label with a NUL in it
         return None
     name = _WEB_SUPERSETS.get(name, name)
-    if name in _UNSAFE_CODECS or name.endswith("_escape"):
+    # Codec names mix hyphens and underscores ("unicode-escape", "raw-unicode-escape").
+    plain = name.replace("-", "_")
+    if plain in _UNSAFE_CODECS or plain.endswith("_escape") or name in _UNSAFE_CODECS:
         return None
     try:
         b"a".decode(name, "replace")

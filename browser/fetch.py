@@ -6,11 +6,16 @@ checked: curl's RESOLVE list maps the host to exactly those addresses, and an OP
 refuses to open a socket to any other address, so DNS rebinding between check and connect cannot
 reach an internal service. Upstream failures come back as a :class:`FetchResult` whose ``error``
 is a :class:`FetchError`; exceptions are left for bugs and invalid arguments.
+
+Every limit ends a fetch with its own error and without waiting out the deadline: a body over the
+cap or a decompression bomb (too_large), a stalled transfer (timeout), oversized headers and broken
+or malformed responses (invalid_response).
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import ipaddress
 import logging
 import os
@@ -27,7 +32,7 @@ import pycurl
 from prometheus_client import Counter, Histogram
 from tornado.curl_httpclient import CurlAsyncHTTPClient, CurlError
 from tornado.httpclient import HTTPRequest
-from tornado.httputil import HTTPHeaders
+from tornado.httputil import HTTPHeaders, HTTPInputError
 
 from browser.charset import (
     HTML_TYPES,
@@ -35,6 +40,7 @@ from browser.charset import (
     declared_charset,
     decode_text,
     is_textual,
+    looks_binary,
     looks_like_html,
 )
 from browser.proxies import ProxyRoute
@@ -81,6 +87,29 @@ class FetchSettings:
         "fetch as too_large.",
         min=1024,
     )
+    max_decompression_ratio: int = setting(
+        100,
+        "Largest ratio of decoded to received body bytes, checked once the decoded body passes "
+        "1 MiB; a response that expands more (a decompression bomb) fails the fetch as too_large.",
+        min=2,
+    )
+    max_header_bytes: int = setting(
+        64 * 1024,
+        "Largest total size of a response's header lines; larger headers fail the fetch as "
+        "invalid_response.",
+        min=1024,
+    )
+    low_speed_limit: int = setting(
+        100,
+        "Bytes per second under which a transfer counts as stalled; 0 turns the check off.",
+        min=0,
+    )
+    low_speed_time: int = setting(
+        10,
+        "Seconds a transfer may stay under low_speed_limit before the fetch fails as a timeout.",
+        min=1,
+        max=300,
+    )
     max_redirects: int = setting(
         5, "Redirects followed per fetch; each hop passes the SSRF guard again.", min=0, max=20
     )
@@ -117,6 +146,7 @@ class FetchError(StrEnum):
     address_not_allowed = "address_not_allowed"
     too_large = "too_large"
     http_status = "http_status"
+    invalid_response = "invalid_response"  # the target sent an invalid or oversized response
 
 
 FETCHES = Counter(
@@ -135,26 +165,36 @@ REDIRECT_STATUSES = frozenset({301, 302, 303, 307, 308})
 _ACCEPT = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"
 _DEFAULT_ACCEPT_LANGUAGE = "en-US,en;q=0.9"
 
-_BROKE_OFF = (FetchError.connect, "the connection to the target broke off")
-_MALFORMED = (FetchError.connect, "the target sent a malformed response")
-# libcurl error numbers, some missing from pycurl's constants: 8 WEIRD_SERVER_REPLY,
-# 16 HTTP2, 18 PARTIAL_FILE, 55 SEND_ERROR, 56 RECV_ERROR, 61 BAD_CONTENT_ENCODING,
-# 92 HTTP2_STREAM; the TLS family from 35 SSL_CONNECT_ERROR to 101 ECH_REQUIRED.
+# Decoded bodies smaller than this are never counted as decompression bombs.
+_RATIO_FLOOR = 1024 * 1024
+
+_BROKE_OFF = (FetchError.invalid_response, "the connection to the target broke off mid-response")
+_MALFORMED = (FetchError.invalid_response, "the target sent a malformed response")
+# libcurl error numbers, some missing from pycurl's constants: 1 UNSUPPORTED_PROTOCOL (only
+# http and https URLs get this far, so it means an HTTP/0.9 or unknown-version reply),
+# 8 WEIRD_SERVER_REPLY, 16 HTTP2, 18 PARTIAL_FILE (body shorter than its Content-Length),
+# 52 GOT_NOTHING, 55 SEND_ERROR, 56 RECV_ERROR (reset mid-body, broken chunked framing),
+# 61 BAD_CONTENT_ENCODING, 92 HTTP2_STREAM, 100 TOO_LARGE (a header line over libcurl's own
+# limit); the TLS family from 35 SSL_CONNECT_ERROR to 101 ECH_REQUIRED.
 _CURL_ERRORS: dict[int, tuple[FetchError, str]] = {
     **dict.fromkeys(
         (35, 53, 54, 58, 59, 64, 66, 77, 80, 82, 83, 90, 91, 98, 101),
         (FetchError.tls, "the TLS connection to the target failed"),
     ),
-    **dict.fromkeys((18, 55, 56), _BROKE_OFF),
-    **dict.fromkeys((8, 16, 61, 92), _MALFORMED),
+    **dict.fromkeys((18, 56), _BROKE_OFF),
+    **dict.fromkeys((1, 8, 16, 61, 92), _MALFORMED),
+    55: (FetchError.connect, "the connection to the target broke off"),
+    100: (FetchError.invalid_response, "the target sent an oversized header"),
     pycurl.E_PEER_FAILED_VERIFICATION: (FetchError.tls, "the target's TLS certificate was refused"),
-    pycurl.E_UNSUPPORTED_PROTOCOL: (FetchError.invalid_url, "the URL uses an unsupported protocol"),
     pycurl.E_URL_MALFORMAT: (FetchError.invalid_url, "the URL is malformed"),
     pycurl.E_COULDNT_RESOLVE_HOST: (FetchError.dns, "the target host could not be resolved"),
     pycurl.E_COULDNT_CONNECT: (FetchError.connect, "could not connect to the target"),
     pycurl.E_OPERATION_TIMEDOUT: (FetchError.timeout, "the target did not answer in time"),
     pycurl.E_TOO_MANY_REDIRECTS: (FetchError.too_many_redirects, "too many redirects"),
-    pycurl.E_GOT_NOTHING: (FetchError.connect, "the target closed the connection unanswered"),
+    pycurl.E_GOT_NOTHING: (
+        FetchError.invalid_response,
+        "the target closed the connection unanswered",
+    ),
 }
 
 
@@ -189,9 +229,11 @@ class FetchResult:
 
     @property
     def is_html(self) -> bool:
-        """Whether the body is HTML: by content type, or sniffed when the type is missing."""
+        """Whether the body is HTML: by content type unless the body is plainly binary, or
+        sniffed when the type is missing."""
         if self.content_type in HTML_TYPES:
-            return True
+            declared = declared_charset(self.headers.get("content-type", ""))
+            return not looks_binary(self.body, declared)
         return self.content_type in SNIFFED_TYPES and looks_like_html(self.body)
 
 
@@ -202,7 +244,11 @@ def _fail(result: FetchResult, error: FetchError, message: str) -> FetchResult:
 
 
 class _Hop:
-    """One request's state, shared with curl's callbacks: the pinned addresses and the body."""
+    """One request's state, shared with curl's callbacks: the pinned addresses, the headers and
+    the body, and which limit (if any) ended the transfer.
+
+    ``settings`` supplies the limits other than ``max_body`` (defaults when None).
+    """
 
     def __init__(
         self,
@@ -210,6 +256,8 @@ class _Hop:
         max_body: int,
         proxy: ProxyRoute | None = None,
         proxy_addresses: Sequence[str] = (),
+        *,
+        settings: FetchSettings | None = None,
     ) -> None:
         self.target = target
         self.proxy = proxy
@@ -218,9 +266,19 @@ class _Hop:
         addresses = [*target.addresses, *proxy_addresses]
         self.allowed = frozenset(ipaddress.ip_address(address) for address in addresses)
         self.max_body = max_body
+        limits = settings or FetchSettings()
+        self.max_ratio = limits.max_decompression_ratio
+        self.max_header_bytes = limits.max_header_bytes
+        self.low_speed = (limits.low_speed_limit, limits.low_speed_time)
+        self.headers = HTTPHeaders()
+        self.header_bytes = 0
         self.chunks: list[bytes] = []
         self.size = 0
+        self.received = 0  # body bytes as they came off the wire, before decompression
+        self.sent = False  # the request reached the target, so the connection was up
         self.too_large = False
+        self.bomb = False
+        self.headers_too_large = False
         self.refused: str | None = None
         self._sockets: list[socket.socket] = []
 
@@ -228,6 +286,16 @@ class _Hop:
         """Tornado's prepare_curl_callback. Tornado resets and reuses curl handles, so every
         request sets its own callbacks and pins here."""
         curl.setopt(pycurl.WRITEFUNCTION, self.write)
+        # Parsed here rather than by Tornado so that oversized headers can stop the transfer;
+        # pycurl cannot read back Tornado's callback to wrap it.
+        curl.setopt(pycurl.HEADERFUNCTION, self.header)
+        # The debug feed is the one place libcurl reports body bytes before decoding them, each
+        # read as it happens; the progress callback's dlnow counts the same bytes but only
+        # between batches of reads, after a small bomb has already expanded to many megabytes.
+        curl.setopt(pycurl.VERBOSE, 1)
+        curl.setopt(pycurl.DEBUGFUNCTION, self.debug)
+        curl.setopt(pycurl.LOW_SPEED_LIMIT, self.low_speed[0])
+        curl.setopt(pycurl.LOW_SPEED_TIME, self.low_speed[1] if self.low_speed[0] else 0)
         curl.setopt(pycurl.OPENSOCKETFUNCTION, self.open_socket)
         pins = pin_entries(self.target)
         if self.proxy is not None and self.proxy_addresses:
@@ -240,12 +308,40 @@ class _Hop:
 
     def write(self, chunk: bytes) -> int | None:
         """Collect the decoded body; answering 0 makes curl abort with a write error."""
-        if self.size + len(chunk) > self.max_body:
+        size = self.size + len(chunk)
+        if size > self.max_body:
             self.too_large = True
             return 0
+        if size > _RATIO_FLOOR and size > self.max_ratio * self.received:
+            self.bomb = True
+            return 0
         self.chunks.append(chunk)
-        self.size += len(chunk)
+        self.size = size
         return None
+
+    def header(self, line: bytes) -> int | None:
+        """Collect one header line as Tornado would; answering 0 aborts oversized headers."""
+        self.header_bytes += len(line)
+        if self.header_bytes > self.max_header_bytes:
+            self.headers_too_large = True
+            return 0
+        text = line.decode("latin-1").rstrip()
+        if text.startswith("HTTP/"):
+            # A new status line: an interim (1xx) or proxy CONNECT response came before.
+            self.headers.clear()
+        elif text:
+            # Browsers skip header lines they cannot parse, and so does the fetch.
+            with contextlib.suppress(HTTPInputError):
+                self.headers.parse_line(text)
+        return None
+
+    def debug(self, kind: int, data: bytes) -> None:
+        """libcurl's debug feed: count body bytes as received and note the request going out
+        (a proxy's CONNECT is still part of connecting)."""
+        if kind == pycurl.INFOTYPE_DATA_IN:
+            self.received += len(data)
+        elif kind == pycurl.INFOTYPE_HEADER_OUT and not data.startswith(b"CONNECT "):
+            self.sent = True
 
     def open_socket(self, purpose: int, address: Any) -> socket.socket | int:
         """Open the socket only for an address the policy checked for this hop."""
@@ -387,7 +483,13 @@ class Fetcher:
             except TimeoutError:
                 return _fail(result, FetchError.timeout, "the target did not answer in time")
             result.final_url = target.url
-            hop = _Hop(target, self.settings.max_body_bytes, proxy, proxy_addresses)
+            hop = _Hop(
+                target,
+                self.settings.max_body_bytes,
+                proxy,
+                proxy_addresses,
+                settings=self.settings,
+            )
             await self._request(hop, headers, deadline, result)
             location = result.headers.get("location")
             if result.error or result.status not in REDIRECT_STATUSES or not location:
@@ -433,6 +535,7 @@ class Fetcher:
             return
         try:
             remaining = max(deadline - time.monotonic(), 0.001)
+            hop_deadline = time.monotonic() + remaining
             request = HTTPRequest(
                 target.url,
                 headers=headers,
@@ -447,22 +550,22 @@ class Fetcher:
             # raise_error=False answers HTTP error statuses; transport failures still raise.
             response = await self._client.fetch(request, raise_error=False)
         except CurlError as exc:
-            _fail(result, *self._curl_failure(exc.errno, hop))
+            # With time to spare, a timeout after the request went out was the low-speed check.
+            stalled = hop.sent and time.monotonic() < hop_deadline - 0.1
+            _fail(result, *self._curl_failure(exc.errno, hop, stalled=stalled))
             return
         finally:
             self._slots.release()
             hop.close()
         result.status = response.code
         result.headers = {
-            name.lower(): ", ".join(response.headers.get_list(name))
-            for name in response.headers
-            if name.lower() != "x-http-reason"  # Tornado's copy of the reason phrase
+            name.lower(): ", ".join(hop.headers.get_list(name)) for name in hop.headers
         }
         result.body = hop.body()
         content_type = result.headers.get("content-type", "")
         result.content_type = content_type.partition(";")[0].strip().lower()
-        if result.body and is_textual(result.content_type, result.body):
-            declared = declared_charset(content_type)
+        declared = declared_charset(content_type)
+        if result.body and is_textual(result.content_type, result.body, declared):
             loop = asyncio.get_running_loop()
             result.text, result.charset = await loop.run_in_executor(
                 None, decode_text, result.body, declared
@@ -472,7 +575,9 @@ class Fetcher:
         elif response.code >= 400:
             _fail(result, FetchError.http_status, f"the target answered {response.code}")
 
-    def _curl_failure(self, errno: int, hop: _Hop) -> tuple[FetchError, str]:
+    def _curl_failure(
+        self, errno: int, hop: _Hop, *, stalled: bool = False
+    ) -> tuple[FetchError, str]:
         if hop.refused is not None and errno == pycurl.E_COULDNT_CONNECT:
             return (
                 FetchError.address_not_allowed,
@@ -482,6 +587,24 @@ class Fetcher:
             return (
                 FetchError.too_large,
                 f"the target's response is larger than {self.settings.max_body_bytes} bytes",
+            )
+        if hop.bomb and errno == pycurl.E_WRITE_ERROR:
+            return (
+                FetchError.too_large,
+                "the target's response expands too much when decompressed: the compression "
+                f"ratio was too high (over {self.settings.max_decompression_ratio}:1)",
+            )
+        if hop.headers_too_large and errno == pycurl.E_WRITE_ERROR:
+            return (
+                FetchError.invalid_response,
+                "the target's response headers are larger than "
+                f"{self.settings.max_header_bytes} bytes",
+            )
+        if stalled and errno == pycurl.E_OPERATION_TIMEDOUT:
+            return (
+                FetchError.timeout,
+                f"the target sent data too slowly (under {self.settings.low_speed_limit} "
+                f"bytes/s for {self.settings.low_speed_time} s)",
             )
         return _CURL_ERRORS.get(errno, (FetchError.connect, "the request to the target failed"))
 

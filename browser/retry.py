@@ -13,7 +13,16 @@ import re
 from browser.fetch import FetchError, FetchResult
 
 RETRY_STATUSES = frozenset({403, 407, 429})
-_RETRY_ERRORS = frozenset({FetchError.dns, FetchError.connect, FetchError.timeout, FetchError.tls})
+# A broken or malformed response may come through another route (a proxy tier) intact.
+_RETRY_ERRORS = frozenset(
+    {
+        FetchError.dns,
+        FetchError.connect,
+        FetchError.timeout,
+        FetchError.tls,
+        FetchError.invalid_response,
+    }
+)
 
 # Markers of challenge and block pages, matched in the first 16 KiB of the page.
 _WALL = re.compile(

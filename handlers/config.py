@@ -45,7 +45,7 @@ class ServerSettings:
         False, "Trust X-Forwarded-For and X-Real-Ip from a reverse proxy in front of Pagecast."
     )
     shutdown_timeout: float = setting(
-        15.0, "Seconds in-flight requests may take to finish after SIGTERM.", min=0, max=600
+        10.0, "Seconds in-flight requests may take to finish after SIGTERM.", min=0, max=600
     )
     log_level: str = setting(
         "info", "Lowest level logged.", choices=("debug", "info", "warning", "error")

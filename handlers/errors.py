@@ -79,6 +79,9 @@ KINDS: dict[str, ErrorKind] = {
     "fetch_status": ErrorKind(
         400, "target_unreachable", -3008, "fetch", "the target answered with an error status"
     ),
+    "fetch_invalid_response": ErrorKind(
+        400, "target_unreachable", -3009, "fetch", "the target sent an invalid response"
+    ),
     # After a successful fetch.
     "no_html": ErrorKind(404, "no_html", -4000, "fetch", "the target returned no HTML content"),
     "conversion_failed": ErrorKind(

@@ -15,7 +15,7 @@ from convert.markdown import (
     html_to_markdown,
     split_selectors,
 )
-from convert.pool import ConversionTimeoutError
+from convert.pool import ConversionTimeoutError, PoolBusyError
 from handlers.base import ApiHandler, params_error
 from handlers.errors import ApiError
 from handlers.params import Param, ParamTable, ParsedParams
@@ -33,9 +33,14 @@ MARKDOWN_PARAMS = ParamTable(
             "string",
             "Comma-separated CSS selectors to keep; everything else is dropped.",
             example="article,.post",
+            max_length=2000,
         ),
         Param(
-            "exclude_tags", "string", "Comma-separated CSS selectors to drop.", example="nav,.ads"
+            "exclude_tags",
+            "string",
+            "Comma-separated CSS selectors to drop.",
+            example="nav,.ads",
+            max_length=2000,
         ),
         Param(
             "max_chars",
@@ -225,6 +230,8 @@ MARKDOWN_PARAMS = ParamTable(
             "Accept-Language header sent to the page.",
             example="en-US,en;q=0.8",
             max_length=256,
+            pattern=r"[\x20-\x7e]*",
+            pattern_words="printable ASCII (a header value)",
         ),
         # Prompt-injection check.
         Param(
@@ -256,6 +263,7 @@ _FETCH_ERRORS = {
     FetchError.address_not_allowed: "fetch_not_allowed",
     FetchError.too_large: "fetch_too_large",
     FetchError.http_status: "fetch_status",
+    FetchError.invalid_response: "fetch_invalid_response",
 }
 
 
@@ -285,6 +293,10 @@ class MarkdownHandler(ApiHandler):
             result: MarkdownResult = await self.services.pool.run(
                 html_to_markdown, page.text or "", page.final_url, options
             )
+        except PoolBusyError as exc:
+            raise ApiError(
+                "busy", "all conversion workers are busy; retry shortly", retry_after=5
+            ) from exc
         except ConversionTimeoutError as exc:
             raise ApiError("conversion_failed", "conversion took too long") from exc
         except Exception as exc:

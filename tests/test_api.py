@@ -306,6 +306,7 @@ async def test_unexpected_exception_is_a_clean_500(
     assert "hunter2" not in response.body.decode() and "Traceback" not in response.body.decode()
     logged = "\n".join(record.getMessage() + str(record.exc_info) for record in caplog.records)
     assert "hunter2" in logged  # the traceback goes to the log, with the request
+    assert key not in logged  # but never the query string with the key
 
 
 @pytest.mark.gen_test(timeout=30)
@@ -344,3 +345,44 @@ async def test_conversion_overrun_is_4002_and_the_pool_recovers(
     finally:
         server.stop()
         pool.close()
+
+
+@pytest.mark.parametrize(
+    ("params", "code", "name"),
+    [
+        ({"accept_lang": "zh-中文"}, -2203, "accept_lang"),
+        ({"accept_lang": "en\r\nX-Evil: 1"}, -2203, "accept_lang"),
+        ({"include_tags": ":is(" * 1500 + "p" + ")" * 1500}, -2203, "include_tags"),
+        ({"exclude_tags": ":is(" * 400 + "p" + ")" * 400}, -2203, "exclude_tags"),
+    ],
+)
+@pytest.mark.gen_test(timeout=20)
+async def test_hostile_parameters_are_400(http_client, base_url, origin, key, params, code, name):
+    response = await get(
+        http_client, markdown_url(base_url, f"{origin}/article", app_id=key, **params)
+    )
+    body = assert_markdown_error(response, 400, code)
+    assert name in body["error"]["message"]
+
+
+@pytest.mark.gen_test(timeout=20)
+async def test_choice_values_are_trimmed(http_client, base_url, origin, key) -> None:
+    response = await get(
+        http_client, markdown_url(base_url, f"{origin}/article", app_id=key, format=" json ")
+    )
+    assert response.code == 200 and json.loads(response.body)["markdown"].startswith(
+        "# Field notes"
+    )
+
+
+@pytest.mark.gen_test(timeout=20)
+async def test_a_flood_of_unknown_keys_is_slowed_down(http_client, base_url, origin, key) -> None:
+    codes = []
+    for index in range(25):
+        bogus = f"pc_{index:032d}"
+        response = await get(http_client, markdown_url(base_url, f"{origin}/article", app_id=bogus))
+        codes.append(json.loads(response.body)["error"]["code"])
+    assert codes[:20] == [-1000] * 20 and set(codes[20:]) == {-1002}
+    # A valid key from the same client is refused too while the client waits.
+    response = await get(http_client, markdown_url(base_url, f"{origin}/article", app_id=key))
+    assert_markdown_error(response, 429, -1002)

@@ -11,7 +11,6 @@ from typing import Any
 
 import pytest
 import tornado.web
-from origin import Origin, closed_port, serve
 from prometheus_client import REGISTRY
 from tornado.iostream import IOStream
 from tornado.tcpserver import TCPServer
@@ -20,6 +19,7 @@ from tornado.testing import bind_unused_port
 from browser.charset import decode_text
 from browser.fetch import Fetcher, FetchError, FetchSettings
 from browser.ssrf import Resolver, static_resolver
+from tests.origin import Origin, closed_port, serve
 
 FRENCH = (
     "<html><body><p>Voilà déjà l\u2019été : les élèves révisent leurs leçons, et « ça » prend du "

@@ -10,7 +10,6 @@ from typing import Any
 import pycurl
 import pytest
 import tornado.web
-from origin import Origin, serve
 
 import browser.fetch
 from browser.fetch import Fetcher, FetchError, FetchSettings, _Hop
@@ -27,6 +26,7 @@ from browser.ssrf import (
     static_resolver,
     system_resolver,
 )
+from tests.origin import Origin, serve
 
 
 class HitHandler(tornado.web.RequestHandler):
