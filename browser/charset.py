@@ -26,10 +26,10 @@ _BOMS = (
 _CHARSET_PARAM = re.compile(r"""charset\s*=\s*["']?\s*([^\s;"']+)""", re.IGNORECASE)
 _META_CHARSET = re.compile(rb"""<meta\s[^>]*?charset\s*=\s*["']?\s*([\w.:-]+)""", re.IGNORECASE)
 _XML_ENCODING = re.compile(rb"""^\s*<\?xml\s[^>]*?encoding\s*=\s*["']([\w.:-]+)""", re.IGNORECASE)
-_HTML_START = re.compile(
-    rb"^\s*(?:<!--.*?-->\s*)*<(?:!doctype\s+html|html|head|body|script|iframe|h1|div|font|table"
-    rb"|a|style|title|b|br|p)[\s/>]",
-    re.IGNORECASE | re.DOTALL,
+_HTML_TAG = re.compile(
+    rb"<(?:!doctype\s+html|html|head|body|script|iframe|h1|div|font|table|a|style|title|b|br|p)"
+    rb"[\s/>]",
+    re.IGNORECASE,
 )
 # Labels browsers read as a superset encoding (the WHATWG Encoding Standard), by Python codec.
 _WEB_SUPERSETS = {
@@ -67,7 +67,14 @@ _BINARY_SHARE = 0.1
 
 def looks_like_html(body: bytes) -> bool:
     """Sniff HTML from the start of a body, as browsers do for a missing content type."""
-    return bool(_HTML_START.match(body[:1024].removeprefix(codecs.BOM_UTF8)))
+    head = body[:1024].removeprefix(codecs.BOM_UTF8).lstrip()
+    # Comments are skipped by hand: a pattern repeating (<!--.*?-->)* backtracks exponentially.
+    while head.startswith(b"<!--"):
+        end = head.find(b"-->", 4)
+        if end < 0:
+            return False
+        head = head[end + 3 :].lstrip()
+    return bool(_HTML_TAG.match(head))
 
 
 def looks_binary(body: bytes, declared: str | None = None) -> bool:

@@ -19,8 +19,10 @@ import ipaddress
 import re
 import socket
 from collections.abc import Awaitable, Callable, Iterable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import Any
 from urllib.parse import quote, urlsplit, urlunsplit
 
 IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
@@ -366,21 +368,41 @@ async def _resolve(resolver: Resolver, host: str, port: int) -> list[IPAddress]:
     return addresses
 
 
+# Lookups run in threads of their own, so a slow DNS server delays only other lookups, never
+# the store or decoding; past this many lookups waiting, a new one fails at once.
+_RESOLVER_THREADS = 8
+_RESOLVER_BACKLOG = 64
+
+
 def system_resolver(timeout: float = 5.0) -> Resolver:
-    """The default resolver: the system's ``getaddrinfo`` in a worker thread, with a timeout."""
+    """The default resolver: the system's ``getaddrinfo`` in a small thread pool of its own, with
+    a timeout and a bounded backlog."""
+    executor = ThreadPoolExecutor(_RESOLVER_THREADS, thread_name_prefix="pagecast-dns")
+    pending = 0
+
+    def lookup(host: str, port: int) -> list[Any]:
+        return socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, proto=socket.IPPROTO_TCP)
 
     async def resolve(host: str, port: int) -> list[str]:
-        loop = asyncio.get_running_loop()
+        nonlocal pending
+        if pending >= _RESOLVER_BACKLOG:
+            raise ResolutionError(f"resolving {host}: too many lookups waiting")
+        pending += 1
+        future = asyncio.get_running_loop().run_in_executor(executor, lookup, host, port)
+        # A lookup abandoned at the timeout still holds its thread; count it until it ends.
+        future.add_done_callback(lambda _: _release())
         try:
             async with asyncio.timeout(timeout):
-                infos = await loop.getaddrinfo(
-                    host, port, type=socket.SOCK_STREAM, proto=socket.IPPROTO_TCP
-                )
+                infos = await asyncio.shield(future)
         except TimeoutError as exc:
             raise ResolutionError(f"resolving {host} timed out") from exc
         except (OSError, UnicodeError) as exc:
             raise ResolutionError(f"{host} does not resolve") from exc
         return [str(info[4][0]) for info in infos if info[0] in (socket.AF_INET, socket.AF_INET6)]
+
+    def _release() -> None:
+        nonlocal pending
+        pending -= 1
 
     return resolve
 

@@ -17,6 +17,7 @@ import json
 import random
 import socket
 import struct
+import time
 from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -28,7 +29,7 @@ import tornado.web
 from tornado.httpclient import AsyncHTTPClient, HTTPResponse
 from tornado.iostream import StreamClosedError
 
-from browser.charset import codec_for, decode_text, looks_binary
+from browser.charset import codec_for, decode_text, looks_binary, looks_like_html
 from browser.fetch import Fetcher, FetchError, FetchResult, FetchSettings
 from browser.retry import retryable
 from handlers.app import make_api_app
@@ -558,3 +559,11 @@ def test_every_fetch_error_has_an_api_error() -> None:
         -3009,
         "target_unreachable",
     )
+
+
+def test_html_sniffing_is_linear_on_comment_runs() -> None:
+    started = time.monotonic()
+    assert not looks_like_html(b"<!---->" * 140 + b"x")
+    assert looks_like_html(b"  <!-- a --> <!-- b -->\n<html><body>x")
+    assert not looks_like_html(b"<!-- never closed <html>")
+    assert time.monotonic() - started < 0.5

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import asyncio
 import ipaddress
 import socket
+import threading
+import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -378,3 +381,34 @@ async def test_system_resolver() -> None:
     assert "127.0.0.1" in await resolve("localhost", 80)
     target = await AddressPolicy(["localhost"]).check("http://localhost/", resolve)
     assert "127.0.0.1" in target.addresses
+
+
+@pytest.mark.gen_test(timeout=30)
+async def test_slow_dns_is_bounded_and_kept_to_its_own_threads(monkeypatch) -> None:
+    """A DNS server that never answers: lookups time out, a flood of them is refused at once,
+    and work on the default thread pool (page decoding) is not held up."""
+    real = socket.getaddrinfo
+    release = threading.Event()
+
+    def getaddrinfo(host, *args, **kwargs):
+        if str(host).endswith(".slow.test"):
+            release.wait(10)
+        return real(host, *args, **kwargs)
+
+    monkeypatch.setattr(socket, "getaddrinfo", getaddrinfo)
+    resolve = system_resolver(timeout=0.3)
+    try:
+        started = time.monotonic()
+        outcomes = await asyncio.gather(
+            *(resolve(f"h{i}.slow.test", 80) for i in range(80)), return_exceptions=True
+        )
+        assert all(isinstance(outcome, ResolutionError) for outcome in outcomes)
+        refused = [o for o in outcomes if "too many lookups waiting" in str(o)]
+        assert len(refused) == 80 - 64
+        assert time.monotonic() - started < 3
+        loop = asyncio.get_running_loop()
+        started = time.monotonic()
+        await loop.run_in_executor(None, sum, [1, 2, 3])
+        assert time.monotonic() - started < 0.5
+    finally:
+        release.set()
