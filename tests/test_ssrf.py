@@ -14,8 +14,9 @@ import pycurl
 import pytest
 import tornado.web
 
-import browser.fetch
-from browser.fetch import Fetcher, FetchError, FetchSettings, _Hop
+import browser.hop
+from browser.fetch import Fetcher, FetchError, FetchSettings
+from browser.hop import Hop
 from browser.ssrf import (
     AddressPolicy,
     Refusal,
@@ -258,7 +259,7 @@ async def test_dns_rebinding_is_refused_at_connect(
     def rebound(target: Target) -> list[str]:
         return [f"+{target.host}:{target.port}:127.0.0.1"]
 
-    monkeypatch.setattr(browser.fetch, "pin_entries", rebound)
+    monkeypatch.setattr(browser.hop, "pin_entries", rebound)
     result = await fetcher.fetch(f"http://rebind.example:{origin.port}/hit")
     assert result.error is FetchError.address_not_allowed
     assert "not checked" in result.message
@@ -267,7 +268,7 @@ async def test_dns_rebinding_is_refused_at_connect(
 
 def test_socket_guard_opens_only_checked_addresses() -> None:
     target = Target("http://a.example/", "http", "a.example", 80, ("127.0.0.1", "::1"), False)
-    hop = _Hop(target, 1024)
+    hop = Hop(target, 1024)
     checked = hop.open_socket(0, (socket.AF_INET, socket.SOCK_STREAM, 6, ("127.0.0.1", 80)))
     assert isinstance(checked, socket.socket)
     assert hop.refused is None
@@ -368,7 +369,7 @@ async def test_policy_check_returns_checked_addresses() -> None:
         "http",
         False,
     )
-    assert browser.fetch.pin_entries(target) == [
+    assert browser.hop.pin_entries(target) == [
         "+dual.example:80:93.184.216.34,[2606:2800:220:1::1]"
     ]
     with pytest.raises(ResolutionError):
