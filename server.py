@@ -52,14 +52,19 @@ async def serve(settings: Settings) -> None:
     store = Store(settings.store, cache=settings.cache)
     await asyncio.get_running_loop().run_in_executor(None, store.open)
     store.start()
-    fetcher = Fetcher(settings.fetch)
+    server_settings = settings.server
+    own = [
+        (server_settings.host, server_settings.port),
+        (server_settings.host, server_settings.frame_port),
+        (server_settings.metrics_host, server_settings.metrics_port),
+    ]
+    fetcher = Fetcher(settings.fetch, own_endpoints=own)
     pages = PageFetcher(
         fetcher, settings.proxies, store, request_deadline=settings.fetch.request_deadline
     )
     pool = ConverterPool(settings.convert)
     await pool.warm_up()
     services = Services(settings, store, fetcher, pages, pool, RateLimiter())
-    server_settings = settings.server
     listeners = [
         (make_api_app(services), server_settings.host, server_settings.port, "api"),
         (make_frame_app(services), server_settings.host, server_settings.frame_port, "frame host"),

@@ -20,7 +20,7 @@ import logging
 import os
 import ssl
 import time
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from urllib.parse import urljoin
 
 from prometheus_client import Counter, Histogram
@@ -68,9 +68,14 @@ class Fetcher:
     ``resolver`` replaces the system resolver (tests map names to addresses with it).
     """
 
-    def __init__(self, settings: FetchSettings, resolver: Resolver | None = None) -> None:
+    def __init__(
+        self,
+        settings: FetchSettings,
+        resolver: Resolver | None = None,
+        own_endpoints: Iterable[tuple[str, int]] = (),
+    ) -> None:
         self.settings = settings
-        self.policy = AddressPolicy(settings.allow_hosts)
+        self.policy = AddressPolicy(settings.allow_hosts, own_endpoints)
         self.resolver = resolver or system_resolver(settings.connect_timeout)
         self._client = CurlAsyncHTTPClient(force_instance=True, max_clients=settings.max_concurrent)
         # Waiting here rather than in the client's queue keeps queued fetches inside their deadline.

@@ -303,12 +303,23 @@ class AddressPolicy:
     ``allow_hosts`` entries are host names or addresses, optionally with a port (``host:port``,
     ``[::1]:8080``); an entry without a port matches every port. A listed host may resolve to
     loopback or private addresses; nothing may reach a cloud metadata address.
+
+    ``own_endpoints`` are Pagecast's own listeners (address, port): never a target, even when
+    allow-listed, so the service cannot be pointed at its own API or metrics.
     """
 
-    def __init__(self, allow_hosts: Iterable[str] = ()) -> None:
+    def __init__(
+        self, allow_hosts: Iterable[str] = (), own_endpoints: Iterable[tuple[str, int]] = ()
+    ) -> None:
         self._allowed = frozenset(
             _parse_allow_entry(entry) for entry in allow_hosts if entry.strip()
         )
+        self._own: dict[int, set[IPAddress | None]] = {}
+        for host, port in own_endpoints:
+            # None stands for "any local address" (a wildcard or a name bound to them).
+            literal = _literal(host)
+            local = None if literal is None or literal.is_unspecified else literal
+            self._own.setdefault(port, set()).add(local)
 
     def is_listed(self, host: str, port: int) -> bool:
         """Whether ``host`` (canonical form, as in :class:`Target`) on ``port`` is allow-listed."""
@@ -334,6 +345,10 @@ class AddressPolicy:
         else:
             addresses = await _resolve(resolver, host, port)
         for address in addresses:
+            if self._is_own(address, port):
+                raise URLRefusedError(
+                    Refusal.address_not_allowed, f"{host}:{port} is Pagecast itself"
+                )
             reason = refusal_reason(address, allow_private=listed)
             if reason is not None:
                 verb = "is" if literal is not None else "resolves to"
@@ -349,6 +364,12 @@ class AddressPolicy:
             addresses=tuple(str(address) for address in addresses),
             listed=listed,
         )
+
+    def _is_own(self, address: IPAddress, port: int) -> bool:
+        bound = self._own.get(port)
+        if not bound:
+            return False
+        return address.is_loopback or address in bound or (None in bound and address.is_private)
 
 
 async def _resolve(resolver: Resolver, host: str, port: int) -> list[IPAddress]:

@@ -195,9 +195,13 @@ def test_metrics_listener_exposes_pagecast_metrics(env: dict[str, str]) -> None:
         api = f"http://127.0.0.1:{env['PAGECAST_SERVER_PORT']}"
         fetch(f"{api}/api/3.0/markdown/{quote('http://127.0.0.1:1/', safe='')}?app_id={key}")
         fetch(f"{api}/openapi.json")
+        # Loopback is allowed in this test, but Pagecast's own listeners never are targets.
+        own = quote(f"http://127.0.0.1:{env['PAGECAST_SERVER_METRICS_PORT']}/metrics", safe="")
+        status, _, body = fetch(f"{api}/api/3.0/markdown/{own}?app_id={key}")
+        assert status == 400 and json.loads(body)["error"]["code"] == -3006
         _, _, text = fetch(f"http://127.0.0.1:{env['PAGECAST_SERVER_METRICS_PORT']}/metrics")
         body = text.decode()
-        assert 'pagecast_requests_total{endpoint="markdown",status="400"} 1.0' in body
+        assert 'pagecast_requests_total{endpoint="markdown",status="400"} 2.0' in body
         assert "pagecast_request_duration_seconds_bucket" in body
         assert "process_resident_memory_bytes" in body
         assert "127.0.0.1:1" not in body and key not in body

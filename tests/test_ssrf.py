@@ -413,3 +413,30 @@ async def test_slow_dns_is_bounded_and_kept_to_its_own_threads(monkeypatch) -> N
         assert time.monotonic() - started < 0.5
     finally:
         release.set()
+
+
+@pytest.mark.gen_test(timeout=20)
+async def test_pagecast_never_fetches_itself(origin: Origin, hits: list[str]) -> None:
+    """Even with loopback allowed, Pagecast's own listeners are not targets."""
+    fetcher = Fetcher(
+        FetchSettings(allow_hosts=["127.0.0.1", "localhost"]),
+        static_resolver({"localhost": ["127.0.0.1"]}),
+        own_endpoints=[("127.0.0.1", origin.port), ("0.0.0.0", 9108)],
+    )
+    try:
+        for url in (
+            origin.url("/hit"),
+            f"http://localhost:{origin.port}/",
+            "http://127.0.0.1:9108/",
+        ):
+            result = await fetcher.fetch(url)
+            assert result.error is FetchError.address_not_allowed, url
+            assert "Pagecast itself" in result.message
+        assert hits == []
+    finally:
+        fetcher.close()
+    plain = Fetcher(FetchSettings(allow_hosts=["127.0.0.1"]))
+    try:
+        assert (await plain.fetch(origin.url("/hit"))).ok  # the same origin, not Pagecast's own
+    finally:
+        plain.close()
