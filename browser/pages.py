@@ -273,9 +273,10 @@ async def _from_cache(page: CachedPage) -> FetchResult:
         content_type=content_type,
         body=page.body,
     )
-    if page.body and is_textual(content_type, page.body):
+    declared = declared_charset(page.content_type)
+    if page.body and is_textual(content_type, page.body, declared):
         loop = asyncio.get_running_loop()
         result.text, result.charset = await loop.run_in_executor(
-            None, decode_text, page.body, declared_charset(page.content_type)
+            None, decode_text, page.body, declared
         )
     return result

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from browser.charset import HTML_TYPES
 from browser.fetch import FetchError, FetchResult
 from browser.pages import PageRequest, PageRequestError, PageResult
 from convert.markdown import (
@@ -387,10 +388,13 @@ def _options(params: ParsedParams) -> MarkdownOptions:
 def _raise_for_fetch(page: FetchResult) -> None:
     if page.error is not None:
         raise ApiError(_FETCH_ERRORS[page.error], page.message or None)
-    if not page.is_html or not (page.text or "").strip():
-        raise ApiError(
-            "no_html", f"the target returned {page.content_type or 'no content type'}, not HTML"
-        )
+    if page.is_html and not (page.text or "").strip():
+        raise ApiError("no_html", "the target returned an empty document")
+    if not page.is_html:
+        kind = page.content_type or "no content type"
+        if page.content_type in HTML_TYPES:
+            kind = f"binary data labelled {page.content_type}"
+        raise ApiError("no_html", f"the target returned {kind}, not HTML")
 
 
 ROUTES = [(r"/api/3\.0/markdown/(.+)", MarkdownHandler)]
