@@ -73,8 +73,12 @@ def proxies(io_loop: Any) -> Iterator[dict[str, tuple[Origin, ProxyStats]]]:
 
 
 @pytest.fixture
-def settings(tmp_path: Path, proxies: dict[str, tuple[Origin, ProxyStats]]) -> Settings:
+def settings(
+    tmp_path: Path, database_url: str, proxies: dict[str, tuple[Origin, ProxyStats]]
+) -> Settings:
+    """Every test here runs with the store on SQLite and on Postgres (cache and strategy)."""
     settings = make_settings(tmp_path)
+    settings.store.database_url = database_url
     settings.proxies.standard = [
         proxy_url(*proxies["standard"]),
         "de=" + proxy_url(*proxies["german"]),
