@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from collections import OrderedDict
 from collections.abc import Coroutine
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -112,6 +113,7 @@ class PageFetcher:
         self.store = store
         self.request_deadline = request_deadline
         self.learn = proxy_settings.learn
+        self._memo = StrategyMemo(proxy_settings.learned_ttl, proxy_settings.learned_max_domains)
         self._background: set[asyncio.Task[None]] = set()
 
     def check(self, request: PageRequest) -> None:
@@ -215,12 +217,17 @@ class PageFetcher:
         return tier
 
     async def _learned(self, domain: str) -> str | None:
+        known, tier = self._memo.get(domain)
+        if known:
+            return tier
         try:
             learned = await self.store.strategy_get(domain, self.proxy_settings.learned_ttl)
         except Exception:  # a strategy is an optimisation: never fail a fetch over it
             log.warning("could not read the learned strategy of %s", domain, exc_info=True)
             return None
-        return learned.tier if learned else None
+        tier = learned.tier if learned else None
+        self._memo.put(domain, tier, written=False)
+        return tier
 
     async def _remember(self, key: str, request: PageRequest, result: PageResult) -> None:
         fetched = result.fetch
@@ -237,12 +244,17 @@ class PageFetcher:
         )
         try:
             await self.store.cache_put(page)
-            if self.learn and request.auto_proxy and request.forced_tier is None:
+            domain = _domain(request.url)
+            if (
+                self.learn
+                and request.auto_proxy
+                and request.forced_tier is None
+                and self._memo.needs_write(domain, result.tier)
+            ):
                 await self.store.strategy_put(
-                    _domain(request.url),
-                    result.tier,
-                    max_domains=self.proxy_settings.learned_max_domains,
+                    domain, result.tier, max_domains=self.proxy_settings.learned_max_domains
                 )
+                self._memo.put(domain, result.tier, written=True)
         except Exception:
             log.warning("could not cache %s or remember its strategy", request.url, exc_info=True)
 
@@ -255,6 +267,40 @@ class PageFetcher:
         """Wait for background cache writes (at shutdown), at most ``seconds``."""
         if self._background:
             await asyncio.wait(self._background, timeout=seconds)
+
+
+class StrategyMemo:
+    """This process's copy of the learned strategies, so that a busy domain costs no database
+    round trip per request. An entry is trusted for a tenth of the learned TTL (other processes
+    may learn meanwhile); the database is written only when the tier changes or the stored
+    entry needs refreshing before it expires."""
+
+    def __init__(self, ttl: float, max_domains: int) -> None:
+        self.fresh_for = ttl / 10
+        self.max_domains = max_domains
+        # domain -> (tier or None when nothing is learned, read or written at, written at)
+        self._entries: OrderedDict[str, tuple[str | None, float, float]] = OrderedDict()
+
+    def get(self, domain: str) -> tuple[bool, str | None]:
+        """(known, tier): known is False when the database must be asked."""
+        entry = self._entries.get(domain)
+        if entry is None or time.monotonic() - entry[1] > self.fresh_for:
+            return False, None
+        self._entries.move_to_end(domain)
+        return True, entry[0]
+
+    def needs_write(self, domain: str, tier: str) -> bool:
+        entry = self._entries.get(domain)
+        return entry is None or entry[0] != tier or time.monotonic() - entry[2] > self.fresh_for
+
+    def put(self, domain: str, tier: str | None, *, written: bool) -> None:
+        now = time.monotonic()
+        previous = self._entries.get(domain)
+        written_at = now if written else (previous[2] if previous and previous[0] == tier else 0.0)
+        self._entries[domain] = (tier, now, written_at)
+        self._entries.move_to_end(domain)
+        while len(self._entries) > self.max_domains:
+            self._entries.popitem(last=False)
 
 
 def _domain(url: str) -> str:

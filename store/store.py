@@ -29,6 +29,7 @@ from store.db import (
     StoreSettings,
     close_database,
     describe_url,
+    is_sqlite,
     open_database,
     run_unit,
 )
@@ -79,6 +80,9 @@ class Store:
         self._executor = ThreadPoolExecutor(
             max_workers=settings.executor_threads, thread_name_prefix="pagecast-store"
         )
+        # SQLite takes one writer at a time and makes the others sleep and retry; writes queue in
+        # one thread instead. Postgres writes use the shared pool.
+        self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="pagecast-store-write")
         self._cache = AuthCache(
             settings.auth_cache_seconds, min(settings.auth_cache_seconds, MISS_CACHE_SECONDS)
         )
@@ -158,6 +162,7 @@ class Store:
                 job.cancel()
         self._jobs = []
         self._executor.shutdown(wait=True)
+        self._writer.shutdown(wait=True)
         if self._db is not None:
             batch = self._usage.take()
             if batch:
@@ -249,7 +254,7 @@ class Store:
         try:
             db = self._database()
             future = asyncio.get_running_loop().run_in_executor(
-                self._executor, run_unit, db, partial(write_usage, batch=batch)
+                self._write_executor(db), run_unit, db, partial(write_usage, batch=batch)
             )
         except BaseException:
             self._usage.restore(batch)
@@ -272,7 +277,9 @@ class Store:
         if not self.cache_settings.enabled:
             return False
         return await self._run(
-            partial(page_cache.put_page, page=page, settings=self.cache_settings), "cache write"
+            partial(page_cache.put_page, page=page, settings=self.cache_settings),
+            "cache write",
+            write=True,
         )
 
     async def strategy_get(self, domain: str, ttl_seconds: float) -> Strategy | None:
@@ -287,7 +294,7 @@ class Store:
         work = partial(
             put_strategy, domain=domain, tier=tier, rendered=rendered, max_domains=max_domains
         )
-        await self._run(work, "strategy write")
+        await self._run(work, "strategy write", write=True)
 
     async def cache_evict(self) -> int:
         """Delete cached pages past ``retention``, then the least recently written until they
@@ -299,7 +306,7 @@ class Store:
         budget = self.settings.query_timeout / 2
         while True:
             work = partial(page_cache.evict, settings=self.cache_settings, budget_seconds=budget)
-            result = await self._run(work, "cache eviction")
+            result = await self._run(work, "cache eviction", write=True)
             deleted += result.deleted
             if result.complete:
                 break
@@ -336,11 +343,20 @@ class Store:
             raise StoreUnavailable("the database is unavailable") from exc
 
     async def _run(
-        self, work: Callable[[peewee.Database], T], what: str, seconds: float | None = None
+        self,
+        work: Callable[[peewee.Database], T],
+        what: str,
+        seconds: float | None = None,
+        *,
+        write: bool = False,
     ) -> T:
         db = self._database()
-        future = asyncio.get_running_loop().run_in_executor(self._executor, run_unit, db, work)
+        executor = self._write_executor(db) if write else self._executor
+        future = asyncio.get_running_loop().run_in_executor(executor, run_unit, db, work)
         return await self._bounded(future, seconds or self.settings.query_timeout, what)
+
+    def _write_executor(self, db: peewee.Database) -> ThreadPoolExecutor:
+        return self._writer if is_sqlite(db) else self._executor
 
     async def _bounded(self, future: asyncio.Future[T], seconds: float, what: str) -> T:
         try:
@@ -371,6 +387,7 @@ class Store:
 
     def _release(self) -> None:
         self._executor.shutdown(wait=True)
+        self._writer.shutdown(wait=True)
         if self._db is not None:
             close_database(self._db)
 
