@@ -82,6 +82,18 @@ KINDS: dict[str, ErrorKind] = {
     "fetch_invalid_response": ErrorKind(
         400, "target_unreachable", -3009, "fetch", "the target sent an invalid response"
     ),
+    # Rendering in the browser (screenshots).
+    "target_unreachable": ErrorKind(
+        502, "target_unreachable", -3011, "fetch", "the target could not be reached"
+    ),
+    "navigation_timeout": ErrorKind(
+        504, "navigation_timeout", -3010, "fetch", "the page did not load in time"
+    ),
+    "selector_not_found": ErrorKind(
+        422, "selector_not_found", -4003, "capture", "the selector matched nothing on the page"
+    ),
+    "capture_failed": ErrorKind(500, "capture_failed", -4004, "capture", "the capture failed"),
+    "gone": ErrorKind(410, "gone", -1010, "validation", "this link has expired"),
     # After a successful fetch.
     "no_html": ErrorKind(404, "no_html", -4000, "fetch", "the target returned no HTML content"),
     "conversion_failed": ErrorKind(

@@ -20,7 +20,15 @@ from dataclasses import dataclass
 import peewee
 
 from store.db import is_sqlite, write_transaction
-from store.models import ApiKey, DomainStrategy, Organization, PageCache, SchemaVersion, Usage
+from store.models import (
+    ApiKey,
+    DomainStrategy,
+    Organization,
+    PageCache,
+    SchemaVersion,
+    Screenshot,
+    Usage,
+)
 
 log = logging.getLogger(__name__)
 
@@ -55,10 +63,15 @@ def _domain_strategy(db: peewee.Database) -> None:
     create_tables(db, [DomainStrategy])
 
 
+def _screenshots(db: peewee.Database) -> None:
+    create_tables(db, [Screenshot])
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "organizations, API keys and usage", _core_tables),
     Migration(2, "page cache", _page_cache),
     Migration(3, "learned per-domain fetch strategy", _domain_strategy),
+    Migration(4, "screenshots", _screenshots),
 )
 
 

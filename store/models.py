@@ -105,3 +105,25 @@ class DomainStrategy(BaseModel):
     tier = peewee.CharField(max_length=16)
     rendered = peewee.BooleanField(default=False)
     updated_at = peewee.DateTimeField(default=utc_now, index=True)
+
+
+class Screenshot(BaseModel):
+    """A captured image: where its file is, what was asked, and when its link expires. The
+    token (128 random bits) is the link; ``request_hash`` finds an identical capture to reuse."""
+
+    id = peewee.AutoField()
+
+    token = peewee.CharField(max_length=64, unique=True)
+    org = peewee.ForeignKeyField(
+        Organization, backref="screenshots", index=True, on_delete="CASCADE"
+    )
+    request_hash = peewee.CharField(max_length=64, index=True)
+    extension = peewee.CharField(max_length=8)
+    content_type = peewee.CharField(max_length=32)
+    width = peewee.IntegerField()
+    height = peewee.IntegerField()
+    size = peewee.IntegerField()
+    host = peewee.CharField(max_length=255)
+    response_code = peewee.IntegerField(null=True)
+    created_at = peewee.DateTimeField(default=utc_now)
+    expires_at = peewee.DateTimeField(index=True)

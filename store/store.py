@@ -342,6 +342,17 @@ class Store:
             log.warning("database %s failed: %s", what, _summary(exc))
             raise StoreUnavailable("the database is unavailable") from exc
 
+    async def run(
+        self,
+        work: Callable[[peewee.Database], T],
+        what: str,
+        *,
+        write: bool = False,
+    ) -> T:
+        """Run ``work(db)`` in the store's threads within ``query_timeout``; for sibling services
+        (screenshots, frames) that keep their own queries. Raises :class:`StoreUnavailable`."""
+        return await self._run(work, what, write=write)
+
     async def _run(
         self,
         work: Callable[[peewee.Database], T],

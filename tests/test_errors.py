@@ -29,7 +29,7 @@ def check_shape(shape: str, body: dict[str, Any], request_id: str) -> None:
         assert body["success"] is False
         assert set(body["error"]) == {"code", "message", "stage", "details"}
         assert isinstance(body["error"]["code"], str)
-        stages = {"validation", "fetch", "fallback", "conversion", "internal"}
+        stages = {"validation", "fetch", "fallback", "conversion", "capture", "internal"}
         assert body["error"]["stage"] in stages
     assert isinstance(body["error"]["message"], str) and body["error"]["message"]
     assert body["request_id"] == request_id

@@ -1,0 +1,74 @@
+"""Pagecast's own list of cookie-consent banners: the containers and overlays the common consent
+platforms render (hidden by CSS injected before the page paints, with scrolling re-enabled) and
+the loader scripts that are safe to block outright.
+
+Written from the platforms' documented markup; pages that gate their content on a consent
+platform (Sourcepoint, TrustArc walls) keep their loader running and only lose the banner.
+"""
+
+from __future__ import annotations
+
+# Platform -> selectors of its banner, dialog and backdrop elements.
+BANNERS: dict[str, tuple[str, ...]] = {
+    "OneTrust": (
+        "#onetrust-banner-sdk",
+        "#onetrust-consent-sdk",
+        "#onetrust-pc-sdk",
+        ".onetrust-pc-dark-filter",
+    ),
+    "Cookiebot": ("#CybotCookiebotDialog", "#CybotCookiebotDialogBodyUnderlay"),
+    "Usercentrics": ("#usercentrics-root", "#usercentrics-cmp-ui"),
+    "Quantcast": ("#qc-cmp2-container", "#qc-cmp2-main"),
+    "Didomi": ("#didomi-host", "#didomi-popup", "#didomi-notice", ".didomi-popup-backdrop"),
+    "TrustArc": (
+        "#truste-consent-track",
+        ".truste_popframe",
+        ".truste_overlay",
+        ".truste_box_overlay",
+        ".trustarc-banner-container",
+    ),
+    "Sourcepoint": (
+        'div[id^="sp_message_container_"]',
+        "#sp_privacy_manager_container",
+    ),
+    "iubenda": ("#iubenda-cs-banner",),
+    "Osano": (".osano-cm-window", ".osano-cm-dialog"),
+    "CookieYes": (".cky-consent-container", ".cky-overlay"),
+    "consentmanager": ("#cmpbox", "#cmpbox2"),
+    "Termly": ("#termly-code-snippet-support",),
+    "Complianz": ("#cmplz-cookiebanner-container",),
+    "Borlabs": ("#BorlabsCookieBox",),
+    "Klaro": (".klaro",),
+    "Google Funding Choices": (".fc-consent-root",),
+}
+
+# Loader scripts whose absence leaves the page usable: blocking them avoids the banner's flash
+# and its network work. Sourcepoint and TrustArc are left out on purpose (content waits on them).
+LOADERS: tuple[str, ...] = (
+    r"^https?://(cdn\.cookielaw\.org|geolocation\.onetrust\.com|cookie-cdn\.cookiepro\.com)/",
+    r"^https?://(consent|consentcdn)\.cookiebot\.com/",
+    r"^https?://(app|privacy-proxy)\.usercentrics\.eu/",
+    r"^https?://cmp\.quantcast\.com/",
+    r"^https?://sdk\.privacy-center\.org/",
+    r"^https?://cdn\.iubenda\.com/cs/",
+    r"^https?://cmp\.osano\.com/",
+    r"^https?://cdn-cookieyes\.com/",
+    r"^https?://cdn\.consentmanager\.net/",
+    r"^https?://app\.termly\.io/",
+)
+
+
+def banner_css() -> str:
+    """CSS hiding every known banner and undoing the scroll locks consent platforms apply."""
+    selectors = ",\n".join(selector for group in BANNERS.values() for selector in group)
+    return (
+        f"{selectors} {{ display: none !important; visibility: hidden !important; }}\n"
+        "html, body { overflow: auto !important; position: static !important; }\n"
+    )
+
+
+def hide_css(selectors: tuple[str, ...]) -> str:
+    """CSS hiding ``selectors`` (exclude_selectors) from a capture while keeping the layout."""
+    if not selectors:
+        return ""
+    return ",\n".join(selectors) + " { visibility: hidden !important; }\n"
