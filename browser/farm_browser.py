@@ -1,0 +1,370 @@
+"""One Chromium of the farm: launching it, its pools of pre-warmed contexts, and closing it for
+sure (killing its process tree and reaping it when a polite close is not enough).
+
+A context is isolated storage, cookies and cache: each serves exactly one request and is then
+closed. Contexts for the common shapes (preset x color scheme, scale 1, the default egress route)
+are made ahead of time so a request does not wait for one.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+import weakref
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import unquote, urlsplit
+
+from playwright.async_api import Browser, BrowserContext, Playwright
+from playwright.async_api import Error as PlaywrightError
+
+from browser.farm_procs import (
+    chromium_orphans,
+    is_chromium,
+    kill_processes,
+    process_tree,
+    reap_orphans,
+)
+from browser.farm_types import COLOR_SCHEMES, PRESETS, FarmSettings
+
+log = logging.getLogger(__name__)
+
+LAUNCH_ARGS: tuple[str, ...] = (
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--force-webrtc-ip-handling-policy=disable_non_proxied_udp",
+    "--webrtc-ip-handling-policy=disable_non_proxied_udp",
+    "--disable-dev-shm-usage",
+)
+DEFAULT_ROUTE = "direct"
+CLOSE_GRACE = 5.0
+"""Seconds a browser may take to close before its process tree is killed."""
+REAP_WAIT = 3.0
+"""Seconds to wait for a closed browser's processes to exit and be reaped."""
+CONTEXT_TIMEOUT = 10.0
+"""Seconds to make one context."""
+CONTEXT_CLOSE_TIMEOUT = 2.0
+"""Seconds to close one context; a browser slower than that is in trouble the probe will see."""
+
+
+@dataclass(frozen=True)
+class ContextKey:
+    """What a context is made for; contexts are only shared out between equal keys."""
+
+    preset: str
+    dark: bool
+    scale: float = 1.0
+    route: str = DEFAULT_ROUTE
+
+    @property
+    def warmable(self) -> bool:
+        """Whether contexts of this shape are kept ready."""
+        return self.scale == 1.0 and self.route == DEFAULT_ROUTE
+
+
+def user_agents(version: str) -> tuple[str, str]:
+    """The (desktop, mobile) user agents of this Chromium, in Chrome's reduced form; headless
+    Chromium's own says "HeadlessChrome", which many sites answer with a bot wall."""
+    major = version.split(".", 1)[0] or "0"
+    desktop = (
+        "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) "
+        f"Chrome/{major}.0.0.0 Safari/537.36"
+    )
+    mobile = (
+        "Mozilla/5.0 (Linux; Android 10; K) AppleWebKit/537.36 (KHTML, like Gecko) "
+        f"Chrome/{major}.0.0.0 Mobile Safari/537.36"
+    )
+    return desktop, mobile
+
+
+def proxy_settings(url: str) -> dict[str, str]:
+    """Playwright's proxy option for a proxy URL (credentials split out).
+
+    ``<-loopback>`` makes Chromium send loopback addresses through the proxy too: by default it
+    would reach 127.0.0.1 directly, around the egress guard.
+    """
+    parts = urlsplit(url)
+    if not parts.hostname:
+        raise ValueError("an egress URL needs a host")
+    host = f"[{parts.hostname}]" if ":" in parts.hostname else parts.hostname
+    server = f"{parts.scheme or 'http'}://{host}" + (f":{parts.port}" if parts.port else "")
+    proxy = {"server": server, "bypass": "<-loopback>"}
+    if parts.username:
+        proxy["username"] = unquote(parts.username)
+        proxy["password"] = unquote(parts.password or "")
+    return proxy
+
+
+_LIVE: weakref.WeakSet[FarmBrowser] = weakref.WeakSet()
+"""Browsers of this process, across farms: their helper processes are not strays."""
+
+
+def _protected() -> set[int]:
+    """Helper processes of running browsers (they are this process's children by design)."""
+    protected: set[int] = set()
+    for browser in list(_LIVE):
+        if not (browser.closing or browser.dead):
+            protected |= browser.helpers
+    return protected
+
+
+class FarmBrowser:
+    """A launched Chromium with its warm contexts and its bookkeeping."""
+
+    def __init__(
+        self,
+        browser: Browser,
+        *,
+        generation: int,
+        pid: int | None,
+        helpers: set[int],
+        egress: Mapping[str, str] | None,
+        warm_per_key: int,
+        on_change: Callable[[], None],
+    ) -> None:
+        self.browser = browser
+        self.generation = generation
+        self.pid = pid
+        self.helpers = helpers
+        """Chromium's crash handlers: they daemonize, so they are this process's children
+        (as a subreaper), not the browser's."""
+        self.version = browser.version
+        self.contexts_served = 0
+        self.active = 0
+        """Pages rendering on this browser now."""
+        self.retiring = False
+        self.closing = False
+        self.gone = asyncio.Event()
+        """Set when the browser disconnects, whatever the reason."""
+        self._egress = egress
+        self._warm_per_key = warm_per_key
+        self._on_change = on_change
+        self._warm: dict[ContextKey, list[BrowserContext]] = {
+            ContextKey(preset, dark): [] for preset in PRESETS for dark in COLOR_SCHEMES
+        }
+        self._filling: asyncio.Task[None] | None = None
+        self._user_agents = user_agents(self.version)
+        browser.on("disconnected", self._disconnected)
+        _LIVE.add(self)
+
+    @classmethod
+    async def launch(
+        cls,
+        playwright: Playwright,
+        settings: FarmSettings,
+        generation: int,
+        egress: Mapping[str, str] | None,
+        on_change: Callable[[], None],
+    ) -> FarmBrowser:
+        """Start a Chromium (within ``launch_timeout``) and begin warming its contexts."""
+        before = {info.pid for info in chromium_orphans()}
+        browser = await playwright.chromium.launch(
+            executable_path=settings.executable_path or None,
+            args=list(LAUNCH_ARGS),
+            timeout=settings.launch_timeout * 1000,
+            # The server stops the farm itself, in order; the driver must not race it.
+            handle_sigint=False,
+            handle_sigterm=False,
+            handle_sighup=False,
+        )
+        pid = await _browser_pid(browser)
+        helpers = {info.pid for info in chromium_orphans() if info.state != "Z"} - before
+        instance = cls(
+            browser,
+            generation=generation,
+            pid=pid,
+            helpers=helpers,
+            egress=egress,
+            warm_per_key=settings.warm_contexts,
+            on_change=on_change,
+        )
+        instance.refill()
+        log.info("browser %d started: Chromium %s, pid %s", generation, instance.version, pid)
+        return instance
+
+    @property
+    def dead(self) -> bool:
+        """Whether the browser is gone (disconnected, crashed or closed)."""
+        return self.gone.is_set() or not self.browser.is_connected()
+
+    def _disconnected(self, browser: Browser) -> None:
+        self.gone.set()
+        self._warm = {key: [] for key in self._warm}
+        self._on_change()
+
+    def idle(self, preset: str) -> int:
+        """Warm contexts ready for ``preset`` (both color schemes)."""
+        return sum(len(pool) for key, pool in self._warm.items() if key.preset == preset)
+
+    def _proxy(self, route: str) -> dict[str, str] | None:
+        if self._egress is None:
+            return None
+        url = self._egress.get(route)
+        if url is None:
+            raise ValueError(f"no egress URL for route {route!r}")
+        return proxy_settings(url)
+
+    async def new_context(self, key: ContextKey) -> BrowserContext:
+        """A fresh context of shape ``key``."""
+        preset = PRESETS[key.preset]
+        desktop, mobile = self._user_agents
+        viewport = {"width": preset.width, "height": preset.height}
+        options: dict[str, Any] = {
+            "viewport": viewport,
+            "screen": viewport,
+            "device_scale_factor": key.scale,
+            "is_mobile": preset.mobile,
+            "has_touch": preset.mobile,
+            "user_agent": mobile if preset.mobile else desktop,
+            "color_scheme": "dark" if key.dark else "light",
+            "accept_downloads": False,
+            "service_workers": "block",
+            "bypass_csp": False,
+            "java_script_enabled": True,
+        }
+        proxy = self._proxy(key.route)
+        if proxy is not None:
+            options["proxy"] = proxy
+        async with asyncio.timeout(CONTEXT_TIMEOUT):
+            return await self.browser.new_context(**options)
+
+    async def take(self, key: ContextKey) -> BrowserContext:
+        """A context for one request: a warm one when there is one, else a new one."""
+        pool = self._warm.get(key) if key.warmable else None
+        if pool:
+            context = pool.pop()
+            self.refill()
+        else:
+            context = await self.new_context(key)
+        self.contexts_served += 1
+        self._on_change()
+        return context
+
+    def refill(self) -> None:
+        """Make up the warm pools in the background (one filler at a time)."""
+        if self._warm_per_key <= 0 or self.dead or self.closing or self.retiring:
+            return
+        if self._filling is None or self._filling.done():
+            self._filling = asyncio.create_task(self._fill())
+
+    async def _fill(self) -> None:
+        for key, pool in self._warm.items():
+            while len(pool) < self._warm_per_key and not (self.dead or self.closing):
+                try:
+                    context = await self.new_context(key)
+                except (PlaywrightError, TimeoutError) as exc:
+                    if not (self.dead or self.closing):
+                        log.warning("could not warm a %s context: %s", key.preset, exc)
+                    return
+                if self.dead or self.closing or self.retiring:
+                    await close_context(context)
+                    return
+                pool.append(context)
+                self._on_change()
+
+    async def probe(self, limit: float) -> bool:
+        """Whether the browser opens and renders a blank page within ``limit`` seconds."""
+        context: BrowserContext | None = None
+        try:
+            async with asyncio.timeout(limit):
+                context = await self.browser.new_context()
+                page = await context.new_page()
+                await page.goto("about:blank")
+                healthy = await page.evaluate("1 + 1") == 2
+        except (PlaywrightError, TimeoutError) as exc:
+            log.warning(
+                "browser %d failed its health probe: %s", self.generation, str(exc) or "timed out"
+            )
+            return False
+        # Closed outside the probe's time limit: a cancelled close could hang on a stuck browser.
+        await close_context(context)
+        return healthy
+
+    def retire(self) -> None:
+        """Take no new work: drop the warm contexts (they close with the browser)."""
+        self.retiring = True
+        self._warm = {key: [] for key in self._warm}
+        self._on_change()
+
+    async def close(self, grace: float = CLOSE_GRACE) -> None:
+        """Close the browser; kill its process tree if it does not go within ``grace`` seconds,
+        then reap its processes. Never raises."""
+        self.closing = True
+        self.retire()
+        if self._filling is not None:
+            self._filling.cancel()
+        try:
+            async with asyncio.timeout(grace):
+                await self.browser.close()
+        except (PlaywrightError, TimeoutError) as exc:
+            log.warning("browser %d did not close cleanly: %s", self.generation, exc)
+        await self.reap()
+        log.info(
+            "browser %d closed after serving %d contexts", self.generation, self.contexts_served
+        )
+
+    def _living(self) -> list[int]:
+        """This browser's processes still running, and stray Chromium processes re-parented here
+        (left by a browser that is gone: only running browsers' helpers are not strays)."""
+        tree = process_tree(self.pid) if self.pid else []
+        living = [info.pid for info in tree if info.state != "Z" and is_chromium(info)]
+        protected = _protected()
+        living += [
+            info.pid
+            for info in chromium_orphans()
+            if info.state != "Z" and info.pid not in protected and info.pid not in living
+        ]
+        return living
+
+    async def reap(self) -> None:
+        """Wait (at most REAP_WAIT) until this browser's processes have exited, killing those
+        that linger, and reap those re-parented here."""
+        now = time.monotonic()
+        until, force_at = now + REAP_WAIT, now + 0.5
+        while True:
+            reap_orphans()
+            living = self._living()
+            if not living and not any(info.state == "Z" for info in chromium_orphans()):
+                return
+            now = time.monotonic()
+            if now >= until:
+                log.warning("browser %d left %d processes behind", self.generation, len(living))
+                return
+            if living and now >= force_at:
+                kill_processes(living)
+            await asyncio.sleep(0.05)
+
+
+async def close_context(context: BrowserContext) -> None:
+    """Close a context (within CONTEXT_CLOSE_TIMEOUT), ignoring a browser that is gone."""
+    try:
+        async with asyncio.timeout(CONTEXT_CLOSE_TIMEOUT):
+            await context.close()
+    except (PlaywrightError, TimeoutError):
+        pass
+
+
+async def _browser_pid(browser: Browser) -> int | None:
+    """The browser process's pid, asked of Chromium itself (Playwright does not tell)."""
+    try:
+        async with asyncio.timeout(5.0):
+            session = await browser.new_browser_cdp_session()
+            try:
+                info = await session.send("SystemInfo.getProcessInfo")
+            finally:
+                await session.detach()
+    except (PlaywrightError, TimeoutError) as exc:
+        log.warning("could not learn the browser's pid: %s", exc)
+        return None
+    for process in info.get("processInfo", []):
+        if process.get("type") == "browser":
+            return int(process["id"])
+    return None

@@ -1,0 +1,337 @@
+"""One page's work in the farm: navigate, wait, scroll, hide, then take the screenshot or the HTML.
+
+Everything here works on a Playwright page the farm has made for one request and will close
+afterwards. Each wait takes its timeout from the request's
+:class:`~browser.farm_navigation.Budget`, so a page can never hold a request past its deadline.
+Expected failures become :class:`FarmError`; anything else (the browser going away, protocol
+errors) propagates for the farm to judge.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import re
+import time
+from collections.abc import Callable
+from typing import Any
+
+from playwright.async_api import (
+    Dialog,
+    Download,
+    FloatRect,
+    Locator,
+    Page,
+    Request,
+    Route,
+)
+from playwright.async_api import Error as PlaywrightError
+from playwright.async_api import TimeoutError as PlaywrightTimeoutError
+
+from browser.farm_navigation import Budget, navigate
+from browser.farm_types import (
+    PRESETS,
+    CaptureOptions,
+    CaptureResult,
+    FarmError,
+    FarmErrorKind,
+    RenderOptions,
+    RenderResult,
+    image_size,
+)
+
+log = logging.getLogger(__name__)
+
+LOAD_MORE_CLICKS = 3
+"""Most clicks on load_more_selector (SPEC 8)."""
+SETTLE_QUIET = 0.5
+"""Seconds without a request in flight that count as the network having settled."""
+SETTLE_LIMIT = 3.0
+"""Most seconds to wait for the network to settle after scrolling or a click."""
+CLICK_TIMEOUT = 2.0
+"""Most seconds one click on load_more_selector may take (Playwright waits for it to be
+actionable)."""
+SCROLL_LIMIT = 10.0
+"""Most seconds spent scrolling down a page."""
+
+# Inserts a <style> element as soon as the document has a root element, before the page's own
+# content is parsed or painted. Runs in every frame, at document start.
+_STYLE_SCRIPT = """
+(() => {
+  const css = %s;
+  const add = () => {
+    const style = document.createElement('style');
+    style.setAttribute('data-pagecast', '');
+    style.textContent = css;
+    (document.head || document.documentElement).appendChild(style);
+  };
+  if (document.documentElement) { add(); return; }
+  const observer = new MutationObserver(() => {
+    if (document.documentElement) { observer.disconnect(); add(); }
+  });
+  observer.observe(document, { childList: true });
+})();
+"""
+
+# Inline styles are set through the CSSOM, which a page's Content-Security-Policy does not block
+# (a <style> element can be), so excluded elements stay hidden on strict pages too.
+_HIDE_ELEMENTS = """
+(selectors) => {
+  for (const selector of selectors) {
+    let found = [];
+    try { found = document.querySelectorAll(selector); } catch (e) { continue; }
+    for (const element of found) {
+      element.style.setProperty('visibility', 'hidden', 'important');
+    }
+  }
+}
+"""
+
+_SCROLL_DOWN = """
+async (budgetMs) => {
+  const until = Date.now() + budgetMs;
+  const root = document.scrollingElement || document.documentElement;
+  let still = 0;
+  while (Date.now() < until && still < 3) {
+    const before = root.scrollTop;
+    window.scrollBy(0, Math.max(window.innerHeight * 0.8, 200));
+    await new Promise((resolve) => setTimeout(resolve, 120));
+    const atBottom = window.innerHeight + root.scrollTop >= root.scrollHeight - 2;
+    still = atBottom && root.scrollTop === before ? still + 1 : 0;
+  }
+}
+"""
+
+_TWO_FRAMES = "() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))"
+
+_DOCUMENT_HEIGHT = """
+() => Math.max(
+  document.documentElement ? document.documentElement.scrollHeight : 0,
+  document.body ? document.body.scrollHeight : 0)
+"""
+
+_ELEMENT_BOX = """
+(element) => {
+  const rect = element.getBoundingClientRect();
+  return { x: rect.left + window.scrollX, y: rect.top + window.scrollY,
+           width: rect.width, height: rect.height };
+}
+"""
+
+
+class PageSession:
+    """A request's page with its event handlers: dialogs dismissed, popups and downloads refused,
+    a renderer crash recorded, and (on demand) the requests in flight counted."""
+
+    def __init__(self, page: Page, on_crash: Callable[[], None]) -> None:
+        self.page = page
+        self.crashed = False
+        self._on_crash = on_crash
+        self._in_flight = 0
+        self._last_change = time.monotonic()
+        self._tracking = False
+        self._tasks: set[asyncio.Task[None]] = set()
+        page.on("dialog", self._dialog)
+        page.on("popup", self._popup)
+        page.on("download", self._download)
+        page.on("crash", self._crash)
+
+    async def _dialog(self, dialog: Dialog) -> None:
+        try:
+            # beforeunload is accepted so that a navigation the page starts itself goes ahead.
+            if dialog.type == "beforeunload":
+                await dialog.accept()
+            else:
+                await dialog.dismiss()
+        except PlaywrightError:
+            pass  # the page went away first
+
+    async def _popup(self, popup: Page) -> None:
+        log.debug("closing a popup the page opened")
+        with contextlib.suppress(PlaywrightError):
+            await popup.close()
+
+    async def _download(self, download: Download) -> None:
+        log.debug("refused a download the page started")
+        with contextlib.suppress(PlaywrightError):
+            await download.cancel()
+
+    def _crash(self, page: Page) -> None:
+        self.crashed = True
+        self._on_crash()
+        # Closing the page fails the pending calls at once instead of at their timeouts.
+        task = asyncio.ensure_future(self._close_quietly())
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _close_quietly(self) -> None:
+        with contextlib.suppress(PlaywrightError):
+            await self.page.close()
+
+    def track_network(self) -> None:
+        """Start counting requests in flight (only pages that scroll or click pay for it)."""
+        if self._tracking:
+            return
+        self._tracking = True
+        self.page.on("request", self._request_started)
+        self.page.on("requestfinished", self._request_ended)
+        self.page.on("requestfailed", self._request_ended)
+
+    def _request_started(self, request: Request) -> None:
+        self._in_flight += 1
+        self._last_change = time.monotonic()
+
+    def _request_ended(self, request: Request) -> None:
+        self._in_flight = max(self._in_flight - 1, 0)
+        self._last_change = time.monotonic()
+
+    async def settle(self, budget: Budget, limit: float = SETTLE_LIMIT) -> None:
+        """Wait until no request has been in flight for SETTLE_QUIET seconds, at most ``limit``."""
+        until = min(time.monotonic() + limit, budget.waits)
+        while time.monotonic() < until:
+            if self._in_flight == 0 and time.monotonic() - self._last_change >= SETTLE_QUIET:
+                return
+            await asyncio.sleep(0.05)
+
+
+async def prepare(page: Page, options: CaptureOptions) -> None:
+    """Install what must be in place before navigation: hiding CSS and URL blocking."""
+    css = options.hide_css + exclude_css(options.exclude_selectors)
+    if css:
+        await page.add_init_script(script=_STYLE_SCRIPT % json.dumps(css))
+    if options.block_url_patterns:
+        # One combined pattern, matched by the driver: no round trip per request to Python.
+        pattern = re.compile("|".join(f"(?:{p})" for p in options.block_url_patterns))
+        await page.route(pattern, _abort)
+
+
+async def _abort(route: Route) -> None:
+    with contextlib.suppress(PlaywrightError):
+        await route.abort("blockedbyclient")
+
+
+def exclude_css(selectors: tuple[str, ...]) -> str:
+    """CSS hiding each selector; one rule each, so one bad selector cannot void the others."""
+    return "".join(f"{selector} {{ visibility: hidden !important; }}\n" for selector in selectors)
+
+
+async def wait_for(page: Page, selector: str, state: Any, budget: Budget) -> Locator:
+    """The first element matching ``selector`` once it reaches ``state``; selector_not_found if it
+    does not within the time left for waits."""
+    locator = page.locator(selector).first
+    try:
+        await locator.wait_for(state=state, timeout=budget.ms(budget.waits))
+    except PlaywrightTimeoutError as exc:
+        raise FarmError(
+            FarmErrorKind.selector_not_found,
+            f"no element matched the selector {selector!r} in time",
+        ) from exc
+    except PlaywrightError as exc:
+        if "while parsing" in exc.message:  # Playwright's words for a malformed selector
+            raise FarmError(
+                FarmErrorKind.selector_not_found, f"{selector!r} is not a valid CSS selector"
+            ) from exc
+        raise
+    return locator
+
+
+async def scroll_to_bottom(session: PageSession, budget: Budget) -> None:
+    """Scroll down in steps so lazy content loads, let the network settle, then go back up."""
+    session.track_network()
+    page = session.page
+    budget_ms = min(SCROLL_LIMIT, budget.left(budget.waits)) * 1000
+    await page.evaluate(_SCROLL_DOWN, budget_ms)
+    await session.settle(budget)
+    await page.evaluate("() => window.scrollTo(0, 0)")
+    # Two frames, so fixed headers and sticky elements settle back into place.
+    await page.evaluate(_TWO_FRAMES)
+
+
+async def click_load_more(session: PageSession, selector: str, budget: Budget) -> int:
+    """Click ``selector`` up to LOAD_MORE_CLICKS times while it is there; returns the clicks."""
+    session.track_network()
+    clicks = 0
+    for _ in range(LOAD_MORE_CLICKS):
+        locator = session.page.locator(selector).first
+        if not await locator.is_visible():
+            break  # gone or hidden: nothing more to load
+        try:
+            await locator.click(timeout=min(budget.ms(budget.waits), CLICK_TIMEOUT * 1000))
+        except PlaywrightTimeoutError:
+            break  # covered or disabled
+        clicks += 1
+        await session.settle(budget)
+    return clicks
+
+
+async def capture(
+    session: PageSession, url: str, options: CaptureOptions, budget: Budget
+) -> CaptureResult:
+    """Capture ``url`` on the session's page (prepared with :func:`prepare`)."""
+    page = session.page
+    response = await navigate(page, url, budget)
+    if options.wait_for_selector:
+        await wait_for(page, options.wait_for_selector, "visible", budget)
+    if options.scroll_to_bottom:
+        await scroll_to_bottom(session, budget)
+    element = (
+        await wait_for(page, options.selector, "visible", budget) if options.selector else None
+    )
+    if options.capture_delay_ms:
+        await asyncio.sleep(min(options.capture_delay_ms / 1000, budget.left()))
+    if options.exclude_selectors:
+        await page.evaluate(_HIDE_ELEMENTS, list(options.exclude_selectors))
+    image = await _screenshot(page, element, options, budget)
+    width, height = image_size(image)
+    return CaptureResult(
+        image=image,
+        image_type=options.image_type,
+        width=width,
+        height=height,
+        status=response.status if response is not None else None,
+        final_url=page.url,
+    )
+
+
+async def _screenshot(
+    page: Page, element: Locator | None, options: CaptureOptions, budget: Budget
+) -> bytes:
+    # Chromium cannot paint more than 16384 device pixels in one image; the cap is in device
+    # pixels, so it shrinks in CSS pixels as the scale factor grows.
+    css_cap = max(int(options.max_height / options.device_scale_factor), 1)
+    shot: dict[str, Any] = {"type": options.image_type, "timeout": budget.ms()}
+    if options.quality is not None:
+        shot["quality"] = options.quality
+    if element is not None:
+        box = await element.evaluate(_ELEMENT_BOX)
+        if box["height"] <= css_cap:
+            return await element.screenshot(**shot)
+        clip = FloatRect(x=box["x"], y=box["y"], width=box["width"], height=css_cap)
+        return await page.screenshot(full_page=True, clip=clip, **shot)
+    if not options.full_page:
+        return await page.screenshot(**shot)
+    height = await page.evaluate(_DOCUMENT_HEIGHT)
+    if height <= css_cap:
+        return await page.screenshot(full_page=True, **shot)
+    clip = FloatRect(x=0, y=0, width=PRESETS[options.preset].width, height=css_cap)
+    return await page.screenshot(full_page=True, clip=clip, **shot)
+
+
+async def render(
+    session: PageSession, url: str, options: RenderOptions, budget: Budget
+) -> RenderResult:
+    """Render ``url`` on the session's page and serialize its DOM."""
+    page = session.page
+    response = await navigate(page, url, budget)
+    if options.wait_for_selector:
+        await wait_for(page, options.wait_for_selector, "attached", budget)
+    if options.scroll_to_bottom:
+        await scroll_to_bottom(session, budget)
+    if options.load_more_selector:
+        await click_load_more(session, options.load_more_selector, budget)
+    html = await page.content()
+    return RenderResult(
+        html=html, final_url=page.url, status=response.status if response is not None else None
+    )

@@ -1,0 +1,245 @@
+"""The browser farm's vocabulary: its settings, viewport presets, request options, results and the
+error with its kinds. No Playwright here, so handlers can import it cheaply."""
+
+from __future__ import annotations
+
+import re
+import struct
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import ClassVar, Literal
+
+from store.settings import setting
+
+
+@dataclass
+class FarmSettings:
+    """The Chromium farm that renders screenshots and pages (Markdown full_render, oEmbed)."""
+
+    SECTION: ClassVar[str] = "farm"
+
+    executable_path: str = setting(
+        "/usr/bin/chromium",
+        "Chromium executable to launch; empty uses the browser Playwright installed.",
+    )
+    max_pages: int = setting(4, "Pages rendering at once, across all presets.", min=1, max=64)
+    queue_size: int = setting(
+        32,
+        "Requests that may wait for a page slot; with the queue full a request is answered 503 "
+        "busy at once.",
+        min=0,
+        max=10_000,
+    )
+    queue_timeout: float = setting(
+        10.0,
+        "Seconds a request may wait for a page slot before it is answered 503 busy.",
+        min=0.01,
+        max=600,
+    )
+    warm_contexts: int = setting(
+        1,
+        "Browser contexts kept ready per preset and color scheme (4 presets x light/dark). Each "
+        "serves one request and is replaced in the background; 0 makes every context on demand.",
+        min=0,
+        max=16,
+    )
+    recycle_after: int = setting(
+        500,
+        "Contexts one browser serves before it is recycled: a new browser takes new work and the "
+        "old one closes once its pages finish.",
+        min=1,
+    )
+    rss_ceiling_mb: int = setting(
+        1500,
+        "Resident memory (MiB) of the browser's process tree, shared pages counted once, above "
+        "which it is recycled the same way; checked with each health probe.",
+        min=64,
+    )
+    health_interval: float = setting(
+        15.0,
+        "Seconds between health probes (a blank page opened with a timeout); a failed probe "
+        "restarts the browser.",
+        min=0.2,
+        max=3600,
+    )
+    launch_timeout: float = setting(
+        30.0,
+        "Seconds Chromium may take to start before the launch counts as failed.",
+        min=1,
+        max=300,
+    )
+    capture_margin: float = setting(
+        5.0,
+        "Seconds added to a request's navigationTimeout (and capture_delay) for the whole "
+        "capture's deadline: waits, scrolling and the screenshot itself.",
+        min=0.5,
+        max=120,
+    )
+
+
+@dataclass(frozen=True)
+class Preset:
+    """A viewport preset (SPEC 4.1 dimensions)."""
+
+    name: str
+    width: int
+    height: int
+    mobile: bool = False
+
+
+PRESETS: dict[str, Preset] = {
+    "xs": Preset("xs", 375, 812, mobile=True),
+    "sm": Preset("sm", 1024, 768),
+    "md": Preset("md", 1366, 768),
+    "lg": Preset("lg", 1920, 1080),
+}
+COLOR_SCHEMES: tuple[bool, ...] = (False, True)
+"""dark_mode values: every preset is kept warm in light and in dark."""
+
+ImageType = Literal["png", "jpeg"]
+
+
+@dataclass(frozen=True)
+class CaptureOptions:
+    """How to capture one screenshot.
+
+    ``hide_css`` is injected at document start, before the page paints; ``block_url_patterns`` are
+    regular expressions (JavaScript-compatible syntax) of request URLs to abort. ``route`` names
+    the egress route ("direct", "standard") the page's traffic goes through.
+    """
+
+    preset: str = "md"
+    dark_mode: bool = False
+    full_page: bool = False
+    max_height: int = 16_000
+    selector: str | None = None
+    exclude_selectors: tuple[str, ...] = ()
+    hide_css: str = ""
+    block_url_patterns: tuple[str, ...] = ()
+    wait_for_selector: str | None = None
+    scroll_to_bottom: bool = False
+    capture_delay_ms: int = 0
+    navigation_timeout_ms: int = 30_000
+    device_scale_factor: float = 1.0
+    image_type: ImageType = "png"
+    quality: int | None = None
+    route: str = "direct"
+
+    def __post_init__(self) -> None:
+        _check_common(self.preset, self.navigation_timeout_ms)
+        if self.image_type not in ("png", "jpeg"):
+            raise ValueError(f"image_type must be png or jpeg, not {self.image_type!r}")
+        if self.quality is not None and (self.image_type != "jpeg" or not 0 <= self.quality <= 100):
+            raise ValueError("quality is for jpeg only, 0 to 100")
+        if not 1 <= self.max_height <= 16_384:
+            raise ValueError("max_height must be 1 to 16384 (Chromium's limit)")
+        if not 0 <= self.capture_delay_ms <= 60_000:
+            raise ValueError("capture_delay_ms must be 0 to 60000")
+        if not 0.5 <= self.device_scale_factor <= 4:
+            raise ValueError("device_scale_factor must be 0.5 to 4")
+        for pattern in self.block_url_patterns:
+            re.compile(pattern)
+
+
+@dataclass(frozen=True)
+class RenderOptions:
+    """How to render one page for its HTML (Markdown full_render, oEmbed fallback)."""
+
+    preset: str = "md"
+    wait_for_selector: str | None = None
+    scroll_to_bottom: bool = False
+    load_more_selector: str | None = None
+    navigation_timeout_ms: int = 30_000
+    route: str = "direct"
+
+    def __post_init__(self) -> None:
+        _check_common(self.preset, self.navigation_timeout_ms)
+
+
+def _check_common(preset: str, navigation_timeout_ms: int) -> None:
+    if preset not in PRESETS:
+        raise ValueError(f"preset must be one of {', '.join(PRESETS)}, not {preset!r}")
+    if not 100 <= navigation_timeout_ms <= 600_000:
+        raise ValueError("navigation_timeout_ms must be 100 to 600000")
+
+
+@dataclass(frozen=True)
+class CaptureResult:
+    """A screenshot: the image bytes and their pixel size, with what the page answered."""
+
+    image: bytes
+    image_type: ImageType
+    width: int
+    height: int
+    status: int | None
+    """The main document's HTTP status (after redirects), None when there was no response."""
+    final_url: str
+
+
+@dataclass(frozen=True)
+class RenderResult:
+    """A rendered page: its serialized DOM after scripts ran."""
+
+    html: str
+    final_url: str
+    status: int | None
+
+
+class FarmErrorKind(StrEnum):
+    """Why a capture or render failed; the values are the screenshot API's error codes."""
+
+    busy = "busy"
+    navigation_timeout = "navigation_timeout"
+    target_unreachable = "target_unreachable"
+    selector_not_found = "selector_not_found"
+    capture_failed = "capture_failed"
+
+
+class FarmError(Exception):
+    """A capture or render failed. ``message`` is short and safe to show to the API client;
+    ``retry_after`` (seconds) is set for ``busy``."""
+
+    def __init__(
+        self, kind: FarmErrorKind | str, message: str, *, retry_after: int | None = None
+    ) -> None:
+        super().__init__(message)
+        self.kind = FarmErrorKind(kind)
+        self.message = message
+        self.retry_after = retry_after
+
+    def __repr__(self) -> str:
+        return f"FarmError({self.kind.value!r}, {self.message!r})"
+
+
+def image_size(data: bytes) -> tuple[int, int]:
+    """The pixel (width, height) of a PNG or JPEG, read from its header."""
+    if data[:8] == b"\x89PNG\r\n\x1a\n" and data[12:16] == b"IHDR":
+        width, height = struct.unpack(">II", data[16:24])
+        return int(width), int(height)
+    if data[:2] == b"\xff\xd8":
+        return _jpeg_size(data)
+    raise ValueError("not a PNG or JPEG image")
+
+
+# Start-of-frame markers carry the size; C4 (DHT), C8 (JPG) and CC (DAC) share the range.
+_SOF_MARKERS = frozenset(range(0xC0, 0xD0)) - {0xC4, 0xC8, 0xCC}
+
+
+def _jpeg_size(data: bytes) -> tuple[int, int]:
+    index = 2
+    while index + 4 <= len(data):
+        if data[index] != 0xFF:
+            raise ValueError("corrupt JPEG: marker expected")
+        marker = data[index + 1]
+        if marker == 0xFF:  # fill byte
+            index += 1
+            continue
+        if marker in (0xD8, 0x01) or 0xD0 <= marker <= 0xD7:  # markers without a length
+            index += 2
+            continue
+        (length,) = struct.unpack(">H", data[index + 2 : index + 4])
+        if marker in _SOF_MARKERS:
+            height, width = struct.unpack(">HH", data[index + 5 : index + 9])
+            return int(width), int(height)
+        index += 2 + length
+    raise ValueError("corrupt JPEG: no frame header")
