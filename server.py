@@ -18,14 +18,10 @@ from pathlib import Path
 
 from tornado.httpserver import HTTPServer
 
-from browser.fetch import Fetcher
-from browser.pages import PageFetcher
-from convert.pool import ConverterPool
 from handlers.app import make_api_app, make_frame_app, make_metrics_app
 from handlers.base import RequestIdFilter
 from handlers.config import Settings, load_settings, render_config
-from handlers.ratelimit import RateLimiter
-from handlers.services import Services
+from handlers.services import close_services, open_services
 from store.settings import SettingsError
 from store.store import Store
 
@@ -49,22 +45,13 @@ def configure_logging(level: str) -> None:
 
 async def serve(settings: Settings) -> None:
     """Run until SIGTERM or SIGINT, then drain in-flight requests and close everything."""
-    store = Store(settings.store, cache=settings.cache)
-    await asyncio.get_running_loop().run_in_executor(None, store.open)
-    store.start()
     server_settings = settings.server
     own = [
         (server_settings.host, server_settings.port),
         (server_settings.host, server_settings.frame_port),
         (server_settings.metrics_host, server_settings.metrics_port),
     ]
-    fetcher = Fetcher(settings.fetch, own_endpoints=own)
-    pages = PageFetcher(
-        fetcher, settings.proxies, store, request_deadline=settings.fetch.request_deadline
-    )
-    pool = ConverterPool(settings.convert)
-    await pool.warm_up()
-    services = Services(settings, store, fetcher, pages, pool, RateLimiter())
+    services = await open_services(settings, own)
     listeners = [
         (make_api_app(services), server_settings.host, server_settings.port, "api"),
         (make_frame_app(services), server_settings.host, server_settings.frame_port, "frame host"),
@@ -104,10 +91,7 @@ async def serve(settings: Settings) -> None:
             await asyncio.wait_for(server.close_all_connections(), 5)
         except TimeoutError:
             log.warning("connections did not close in time")
-    await pages.drain(5.0)
-    fetcher.close()
-    await store.close()
-    await loop.run_in_executor(None, pool.close, 5.0)
+    await close_services(services)
     log.info("stopped")
 
 

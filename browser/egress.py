@@ -456,6 +456,12 @@ def _origin_head(request: _Request, target: Target) -> bytes:
 # -- answers and closing ------------------------------------------------------------------------
 
 
+# Marks the guard's own answers, so the farm can tell "the guard refused or could not reach the
+# target" from a page that answered with the same status.
+EGRESS_HEADER = "X-Pagecast-Egress"
+_VERDICTS = {403: "refused", 502: "unreachable"}
+
+
 async def _answer(
     reader: asyncio.StreamReader, writer: asyncio.StreamWriter, reply: _ReplyError
 ) -> None:
@@ -463,6 +469,7 @@ async def _answer(
     head = (
         f"HTTP/1.1 {reply.status} {_REASONS.get(reply.status, 'Error')}\r\n"
         "Content-Type: text/plain; charset=utf-8\r\n"
+        f"{EGRESS_HEADER}: {_VERDICTS.get(reply.status, 'failed')}\r\n"
         f"Content-Length: {len(body)}\r\n"
         + ("Retry-After: 1\r\n" if reply.status == 503 else "")
         + "Connection: close\r\n\r\n"

@@ -10,7 +10,7 @@ from typing import Any
 import tornado.web
 from prometheus_client import CONTENT_TYPE_LATEST, REGISTRY, generate_latest
 
-from handlers import health, markdown, metrics, openapi
+from handlers import health, markdown, metrics, openapi, screenshot
 from handlers.base import BaseHandler, NotFoundHandler
 from handlers.services import Services
 
@@ -76,7 +76,7 @@ class RobotsHandler(BaseHandler):
 def make_api_app(services: Services) -> tornado.web.Application:
     """The API listener: endpoints, health, OpenAPI."""
     routes = [
-        *_routes(services, markdown, health, openapi),
+        *_routes(services, markdown, screenshot, health, openapi),
         (r"/robots\.txt", RobotsHandler, {"services": services}),
     ]
     return tornado.web.Application(routes, **_settings(services))

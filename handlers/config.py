@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar
 
+from browser.farm_types import FarmSettings
 from browser.fetch import FetchSettings
 from browser.proxies import ProxyPool, ProxySettings
 from convert.pool import ConvertSettings
@@ -128,6 +129,7 @@ SECTIONS: tuple[type, ...] = (
     CacheSettings,
     FetchSettings,
     ProxySettings,
+    FarmSettings,
     ConvertSettings,
     CreditSettings,
 )
@@ -142,6 +144,7 @@ class Settings:
     cache: CacheSettings = field(default_factory=CacheSettings)
     fetch: FetchSettings = field(default_factory=FetchSettings)
     proxies: ProxySettings = field(default_factory=ProxySettings)
+    farm: FarmSettings = field(default_factory=FarmSettings)
     convert: ConvertSettings = field(default_factory=ConvertSettings)
     credits: CreditSettings = field(default_factory=CreditSettings)
     plans: dict[str, PlanSettings] = field(default_factory=lambda: dict(DEFAULT_PLANS))

@@ -25,10 +25,12 @@ class ReadyHandler(BaseHandler):
     async def get(self) -> None:
         database = await self.services.store.ping()
         draining = self.services.draining
-        ready = database and not draining
+        farm = self.services.farm.ready
+        ready = database and farm and not draining
         body = {
             "status": "ready" if ready else "not_ready",
-            "checks": {"database": database, "draining": draining},
+            "checks": {"database": database, "farm": farm, "draining": draining},
+            "farm": self.services.farm.health(),
         }
         self.write_json(body, 200 if ready else 503)
 

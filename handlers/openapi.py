@@ -8,6 +8,7 @@ from typing import Any
 from handlers.base import BaseHandler
 from handlers.errors import KINDS
 from handlers.markdown import MARKDOWN_PARAMS
+from handlers.screenshot import SCREENSHOT_PARAMS
 
 _MARKDOWN_ERROR = {
     "type": "object",
@@ -102,22 +103,94 @@ def _error_responses(shape: str) -> dict[str, Any]:
     }
 
 
+_TARGET = {
+    "name": "encoded_url",
+    "in": "path",
+    "required": True,
+    "description": "The URL-encoded target URL (http or https).",
+    "schema": {"type": "string"},
+    "example": "https%3A%2F%2Fexample.com%2F",
+}
+
+_SCREENSHOT_RESULT = {
+    "type": "object",
+    "required": ["screenshotUrl", "dimensions", "requestInfo"],
+    "properties": {
+        "screenshotUrl": {"type": "string", "format": "uri"},
+        "dimensions": {
+            "type": "object",
+            "required": ["width", "height"],
+            "properties": {"width": {"type": "integer"}, "height": {"type": "integer"}},
+        },
+        "requestInfo": {
+            "type": "object",
+            "required": ["host", "responseCode"],
+            "properties": {
+                "host": {"type": "string"},
+                "responseCode": {"type": ["integer", "null"]},
+            },
+        },
+    },
+}
+
+
+def _screenshot_paths() -> dict[str, Any]:
+    image = {
+        f"image/{kind}": {"schema": {"type": "string", "format": "binary"}}
+        for kind in ("jpeg", "png", "webp")
+    }
+    return {
+        "/api/1.1/screenshot/{encoded_url}": {
+            "get": {
+                "operationId": "screenshot",
+                "summary": "A screenshot of a web page, linked for 24 hours",
+                "parameters": [_TARGET, *SCREENSHOT_PARAMS.openapi()],
+                "security": [{"app_id": []}, {"api_key": []}],
+                "responses": {
+                    "200": {
+                        "description": "The result with its link (response_type=json), or the "
+                        "image itself (response_type=image).",
+                        "headers": _HEADERS,
+                        "content": {
+                            "application/json": {
+                                "schema": {"$ref": "#/components/schemas/ScreenshotResult"}
+                            },
+                            **image,
+                        },
+                    },
+                    **_error_responses("oembed"),
+                },
+            }
+        },
+        "/screenshots/{file}": {
+            "get": {
+                "operationId": "screenshotImage",
+                "summary": "A screenshot link: the image until 24 hours after capture, then 410",
+                "parameters": [
+                    {
+                        "name": "file",
+                        "in": "path",
+                        "required": True,
+                        "schema": {"type": "string"},
+                        "description": "<token>.<jpeg|png|webp>",
+                    }
+                ],
+                "responses": {
+                    "200": {"description": "The image.", "content": image},
+                    "404": {"description": "No such screenshot."},
+                    "410": {"description": "The link has expired."},
+                },
+            }
+        },
+    }
+
+
 def build_openapi(base_url: str) -> dict[str, Any]:
     """The whole document."""
     markdown_op = {
         "operationId": "markdown",
         "summary": "A web page as Markdown for LLM pipelines",
-        "parameters": [
-            {
-                "name": "encoded_url",
-                "in": "path",
-                "required": True,
-                "description": "The URL-encoded target URL (http or https).",
-                "schema": {"type": "string"},
-                "example": "https%3A%2F%2Fexample.com%2F",
-            },
-            *MARKDOWN_PARAMS.openapi(),
-        ],
+        "parameters": [_TARGET, *MARKDOWN_PARAMS.openapi()],
         "security": [{"app_id": []}, {"api_key": []}],
         "responses": {
             "200": {
@@ -172,6 +245,7 @@ def build_openapi(base_url: str) -> dict[str, Any]:
         "servers": [{"url": base_url}],
         "paths": {
             "/api/3.0/markdown/{encoded_url}": {"get": markdown_op},
+            **_screenshot_paths(),
             "/healthz": health,
             "/readyz": ready,
         },
@@ -184,24 +258,19 @@ def build_openapi(base_url: str) -> dict[str, Any]:
                 "MarkdownError": _MARKDOWN_ERROR,
                 "OembedError": _OEMBED_ERROR,
                 "MarkdownEnvelope": _MARKDOWN_ENVELOPE,
+                "ScreenshotResult": _SCREENSHOT_RESULT,
             },
         },
     }
 
 
 class OpenApiHandler(BaseHandler):
-    """Serves the document, built once per process."""
+    """Serves the document (small enough to build on each request)."""
 
     endpoint = "openapi"
-    _document: dict[str, Any] | None = None
 
     async def get(self) -> None:
-        if OpenApiHandler._document is None:
-            OpenApiHandler._document = build_openapi(
-                self.services.settings.server.public_base_url()
-            )
-        self.set_header("Cache-Control", "public, max-age=300")
-        self.write_json(OpenApiHandler._document)
+        self.write_json(build_openapi(self.services.settings.server.public_base_url()))
 
 
 ROUTES = [(r"/openapi\.json", OpenApiHandler)]

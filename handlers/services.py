@@ -4,12 +4,16 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass, field
+from pathlib import Path
 
+from browser.egress import EgressGuard
+from browser.farm import Farm
 from browser.fetch import Fetcher
 from browser.pages import PageFetcher
 from convert.pool import ConverterPool
 from handlers.config import Settings
 from handlers.ratelimit import RateLimiter
+from store.screenshots import ImageFiles, ScreenshotStore
 from store.store import Store
 
 
@@ -23,6 +27,9 @@ class Services:
     pages: PageFetcher
     pool: ConverterPool
     limiter: RateLimiter
+    farm: Farm
+    screenshots: ScreenshotStore
+    egress: list[EgressGuard] = field(default_factory=list)
     in_flight: int = 0
     draining: bool = False
     _idle: asyncio.Event = field(default_factory=asyncio.Event)
@@ -45,3 +52,43 @@ class Services:
         except TimeoutError:
             return False
         return True
+
+
+async def open_services(settings: Settings, own_endpoints: list[tuple[str, int]]) -> Services:
+    """Open the store, the fetchers, the worker pool, the egress guards and the farm."""
+    loop = asyncio.get_running_loop()
+    store = Store(settings.store, cache=settings.cache)
+    await loop.run_in_executor(None, store.open)
+    store.start()
+    fetcher = Fetcher(settings.fetch, own_endpoints=own_endpoints)
+    pages = PageFetcher(
+        fetcher, settings.proxies, store, request_deadline=settings.fetch.request_deadline
+    )
+    pool = ConverterPool(settings.convert)
+    await pool.warm_up()
+    guards = {"direct": EgressGuard(fetcher.policy, fetcher.resolver)}
+    standard = pages.proxies.route("standard", None)
+    if standard is not None and standard.url.startswith("http://"):
+        guards["standard"] = EgressGuard(fetcher.policy, fetcher.resolver, upstream=standard)
+    for guard in guards.values():
+        await guard.start()
+    farm = Farm(settings.farm, egress_urls={name: guard.url for name, guard in guards.items()})
+    await farm.start()
+    screenshots = ScreenshotStore(store, ImageFiles(Path(settings.store.data_dir) / "screenshots"))
+    screenshots.start()
+    services = Services(settings, store, fetcher, pages, pool, RateLimiter(), farm, screenshots)
+    services.egress = list(guards.values())
+    return services
+
+
+async def close_services(services: Services) -> None:
+    """Close everything :func:`open_services` opened, each step bounded."""
+    loop = asyncio.get_running_loop()
+    await services.screenshots.close()
+    await services.farm.close()
+    for guard in services.egress:
+        await guard.close()
+    await services.pages.drain(5.0)
+    services.fetcher.close()
+    await services.store.close()
+    await loop.run_in_executor(None, services.pool.close, 5.0)

@@ -12,12 +12,14 @@ from typing import Any
 import psycopg2
 import pytest
 
+from browser.farm import Farm
 from browser.fetch import Fetcher
 from browser.pages import PageFetcher
 from convert.pool import ConverterPool, ConvertSettings
 from handlers.config import PlanSettings, Settings
 from handlers.ratelimit import RateLimiter
 from handlers.services import Services
+from store.screenshots import ImageFiles, ScreenshotStore
 from store.store import Store
 
 PG_ADMIN_DSN = os.environ.get(
@@ -87,13 +89,22 @@ def settings(tmp_path: Path) -> Settings:
 
 
 @pytest.fixture
-def services(io_loop: Any, settings: Settings, pool: ConverterPool) -> Iterator[Services]:
+def farm(settings: Settings) -> Farm:
+    """An unstarted farm: only the screenshot tests start one (they override this fixture)."""
+    return Farm(settings.farm)
+
+
+@pytest.fixture
+def services(
+    io_loop: Any, settings: Settings, pool: ConverterPool, farm: Farm, tmp_path: Path
+) -> Iterator[Services]:
     """The services of a Pagecast process, on the test's IOLoop."""
     store = Store(settings.store, cache=settings.cache)
     store.open()
     fetcher = Fetcher(settings.fetch)
     pages = PageFetcher(fetcher, settings.proxies, store, request_deadline=10.0)
-    services = Services(settings, store, fetcher, pages, pool, RateLimiter())
+    screenshots = ScreenshotStore(store, ImageFiles(tmp_path / "screenshots"))
+    services = Services(settings, store, fetcher, pages, pool, RateLimiter(), farm, screenshots)
     yield services
     io_loop.run_sync(pages.drain)
     services.fetcher.close()

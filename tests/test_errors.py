@@ -35,13 +35,21 @@ def check_shape(shape: str, body: dict[str, Any], request_id: str) -> None:
     assert body["request_id"] == request_id
 
 
+SAMPLES = ("http%3A%2F%2F127.0.0.1%3A1%2F", "0" * 32, "png", "x")
+
+
+def _sample(group: re.Match[str]) -> str:
+    """A value the capture group accepts: a target URL, a token, an extension..."""
+    return next(value for value in SAMPLES if re.fullmatch(group.group(1), value))
+
+
 def routes(app: tornado.web.Application) -> list[tuple[str, type[tornado.web.RequestHandler]]]:
     """A concrete path for every route: each capture group filled with a sample value."""
     found = []
     for rule in app.default_router.rules[0].target.rules:
         assert isinstance(rule.matcher, PathMatches)
         pattern = rule.matcher.regex.pattern.rstrip("$")
-        path = re.sub(r"\([^)]*\)", "http%3A%2F%2F127.0.0.1%3A1%2F", pattern).replace("\\", "")
+        path = re.sub(r"\(([^)]*)\)", _sample, pattern).replace("\\", "")
         found.append((path, rule.target))
     return found
 

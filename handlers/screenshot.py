@@ -1,0 +1,314 @@
+"""``GET /api/1.1/screenshot/{encoded_url}``: a page rendered by the farm, stored, and linked for
+24 hours (SPEC 2.1, 4.1, 8); and ``GET /screenshots/<token>.<ext>``, the link itself."""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import io
+import json
+from datetime import UTC, datetime, timedelta
+from email.utils import format_datetime
+from typing import Any
+from urllib.parse import urlsplit
+
+from PIL import Image
+
+from browser.consent import LOADERS, banner_css, hide_css
+from browser.farm import CaptureOptions, CaptureResult, FarmError
+from browser.ssrf import URLRefusedError
+from convert.markdown import SelectorError, check_selectors, split_selectors
+from handlers.base import ApiHandler, BaseHandler
+from handlers.errors import ApiError
+from handlers.params import Param, ParamTable, ParsedParams
+from handlers.target import decode_target
+from store.screenshots import CONTENT_TYPES, ScreenshotRecord
+from store.store import StoreUnavailable
+
+# A link is reused only while it has at least this long left.
+REUSE_MIN_LEFT = timedelta(hours=1)
+
+SCREENSHOT_PARAMS = ParamTable(
+    [
+        Param("app_id", "string", "API key (or send the api-key header).", secret=True),
+        Param("format", "string", "Image format.", "jpeg", choices=("jpeg", "png", "webp")),
+        Param(
+            "quality",
+            "number",
+            "Image quality, 10 to 80, rounded to the nearest 10; ignored for png.",
+            80,
+            minimum=10,
+            maximum=80,
+            round_to=10,
+        ),
+        Param(
+            "full_page", "boolean", "Capture the whole scrollable page, not the viewport.", False
+        ),
+        Param(
+            "dimensions",
+            "string",
+            "Viewport: xs 375x812 (phone), sm 1024x768, md 1366x768, lg 1920x1080.",
+            "md",
+            choices=("xs", "sm", "md", "lg"),
+        ),
+        Param("selector", "string", "CSS selector: capture only that element.", max_length=1000),
+        Param(
+            "exclude_selectors",
+            "string",
+            "Comma-separated CSS selectors hidden from the capture.",
+            max_length=2000,
+            example=".ads,#chat",
+        ),
+        Param("block_cookie_banner", "boolean", "Hide known cookie-consent banners.", True),
+        Param("dark_mode", "boolean", "Ask the page for its dark color scheme.", False),
+        Param(
+            "cache_ok", "boolean", "Reuse an identical capture whose link has an hour left.", True
+        ),
+        Param("use_proxy", "boolean", "Load the page through the standard proxy tier.", False),
+        Param(
+            "capture_delay",
+            "number",
+            "Milliseconds to wait after loading, before the capture.",
+            minimum=0,
+            maximum=10000,
+        ),
+        Param(
+            "navigationTimeout",
+            "number",
+            "Milliseconds the page may take to load.",
+            30000,
+            minimum=1000,
+            maximum=60000,
+        ),
+        Param(
+            "wait_for_selector",
+            "string",
+            "Wait until this CSS selector matches before the capture.",
+            max_length=1000,
+        ),
+        Param(
+            "device_scale_factor",
+            "number",
+            "Device pixels per CSS pixel, 1 to 3 (2 gives a retina image).",
+            1,
+            minimum=1,
+            maximum=3,
+        ),
+        Param("scroll_to_bottom", "boolean", "Scroll down first to load lazy images.", False),
+        Param(
+            "response_type",
+            "string",
+            "json: the SPEC result with a link; image: the image bytes themselves.",
+            "json",
+            choices=("json", "image"),
+        ),
+    ]
+)
+
+_FARM_ERRORS = {
+    "busy": "busy",
+    "navigation_timeout": "navigation_timeout",
+    "target_unreachable": "target_unreachable",
+    "selector_not_found": "selector_not_found",
+    "capture_failed": "capture_failed",
+}
+
+
+class ScreenshotHandler(ApiHandler):
+    """Check the target, reuse or capture, store, and answer the link (or the bytes)."""
+
+    endpoint = "screenshot"
+    error_shape = "oembed"
+    params = SCREENSHOT_PARAMS
+
+    async def get(self, encoded_url: str) -> None:
+        params = self.parse_params()
+        url = decode_target(encoded_url)
+        options = self._options(params)
+        await self._check_target(url)
+        assert self.key_info is not None
+        services = self.services
+        request_hash = _request_hash(url, params)
+        credits = services.settings.credits.screenshot
+        record: ScreenshotRecord | None = None
+        try:
+            if params["cache_ok"]:
+                record = await services.screenshots.reusable(
+                    self.key_info.org_id, request_hash, REUSE_MIN_LEFT
+                )
+            if record is None:
+                record = await self._capture(url, options, params, request_hash)
+                if params["use_proxy"]:
+                    credits += services.settings.credits.proxy_addon("standard")
+        except StoreUnavailable as exc:
+            raise ApiError("unavailable") from exc
+        self.bill(credits)
+        if params["response_type"] == "image":
+            image = await services.screenshots.read(record)
+            if image is None:
+                raise ApiError("capture_failed", "the stored image could not be read")
+            self.set_header("Content-Type", record.content_type)
+            self.set_header("X-Screenshot-Url", self._link(record))
+            self.finish(image)
+            return
+        self.write_json(
+            {
+                "screenshotUrl": self._link(record),
+                "dimensions": {"width": record.width, "height": record.height},
+                "requestInfo": {"host": record.host, "responseCode": record.response_code},
+            }
+        )
+
+    def _options(self, params: ParsedParams) -> CaptureOptions:
+        exclude = split_selectors(params["exclude_selectors"])
+        for name, selectors in (
+            ("selector", (params["selector"],) if params["selector"] else ()),
+            (
+                "wait_for_selector",
+                (params["wait_for_selector"],) if params["wait_for_selector"] else (),
+            ),
+            ("exclude_selectors", exclude),
+        ):
+            try:
+                check_selectors(name, selectors)
+            except SelectorError as exc:
+                raise ApiError(
+                    "invalid_parameter",
+                    f"invalid parameters: {name} has an invalid CSS selector",
+                    details=[{"parameter": name, "message": "invalid CSS selector"}],
+                ) from exc
+        if params["use_proxy"] and not self.services.pages.proxies.configured("standard"):
+            raise ApiError(
+                "invalid_parameter", "use_proxy: no standard proxy is configured on this server"
+            )
+        css = hide_css(exclude)
+        if params["block_cookie_banner"]:
+            css = banner_css() + css
+        return CaptureOptions(
+            preset=params["dimensions"],
+            dark_mode=params["dark_mode"],
+            full_page=params["full_page"],
+            selector=params["selector"] or None,
+            exclude_selectors=exclude,
+            hide_css=css,
+            block_url_patterns=LOADERS if params["block_cookie_banner"] else (),
+            wait_for_selector=params["wait_for_selector"] or None,
+            scroll_to_bottom=params["scroll_to_bottom"],
+            capture_delay_ms=int(params["capture_delay"] or 0),
+            navigation_timeout_ms=int(params["navigationTimeout"]),
+            device_scale_factor=float(params["device_scale_factor"]),
+            image_type="jpeg" if params["format"] == "jpeg" else "png",
+            quality=int(params["quality"]) if params["format"] == "jpeg" else None,
+            route="standard" if params["use_proxy"] else "direct",
+        )
+
+    async def _check_target(self, url: str) -> None:
+        """The SSRF guard before the browser starts (the egress guard checks every request too)."""
+        fetcher = self.services.fetcher
+        try:
+            await fetcher.policy.check(url, fetcher.resolver)
+        except URLRefusedError as exc:
+            kind = "invalid_url" if exc.kind.value == "invalid_url" else "fetch_not_allowed"
+            raise ApiError(kind, exc.message) from exc
+        except Exception as exc:  # ResolutionError and resolver failures
+            raise ApiError("target_unreachable", "the target host could not be resolved") from exc
+
+    async def _capture(
+        self, url: str, options: CaptureOptions, params: ParsedParams, request_hash: str
+    ) -> ScreenshotRecord:
+        assert self.key_info is not None
+        farm = self.services.farm
+        try:
+            shot = await farm.capture(url, options)
+        except FarmError as exc:
+            retry_after = getattr(exc, "retry_after", None)
+            kind = _FARM_ERRORS.get(exc.kind, "capture_failed")
+            raise ApiError(kind, exc.message, retry_after=retry_after) from exc
+        image, width, height = await _encode(shot, params["format"], int(params["quality"]))
+        return await self.services.screenshots.save(
+            image,
+            org_id=self.key_info.org_id,
+            request_hash=request_hash,
+            extension=params["format"],
+            width=width,
+            height=height,
+            host=urlsplit(shot.final_url or url).hostname or "",
+            response_code=shot.status,
+        )
+
+    def _link(self, record: ScreenshotRecord) -> str:
+        return f"{self.services.settings.server.public_base_url()}/screenshots/{record.filename}"
+
+
+async def _encode(shot: CaptureResult, fmt: str, quality: int) -> tuple[bytes, int, int]:
+    """The image in the asked format: PNG and JPEG come from Chromium, WebP through Pillow."""
+    if fmt != "webp":
+        return shot.image, shot.width, shot.height
+    loop = asyncio.get_running_loop()
+    image = await loop.run_in_executor(None, _to_webp, shot.image, quality)
+    return image, shot.width, shot.height
+
+
+def _to_webp(png: bytes, quality: int) -> bytes:
+    with Image.open(io.BytesIO(png)) as source:
+        out = io.BytesIO()
+        source.save(out, format="WEBP", quality=quality, method=4)
+        return out.getvalue()
+
+
+def _request_hash(url: str, params: ParsedParams) -> str:
+    """What makes two captures identical: the URL and every parameter that changes the image."""
+    fields = {
+        name: params[name]
+        for name in (
+            "format",
+            "full_page",
+            "dimensions",
+            "selector",
+            "exclude_selectors",
+            "block_cookie_banner",
+            "dark_mode",
+            "use_proxy",
+            "capture_delay",
+            "wait_for_selector",
+            "device_scale_factor",
+            "scroll_to_bottom",
+        )
+    }
+    if params["format"] != "png":
+        fields["quality"] = params["quality"]
+    text = json.dumps({"url": url, **fields}, sort_keys=True, default=str)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+class ScreenshotImageHandler(BaseHandler):
+    """The link: the image until it expires, then 410 Gone. No key needed; the token is the key."""
+
+    endpoint = "screenshot_image"
+
+    async def get(self, token: str, extension: str) -> None:
+        screenshots = self.services.screenshots
+        try:
+            record = await screenshots.find(token)
+        except StoreUnavailable as exc:
+            raise ApiError("unavailable") from exc
+        if record is None or record.extension != extension:
+            raise ApiError("not_found", "no such screenshot")
+        now = datetime.now(UTC)
+        if record.expires_at <= now:
+            raise ApiError("gone", "this screenshot link has expired (links live 24 hours)")
+        image = await screenshots.read(record)
+        if image is None:
+            raise ApiError("gone", "this screenshot is no longer available")
+        left = int((record.expires_at - now).total_seconds())
+        self.set_header("Content-Type", CONTENT_TYPES[record.extension])
+        self.set_header("Cache-Control", f"public, max-age={left}, immutable")
+        self.set_header("Expires", format_datetime(record.expires_at, usegmt=True))
+        self.set_header("Last-Modified", format_datetime(record.created_at, usegmt=True))
+        self.finish(image)
+
+
+ROUTES: list[tuple[str, Any]] = [
+    (r"/api/1\.1/screenshot/(.+)", ScreenshotHandler),
+    (r"/screenshots/([0-9a-f]{32})\.(png|jpeg|webp)", ScreenshotImageHandler),
+]
