@@ -102,10 +102,17 @@ async def timed_runs(shoot, shots: int, concurrency: int) -> dict[str, float]:  
     latencies: list[float] = []
     queue = iter(range(shots))
 
+    errors = 0
+
     async def worker() -> None:
+        nonlocal errors
         for _ in queue:
             started = time.perf_counter()
-            await shoot()
+            try:
+                await shoot()
+            except Exception:  # counted and shown: a failed shot has no latency
+                errors += 1
+                continue
             latencies.append(time.perf_counter() - started)
 
     started = time.perf_counter()
@@ -116,6 +123,7 @@ async def timed_runs(shoot, shots: int, concurrency: int) -> dict[str, float]:  
         "p50": statistics.median(latencies) * 1000,
         "p95": latencies[int(len(latencies) * 0.95) - 1] * 1000,
         "rate": len(latencies) / elapsed,
+        "errors": errors,
     }
 
 
@@ -218,10 +226,11 @@ async def run(
                 rows.append((concurrency, name, await timed_runs(shoot, shots, concurrency)))
         await browser.close()
 
-    print(f"\n{'conc':>4} {'method':<32} {'p50 ms':>8} {'p95 ms':>8} {'shots/s':>8}")
+    print(f"\n{'conc':>4} {'method':<32} {'p50 ms':>8} {'p95 ms':>8} {'shots/s':>8} {'errors':>6}")
     for concurrency, name, row in rows:
         print(
-            f"{concurrency:>4} {name:<32} {row['p50']:>8.0f} {row['p95']:>8.0f} {row['rate']:>8.2f}"
+            f"{concurrency:>4} {name:<32} {row['p50']:>8.0f} {row['p95']:>8.0f} "
+            f"{row['rate']:>8.2f} {row['errors']:>6.0f}"
         )
     for concurrency in (1, 2, 4):
         mine = next(r for c, n, r in rows if c == concurrency and n.startswith("pagecast"))

@@ -552,10 +552,11 @@ async def test_selector_captures_the_element_or_is_not_found(shared: Shared) -> 
     assert (shot.width, shot.height) == (321, 123)
     assert all(pixel == (0, 0, 255) for pixel in pixels(shot.image))
     started = time.monotonic()
-    error = await shared.fail("/box", selector="#missing", navigation_timeout_ms=1000)
+    # A generous navigation timeout: on a loaded machine the page itself must still load in it.
+    error = await shared.fail("/box", selector="#missing", navigation_timeout_ms=3000)
     assert error.kind == "selector_not_found"
     assert "#missing" in error.message
-    assert time.monotonic() - started < 1 + 2 + 1
+    assert time.monotonic() - started < 3 + 5 + 2
     invalid = await shared.fail("/box", selector="#box!!")
     assert invalid.kind == "selector_not_found" and "not a valid" in invalid.message
 
@@ -612,7 +613,7 @@ async def test_wait_for_selector(shared: Shared) -> None:
     assert (shot.width, shot.height) == (77, 55)
     page = await shared.render("/late", wait_for_selector="#late")
     assert 'id="late"' in page.html
-    error = await shared.fail("/late", wait_for_selector="#never", navigation_timeout_ms=1000)
+    error = await shared.fail("/late", wait_for_selector="#never", navigation_timeout_ms=3000)
     assert error.kind == "selector_not_found"
 
 
