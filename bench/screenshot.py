@@ -134,6 +134,9 @@ async def main() -> int:
         "--long", type=int, default=2000, help="shots before the second RSS reading"
     )
     parser.add_argument("--chaos", type=int, default=60, help="seconds of the chaos run (0: skip)")
+    parser.add_argument(
+        "--skip-compare", action="store_true", help="only the memory and chaos runs"
+    )
     args = parser.parse_args()
     origin_port, api_port = free_port(), free_port()
     origin = subprocess.Popen([PYTHON, "-c", ORIGIN, str(origin_port)])
@@ -217,7 +220,7 @@ async def run(
             await via_pagecast()
             await fresh_context()
         rows = []
-        for concurrency in (1, 2, 4):
+        for concurrency in () if args.skip_compare else (1, 2, 4):
             for name, shoot, shots in (
                 ("pagecast (HTTP, warm)", via_pagecast, args.shots),
                 ("bare Playwright, fresh context", fresh_context, args.shots),
@@ -232,7 +235,7 @@ async def run(
             f"{concurrency:>4} {name:<32} {row['p50']:>8.0f} {row['p95']:>8.0f} "
             f"{row['rate']:>8.2f} {row['errors']:>6.0f}"
         )
-    for concurrency in (1, 2, 4):
+    for concurrency in () if args.skip_compare else (1, 2, 4):
         mine = next(r for c, n, r in rows if c == concurrency and n.startswith("pagecast"))
         bare = next(r for c, n, r in rows if c == concurrency and n.startswith("bare"))
         launch = next(r for c, n, r in rows if c == concurrency and n.startswith("launch"))

@@ -220,6 +220,10 @@ class ScreenshotHandler(ApiHandler):
         farm = self.services.farm
         try:
             shot = await farm.capture(url, options)
+        except ValueError as exc:  # the route has no egress guard (a SOCKS-only standard tier)
+            raise ApiError(
+                "invalid_parameter", "use_proxy: the standard tier has no HTTP proxy for browsers"
+            ) from exc
         except FarmError as exc:
             retry_after = getattr(exc, "retry_after", None)
             kind = _FARM_ERRORS.get(exc.kind, "capture_failed")
