@@ -1,5 +1,5 @@
 # Everyday verbs. Each one sets up what it needs first (deploy/bootstrap.sh is idempotent).
-.PHONY: run test setup lint format config bench clean
+.PHONY: run test setup lint format config bench bench-fetch bench-screenshot clean
 
 run:            ## set up, print an API key, run the server
 	bash deploy/bootstrap.sh run
@@ -22,6 +22,12 @@ config:         ## regenerate config.toml from the settings declarations
 bench:          ## HTTP overhead benchmark (needs wrk)
 	command -v wrk >/dev/null || $$( [ $$(id -u) = 0 ] || echo sudo ) apt-get install -y wrk
 	.venv/bin/python bench/http_overhead.py
+
+bench-fetch:    ## fetcher overhead and slow-drip isolation
+	.venv/bin/python bench/fetch.py
+
+bench-screenshot: ## screenshots against bare Playwright, memory, chaos (long: about 25 minutes)
+	.venv/bin/python bench/screenshot.py
 
 clean:
 	rm -rf .venv .pytest_cache .mypy_cache .ruff_cache
