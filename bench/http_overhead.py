@@ -11,21 +11,15 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import re
 import shutil
-import socket
 import subprocess
 import sys
 import tempfile
-import time
-import urllib.request
 from contextlib import ExitStack
-from pathlib import Path
 from urllib.parse import quote
 
-ROOT = Path(__file__).resolve().parent.parent
-PYTHON = sys.executable
+from pagecast_process import PYTHON, free_port, start_pagecast, wait_for
 
 HELLO = """
 import asyncio, sys, tornado.web
@@ -42,23 +36,6 @@ async def main():
     await asyncio.Event().wait()
 asyncio.run(main())
 """
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-def wait_for(url: str, timeout: float = 30.0) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        try:
-            with urllib.request.urlopen(url, timeout=1):
-                return
-        except OSError:
-            time.sleep(0.1)
-    raise RuntimeError(f"{url} did not come up")
 
 
 def wrk(url: str, seconds: int, connections: int) -> dict[str, float]:
@@ -100,38 +77,10 @@ def main() -> int:
         hello_port, api_port = free_port(), free_port()
         hello = subprocess.Popen([PYTHON, "-c", HELLO, str(hello_port)])
         stack.callback(hello.terminate)
-        config = Path(tmp) / "config.toml"
-        config.write_text(
-            f"[server]\nport = {api_port}\n"
-            f"frame_port = {free_port()}\nmetrics_port = {free_port()}\n"
-            f'log_level = "warning"\n[store]\ndata_dir = "{tmp}"\n'
-            '[fetch]\nallow_hosts = ["127.0.0.1"]\n'
-            "[plans.bench]\nrequests_per_second = 1000000.0\nburst = 1000000\n"
-        )
-        env = {**os.environ, "PAGECAST_CONFIG": str(config)}
-        created = subprocess.run(
-            [
-                PYTHON,
-                str(ROOT / "server.py"),
-                "keys",
-                "create",
-                "--org",
-                "bench",
-                "--plan",
-                "bench",
-            ],
-            env=env,
-            capture_output=True,
-            text=True,
-            check=True,
-            timeout=60,
-        )
-        key = created.stdout.strip().splitlines()[-1]
-        pagecast = subprocess.Popen([PYTHON, str(ROOT / "server.py")], env=env, cwd=ROOT)
+        pagecast, key = start_pagecast(tmp, api_port)
         stack.callback(pagecast.terminate)
         api = f"http://127.0.0.1:{api_port}"
         wait_for(f"http://127.0.0.1:{hello_port}/")
-        wait_for(f"{api}/healthz")
         page = quote(f"http://127.0.0.1:{hello_port}/page", safe="")
         targets = [
             ("tornado hello-world (bare)", f"http://127.0.0.1:{hello_port}/"),

@@ -17,32 +17,22 @@ import argparse
 import asyncio
 import os
 import signal
-import socket
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
 from pathlib import Path
 from urllib.parse import quote
 
+from pagecast_process import PYTHON, free_port, start_pagecast, wait_for
 from playwright.async_api import async_playwright
 from tornado.httpclient import AsyncHTTPClient
 
-ROOT = Path(__file__).resolve().parent.parent
-PYTHON = sys.executable
+from browser.farm_browser import LAUNCH_ARGS
+
 CHROMIUM = "/usr/bin/chromium"
-FLAGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
+FLAGS = list(LAUNCH_ARGS)  # the flags Pagecast launches Chromium with
 ORIGIN = """
 import asyncio, sys, tornado.web
 class Page(tornado.web.RequestHandler):
@@ -54,23 +44,6 @@ async def main():
     await asyncio.Event().wait()
 asyncio.run(main())
 """
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-def wait_for(url: str, timeout: float = 60.0) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        try:
-            with urllib.request.urlopen(url, timeout=2):
-                return
-        except OSError:
-            time.sleep(0.2)
-    raise RuntimeError(f"{url} did not come up")
 
 
 def tree_rss_mb(pid: int) -> float:
@@ -142,36 +115,9 @@ async def main() -> int:
     origin = subprocess.Popen([PYTHON, "-c", ORIGIN, str(origin_port)])
     page = f"http://127.0.0.1:{origin_port}/"
     with tempfile.TemporaryDirectory() as tmp:
-        config = Path(tmp) / "config.toml"
-        config.write_text(
-            f"[server]\nport = {api_port}\nframe_port = {free_port()}\n"
-            f'metrics_port = {free_port()}\nlog_level = "warning"\n[store]\ndata_dir = "{tmp}"\n'
-            '[fetch]\nallow_hosts = ["127.0.0.1"]\n'
-            "[plans.bench]\nrequests_per_second = 100000.0\nburst = 100000\n"
-        )
-        env = {**os.environ, "PAGECAST_CONFIG": str(config)}
-        created = subprocess.run(
-            [
-                PYTHON,
-                str(ROOT / "server.py"),
-                "keys",
-                "create",
-                "--org",
-                "bench",
-                "--plan",
-                "bench",
-            ],
-            env=env,
-            capture_output=True,
-            text=True,
-            check=True,
-            timeout=60,
-        )
-        key = created.stdout.strip().splitlines()[-1]
-        server = subprocess.Popen([PYTHON, str(ROOT / "server.py")], env=env, cwd=ROOT)
+        server, key = start_pagecast(tmp, api_port)
         try:
             wait_for(page)
-            wait_for(f"http://127.0.0.1:{api_port}/healthz")
             return await run(args, page, api_port, key, server)
         finally:
             server.send_signal(signal.SIGTERM)

@@ -6,9 +6,11 @@ from __future__ import annotations
 import os
 import secrets
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+import peewee
 import psycopg2
 import pytest
 
@@ -19,6 +21,7 @@ from convert.pool import ConverterPool, ConvertSettings
 from handlers.config import PlanSettings, Settings
 from handlers.ratelimit import RateLimiter
 from handlers.services import Services
+from store.db import close_database, open_database
 from store.screenshots import ImageFiles, ScreenshotStore
 from store.store import Store
 
@@ -114,3 +117,14 @@ def services(
 @pytest.fixture
 def key(services: Services) -> str:
     return services.store.create_key("acme", "free").key
+
+
+@contextmanager
+def raw_database(url: str, tmp_path: Path) -> Iterator[peewee.Database]:
+    """A separate connection to the test database, for looking under the store."""
+    db = open_database(url, str(tmp_path / "data"))
+    db.connect()
+    try:
+        yield db
+    finally:
+        close_database(db)

@@ -8,7 +8,6 @@ import random
 import time
 import zlib
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -18,11 +17,12 @@ import pytest
 
 from store import keys
 from store.cache import MIB, CachedPage, CacheSettings, Eviction, cache_key, evict, normalize_url
-from store.db import StoreSettings, close_database, open_database, run_unit
+from store.db import StoreSettings, run_unit
 from store.migrations import MIGRATIONS, latest_version, migrate
 from store.models import PageCache, SchemaVersion
 from store.settings import build_section
 from store.store import Store, StoreUnavailable
+from tests.conftest import raw_database
 
 HTML = b"<html><body>" + b"<p>Pagecast keeps pages for a while.</p>" * 5000 + b"</body></html>"
 
@@ -42,17 +42,6 @@ def make_store(database_url: str, tmp_path: Path) -> Iterator[Callable[..., Stor
     yield make
     for store in stores:
         store.close_sync()
-
-
-@contextmanager
-def raw_database(url: str, tmp_path: Path) -> Iterator[peewee.Database]:
-    """A separate connection to the test database, for looking under the store."""
-    db = open_database(url, str(tmp_path / "data"))
-    db.connect()
-    try:
-        yield db
-    finally:
-        close_database(db)
 
 
 def page(url: str = "https://example.com/a", body: bytes = HTML, **fields: Any) -> CachedPage:

@@ -12,17 +12,10 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import sync_playwright
 
+from browser.farm_browser import LAUNCH_ARGS
+
 CHROMIUM = os.environ.get("PAGECAST_TEST_CHROMIUM", "/usr/bin/chromium")
-FLAGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
+FLAGS = list(LAUNCH_ARGS)  # exactly how the farm launches Chromium
 
 
 class Page(http.server.BaseHTTPRequestHandler):

@@ -25,6 +25,7 @@ from store.migrations import MIGRATIONS, Migration, create_tables, latest_versio
 from store.models import ApiKey, BaseModel, SchemaVersion, Usage
 from store.settings import build_section
 from store.store import Store, StoreUnavailable
+from tests.conftest import raw_database
 
 SAFE_MESSAGES = {"the database is unavailable", "the database did not answer in time"}
 
@@ -46,17 +47,6 @@ def make_store(database_url: str, tmp_path: Path) -> Iterator[Callable[..., Stor
     yield make
     for store in stores:
         store.close_sync()
-
-
-@contextmanager
-def raw_database(url: str, tmp_path: Path) -> Iterator[peewee.Database]:
-    """A separate connection to the test database, for looking under the store."""
-    db = open_database(url, str(tmp_path / "data"))
-    db.connect()
-    try:
-        yield db
-    finally:
-        close_database(db)
 
 
 @contextmanager
