@@ -30,9 +30,11 @@ from playwright.async_api import async_playwright
 from tornado.httpclient import AsyncHTTPClient
 
 from browser.farm_browser import LAUNCH_ARGS
+from browser.farm_procs import process_tree, tree_memory_bytes
 
 CHROMIUM = "/usr/bin/chromium"
 FLAGS = list(LAUNCH_ARGS)  # the flags Pagecast launches Chromium with
+SETTLE_SECONDS = 3.0
 ORIGIN = """
 import asyncio, sys, tornado.web
 class Page(tornado.web.RequestHandler):
@@ -46,29 +48,22 @@ asyncio.run(main())
 """
 
 
-def tree_rss_mb(pid: int) -> float:
-    """RSS of a process and all its descendants, from /proc."""
-    children: dict[int, list[int]] = {}
-    rss: dict[int, int] = {}
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            stat = Path(f"/proc/{entry}/stat").read_text()
-            status = Path(f"/proc/{entry}/status").read_text()
-        except OSError:
-            continue
-        ppid = int(stat.rsplit(")", 1)[1].split()[1])
-        children.setdefault(ppid, []).append(int(entry))
-        for line in status.splitlines():
-            if line.startswith("VmRSS:"):
-                rss[int(entry)] = int(line.split()[1])
-    total, stack = 0, [pid]
-    while stack:
-        current = stack.pop()
-        total += rss.get(current, 0)
-        stack.extend(children.get(current, []))
-    return total / 1024
+def tree_memory_mb(pid: int) -> tuple[float, float, float]:
+    """(summed RSS, summed PSS, the server process's own PSS) in MB of Pagecast's process tree:
+    RSS counts Chromium's shared pages once per process, PSS divides them among sharers."""
+    tree = [info for info in process_tree(pid) if info.state != "Z"]
+    rss = sum(info.rss_bytes for info in tree)
+    pss = tree_memory_bytes(pid)
+    own = tree_memory_bytes(pid) - sum(
+        tree_memory_bytes(info.pid) for info in tree if info.ppid == pid
+    )
+    return rss / 2**20, pss / 2**20, own / 2**20
+
+
+async def settled_memory(pid: int) -> tuple[float, float, float]:
+    """Memory once the last contexts have closed and the warm pools are made up."""
+    await asyncio.sleep(SETTLE_SECONDS)
+    return tree_memory_mb(pid)
 
 
 async def timed_runs(shoot, shots: int, concurrency: int) -> dict[str, float]:  # type: ignore[no-untyped-def]
@@ -205,12 +200,18 @@ async def run(
         await asyncio.gather(*(one() for _ in range(count)))
 
     await shoot_many(100)
-    rss_100 = tree_rss_mb(server.pid)
-    await shoot_many(max(args.long - 100, 0))
-    rss_long = tree_rss_mb(server.pid)
+    readings = [(100, await settled_memory(server.pid))]
+    for count in range(500, args.long + 1, 500):
+        await shoot_many(count - readings[-1][0])
+        readings.append((count, await settled_memory(server.pid)))
+    print("\nMemory of Pagecast (server, Chromium, workers), idle after N shots:")
+    print(f"{'shots':>6} {'RSS MB':>8} {'PSS MB':>8} {'server PSS':>10}")
+    for count, (rss, pss, own) in readings:
+        print(f"{count:>6} {rss:>8.0f} {pss:>8.0f} {own:>10.0f}")
+    (_, (rss_0, pss_0, _)), (last, (rss_n, pss_n, _)) = readings[0], readings[-1]
     print(
-        f"\nRSS of Pagecast (server, Chromium, workers): {rss_100:.0f} MB after 100 shots, "
-        f"{rss_long:.0f} MB after {args.long} ({(rss_long / rss_100 - 1) * 100:+.0f}%)"
+        f"after {last} vs after 100: RSS {(rss_n / rss_0 - 1) * 100:+.0f}%, "
+        f"PSS {(pss_n / pss_0 - 1) * 100:+.0f}%"
     )
 
     if args.chaos:
