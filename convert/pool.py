@@ -43,6 +43,15 @@ class ConvertSettings:
         min=0.01,
         max=600,
     )
+    max_headings: int = setting(
+        500, "Headings listed with include_headings (headings_truncated beyond).", min=1
+    )
+    max_links: int = setting(
+        2000, "Links listed with include_links (links_truncated beyond).", min=1
+    )
+    max_images: int = setting(
+        500, "Images listed with include_images (images_truncated beyond).", min=1
+    )
 
 
 class ConversionTimeoutError(Exception):

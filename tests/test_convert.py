@@ -4,20 +4,20 @@ from __future__ import annotations
 
 import pytest
 
-from convert.markdown import (
-    MarkdownOptions,
-    SelectorError,
-    estimate_tokens,
-    html_to_markdown,
-    split_selectors,
-    truncate,
-)
+from convert.document import SelectorError, split_selectors
+from convert.markdown import estimate_tokens, truncate
+from convert.page import ConvertOptions, convert_page
 
 URL = "https://example.com/blog/post"
 
 
+def whole_page(**options: object) -> ConvertOptions:
+    """Options that convert the whole page (these tests are about rendering, not extraction)."""
+    return ConvertOptions(only_main_content=False, **options)  # type: ignore[arg-type]
+
+
 def convert(html: str, **options: object) -> str:
-    return html_to_markdown(html, URL, MarkdownOptions(**options)).markdown  # type: ignore[arg-type]
+    return convert_page(html, URL, whole_page(**options)).markdown
 
 
 def test_headings_lists_links_images_absolute() -> None:
@@ -28,7 +28,7 @@ def test_headings_lists_links_images_absolute() -> None:
     assert "# T\n" in text and "### Sub" in text
     assert "[x](https://example.com/x)" in text
     assert "![pic](https://example.com/i.png)" in text
-    assert "  * b" in text
+    assert "- a\n  - b" in text
 
 
 def test_no_script_style_comments_or_blank_runs() -> None:
@@ -52,8 +52,8 @@ def test_tables_and_code() -> None:
         "<table><tr><th>h1</th><th>h2</th></tr><tr><td>a</td><td>b</td></tr></table>"
         "<pre><code>x  = 1\n  y</code></pre>"
     )
-    assert "h1| h2\n---|---\na| b" in text
-    assert "x  = 1" in text
+    assert "| h1 | h2 |\n|---|---|\n| a | b |" in text
+    assert "```\nx  = 1\n  y\n```" in text
 
 
 def test_base_href_is_honoured() -> None:
@@ -92,9 +92,7 @@ def test_truncate_prefers_block_boundaries() -> None:
 
 
 def test_max_chars_reported() -> None:
-    result = html_to_markdown(
-        "<p>" + "word " * 100 + "</p><p>more</p>", URL, MarkdownOptions(max_chars=100)
-    )
+    result = convert_page("<p>" + "word " * 100 + "</p><p>more</p>", URL, whole_page(max_chars=100))
     assert result.truncated and result.truncation_reason == "max_chars_exceeded"
     assert len(result.markdown) <= 100
 
@@ -124,7 +122,7 @@ def test_metadata_best_source_first() -> None:
     </script>
     <script type="application/ld+json">{broken</script>
     </head><body><h1>H</h1></body></html>"""
-    meta = html_to_markdown(html, URL, MarkdownOptions()).metadata
+    meta = convert_page(html, URL, whole_page()).metadata
     assert meta["title"] == "OG title"
     assert meta["description"] == "plain description"
     assert meta["image"] == "https://example.com/img/card.png"
@@ -134,6 +132,18 @@ def test_metadata_best_source_first() -> None:
 
 
 def test_metadata_fallbacks() -> None:
-    meta = html_to_markdown("<body><h1>Only heading</h1></body>", URL, MarkdownOptions()).metadata
+    meta = convert_page("<body><h1>Only heading</h1></body>", URL, whole_page()).metadata
     assert meta["title"] == "Only heading" and meta["site_name"] == "example.com"
     assert meta["description"] == "" and meta["image"] == ""
+
+
+def test_main_content_of_a_page_without_containers() -> None:
+    """Paragraphs straight in <body>: the extraction keeps them (and never picks <html>)."""
+    html = (
+        "<html><body><h1>Plain page</h1>"
+        + "<p>A paragraph of plain prose, with commas, and enough words to score.</p>" * 4
+        + "<div class='ad'>Buy now</div></body></html>"
+    )
+    text = convert_page(html, URL, ConvertOptions()).markdown
+    assert text.startswith("# Plain page") and text.count("A paragraph of plain prose") == 4
+    assert "Buy now" not in text

@@ -1,0 +1,70 @@
+"""Detecting a JavaScript app shell: a page whose HTML carries scripts and an empty mount point
+but hardly any text until a browser runs it. Such pages are worth rendering before conversion.
+
+The signals, read from the raw document: the visible text of the body (without scripts, styles
+and noscript), an empty framework root (``#root``, ``#app``, ``#__next``, ``#__nuxt``,
+``#___gatsby``, ``app-root``...), a noscript notice asking for JavaScript, and how much of the page
+is script. A shell is a page with little text plus at least one of the other signals.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+import lxml.html
+
+_ROOTS = (
+    '//*[@id="root" or @id="app" or @id="__next" or @id="__nuxt" or @id="___gatsby" '
+    'or @id="svelte" or @id="q-app" or @id="ember-app" or @data-reactroot or @ng-app '
+    "or @ng-version]",
+    "//app-root",
+)
+_JS_NOTICE = re.compile(
+    r"(enable|activate|turn on|requires?|need)\W+(?:\w+\W+){0,4}javascript|javascript\W+"
+    r"(?:\w+\W+){0,3}(required|disabled|needed)|javascript (aktivieren|einschalten)|"
+    r"activ(ez|er) (le )?javascript|habilit(a|e) javascript",
+    re.I,
+)
+_TEXT = (
+    ".//text()[not(ancestor::script or ancestor::style or ancestor::noscript "
+    "or ancestor::template)]"
+)
+LITTLE_TEXT = 300
+"""Characters of visible body text below which a page may be a shell."""
+
+
+@dataclass(frozen=True)
+class ShellVerdict:
+    """Whether the page looks like an app shell, and why."""
+
+    is_shell: bool
+    reason: str
+
+
+def detect_app_shell(root: lxml.html.HtmlElement) -> ShellVerdict:
+    """Judge the raw (uncleaned) document ``root``; does not modify it."""
+    body = root.find("body")
+    if body is None:
+        return ShellVerdict(False, "no body")
+    script_chars = sum(len(script.text or "") for script in root.iter("script"))
+    scripts = sum(1 for _ in root.iter("script"))
+    text = _visible_text(body)
+    if len(text) >= LITTLE_TEXT:
+        return ShellVerdict(False, "the page has text")
+    notice = any(_JS_NOTICE.search(n.text_content() or "") for n in root.iter("noscript"))
+    if notice or _JS_NOTICE.search(text):
+        return ShellVerdict(True, "the page asks for JavaScript")
+    for query in _ROOTS:
+        for mount in root.xpath(query):
+            if len(_visible_text(mount)) < 40:
+                return ShellVerdict(True, "an empty application root")
+    if scripts >= 3 and script_chars > 20 * max(len(text), 1):
+        return ShellVerdict(True, "mostly script")
+    if not text and scripts:
+        return ShellVerdict(True, "no text, only scripts")
+    return ShellVerdict(False, "little text but no sign of an application")
+
+
+def _visible_text(element: lxml.html.HtmlElement) -> str:
+    return " ".join(" ".join(element.xpath(_TEXT)).split())

@@ -1,0 +1,220 @@
+"""Parsing and tidying an HTML document before extraction: lenient parsing, CSS selector lists,
+removal of what a reader never sees (scripts, styles, hidden elements), absolute URLs and the
+real source of lazy-loaded images. Pure functions over lxml trees."""
+
+from __future__ import annotations
+
+import re
+
+import lxml.html
+from cssselect import SelectorSyntaxError
+from lxml import etree
+
+# Elements whose content is never text a reader sees.
+INVISIBLE_TAGS = (
+    "script",
+    "style",
+    "noscript",
+    "template",
+    "svg",
+    "canvas",
+    "object",
+    "embed",
+    "iframe",
+    "link",
+    "meta",
+    "base",
+    "map",
+    "audio",
+    "video",
+    "source",
+    "track",
+    "dialog",
+)
+_HIDDEN_STYLE = re.compile(
+    r"(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)\s*(?:!important\s*)?(?:;|$)", re.I
+)
+_LAZY_SOURCES = ("data-src", "data-lazy-src", "data-original", "data-lazy", "data-url")
+
+
+class SelectorError(ValueError):
+    """A CSS selector in include_tags or exclude_tags could not be parsed."""
+
+    def __init__(self, parameter: str, selector: str) -> None:
+        self.parameter = parameter
+        self.selector = selector
+        super().__init__(f"{parameter}: invalid CSS selector {selector!r}")
+
+
+def split_selectors(value: str | None) -> tuple[str, ...]:
+    """Split a comma-separated selector list, keeping commas inside brackets or parentheses."""
+    if not value:
+        return ()
+    parts: list[str] = []
+    depth = 0
+    current: list[str] = []
+    for char in value:
+        if char in "([":
+            depth += 1
+        elif char in ")]":
+            depth = max(depth - 1, 0)
+        if char == "," and depth == 0:
+            parts.append("".join(current).strip())
+            current = []
+        else:
+            current.append(char)
+    parts.append("".join(current).strip())
+    return tuple(part for part in parts if part)
+
+
+def check_selectors(parameter: str, selectors: tuple[str, ...]) -> None:
+    """Raise :class:`SelectorError` for the first selector cssselect cannot translate."""
+    for selector in selectors:
+        try:
+            lxml.html.fromstring("<p></p>").cssselect(selector)
+        except (SelectorSyntaxError, etree.XPathError, ValueError, RecursionError) as exc:
+            raise SelectorError(parameter, selector) from exc
+
+
+def parse_document(html: str) -> lxml.html.HtmlElement:
+    """Parse HTML leniently; an empty or unparsable document becomes an empty <html>."""
+    if not html.strip():
+        return empty_document()
+    # lxml refuses str input that carries an XML encoding declaration.
+    cleaned = re.sub(r"^\s*<\?xml[^>]*>", "", html, count=1)
+    try:
+        root = lxml.html.document_fromstring(cleaned)
+    except (etree.ParserError, ValueError):
+        return empty_document()
+    if root.find("body") is None:
+        root.append(lxml.html.Element("body"))
+    return root
+
+
+def empty_document() -> lxml.html.HtmlElement:
+    """``<html><body></body></html>``."""
+    return lxml.html.document_fromstring("<html><body></body></html>")
+
+
+def body_of(root: lxml.html.HtmlElement) -> lxml.html.HtmlElement:
+    """The document's body (parse_document guarantees there is one)."""
+    body = root.find("body")
+    return body if body is not None else root
+
+
+def drop(element: etree._Element) -> None:
+    """Remove an element but keep its tail text in place."""
+    parent = element.getparent()
+    if parent is None:
+        return
+    tail = element.tail
+    previous = element.getprevious()
+    parent.remove(element)
+    if tail:
+        if previous is not None:
+            previous.tail = (previous.tail or "") + tail
+        else:
+            parent.text = (parent.text or "") + tail
+
+
+def unwrap(element: etree._Element) -> None:
+    """Replace an element by its children and text."""
+    parent = element.getparent()
+    if parent is None:
+        return
+    index = parent.index(element)
+    text, tail = element.text or "", element.tail or ""
+    children = list(element)
+    previous = element.getprevious()
+    if text:
+        if previous is not None:
+            previous.tail = (previous.tail or "") + text
+        else:
+            parent.text = (parent.text or "") + text
+    parent.remove(element)
+    for offset, child in enumerate(children):
+        parent.insert(index + offset, child)
+    if tail:
+        if children:
+            last = children[-1]
+            last.tail = (last.tail or "") + tail
+        elif index > 0:
+            before = parent[index - 1]
+            before.tail = (before.tail or "") + tail
+        else:
+            parent.text = (parent.text or "") + tail
+
+
+def is_hidden(element: etree._Element) -> bool:
+    """Hidden by the ``hidden`` attribute, ``aria-hidden`` or an inline display/visibility
+    style: a reader never sees it."""
+    attrib = element.attrib
+    if "hidden" in attrib or attrib.get("aria-hidden", "").lower() == "true":
+        return True
+    style = attrib.get("style")
+    return bool(style and _HIDDEN_STYLE.search(style))
+
+
+def clean_document(root: lxml.html.HtmlElement, url: str) -> None:
+    """Resolve URLs, then remove comments, invisible elements, hidden elements and the head."""
+    _lazy_images(root)
+    # Before removing <head>: <base href> lives there.
+    root.make_links_absolute(url, resolve_base_href=True, handle_failures="discard")
+    doomed: list[etree._Element] = list(root.iter(etree.Comment, etree.ProcessingInstruction))
+    doomed += [element for element in root.iter(*INVISIBLE_TAGS)]
+    doomed += [
+        element
+        for element in root.iter()
+        if isinstance(element.tag, str) and element.tag != "html" and is_hidden(element)
+    ]
+    doomed += list(root.iter("head"))
+    for element in doomed:
+        drop(element)
+
+
+def _lazy_images(root: lxml.html.HtmlElement) -> None:
+    """Give lazy-loaded images their real source (``data-src`` and friends, else srcset)."""
+    for image in root.iter("img"):
+        src = image.get("src", "")
+        if src and not src.startswith("data:"):
+            continue
+        for name in _LAZY_SOURCES:
+            if image.get(name):
+                image.set("src", image.get(name, ""))
+                break
+        else:
+            srcset = image.get("srcset") or image.get("data-srcset") or ""
+            first = srcset.split(",", 1)[0].strip().split(" ", 1)[0]
+            if first:
+                image.set("src", first)
+
+
+def apply_selectors(
+    root: lxml.html.HtmlElement, include: tuple[str, ...], exclude: tuple[str, ...]
+) -> lxml.html.HtmlElement:
+    """Drop what ``exclude`` matches; with ``include``, a new document of only what it matches
+    (outermost matches, in document order)."""
+    for selector in exclude:
+        for element in root.cssselect(selector):
+            drop(element)
+    if not include:
+        return root
+    matches: set[etree._Element] = set()
+    for selector in include:
+        matches.update(root.cssselect(selector))
+    kept = [
+        element
+        for element in root.iter()
+        if element in matches and not any(a in matches for a in element.iterancestors())
+    ]
+    doc = empty_document()
+    body = body_of(doc)
+    for element in kept:
+        element.tail = None
+        body.append(element)
+    return doc
+
+
+def text_of(element: etree._Element) -> str:
+    """The element's text with whitespace collapsed."""
+    return " ".join(element.text_content().split())

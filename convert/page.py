@@ -1,0 +1,204 @@
+"""The whole conversion of one page, as the Markdown endpoint runs it in a worker process:
+metadata, prompt-injection scan, cleaning, selectors, main content, structure, Markdown,
+sanitizing, truncation, chunks and query ranking.
+
+Pure: (html, url, options) in, a picklable :class:`PageConversion` out. Chunking, ranking and
+structure failures do not fail the conversion: they are reported in the result and the document
+is still returned.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+from typing import Any
+
+from convert import safety
+from convert.appshell import detect_app_shell
+from convert.chunks import Chunk, ChunkOptions, chunk_markdown
+from convert.document import apply_selectors, check_selectors, clean_document, parse_document
+from convert.extract import main_content
+from convert.markdown import estimate_tokens, render_markdown, truncate
+from convert.metadata import page_metadata
+from convert.query import rank_chunks
+from convert.structure import Structure, StructureLimits, page_structure
+
+log = logging.getLogger(__name__)
+
+SAFETY_MODES = ("sanitize", "warn", "block")
+
+
+@dataclass(frozen=True)
+class StructureRequest:
+    """Which structure lists to extract, and their caps."""
+
+    headings: bool = False
+    links: bool = False
+    images: bool = False
+    limits: StructureLimits = field(default_factory=StructureLimits)
+
+    @property
+    def wanted(self) -> bool:
+        return self.headings or self.links or self.images
+
+
+@dataclass(frozen=True)
+class ConvertOptions:
+    """What the caller asked for (validated by the caller)."""
+
+    only_main_content: bool = True
+    include_tags: tuple[str, ...] = ()
+    exclude_tags: tuple[str, ...] = ()
+    max_chars: int | None = None
+    structure: StructureRequest = field(default_factory=StructureRequest)
+    chunking: ChunkOptions | None = None
+    """Chunk the document (``query`` implies it; the caller passes options then)."""
+    query: str | None = None
+    query_top_k: int = 5
+    safety_mode: str | None = None
+    """sanitize, warn or block: scan for prompt injection; None: no scan."""
+
+
+@dataclass
+class PageConversion:
+    """Everything the endpoint reports about one converted page."""
+
+    markdown: str
+    metadata: dict[str, str]
+    truncated: bool = False
+    truncation_reason: str | None = None
+    extraction: str = "whole_page"
+    """How the main content was found: semantic, scored, whole_body, fallback, whole_page."""
+    fell_back: bool = False
+    app_shell: bool = False
+    app_shell_reason: str = ""
+    structure: Structure | None = None
+    structure_error: str | None = None
+    chunks: list[dict[str, Any]] | None = None
+    chunk_count: int = 0
+    chunks_truncated: bool = False
+    chunk_error: str | None = None
+    ai_safety: dict[str, Any] | None = None
+
+    @property
+    def character_count(self) -> int:
+        return len(self.markdown)
+
+    @property
+    def blocked(self) -> bool:
+        """Whether block mode stops this page (risk is high)."""
+        return bool(
+            self.ai_safety
+            and self.ai_safety.get("action_taken") == "block"
+            and self.ai_safety.get("risk_level") == "high"
+        )
+
+
+def convert_page(html: str, url: str, options: ConvertOptions) -> PageConversion:
+    """Convert one page; raises :class:`~convert.document.SelectorError` for a bad selector."""
+    check_selectors("include_tags", options.include_tags)
+    check_selectors("exclude_tags", options.exclude_tags)
+    root = parse_document(html)
+    metadata = page_metadata(root, url)
+    shell = detect_app_shell(root)
+    html_scan = None
+    if options.safety_mode is not None:
+        html_scan = safety.scan_html(root, url)
+        if options.safety_mode == "sanitize":
+            safety.strip_html(root, html_scan)
+    clean_document(root, url)
+    root = apply_selectors(root, options.include_tags, options.exclude_tags)
+    extraction, fell_back = "whole_page", False
+    if options.only_main_content and not options.include_tags:
+        found = main_content(root, metadata.get("title", ""))
+        extraction, fell_back = found.method, found.fell_back
+    result = PageConversion(
+        markdown="",
+        metadata=metadata,
+        extraction=extraction,
+        fell_back=fell_back,
+        app_shell=shell.is_shell,
+        app_shell_reason=shell.reason,
+    )
+    if options.structure.wanted:
+        try:
+            result.structure = page_structure(root, url, options.structure.limits)
+        except Exception as exc:  # reported in usage; the document is still returned
+            log.warning("structure extraction failed: %s", exc)
+            result.structure_error = "structure extraction failed"
+    markdown = render_markdown(root, url)
+    if html_scan is not None and options.safety_mode is not None:
+        text_scan = safety.scan_markdown(markdown)
+        if options.safety_mode == "sanitize":
+            markdown = safety.strip_markdown(markdown, text_scan)
+        result.ai_safety = safety.report(html_scan, text_scan, options.safety_mode)
+    if options.max_chars is not None and len(markdown) > options.max_chars:
+        markdown = truncate(markdown, options.max_chars)
+        result.truncated, result.truncation_reason = True, "max_chars_exceeded"
+    result.markdown = markdown
+    if options.chunking is not None:
+        _chunk(result, options)
+    return result
+
+
+def _chunk(result: PageConversion, options: ConvertOptions) -> None:
+    assert options.chunking is not None
+    try:
+        chunked = chunk_markdown(result.markdown, options.chunking)
+        result.chunk_count, result.chunks_truncated = chunked.total, chunked.truncated
+        if options.query:
+            # Ranking looks at every chunk of the page, not only the first max_chunks.
+            every = chunked.chunks
+            if chunked.truncated:
+                every = chunk_markdown(
+                    result.markdown, _all_chunks(options.chunking, chunked.total)
+                ).chunks
+            matches = rank_chunks(every, options.query, options.query_top_k)
+            result.chunks = [
+                _chunk_json(match.chunk, score=match.score, offsets=False) for match in matches
+            ]
+        else:
+            result.chunks = [_chunk_json(chunk) for chunk in chunked.chunks]
+    except Exception as exc:  # reported in usage; the document is still returned
+        log.warning("chunking failed: %s", exc)
+        result.chunks, result.chunk_error = None, "chunking failed"
+
+
+def _all_chunks(options: ChunkOptions, total: int) -> ChunkOptions:
+    return ChunkOptions(
+        size=options.size,
+        overlap=options.overlap,
+        heading_aware=options.heading_aware,
+        heading_level=options.heading_level,
+        max_chunks=max(total, options.max_chunks),
+    )
+
+
+def _chunk_json(
+    chunk: Chunk, *, score: float | None = None, offsets: bool = True
+) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "index": chunk.index,
+        "text": chunk.text,
+        "heading_path": list(chunk.heading_path),
+        "character_count": chunk.character_count,
+        "estimated_token_count": chunk.estimated_token_count,
+    }
+    if offsets:
+        out["start_offset"] = chunk.start_offset
+        out["end_offset"] = chunk.end_offset
+        out["overlap_character_count"] = chunk.overlap_character_count
+    out["split_mid_block"] = chunk.split_mid_block
+    if score is not None:
+        out["relevance_score"] = score
+    return out
+
+
+__all__ = [
+    "SAFETY_MODES",
+    "ConvertOptions",
+    "PageConversion",
+    "StructureRequest",
+    "convert_page",
+    "estimate_tokens",
+]
