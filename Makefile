@@ -1,5 +1,5 @@
 # Everyday verbs. Each one sets up what it needs first (deploy/bootstrap.sh is idempotent).
-.PHONY: run test setup lint format config bench bench-fetch bench-screenshot clean
+.PHONY: run test setup lint format config bench bench-fetch bench-screenshot bench-markdown clean
 
 run:            ## set up, print an API key, run the server
 	bash deploy/bootstrap.sh run
@@ -17,7 +17,7 @@ format:
 	.venv/bin/ruff format . && .venv/bin/ruff check --fix .
 
 config:         ## regenerate config.toml from the settings declarations
-	.venv/bin/python server.py config > config.toml
+	.venv/bin/python server.py config > config.toml.new && mv config.toml.new config.toml
 
 bench:          ## HTTP overhead benchmark (needs wrk)
 	command -v wrk >/dev/null || $$( [ $$(id -u) = 0 ] || echo sudo ) apt-get install -y wrk
@@ -28,6 +28,10 @@ bench-fetch:    ## fetcher overhead and slow-drip isolation
 
 bench-screenshot: ## screenshots against bare Playwright, memory, chaos (long: about 25 minutes)
 	.venv/bin/python bench/screenshot.py
+
+bench-markdown: ## Markdown against trafilatura and readability: speed, F1, HTTP (about 2 minutes)
+	.venv/bin/pip install -q -r bench/requirements.txt
+	.venv/bin/python bench/markdown.py
 
 clean:
 	rm -rf .venv .pytest_cache .mypy_cache .ruff_cache

@@ -96,6 +96,9 @@ KINDS: dict[str, ErrorKind] = {
     "gone": ErrorKind(410, "gone", -1010, "validation", "this link has expired"),
     # After a successful fetch.
     "no_html": ErrorKind(404, "no_html", -4000, "fetch", "the target returned no HTML content"),
+    "ai_blocked": ErrorKind(
+        422, "ai_blocked", -4001, "conversion", "blocked: high prompt-injection risk"
+    ),
     "conversion_failed": ErrorKind(
         500, "conversion_failed", -4002, "conversion", "HTML-to-Markdown conversion failed"
     ),

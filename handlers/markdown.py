@@ -2,25 +2,29 @@
 
 from __future__ import annotations
 
+import logging
+from dataclasses import dataclass
 from typing import Any
 
 from browser.charset import HTML_TYPES
+from browser.farm_types import FarmError, FarmErrorKind, RenderOptions
 from browser.fetch import FetchError, FetchResult
 from browser.pages import PageRequest, PageRequestError, PageResult
-from convert.markdown import (
-    MarkdownOptions,
-    MarkdownResult,
-    SelectorError,
-    check_selectors,
-    estimate_tokens,
-    html_to_markdown,
-    split_selectors,
-)
+from convert.chunks import ChunkOptions
+from convert.document import SelectorError, check_selectors, split_selectors
+from convert.markdown import estimate_tokens
+from convert.page import ConvertOptions, PageConversion, StructureRequest, convert_page
 from convert.pool import ConversionTimeoutError, PoolBusyError
+from convert.structure import StructureLimits
 from handlers.base import ApiHandler, params_error
 from handlers.errors import ApiError
 from handlers.params import Param, ParamTable, ParsedParams
-from handlers.target import decode_target
+from handlers.target import check_target, decode_target
+
+log = logging.getLogger(__name__)
+
+RENDER_TIMEOUT_MS = 20_000
+"""Navigation time limit of a render for Markdown (the fetch limit of DESIGN.md)."""
 
 MARKDOWN_PARAMS = ParamTable(
     [
@@ -80,7 +84,6 @@ MARKDOWN_PARAMS = ParamTable(
             "boolean",
             "Split the document into chunks with heading paths; needs format=json.",
             False,
-            available=False,
         ),
         Param(
             "chunk_size",
@@ -122,7 +125,6 @@ MARKDOWN_PARAMS = ParamTable(
             "Keywords; implies chunking and returns only matching passages, best first.",
             max_length=512,
             example="pricing limits",
-            available=False,
         ),
         Param(
             "query_top_k",
@@ -138,21 +140,18 @@ MARKDOWN_PARAMS = ParamTable(
             "boolean",
             "Heading outline plus tables_detected and code_blocks_detected.",
             False,
-            available=False,
         ),
         Param(
             "include_links",
             "boolean",
             "Every link of the main content, absolute URLs.",
             False,
-            available=False,
         ),
         Param(
             "include_images",
             "boolean",
             "Every image with its source and alt text.",
             False,
-            available=False,
         ),
         # Fetch controls.
         Param(
@@ -175,26 +174,22 @@ MARKDOWN_PARAMS = ParamTable(
             "boolean",
             "Always render in a browser first; billed.",
             False,
-            available=False,
         ),
         Param(
             "wait_for_selector",
             "string",
             "Wait for this CSS selector; turns rendering on.",
-            available=False,
         ),
         Param(
             "scroll_to_bottom",
             "boolean",
             "Scroll to trigger lazy content; turns rendering on.",
             False,
-            available=False,
         ),
         Param(
             "load_more_selector",
             "string",
             "Click this selector up to 3 times; turns rendering on.",
-            available=False,
         ),
         Param("use_proxy", "boolean", "Start with the standard proxy tier.", False),
         Param(
@@ -240,7 +235,6 @@ MARKDOWN_PARAMS = ParamTable(
             "boolean",
             "Scan the page for prompt injection; 1 extra credit.",
             False,
-            available=False,
         ),
         Param(
             "ai_sanitize_mode",
@@ -268,8 +262,26 @@ _FETCH_ERRORS = {
 }
 
 
+_FARM_ERRORS = {
+    FarmErrorKind.busy: "busy",
+    FarmErrorKind.navigation_timeout: "fetch_timeout",
+    FarmErrorKind.target_unreachable: "fetch_connect",
+    FarmErrorKind.selector_not_found: "selector_not_found",
+    FarmErrorKind.capture_failed: "capture_failed",
+}
+
+
+@dataclass
+class Rendering:
+    """How the page was obtained, for billing and ``debug``."""
+
+    full_render: bool = False
+    auto_render: bool = False
+
+
 class MarkdownHandler(ApiHandler):
-    """Fetch the target, convert it in the worker pool, answer Markdown or the JSON envelope."""
+    """Fetch (or render) the target, convert it in the worker pool, answer Markdown or the JSON
+    envelope."""
 
     endpoint = "markdown"
     error_shape = "markdown"
@@ -282,37 +294,99 @@ class MarkdownHandler(ApiHandler):
             raise ApiError("chunking_needs_json")
         if problems:
             raise params_error(problems)
-        options = _options(params)
+        options = self._options(params)
         url = decode_target(encoded_url)
-        try:
-            got = await self.services.pages.get(self._page_request(url, params))
-        except PageRequestError as exc:
-            raise ApiError(exc.kind, exc.message) from exc
-        page = got.fetch
-        _raise_for_fetch(page)
-        try:
-            result: MarkdownResult = await self.services.pool.run(
-                html_to_markdown, page.text or "", page.final_url, options
-            )
-        except PoolBusyError as exc:
+        rendering = Rendering()
+        if _render_first(params):
+            await check_target(self.services.fetcher, url)
+            got = await self._render(url, params, _forced_tier(params))
+            rendering.full_render = True
+            result = await self._convert(got.fetch, options)
+        else:
+            got = await self._fetch(url, params)
+            result = await self._convert(got.fetch, options)
+            if result.app_shell and params["auto_render"]:
+                rendered = await self._auto_render(url, params, got.tier, result)
+                if rendered is not None:
+                    got, result = rendered
+                    rendering.auto_render = True
+        if result.blocked:
             raise ApiError(
-                "busy", "all conversion workers are busy; retry shortly", retry_after=5
-            ) from exc
-        except ConversionTimeoutError as exc:
-            raise ApiError("conversion_failed", "conversion took too long") from exc
-        except Exception as exc:
-            raise ApiError("conversion_failed") from exc
-        credits = self.services.settings.credits
-        self.bill(credits.markdown + (0 if got.cache_hit else credits.proxy_addon(got.tier)))
+                "ai_blocked",
+                "the page was blocked: high prompt-injection risk",
+                extra={"ai_safety": result.ai_safety},
+            )
+        self._bill(params, got, rendering)
         if params["format"] == "json":
-            self.write_json(self._envelope(params, got, result))
+            self.write_json(self._envelope(params, got, result, rendering))
             return
         self.set_header("Content-Type", "text/markdown; charset=utf-8")
         self.set_header("X-Markdown-Character-Count", str(result.character_count))
         if result.truncated:
             self.set_header("X-Markdown-Truncated", "true")
             self.set_header("X-Markdown-Truncation-Reason", result.truncation_reason or "")
+        if result.ai_safety is not None:
+            self.set_header("X-AI-Safety-Score", str(result.ai_safety["risk_score"]))
+            self.set_header("X-AI-Safety-Level", result.ai_safety["risk_level"])
         self.finish(result.markdown)
+
+    # -- getting the page ------------------------------------------------------------------------
+
+    async def _fetch(self, url: str, params: ParsedParams) -> PageResult:
+        try:
+            got = await self.services.pages.get(self._page_request(url, params))
+        except PageRequestError as exc:
+            raise ApiError(exc.kind, exc.message) from exc
+        _raise_for_fetch(got.fetch)
+        return got
+
+    async def _render(self, url: str, params: ParsedParams, tier: str) -> PageResult:
+        """The page rendered by the farm through ``tier``, as a fetch result (raises ApiError)."""
+        if tier not in ("direct", "standard"):
+            raise ApiError(
+                "invalid_parameter",
+                f"rendering goes direct or through the standard tier, not the {tier} tier",
+            )
+        options = RenderOptions(
+            wait_for_selector=params["wait_for_selector"] or None,
+            scroll_to_bottom=params["scroll_to_bottom"],
+            load_more_selector=params["load_more_selector"] or None,
+            navigation_timeout_ms=RENDER_TIMEOUT_MS,
+            route=tier,
+        )
+        try:
+            rendered = await self.services.farm.render(url, options)
+        except ValueError as exc:  # the route has no egress guard (a SOCKS-only standard tier)
+            raise ApiError(
+                "invalid_parameter", "use_proxy: the standard tier has no HTTP proxy for browsers"
+            ) from exc
+        except FarmError as exc:
+            kind = _FARM_ERRORS.get(exc.kind, "capture_failed")
+            raise ApiError(kind, exc.message, retry_after=exc.retry_after) from exc
+        fetch = FetchResult(
+            url=url,
+            final_url=rendered.final_url or url,
+            status=rendered.status or 200,
+            content_type="text/html",
+            text=rendered.html,
+        )
+        _raise_for_fetch(fetch)
+        return PageResult(fetch=fetch, tier=tier)
+
+    async def _auto_render(
+        self, url: str, params: ParsedParams, tier: str, shell: PageConversion
+    ) -> tuple[PageResult, PageConversion] | None:
+        """The rendered page and its conversion, through the tier that fetched the shell; None
+        (answer the shell as fetched) when rendering fails or yields less."""
+        try:
+            got = await self._render(url, params, tier)
+            result = await self._convert(got.fetch, self._options(params))
+        except ApiError as exc:
+            log.info("auto_render of an app shell failed (%s); answering the fetched page", exc)
+            return None
+        if len(result.markdown.strip()) < len(shell.markdown.strip()):
+            return None
+        return got, result
 
     def _page_request(self, url: str, params: ParsedParams) -> PageRequest:
         max_cache_age = params["max_cache_age"]
@@ -332,57 +406,166 @@ class MarkdownHandler(ApiHandler):
             max_cache_age=None if max_cache_age is None else max_cache_age / 1000,
         )
 
+    # -- converting ------------------------------------------------------------------------------
+
+    async def _convert(self, page: FetchResult, options: ConvertOptions) -> PageConversion:
+        try:
+            result: PageConversion = await self.services.pool.run(
+                convert_page, page.text or "", page.final_url, options
+            )
+        except PoolBusyError as exc:
+            raise ApiError(
+                "busy", "all conversion workers are busy; retry shortly", retry_after=5
+            ) from exc
+        except ConversionTimeoutError as exc:
+            raise ApiError("conversion_failed", "conversion took too long") from exc
+        except Exception as exc:
+            raise ApiError("conversion_failed") from exc
+        return result
+
+    def _options(self, params: ParsedParams) -> ConvertOptions:
+        """Cross-parameter rules and selector checks, all before any fetch."""
+        if params["chunk_overlap"] > params["chunk_size"] // 2:
+            raise ApiError(
+                "invalid_parameter",
+                "invalid parameters: chunk_overlap must be at most half of chunk_size",
+            )
+        include = _selectors("include_tags", split_selectors(params["include_tags"]))
+        exclude = _selectors("exclude_tags", split_selectors(params["exclude_tags"]))
+        for name in ("wait_for_selector", "load_more_selector"):
+            if params[name]:
+                _selectors(name, (params[name],))
+        convert = self.services.settings.convert
+        chunking = None
+        if params["chunking"] or params["query"]:
+            chunking = ChunkOptions(
+                size=params["chunk_size"],
+                overlap=params["chunk_overlap"],
+                heading_aware=params["heading_aware"],
+                heading_level=params["heading_aware_level"],
+                max_chunks=params["max_chunks"],
+            )
+        return ConvertOptions(
+            only_main_content=params["only_main_content"],
+            include_tags=include,
+            exclude_tags=exclude,
+            max_chars=params["max_chars"],
+            structure=StructureRequest(
+                headings=params["include_headings"],
+                links=params["include_links"],
+                images=params["include_images"],
+                limits=StructureLimits(
+                    headings=convert.max_headings,
+                    links=convert.max_links,
+                    images=convert.max_images,
+                ),
+            ),
+            chunking=chunking,
+            query=params["query"] or None,
+            query_top_k=params["query_top_k"],
+            safety_mode=params["ai_sanitize_mode"] if params["ai_sanitize"] else None,
+        )
+
+    # -- answering -------------------------------------------------------------------------------
+
+    def _bill(self, params: ParsedParams, got: PageResult, rendering: Rendering) -> None:
+        credits = self.services.settings.credits
+        total = credits.markdown
+        if not got.cache_hit:
+            total += credits.proxy_addon(got.tier)
+        if rendering.full_render:
+            total += credits.full_render
+        if params["ai_sanitize"]:
+            total += credits.ai_sanitize
+        self.bill(total)
+
     def _envelope(
-        self, params: ParsedParams, got: PageResult, result: MarkdownResult
+        self,
+        params: ParsedParams,
+        got: PageResult,
+        result: PageConversion,
+        rendering: Rendering,
     ) -> dict[str, Any]:
         body: dict[str, Any] = {}
         if params["include_markdown"]:
             body["markdown"] = result.markdown
         if params["include_metadata"]:
             body["metadata"] = result.metadata
-        body["usage"] = {
+        usage: dict[str, Any] = {
             "character_count": result.character_count,
             "estimated_token_count": estimate_tokens(result.markdown),
             "truncated": result.truncated,
             "truncation_reason": result.truncation_reason,
             "max_chars": params["max_chars"],
-            "chunk_count": 0,
-            "chunks_truncated": False,
+            "chunk_count": result.chunk_count,
+            "chunks_truncated": result.chunks_truncated,
         }
+        if result.chunk_error:
+            usage["chunk_error"] = result.chunk_error
+        if result.structure_error:
+            usage["structure_error"] = result.structure_error
+        structure = result.structure
+        if structure is not None:
+            for name in ("headings", "links", "images"):
+                if params[f"include_{name}"]:
+                    usage[f"{name}_truncated"] = getattr(structure, f"{name}_truncated")
+        body["usage"] = usage
         body["debug"] = {
-            "full_render_used": False,
-            "auto_render_triggered": False,
+            "full_render_used": rendering.full_render,
+            "auto_render_triggered": rendering.auto_render,
             "proxy_used": None if got.cache_hit else got.proxy_used,
             "retry_used": got.attempts > 1,
             "retry_attempts": max(got.attempts - 1, 0),
             "final_status_code": got.fetch.status,
             "cache_hit": got.cache_hit,
+            "main_content": result.extraction,
+            "main_content_fallback": result.fell_back,
         }
         body["request_id"] = self.request_id
+        if result.ai_safety is not None and params["include_ai_safety"]:
+            body["ai_safety"] = result.ai_safety
+        if result.chunks is not None and params["include_chunks"]:
+            body["chunks"] = result.chunks
+        if structure is not None:
+            if params["include_headings"]:
+                body["headings"] = structure.headings
+                body["tables_detected"] = structure.tables_detected
+                body["code_blocks_detected"] = structure.code_blocks_detected
+            if params["include_links"]:
+                body["links"] = structure.links
+            if params["include_images"]:
+                body["images"] = structure.images
         return body
 
 
-def _options(params: ParsedParams) -> MarkdownOptions:
-    """Cross-parameter rules and selector checks, all before any fetch."""
-    if params["chunk_overlap"] > params["chunk_size"] // 2:
-        raise ApiError(
-            "invalid_parameter",
-            "invalid parameters: chunk_overlap must be at most half of chunk_size",
-        )
-    include = split_selectors(params["include_tags"])
-    exclude = split_selectors(params["exclude_tags"])
+def _render_first(params: ParsedParams) -> bool:
+    """Whether the request asks for the browser from the start."""
+    return bool(
+        params["full_render"]
+        or params["wait_for_selector"]
+        or params["scroll_to_bottom"]
+        or params["load_more_selector"]
+    )
+
+
+def _forced_tier(params: ParsedParams) -> str:
+    if params["use_superior"]:
+        return "superior"
+    if params["use_premium"]:
+        return "premium"
+    return "standard" if params["use_proxy"] else "direct"
+
+
+def _selectors(name: str, selectors: tuple[str, ...]) -> tuple[str, ...]:
     try:
-        check_selectors("include_tags", include)
-        check_selectors("exclude_tags", exclude)
+        check_selectors(name, selectors)
     except SelectorError as exc:
         raise ApiError(
             "invalid_parameter",
             f"invalid parameters: {exc.parameter} has an invalid CSS selector: "
             f"{exc.selector[:200]}",
         ) from exc
-    return MarkdownOptions(
-        max_chars=params["max_chars"], include_tags=include, exclude_tags=exclude
-    )
+    return selectors
 
 
 def _raise_for_fetch(page: FetchResult) -> None:

@@ -16,12 +16,11 @@ from PIL import Image
 
 from browser.consent import LOADERS, banner_css, hide_css
 from browser.farm import CaptureOptions, CaptureResult, FarmError
-from browser.ssrf import URLRefusedError
-from convert.markdown import SelectorError, check_selectors, split_selectors
+from convert.document import SelectorError, check_selectors, split_selectors
 from handlers.base import ApiHandler, BaseHandler
 from handlers.errors import ApiError
 from handlers.params import Param, ParamTable, ParsedParams
-from handlers.target import decode_target
+from handlers.target import check_target, decode_target
 from store.screenshots import CONTENT_TYPES, ScreenshotRecord
 from store.store import StoreUnavailable
 
@@ -125,7 +124,7 @@ class ScreenshotHandler(ApiHandler):
         params = self.parse_params()
         url = decode_target(encoded_url)
         options = self._options(params)
-        await self._check_target(url)
+        await check_target(self.services.fetcher, url)
         assert self.key_info is not None
         services = self.services
         request_hash = _request_hash(url, params)
@@ -201,17 +200,6 @@ class ScreenshotHandler(ApiHandler):
             quality=int(params["quality"]) if params["format"] == "jpeg" else None,
             route="standard" if params["use_proxy"] else "direct",
         )
-
-    async def _check_target(self, url: str) -> None:
-        """The SSRF guard before the browser starts (the egress guard checks every request too)."""
-        fetcher = self.services.fetcher
-        try:
-            await fetcher.policy.check(url, fetcher.resolver)
-        except URLRefusedError as exc:
-            kind = "invalid_url" if exc.kind.value == "invalid_url" else "fetch_not_allowed"
-            raise ApiError(kind, exc.message) from exc
-        except Exception as exc:  # ResolutionError and resolver failures
-            raise ApiError("target_unreachable", "the target host could not be resolved") from exc
 
     async def _capture(
         self, url: str, options: CaptureOptions, params: ParsedParams, request_hash: str

@@ -14,9 +14,11 @@ import peewee
 import psycopg2
 import pytest
 
+from browser.egress import EgressGuard
 from browser.farm import Farm
 from browser.fetch import Fetcher
 from browser.pages import PageFetcher
+from browser.ssrf import AddressPolicy
 from convert.pool import ConverterPool, ConvertSettings
 from handlers.config import PlanSettings, Settings
 from handlers.ratelimit import RateLimiter
@@ -95,6 +97,21 @@ def settings(tmp_path: Path) -> Settings:
 def farm(settings: Settings) -> Farm:
     """An unstarted farm: only the screenshot tests start one (they override this fixture)."""
     return Farm(settings.farm)
+
+
+@contextmanager
+def running_farm(io_loop: Any, settings: Settings) -> Iterator[Farm]:
+    """A started farm whose pages leave through the egress guard, as in the server (modules that
+    need Chromium override the ``farm`` fixture with it)."""
+    guard = EgressGuard(AddressPolicy(settings.fetch.allow_hosts))
+    io_loop.run_sync(guard.start)
+    farm = Farm(settings.farm, egress_urls={"direct": guard.url})
+    io_loop.run_sync(farm.start, timeout=60)
+    try:
+        yield farm
+    finally:
+        io_loop.run_sync(farm.close, timeout=60)
+        io_loop.run_sync(guard.close)
 
 
 @pytest.fixture

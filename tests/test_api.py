@@ -175,7 +175,7 @@ async def test_include_and_exclude_tags(http_client, base_url, origin, key) -> N
     response = await get(
         http_client, markdown_url(base_url, f"{origin}/article", app_id=key, include_tags="h2, ul")
     )
-    assert response.body.decode().split() == ["##", "Details", "*", "one", "*", "two"]
+    assert response.body.decode().split() == ["##", "Details", "-", "one", "-", "two"]
     response = await get(
         http_client, markdown_url(base_url, f"{origin}/article", app_id=key, include_tags="p[[[")
     )

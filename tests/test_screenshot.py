@@ -21,13 +21,11 @@ from tornado.httpserver import HTTPServer
 from tornado.testing import bind_unused_port
 
 from browser.consent import BANNERS
-from browser.egress import EgressGuard
 from browser.farm import Farm
-from browser.ssrf import AddressPolicy
 from handlers.app import make_api_app
 from handlers.config import Settings
 from handlers.services import Services
-from tests.conftest import make_settings
+from tests.conftest import make_settings, running_farm
 from tests.origin import Origin, closed_port, serve
 
 RED = (255, 0, 0)
@@ -125,14 +123,8 @@ def settings(tmp_path: Path, base_url: str) -> Settings:
 
 @pytest.fixture
 def farm(io_loop: Any, settings: Settings) -> Iterator[Farm]:
-    """A started farm whose pages leave through the egress guard, as in the server."""
-    guard = EgressGuard(AddressPolicy(settings.fetch.allow_hosts))
-    io_loop.run_sync(guard.start)
-    farm = Farm(settings.farm, egress_urls={"direct": guard.url})
-    io_loop.run_sync(farm.start, timeout=60)
-    yield farm
-    io_loop.run_sync(farm.close, timeout=60)
-    io_loop.run_sync(guard.close)
+    with running_farm(io_loop, settings) as started:
+        yield started
 
 
 @pytest.fixture
