@@ -54,6 +54,16 @@ if [ ! -e "$stamp" ]; then
   touch "$stamp"
 fi
 
+# The public oEmbed provider registry (npm package oembed-providers, MIT), pinned, where npm
+# exists: the server imports it on top of its built-in list, the tests check the importer on it.
+OEMBED_PROVIDERS_VERSION=1.0.20260604
+registry=.cache/npm/node_modules/oembed-providers/providers.json
+if command -v npm >/dev/null && [ ! -s "$registry" ]; then
+  say "installing the public oEmbed provider registry (oembed-providers $OEMBED_PROVIDERS_VERSION)"
+  npm install -s --prefix .cache/npm --no-audit --no-fund "oembed-providers@$OEMBED_PROVIDERS_VERSION" \
+    >/dev/null || say "npm could not install oembed-providers; the built-in provider list is used"
+fi
+
 postgres_up() {
   command -v pg_lsclusters >/dev/null || return 0
   if ! pg_lsclusters -h 2>/dev/null | awk '{print $4}' | grep -q online; then
@@ -99,6 +109,9 @@ case "$mode" in
       .venv/bin/python server.py keys create --org local --plan pro | tail -n 1 > data/first-key.tmp
       chmod 600 data/first-key.tmp
       mv data/first-key.tmp data/first-key
+    fi
+    if [ -s "$registry" ] && [ ! -s data/providers.json ]; then
+      .venv/bin/python server.py providers import "$registry" 2>/dev/null | tail -n 1 >&2
     fi
     # A local trial: let the SSRF guard reach pages served on this machine. Production
     # configurations leave allow_hosts empty.

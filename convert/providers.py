@@ -1,0 +1,510 @@
+"""The oEmbed provider registry behind Pagecast's native embed tier.
+
+A registry maps URL schemes to a provider's oEmbed endpoint. Its data uses the public registry
+format of oembed.com (``providers.json``)::
+
+    [{"provider_name": "Vimeo", "provider_url": "https://vimeo.com/",
+      "endpoints": [{"schemes": ["https://vimeo.com/*"],
+                     "url": "https://vimeo.com/api/oembed.{format}",
+                     "discovery": true, "formats": ["json"]}]}]
+
+Pagecast ships its own list (``oembed_providers.json`` beside this module, read by
+``builtin_providers``); an operator can import a full public registry with
+``load_registry_file``. ``parse_registry`` validates decoded data and reports, rather than raises
+on, the entries it has to skip. ``ProviderRegistry`` compiles the schemes once and answers
+``match(url)``; ``endpoint_url`` builds the request for a match.
+
+Scheme matching
+    * ``*`` matches any run of characters, empty included. In the path, query and fragment it
+      crosses ``/``, ``.``, ``?`` and ``#``; in the host it stays inside the host name.
+    * ``http://`` and ``https://`` are equivalent: many registry entries list only one of them.
+      Other URI schemes (``spotify:*``) are compared literally.
+    * The host is compared case-insensitively (default ports dropped), everything after it
+      case-sensitively.
+    * ``*.example.com`` matches ``example.com`` and any subdomain of it; a bare host
+      ``example.com`` also matches ``www.example.com``, and ``www.example.com`` matches
+      ``example.com``. Any other subdomain must be listed.
+    * The whole URL must match. A scheme that ends in ``*`` covers any query string and fragment
+      through that ``*``; a scheme with no ``*`` at its end and no ``?`` or ``#`` of its own
+      matches the URL's path and ignores a query string or fragment after it (share links carry
+      tracking parameters). A scheme that spells out a query (``/playlist?list=*``) must match
+      it.
+    * URLs with user info (``https://user@host/``), control characters or white space, a host
+      that is not a plain DNS name or IP address or is longer than a DNS name can be, or over
+      ``MAX_URL_LENGTH`` characters never match.
+    * The first match wins, in registry order: providers, then endpoints, then schemes.
+
+Each scheme compiles to one regular expression whose wildcards between literal pieces are atomic
+(``(?>.*?piece)``): the leftmost occurrence of each piece is always the right choice for ``*``
+patterns, so matching takes time linear in the URL times the pattern, never exponential.
+Schemes are indexed by host (``*.youtube.com`` and ``www.youtube.com`` under ``youtube.com``);
+``match`` looks up the URL's host and its parent domains and only scans the few schemes whose
+host is itself a pattern (``https://player.*.example/...``) or that are not HTTP. A scheme whose
+host is nothing but wildcards (``https://*/...``) would claim every site and is not usable.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from functools import cache, lru_cache
+from pathlib import Path
+from urllib.parse import quote, unquote_plus, urlsplit
+
+__all__ = [
+    "MAX_HOST_LENGTH",
+    "MAX_URL_LENGTH",
+    "Endpoint",
+    "Provider",
+    "ProviderMatch",
+    "ProviderRegistry",
+    "RegistryError",
+    "builtin_providers",
+    "endpoint_url",
+    "load_registry_file",
+    "parse_registry",
+]
+
+MAX_URL_LENGTH = 8192
+MAX_HOST_LENGTH = 254  # a DNS name with its trailing dot
+BUILTIN_FILE = Path(__file__).with_name("oembed_providers.json")
+
+_HTTP = frozenset({"http", "https"})
+_DEFAULT_PORTS = {"http": 80, "https": 443}
+_URI_SCHEME = re.compile(r"([A-Za-z][A-Za-z0-9+.-]*):(.*)", re.DOTALL)
+_HOST_PATTERN = re.compile(r"[a-z0-9_.*-]+(?::[0-9]{1,5})?")
+_DNS_HOST = re.compile(r"[a-z0-9_-]+(?:\.[a-z0-9_-]+)*\.?")
+_IPV6_HOST = re.compile(r"[0-9a-f:.]+")
+_SUBDOMAINS = r"(?:[a-z0-9_-]+\.)*"
+_HOST_STAR = r"[a-z0-9_.-]"
+_FORMAT = "{format}"
+
+
+class RegistryError(ValueError):
+    """A registry file or document that cannot be used at all."""
+
+
+@dataclass(frozen=True)
+class Endpoint:
+    """One oEmbed endpoint of a provider and the URL schemes it serves."""
+
+    url: str
+    schemes: tuple[str, ...]
+    discovery: bool = False
+    formats: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Provider:
+    """An oEmbed provider: its name, home page and endpoints."""
+
+    name: str
+    url: str
+    endpoints: tuple[Endpoint, ...]
+
+
+@dataclass(frozen=True)
+class ProviderMatch:
+    """The provider that serves a URL; ``endpoint`` has ``{format}`` replaced with ``json``."""
+
+    provider_name: str
+    provider_url: str
+    endpoint: str
+
+
+# -- parsing -------------------------------------------------------------------------------------
+
+
+def parse_registry(data: object) -> tuple[list[Provider], list[str]]:
+    """Validate a decoded providers.json.
+
+    Returns the usable providers and a problem message per skipped entry, endpoint or scheme.
+    Entries without a name, with a non-http(s) endpoint URL, with no usable schemes, or with
+    malformed fields are skipped with a reason; endpoints offering only xml are skipped (Pagecast
+    asks providers for json). Raises ``RegistryError`` when ``data`` is not a list.
+    """
+    if not isinstance(data, list):
+        raise RegistryError(f"a provider registry is a JSON list, not {type(data).__name__}")
+    providers: list[Provider] = []
+    problems: list[str] = []
+    for index, entry in enumerate(data):
+        provider = _parse_provider(index, entry, problems)
+        if provider is not None:
+            providers.append(provider)
+    return providers, problems
+
+
+def load_registry_file(path: str | Path) -> tuple[list[Provider], list[str]]:
+    """Read and parse a providers.json file; ``RegistryError`` if unreadable or not JSON."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise RegistryError(f"cannot read provider registry {path}: {exc}") from exc
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise RegistryError(f"provider registry {path} is not valid JSON: {exc}") from exc
+    return parse_registry(data)
+
+
+def builtin_providers() -> list[Provider]:
+    """Pagecast's shipped provider list (read once)."""
+    return list(_builtin())
+
+
+@cache
+def _builtin() -> tuple[Provider, ...]:
+    providers, problems = load_registry_file(BUILTIN_FILE)
+    if problems:
+        raise RegistryError(f"built-in provider list has problems: {'; '.join(problems)}")
+    return tuple(providers)
+
+
+def _parse_provider(index: int, entry: object, problems: list[str]) -> Provider | None:
+    label = f"entry {index}"
+    if not isinstance(entry, Mapping):
+        problems.append(f"{label}: skipped, not an object")
+        return None
+    name = entry.get("provider_name")
+    if not isinstance(name, str) or not name.strip():
+        problems.append(f"{label}: skipped, no provider_name")
+        return None
+    label = f"{label} ({name.strip()})"
+    home = entry.get("provider_url", "")
+    if not isinstance(home, str):
+        problems.append(f"{label}: skipped, provider_url is not a string")
+        return None
+    raw_endpoints = entry.get("endpoints")
+    if not isinstance(raw_endpoints, list) or not raw_endpoints:
+        problems.append(f"{label}: skipped, endpoints is not a non-empty list")
+        return None
+    endpoints = []
+    for number, raw in enumerate(raw_endpoints):
+        endpoint = _parse_endpoint(f"{label} endpoint {number}", raw, problems)
+        if endpoint is not None:
+            endpoints.append(endpoint)
+    if not endpoints:
+        problems.append(f"{label}: skipped, no usable endpoint")
+        return None
+    return Provider(name=name.strip(), url=home.strip(), endpoints=tuple(endpoints))
+
+
+def _parse_endpoint(label: str, raw: object, problems: list[str]) -> Endpoint | None:
+    if not isinstance(raw, Mapping):
+        problems.append(f"{label}: skipped, not an object")
+        return None
+    url = raw.get("url")
+    if not isinstance(url, str) or not _is_http_url(url.replace(_FORMAT, "json")):
+        problems.append(f"{label}: skipped, url is not an http(s) URL: {url!r}")
+        return None
+    discovery = raw.get("discovery", False)
+    formats = raw.get("formats", [])
+    if not isinstance(discovery, bool):
+        problems.append(f"{label}: skipped, discovery is not a boolean")
+        return None
+    if not isinstance(formats, list) or not all(isinstance(f, str) for f in formats):
+        problems.append(f"{label}: skipped, formats is not a list of strings")
+        return None
+    formats = [f.strip().lower() for f in formats]
+    if formats and "json" not in formats:
+        problems.append(f"{label}: skipped, offers only {', '.join(formats)} (Pagecast needs json)")
+        return None
+    schemes = _parse_schemes(label, raw.get("schemes", []), problems)
+    if schemes is None:
+        return None
+    if not schemes:
+        problems.append(f"{label}: skipped, no usable schemes")
+        return None
+    return Endpoint(url=url.strip(), schemes=schemes, discovery=discovery, formats=tuple(formats))
+
+
+def _parse_schemes(label: str, raw: object, problems: list[str]) -> tuple[str, ...] | None:
+    if not isinstance(raw, list):
+        problems.append(f"{label}: skipped, schemes is not a list")
+        return None
+    schemes: list[str] = []
+    for scheme in raw:
+        if isinstance(scheme, str) and _compile_scheme(scheme.strip()) is not None:
+            if scheme.strip() not in schemes:
+                schemes.append(scheme.strip())
+        else:
+            problems.append(f"{label}: scheme {scheme!r} dropped, not a usable URL pattern")
+    return tuple(schemes)
+
+
+def _is_http_url(url: str) -> bool:
+    try:
+        parts = urlsplit(url.strip())
+        return parts.scheme.lower() in _HTTP and bool(parts.hostname)
+    except ValueError:
+        return False
+
+
+# -- scheme compilation --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Compiled:
+    """A scheme as a regular expression plus where the registry indexes it."""
+
+    pattern: re.Pattern[str]
+    host_key: str | None  # None: not indexable by host
+    uri_scheme: str  # "http" for http and https
+
+
+@lru_cache(maxsize=8192)
+def _compile_scheme(scheme: str) -> _Compiled | None:
+    """Compile a registry scheme, or None when it is not a usable URL pattern."""
+    found = _URI_SCHEME.fullmatch(scheme)
+    if found is None or not found.group(2) or _has_bad_characters(scheme):
+        return None
+    uri_scheme, rest = found.group(1).lower(), found.group(2)
+    if uri_scheme not in _HTTP:
+        regex = re.escape(uri_scheme) + ":" + _glob(rest, star=".")
+        return _Compiled(re.compile(regex, re.DOTALL), None, uri_scheme)
+    if not rest.startswith("//"):
+        return None
+    authority, path = _split_authority(rest[2:])
+    host = authority.lower()
+    if not _HOST_PATTERN.fullmatch(host) or not host.strip("*.:"):
+        return None
+    host_regex, host_key = _host_regex(host)
+    regex = r"https?://" + host_regex + _path_regex(path)
+    return _Compiled(re.compile(regex, re.DOTALL), host_key, "http")
+
+
+def _split_authority(rest: str) -> tuple[str, str]:
+    for index, char in enumerate(rest):
+        if char in "/?#":
+            return rest[:index], rest[index:]
+    return rest, ""
+
+
+def _host_regex(host: str) -> tuple[str, str | None]:
+    """The regex for a scheme's host and its index key (None for a host pattern)."""
+    name, colon, port = host.partition(":")
+    suffix = re.escape(colon + port)
+    if name.startswith("*.") and "*" not in name[2:]:
+        return _SUBDOMAINS + re.escape(name[2:]) + suffix, name[2:]
+    if "*" in name:
+        return _glob(name, star=_HOST_STAR) + suffix, None
+    bare = name.removeprefix("www.")
+    return r"(?:www\.)?" + re.escape(bare) + suffix, bare
+
+
+def _path_regex(path: str) -> str:
+    """Path, query and fragment; see the module docstring for the trailing-query rule."""
+    if path.endswith("*") or "?" in path or "#" in path:
+        return _glob(path, star=".")
+    return _glob(path, star="[^?#]") + r"(?:[?#].*)?"
+
+
+def _glob(pattern: str, *, star: str) -> str:
+    """Translate ``*`` wildcards; each piece between two stars matches at its leftmost place."""
+    pieces = pattern.split("*")
+    if len(pieces) == 1:
+        return re.escape(pattern)
+    first, *middle, last = pieces
+    parts = [re.escape(first)]
+    for piece in middle:
+        if piece:
+            parts.append(f"(?>{star}*?{re.escape(piece)})")
+    parts.append(f"{star}*{re.escape(last)}")
+    return "".join(parts)
+
+
+def _has_bad_characters(text: str) -> bool:
+    return any(ord(char) <= 0x20 or ord(char) == 0x7F for char in text)
+
+
+# -- URL normalisation ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Target:
+    """A URL ready for matching: lower-case scheme and host, the rest as given."""
+
+    text: str
+    uri_scheme: str  # "http" for http and https
+    host: str | None
+
+
+def _normalize(url: str) -> _Target | None:
+    if not url or len(url) > MAX_URL_LENGTH or _has_bad_characters(url):
+        return None
+    found = _URI_SCHEME.fullmatch(url)
+    if found is None:
+        return None
+    uri_scheme, rest = found.group(1).lower(), found.group(2)
+    if uri_scheme not in _HTTP:
+        return _Target(f"{uri_scheme}:{rest}", uri_scheme, None)
+    if not rest.startswith("//"):
+        return None
+    authority, tail = _split_authority(rest[2:])
+    host_port = _normalize_authority(uri_scheme, authority)
+    if host_port is None:
+        return None
+    host, netloc = host_port
+    return _Target(f"{uri_scheme}://{netloc}{tail}", "http", host)
+
+
+def _normalize_authority(uri_scheme: str, authority: str) -> tuple[str, str] | None:
+    """(host, host[:port]) with a lower-case host and no default port, or None."""
+    if "@" in authority or "\\" in authority:
+        return None
+    try:
+        parts = urlsplit(f"//{authority}")
+        host, port = parts.hostname, parts.port
+    except ValueError:
+        return None
+    if not host:
+        return None
+    host = _ascii_host(host)
+    if host is None:
+        return None
+    host = host.rstrip(".")
+    shown = f"[{host}]" if ":" in host else host
+    if port is not None and port != _DEFAULT_PORTS[uri_scheme]:
+        shown = f"{shown}:{port}"
+    return host, shown
+
+
+def _ascii_host(host: str) -> str | None:
+    if len(host) > MAX_HOST_LENGTH:
+        return None
+    if not host.isascii():
+        try:
+            host = host.encode("idna").decode("ascii")
+        except UnicodeError:
+            return None
+    if _DNS_HOST.fullmatch(host) or (":" in host and _IPV6_HOST.fullmatch(host)):
+        return host
+    return None
+
+
+def _host_keys(host: str) -> Iterable[str]:
+    """The host and its parent domains: ``a.b.c`` gives ``a.b.c``, ``b.c``, ``c``."""
+    yield host
+    dot = host.find(".")
+    while dot != -1:
+        yield host[dot + 1 :]
+        dot = host.find(".", dot + 1)
+
+
+# -- the registry --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Rule:
+    order: int
+    pattern: re.Pattern[str]
+    match: ProviderMatch
+
+
+class ProviderRegistry:
+    """Providers with their schemes compiled and indexed by host, ready for ``match``."""
+
+    def __init__(self, providers: Iterable[Provider]) -> None:
+        """Later providers replace earlier ones of the same name (compared case-insensitively),
+        in the earlier one's place, so an imported registry can override the built-in list."""
+        by_name: dict[str, Provider] = {}
+        for provider in providers:
+            by_name[provider.name.strip().casefold()] = provider
+        self._providers = tuple(by_name.values())
+        self._by_host: dict[str, list[_Rule]] = {}
+        self._unindexed: dict[str, list[_Rule]] = {}
+        self._rule_count = 0
+        for provider in self._providers:
+            self._add(provider)
+
+    def _add(self, provider: Provider) -> None:
+        for endpoint in provider.endpoints:
+            found = ProviderMatch(
+                provider.name, provider.url, endpoint.url.replace(_FORMAT, "json")
+            )
+            for scheme in endpoint.schemes:
+                compiled = _compile_scheme(scheme.strip())
+                if compiled is None:
+                    raise ValueError(f"{provider.name}: scheme {scheme!r} is not a URL pattern")
+                rule = _Rule(self._rule_count, compiled.pattern, found)
+                self._rule_count += 1
+                if compiled.host_key is None:
+                    self._unindexed.setdefault(compiled.uri_scheme, []).append(rule)
+                else:
+                    self._by_host.setdefault(compiled.host_key, []).append(rule)
+
+    def match(self, url: str) -> ProviderMatch | None:
+        """The first provider endpoint whose scheme matches ``url``, or None."""
+        target = _normalize(url.strip())
+        if target is None:
+            return None
+        best: _Rule | None = None
+        for rules in self._candidates(target):
+            for rule in rules:
+                if best is not None and rule.order > best.order:
+                    break
+                if rule.pattern.fullmatch(target.text):
+                    best = rule
+                    break
+        return None if best is None else best.match
+
+    def _candidates(self, target: _Target) -> Iterable[list[_Rule]]:
+        if target.host is not None:
+            for key in _host_keys(target.host):
+                rules = self._by_host.get(key)
+                if rules:
+                    yield rules
+        rules = self._unindexed.get(target.uri_scheme)
+        if rules:
+            yield rules
+
+    def __len__(self) -> int:
+        return len(self._providers)
+
+    @property
+    def providers(self) -> tuple[Provider, ...]:
+        """The providers after same-name replacement, in registry order."""
+        return self._providers
+
+
+# -- request URLs --------------------------------------------------------------------------------
+
+
+def endpoint_url(
+    match: ProviderMatch, url: str, maxwidth: int | None = None, maxheight: int | None = None
+) -> str:
+    """The provider request URL for ``url``.
+
+    The endpoint's own query parameters are kept; ``url`` (and ``maxwidth``/``maxheight`` when
+    given) replace any of the same name. ``format=json`` is added unless the endpoint already
+    names its format: a ``{format}`` placeholder (replaced with ``json``), a path ending in
+    ``.json`` or a ``format`` query parameter.
+    """
+    endpoint = match.endpoint
+    in_path = _FORMAT in endpoint
+    endpoint = endpoint.replace(_FORMAT, "json")
+    base, _, fragment = endpoint.partition("#")
+    base, _, query = base.partition("?")
+    params: dict[str, str] = {"url": url}
+    if maxwidth is not None:
+        params["maxwidth"] = str(_positive("maxwidth", maxwidth))
+    if maxheight is not None:
+        params["maxheight"] = str(_positive("maxheight", maxheight))
+    kept = [pair for pair in query.split("&") if pair and _param_name(pair) not in params]
+    names = {_param_name(pair) for pair in kept}
+    if not (in_path or base.lower().endswith(".json") or "format" in names):
+        params["format"] = "json"
+    kept.extend(f"{name}={quote(value, safe='')}" for name, value in params.items())
+    return f"{base}?{'&'.join(kept)}" + (f"#{fragment}" if fragment else "")
+
+
+def _param_name(pair: str) -> str:
+    return unquote_plus(pair.partition("=")[0])
+
+
+def _positive(name: str, value: int) -> int:
+    if isinstance(value, bool) or value < 1:
+        raise ValueError(f"{name} must be a positive integer, not {value!r}")
+    return value
