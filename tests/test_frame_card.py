@@ -1,0 +1,579 @@
+"""The frame card renderer: hostile metadata stays inert text, only http(s) URLs reach the page,
+one link covers the card, and every template and theme renders as intended in real Chromium
+(served under the frame's Content-Security-Policy, checked pixel by pixel with Pillow)."""
+
+from __future__ import annotations
+
+import io
+import os
+import time
+from collections.abc import Iterator
+from dataclasses import replace
+from typing import Any, Literal, cast
+
+import lxml.html
+import pytest
+from PIL import Image, ImageDraw
+from playwright.sync_api import ConsoleMessage, Dialog, Page, Route, sync_playwright
+
+from browser.farm_browser import LAUNCH_ARGS
+from convert.frame_card import (
+    CSP,
+    DESCRIPTION_LIMIT,
+    SITE_NAME_LIMIT,
+    TEMPLATES,
+    THEMES,
+    TITLE_LIMIT,
+    CardData,
+    render_card,
+)
+
+CHROMIUM = os.environ.get("PAGECAST_TEST_CHROMIUM", "/usr/bin/chromium")
+FRAME_URL = "https://frame.pagecast.test/card"
+IMAGE_URL = "https://img.example/red.png"
+FAVICON_URL = "https://img.example/favicon.png"
+MISSING_URL = "https://img.example/missing.png"
+SIZES = {"default": (800, 600), "compact": (400, 300), "horizontal": (400, 150)}
+"""The templates' own frame sizes."""
+SMALL_SIZES = {"default": (320, 280), "compact": (300, 90), "horizontal": (600, 120)}
+RGB = tuple[int, int, int]
+WHITE: RGB = (255, 255, 255)
+NEAR_BLACK: RGB = (0x12, 0x12, 0x12)
+RED: RGB = (255, 0, 0)
+BLUE: RGB = (0, 0, 255)
+
+CARD = CardData(
+    url="https://example.com/articles/cards",
+    title="How link cards are drawn",
+    description="A walk through the layout of a card: image, site line, title and description.",
+    image=IMAGE_URL,
+    site_name="Example News",
+    favicon=FAVICON_URL,
+    canonical_url="https://example.com/articles/cards",
+)
+HOSTILE = (
+    "<script>alert(1)</script>",
+    '"><img src=x onerror=alert(1)>',
+    "</style><script>alert(1)</script>",
+    "</title><svg onload=alert(1)>",
+    "'><a href=javascript:alert(1)>x</a>",
+)
+DANGEROUS_URLS = (
+    "javascript:alert(1)",
+    "  JavaScript:alert(1)",
+    "java\tscript:alert(1)",
+    "data:text/html,<script>alert(1)</script>",
+    "data:image/png;base64,iVBORw0KGgo=",
+    "//evil.example/x.png",
+    "/relative.png",
+    "relative.png",
+    "ftp://files.example/x.png",
+    "https:///no-host.png",
+    "http://[::1/broken-ipv6.png",
+    "vbscript:msgbox(1)",
+)
+ColorScheme = Literal["light", "dark", "no-preference"]
+ALLOWED_TAGS = {"html", "head", "meta", "title", "style", "body", "a", "div", "span", "img"}
+
+
+def render(card: CardData = CARD, **options: Any) -> str:
+    settings: dict[str, Any] = {
+        "template": "default",
+        "theme": "light",
+        "width": 400,
+        "height": 320,
+        "badge": False,
+    }
+    settings.update(options)
+    return render_card(card, **settings)
+
+
+def parse(document: str) -> lxml.html.HtmlElement:
+    return lxml.html.document_fromstring(document)
+
+
+def only(root: lxml.html.HtmlElement, xpath: str) -> lxml.html.HtmlElement:
+    found = root.xpath(xpath)
+    assert len(found) == 1, f"{xpath}: {len(found)} matches"
+    return found[0]
+
+
+def assert_inert(document: str, *, text_says_javascript: bool = False) -> None:
+    """No element, attribute or URL that could run anything ("javascript:" nowhere in the
+    document unless the card's text itself says it)."""
+    root = parse(document)
+    assert not root.xpath("//script")
+    assert {element.tag for element in root.iter()} <= ALLOWED_TAGS
+    for element in root.iter():
+        for name, value in element.attrib.items():
+            assert not name.lower().startswith("on"), (element.tag, name)
+            assert "javascript:" not in value.lower()
+    assert text_says_javascript or "javascript:" not in document.lower()
+    assert len(root.xpath("//style")) == 1
+    assert "</" not in only(root, "//style").text
+
+
+# ----- escaping and URLs -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("payload", HOSTILE)
+@pytest.mark.parametrize("template", TEMPLATES)
+def test_hostile_text_is_shown_literally(payload: str, template: str) -> None:
+    card = replace(CARD, title=payload, description=payload, site_name=payload)
+    document = render(card, template=template, width=600, height=400)
+    assert_inert(document, text_says_javascript="javascript:" in payload)
+    root = parse(document)
+    assert only(root, "//title").text == payload
+    assert only(root, "//div[@class='title']").text_content() == payload
+    assert only(root, "//span[@class='site-name']").text_content() == payload
+    if template != "compact":
+        assert only(root, "//div[@class='description']").text_content() == payload
+
+
+@pytest.mark.parametrize("url", DANGEROUS_URLS)
+def test_dangerous_image_and_favicon_urls_give_no_img(url: str) -> None:
+    for template in TEMPLATES:
+        document = render(replace(CARD, image=url, favicon=url), template=template)
+        assert "<img" not in document
+        assert_inert(document)
+
+
+@pytest.mark.parametrize("url", DANGEROUS_URLS)
+def test_dangerous_page_urls_give_no_link(url: str) -> None:
+    document = render(replace(CARD, url=url, canonical_url=url))
+    root = parse(document)
+    assert not root.xpath("//a") and not root.xpath("//*[@href]")
+    assert only(root, "//div[@class='card']").xpath(".//div[@class='title']")
+    assert_inert(document)
+
+
+def test_https_image_gives_one_escaped_img() -> None:
+    image = 'https://img.example/a.png?w=1&h=2&q="x"<y>'
+    document = render(replace(CARD, image=image, favicon=""))
+    root = parse(document)
+    img = only(root, "//img")
+    assert img.get("src") == image
+    assert img.get("alt") == ""
+    assert img.get("referrerpolicy") == "no-referrer"
+    assert img.get("loading") == "lazy"
+    assert img.get("decoding") == "async"
+    assert 'src="https://img.example/a.png?w=1&amp;h=2&amp;q=&quot;x&quot;&lt;y&gt;"' in document
+
+
+def test_url_schemes_are_case_insensitive_and_whitespace_is_stripped() -> None:
+    card = replace(
+        CARD,
+        url="\n HTTPS://Example.com/x ",
+        image=" HTTPS://img.example/a.png\t",
+        favicon="Http://img.example/f.ico",
+    )
+    root = parse(render(card))
+    assert only(root, "//a").get("href") == "HTTPS://Example.com/x"
+    assert only(root, "//img[@class='image']").get("src") == "HTTPS://img.example/a.png"
+    assert only(root, "//img[@class='favicon']").get("src") == "Http://img.example/f.ico"
+
+
+def test_http_images_are_kept_and_upgraded_by_the_page() -> None:
+    document = render(replace(CARD, image="http://img.example/a.png"))
+    root = parse(document)
+    assert only(root, "//img[@class='image']").get("src") == "http://img.example/a.png"
+    policy = only(root, "//meta[@http-equiv='Content-Security-Policy']")
+    assert policy.get("content") == "upgrade-insecure-requests"
+
+
+def test_the_whole_card_is_one_link() -> None:
+    root = parse(render(badge=True))
+    link = only(root, "//a")
+    assert link.get("href") == CARD.url
+    assert link.get("target") == "_blank"
+    assert link.get("rel") == "noopener noreferrer"
+    assert link.get("class") == "card"
+    assert link.getparent().tag == "body"
+    for part in ("media", "site", "title", "description"):
+        assert link.xpath(f".//*[@class='{part}']"), part
+
+
+# ----- document shape -----------------------------------------------------------------------------
+
+
+def test_head_and_page_fill() -> None:
+    document = render()
+    root = parse(document)
+    assert document.startswith("<!DOCTYPE html>\n")
+    assert only(root, "//meta[@charset]").get("charset") == "utf-8"
+    assert "width=device-width" in only(root, "//meta[@name='viewport']").get("content")
+    assert only(root, "//meta[@name='robots']").get("content") == "noindex"
+    assert only(root, "//title").text == CARD.title
+    style = only(root, "//style").text
+    assert "html,body{margin:0;padding:0;width:100%;height:100%;overflow:hidden;" in style
+    assert "box-sizing:border-box" in style
+    assert "-webkit-line-clamp" in style
+    assert "@import" not in style and "url(" not in style and "@font-face" not in style
+    assert not root.xpath("//link") and not root.xpath("//*[@style]")
+
+
+def test_badge_is_plain_text_or_absent() -> None:
+    with_badge = render(badge=True)
+    badge = only(parse(with_badge), "//div[@class='badge']")
+    assert badge.text_content() == "Made with Pagecast"
+    assert badge.getparent().tag == "body" and not badge.xpath(".//*")
+    assert with_badge.count("Made with Pagecast") == 1
+    for template in TEMPLATES:
+        without = render(template=template, badge=False)
+        assert "Made with" not in without and "badge" not in without
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        ({"template": "grid"}, "unknown template"),
+        ({"template": "Default"}, "unknown template"),
+        ({"theme": "sepia"}, "unknown theme"),
+        ({"theme": ""}, "unknown theme"),
+        ({"width": 0}, "width"),
+        ({"width": 5000}, "width"),
+        ({"height": -10}, "height"),
+        ({"height": True}, "height"),
+        ({"width": 400.0}, "width"),
+    ],
+)
+def test_bad_options_are_refused(options: dict[str, Any], message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        render(**options)
+
+
+@pytest.mark.parametrize("size", [(1, 1), (16, 16), (1, 4096), (4096, 1), (4096, 4096), (120, 60)])
+def test_extreme_sizes_still_render(size: tuple[int, int]) -> None:
+    width, height = size
+    for template in TEMPLATES:
+        for card in (CARD, replace(CARD, image="", description="")):
+            document = render(card, template=template, width=width, height=height, badge=True)
+            assert_inert(document)
+            assert only(parse(document), "//div[@class='title']").text == card.title
+            assert "-px" not in document and "--placeholder:#" in document
+
+
+def test_output_is_deterministic() -> None:
+    for template in TEMPLATES:
+        for theme in THEMES:
+            first = render(template=template, theme=theme, badge=True)
+            again = render(replace(CARD), template=template, theme=theme, badge=True)
+            assert first == again
+    assert render(width=300) != render(width=500)
+
+
+def test_themes() -> None:
+    light, dark, auto = (render(theme=theme) for theme in THEMES)
+    assert "--bg:#ffffff" in light and "#121212" not in light
+    assert "--bg:#121212" in dark and "--bg:#ffffff" not in dark
+    assert "prefers-color-scheme" not in light and "prefers-color-scheme" not in dark
+    assert "@media (prefers-color-scheme: dark){:root{--bg:#121212;" in auto
+    assert auto.index("--bg:#ffffff") < auto.index("--bg:#121212")
+
+
+def test_text_is_collapsed_cleaned_and_truncated() -> None:
+    card = replace(
+        CARD,
+        title="  Line one\n\n\tline\x00 two\x1b  ",
+        description="d" * 2000,
+        site_name="s " * 400,
+    )
+    root = parse(render(card, height=2000))
+    assert only(root, "//div[@class='title']").text == "Line one line two"
+    description = only(root, "//div[@class='description']").text
+    assert len(description) == DESCRIPTION_LIMIT and description.endswith("\u2026")
+    site = only(root, "//span[@class='site-name']").text
+    assert len(site) <= SITE_NAME_LIMIT and site.endswith("\u2026") and "  " not in site
+    long_title = only(parse(render(replace(CARD, title="t" * 999))), "//title").text
+    assert len(long_title) == TITLE_LIMIT and long_title == "t" * (TITLE_LIMIT - 1) + "\u2026"
+
+
+def test_templates_show_their_parts() -> None:
+    default = parse(render(template="default", width=400, height=360))
+    assert default.xpath("//div[@class='description']")
+    compact = parse(render(template="compact", width=360, height=96))
+    assert not compact.xpath("//div[@class='description']")
+    assert compact.xpath("//div[@class='title']") and compact.xpath("//span[@class='site-name']")
+    horizontal = parse(render(template="horizontal", width=600, height=140))
+    assert horizontal.xpath("//div[@class='description']")
+    style = only(horizontal, "//style").text
+    assert "-webkit-line-clamp:1;" in style.split(".description{")[1]
+
+
+def test_without_an_image_the_site_initial_stands_in() -> None:
+    for template in TEMPLATES:
+        root = parse(render(replace(CARD, image=""), template=template))
+        assert only(root, "//span[@class='initial']").text == "E"
+        assert not root.xpath("//img[@class='image']")
+    bare = replace(CARD, url="", title="", description="", image="", site_name="", favicon="")
+    text_only = parse(render(replace(bare, canonical_url="", title="...")))
+    assert not text_only.xpath("//div[@class='media']")
+    assert only(text_only, "//div[@class='title']").text == "..."
+
+
+def test_missing_title_and_site_fall_back_to_the_url() -> None:
+    card = replace(
+        CARD, title=" ", site_name="", canonical_url="https://www.example.org/guide/", image=""
+    )
+    root = parse(render(card))
+    assert only(root, "//div[@class='title']").text == "example.org/guide"
+    assert only(root, "//span[@class='site-name']").text == "example.org"
+    assert only(root, "//a").get("href") == CARD.url
+
+
+def test_csp_is_exported() -> None:
+    assert CSP == "default-src 'none'; img-src https: data:; style-src 'unsafe-inline'"
+
+
+# ----- real Chromium ------------------------------------------------------------------------------
+
+
+def png(color: RGB) -> bytes:
+    buffer = io.BytesIO()
+    Image.new("RGB", (8, 8), color).save(buffer, format="PNG")
+    return buffer.getvalue()
+
+
+class Frame:
+    """One browser tab that shows cards as the frame host serves them: from ``FRAME_URL`` with
+    ``CSP``, the test images answered locally, nothing reaching the network."""
+
+    def __init__(self, page: Page) -> None:
+        self.page = page
+        self.document = ""
+        self.dialogs: list[str] = []
+        self.errors: list[str] = []
+        red, blue = png(RED), png(BLUE)
+        page.route("**/*", lambda route: route.abort())
+        page.route(FRAME_URL, self._frame)
+        page.route(IMAGE_URL, lambda route: route.fulfill(body=red, content_type="image/png"))
+        page.route(FAVICON_URL, lambda route: route.fulfill(body=blue, content_type="image/png"))
+        page.route(MISSING_URL, lambda route: route.fulfill(status=404, body=b"gone"))
+        page.on("dialog", self._dialog)
+        page.on("console", self._console)
+        page.on("pageerror", lambda error: self.errors.append(str(error)))
+
+    def _frame(self, route: Route) -> None:
+        route.fulfill(
+            body=self.document,
+            content_type="text/html; charset=utf-8",
+            headers={"Content-Security-Policy": CSP},
+        )
+
+    def _dialog(self, dialog: Dialog) -> None:
+        self.dialogs.append(dialog.message)
+        dialog.dismiss()
+
+    def _console(self, message: ConsoleMessage) -> None:
+        if message.type == "error":
+            self.errors.append(message.text)
+
+    def show(
+        self, document: str, width: int, height: int, scheme: ColorScheme = "no-preference"
+    ) -> Image.Image:
+        """The screenshot of ``document`` in a ``width`` x ``height`` frame for a reader who
+        prefers ``scheme``, once every image has loaded or failed."""
+        self.document = document
+        self.dialogs.clear()
+        self.errors.clear()
+        self.page.set_viewport_size({"width": width, "height": height})
+        self.page.emulate_media(color_scheme=scheme)
+        self.page.goto(FRAME_URL, timeout=15_000)
+        deadline = time.monotonic() + 5
+        while not self.page.evaluate("Array.from(document.images).every(i => i.complete)"):
+            assert time.monotonic() < deadline, "images never settled"
+            self.page.wait_for_timeout(10)
+        return self.screenshot()
+
+    def screenshot(self) -> Image.Image:
+        return Image.open(io.BytesIO(self.page.screenshot(type="png"))).convert("RGB")
+
+
+@pytest.fixture(scope="module")
+def frame() -> Iterator[Frame]:
+    """One Chromium and one tab for every pixel check of this file."""
+    playwright = sync_playwright().start()
+    try:
+        browser = playwright.chromium.launch(
+            executable_path=CHROMIUM, args=list(LAUNCH_ARGS), timeout=30_000
+        )
+        try:
+            yield Frame(browser.new_page())
+        finally:
+            browser.close()
+    finally:
+        playwright.stop()
+
+
+def box(page: Page, selector: str) -> tuple[int, int, int, int] | None:
+    """The element's (left, top, right, bottom) in whole pixels, or None."""
+    rect = page.evaluate(
+        "s => { const e = document.querySelector(s); if (!e) return null;"
+        " const r = e.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; }",
+        selector,
+    )
+    return (
+        None if rect is None else (round(rect[0]), round(rect[1]), round(rect[2]), round(rect[3]))
+    )
+
+
+def near(color: RGB, target: RGB, tolerance: int = 10) -> bool:
+    return all(abs(a - b) <= tolerance for a, b in zip(color, target, strict=True))
+
+
+def colors(image: Image.Image) -> list[tuple[int, RGB]]:
+    """(count, colour) for every colour of an RGB image."""
+    found = image.getcolors(image.width * image.height) or []
+    return [(count, cast(RGB, color)) for count, color in found]
+
+
+def dominant(shot: Image.Image, *hidden: tuple[int, int, int, int] | None) -> RGB:
+    """The most common colour of the screenshot outside the given boxes."""
+    canvas = shot.copy()
+    draw = ImageDraw.Draw(canvas)
+    for rect in hidden:
+        if rect is not None:
+            draw.rectangle((rect[0], rect[1], rect[2] - 1, rect[3] - 1), fill=(1, 2, 3))
+    return max((count, color) for count, color in colors(canvas) if color != (1, 2, 3))[1]
+
+
+def share_of(
+    shot: Image.Image,
+    rect: tuple[int, int, int, int],
+    color: RGB,
+    inset: int = 2,
+) -> float:
+    """The share of the pixels inside ``rect`` (less ``inset`` on each side) near ``color``."""
+    inner = shot.crop((rect[0] + inset, rect[1] + inset, rect[2] - inset, rect[3] - inset))
+    matching = sum(count for count, found in colors(inner) if near(found, color))
+    return matching / (inner.width * inner.height)
+
+
+def assert_fills_the_frame(page: Page, width: int, height: int) -> None:
+    sizes = page.evaluate(
+        "() => [document.documentElement.scrollWidth, document.documentElement.scrollHeight,"
+        " document.body.scrollWidth, document.body.scrollHeight]"
+    )
+    assert sizes == [width, height, width, height]
+    link = box(page, "a.card")
+    assert link == (0, 0, width, height)
+    for x, y in ((width // 2, height // 2), (width - 8, height - 8), (3, 3)):
+        inside = page.evaluate(
+            "([x, y]) => !!document.elementFromPoint(x, y)?.closest('a.card')", [x, y]
+        )
+        assert inside, (x, y)
+
+
+def assert_text_is_clear(page: Page, width: int, height: int) -> None:
+    """Every text block lies inside the frame and clear of the badge."""
+    badge = box(page, ".badge")
+    assert badge is not None and badge[2] <= width and badge[3] <= height
+    for selector in (".site", ".title", ".description"):
+        text = box(page, selector)
+        if text is None:
+            assert selector == ".description"
+            continue
+        assert text[0] > 0 and text[1] > 0 and text[2] < width and text[3] < height, selector
+        apart = text[2] <= badge[0] or text[3] <= badge[1]
+        assert apart, (selector, text, badge)
+
+
+READERS: tuple[ColorScheme, ...] = ("no-preference", "light", "dark")
+"""Colour schemes a reader's browser may prefer; ``no-preference`` is a browser's default."""
+
+
+def background_for(theme: str, reader: ColorScheme) -> RGB:
+    if theme == "dark" or (theme == "auto" and reader == "dark"):
+        return NEAR_BLACK
+    return WHITE
+
+
+@pytest.mark.chromium
+@pytest.mark.parametrize("theme", THEMES)
+@pytest.mark.parametrize("template", TEMPLATES)
+def test_pixels(frame: Frame, template: str, theme: str) -> None:
+    width, height = SIZES[template]
+    document = render_card(
+        CARD, template=template, theme=theme, width=width, height=height, badge=True
+    )
+    frame.show(document, width, height)
+    media, favicon = box(frame.page, ".media"), box(frame.page, ".favicon")
+    assert media is not None and favicon is not None
+    for reader in READERS:  # the page follows the preference live, as in a reader's browser
+        frame.page.emulate_media(color_scheme=reader)
+        shot = frame.screenshot()
+        assert near(dominant(shot, media), background_for(theme, reader)), reader
+        assert share_of(shot, media, RED) > 0.95
+        assert share_of(shot, favicon, BLUE, inset=3) > 0.9
+    assert_fills_the_frame(frame.page, width, height)
+    assert_text_is_clear(frame.page, width, height)
+    assert frame.errors == []  # the policy blocked nothing the card needs
+
+
+@pytest.mark.chromium
+@pytest.mark.parametrize("template", TEMPLATES)
+def test_failed_images_leave_the_placeholder(frame: Frame, template: str) -> None:
+    width, height = SMALL_SIZES[template]
+    card = replace(CARD, image=MISSING_URL, favicon=MISSING_URL)
+    document = render_card(
+        card, template=template, theme="dark", width=width, height=height, badge=False
+    )
+    shot = frame.show(document, width, height)
+    media = box(frame.page, ".media")
+    assert media is not None
+    rgb = frame.page.evaluate("getComputedStyle(document.querySelector('.media')).backgroundColor")
+    red, green, blue = (int(part) for part in rgb.removeprefix("rgb(").rstrip(")").split(","))
+    placeholder = (red, green, blue)
+    assert not near(placeholder, NEAR_BLACK, 40)
+    assert shot.getpixel((media[0] + 8, media[1] + 8)) == placeholder  # no broken-image icon
+    assert share_of(shot, media, placeholder) > 0.8  # the rest is the white initial
+    favicon = box(frame.page, ".favicon")
+    assert favicon is not None
+    assert all(near(color, NEAR_BLACK) for _, color in colors(shot.crop(favicon)))
+    assert near(dominant(shot, media), NEAR_BLACK)
+    assert_fills_the_frame(frame.page, width, height)
+
+
+@pytest.mark.chromium
+@pytest.mark.parametrize("template", TEMPLATES)
+def test_without_an_image_the_layout_holds(frame: Frame, template: str) -> None:
+    width, height = SMALL_SIZES[template]
+    card = replace(CARD, image="", favicon="")
+    document = render_card(
+        card, template=template, theme="light", width=width, height=height, badge=True
+    )
+    shot = frame.show(document, width, height)
+    media = box(frame.page, ".media")
+    assert media is not None and media[2] - media[0] > 20 and media[3] - media[1] > 20
+    assert share_of(shot, media, WHITE) < 0.5 and share_of(shot, media, RED) == 0
+    assert near(dominant(shot, media), WHITE)
+    assert_fills_the_frame(frame.page, width, height)
+    assert_text_is_clear(frame.page, width, height)
+
+
+@pytest.mark.chromium
+def test_http_image_loads_over_https(frame: Frame) -> None:
+    width, height = SIZES["default"]
+    card = replace(CARD, image=IMAGE_URL.replace("https://", "http://"))
+    document = render_card(
+        card, template="default", theme="light", width=width, height=height, badge=False
+    )
+    shot = frame.show(document, width, height)
+    media = box(frame.page, ".media")
+    assert media is not None and share_of(shot, media, RED) > 0.95
+
+
+@pytest.mark.chromium
+def test_hostile_card_runs_nothing(frame: Frame) -> None:
+    payload = HOSTILE[0] + HOSTILE[1] + HOSTILE[2]
+    card = replace(CARD, title=payload, description=payload, site_name=payload, image="")
+    document = render_card(
+        card, template="horizontal", theme="auto", width=600, height=140, badge=True
+    )
+    frame.show(document, 600, 140)
+    page = frame.page
+    assert page.evaluate("document.scripts.length") == 0
+    assert page.evaluate("document.querySelectorAll('img, svg, iframe').length") == 1
+    assert page.evaluate("document.querySelector('.title').textContent") == payload
+    assert page.evaluate("document.title") == payload
+    assert frame.dialogs == [] and frame.errors == []
