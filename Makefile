@@ -1,5 +1,5 @@
 # Everyday verbs. Each one sets up what it needs first (deploy/bootstrap.sh is idempotent).
-.PHONY: run test setup lint format config bench bench-fetch bench-screenshot bench-markdown clean
+.PHONY: run test setup lint format config bench bench-oembed bench-fetch bench-screenshot bench-markdown clean
 
 run:            ## set up, print an API key, run the server
 	bash deploy/bootstrap.sh run
@@ -22,6 +22,10 @@ config:         ## regenerate config.toml from the settings declarations
 bench:          ## HTTP overhead benchmark (needs wrk)
 	command -v wrk >/dev/null || $$( [ $$(id -u) = 0 ] || echo sudo ) apt-get install -y wrk
 	.venv/bin/python bench/http_overhead.py
+
+bench-oembed:   ## cached oEmbed and frame page throughput against hello-world (needs wrk)
+	command -v wrk >/dev/null || $$( [ $$(id -u) = 0 ] || echo sudo ) apt-get install -y wrk
+	.venv/bin/python bench/oembed.py
 
 bench-fetch:    ## fetcher overhead and slow-drip isolation
 	.venv/bin/python bench/fetch.py

@@ -18,10 +18,11 @@ from pathlib import Path
 
 from tornado.httpserver import HTTPServer
 
+from convert.providers import RegistryError, load_registry_file
 from handlers.app import make_api_app, make_frame_app, make_metrics_app
 from handlers.base import RequestIdFilter
 from handlers.config import Settings, load_settings, render_config
-from handlers.services import close_services, open_services
+from handlers.services import close_services, open_services, registry_path
 from store.settings import SettingsError
 from store.store import Store
 
@@ -128,6 +129,31 @@ def _keys(settings: Settings, args: argparse.Namespace) -> int:
     return 0
 
 
+def _providers(settings: Settings, args: argparse.Namespace) -> int:
+    """``providers import FILE``: validate an oembed.com-format registry and install it where
+    the server reads it (on top of the built-in list, from the next start)."""
+    try:
+        imported, problems = load_registry_file(args.file)
+    except RegistryError as exc:
+        print(f"cannot import {args.file}: {exc}", file=sys.stderr)
+        return 2
+    for problem in problems:
+        print(f"skipped: {problem}", file=sys.stderr)
+    if not imported:
+        print("no usable provider in the file; nothing imported", file=sys.stderr)
+        return 1
+    target = registry_path(settings)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    temporary = target.with_name(f".{target.name}.tmp")
+    temporary.write_bytes(Path(args.file).read_bytes())
+    os.replace(temporary, target)
+    print(
+        f"imported {len(imported)} providers ({len(problems)} problems skipped) into {target}; "
+        "restart the server to use them"
+    )
+    return 0
+
+
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="server.py", description=__doc__.splitlines()[0])
     parser.add_argument(
@@ -147,6 +173,12 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     key_commands.add_parser("list", help="list keys: prefix, org, plan, created, revoked")
     revoke = key_commands.add_parser("revoke", help="revoke a key by its prefix")
     revoke.add_argument("prefix")
+    providers = commands.add_parser("providers", help="manage the oEmbed provider registry")
+    provider_commands = providers.add_subparsers(dest="providers_command", required=True)
+    importer = provider_commands.add_parser(
+        "import", help="import a providers.json (the oembed.com registry format)"
+    )
+    importer.add_argument("file", type=Path)
     return parser.parse_args(argv)
 
 
@@ -164,6 +196,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     configure_logging(settings.server.log_level)
     if args.command == "keys":
         return _keys(settings, args)
+    if args.command == "providers":
+        return _providers(settings, args)
     asyncio.run(serve(settings))
     return 0
 

@@ -10,7 +10,7 @@ from typing import Any
 import tornado.web
 from prometheus_client import CONTENT_TYPE_LATEST, REGISTRY, generate_latest
 
-from handlers import health, markdown, metrics, openapi, screenshot
+from handlers import frames, health, markdown, metrics, oembed, openapi, screenshot
 from handlers.base import BaseHandler, NotFoundHandler
 from handlers.services import Services
 
@@ -76,15 +76,15 @@ class RobotsHandler(BaseHandler):
 def make_api_app(services: Services) -> tornado.web.Application:
     """The API listener: endpoints, health, OpenAPI."""
     routes = [
-        *_routes(services, markdown, screenshot, health, openapi),
+        *_routes(services, markdown, oembed, screenshot, health, openapi),
         (r"/robots\.txt", RobotsHandler, {"services": services}),
     ]
     return tornado.web.Application(routes, **_settings(services))
 
 
 def make_frame_app(services: Services) -> tornado.web.Application:
-    """The frame host: a separate origin for hosted frames (health only so far)."""
-    return tornado.web.Application(_routes(services, health), **_settings(services))
+    """The frame host: a separate origin for hosted frame pages and the frame management API."""
+    return tornado.web.Application(_routes(services, frames, health), **_settings(services))
 
 
 class MetricsHandler(BaseHandler):

@@ -5,12 +5,13 @@ each component declares beside its code, loaded together and rendered as the com
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, ClassVar
 
 from browser.farm_types import FarmSettings
 from browser.fetch import FetchSettings
+from browser.oembed import OembedSettings
 from browser.proxies import ProxyPool, ProxySettings
 from convert.pool import ConvertSettings
 from store.cache import CacheSettings
@@ -131,6 +132,7 @@ SECTIONS: tuple[type, ...] = (
     ProxySettings,
     FarmSettings,
     ConvertSettings,
+    OembedSettings,
     CreditSettings,
 )
 
@@ -146,8 +148,11 @@ class Settings:
     proxies: ProxySettings = field(default_factory=ProxySettings)
     farm: FarmSettings = field(default_factory=FarmSettings)
     convert: ConvertSettings = field(default_factory=ConvertSettings)
+    oembed: OembedSettings = field(default_factory=OembedSettings)
     credits: CreditSettings = field(default_factory=CreditSettings)
-    plans: dict[str, PlanSettings] = field(default_factory=lambda: dict(DEFAULT_PLANS))
+    plans: dict[str, PlanSettings] = field(
+        default_factory=lambda: {name: replace(plan) for name, plan in DEFAULT_PLANS.items()}
+    )
 
 
 def load_settings(path: Path | None = None, environ: Mapping[str, str] | None = None) -> Settings:

@@ -102,6 +102,18 @@ KINDS: dict[str, ErrorKind] = {
     "conversion_failed": ErrorKind(
         500, "conversion_failed", -4002, "conversion", "HTML-to-Markdown conversion failed"
     ),
+    # oEmbed (SPEC 7.1) and frames (DESIGN section 6).
+    "oembed_resolution_failed": ErrorKind(
+        422,
+        "oembed_resolution_failed",
+        -4005,
+        "fallback",
+        "no native embed and no page metadata to build a card from",
+    ),
+    "frame_generation_failed": ErrorKind(
+        502, "frame_generation_failed", -4006, "fallback", "the hosted frame could not be generated"
+    ),
+    "frame_not_found": ErrorKind(404, "frame_not_found", -1006, "validation", "no such frame"),
     # Our own trouble.
     "busy": ErrorKind(503, "busy", -5003, "internal", "the service is busy; retry shortly"),
     "unavailable": ErrorKind(

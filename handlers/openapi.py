@@ -8,6 +8,7 @@ from typing import Any
 from handlers.base import BaseHandler
 from handlers.errors import KINDS
 from handlers.markdown import MARKDOWN_PARAMS
+from handlers.oembed import OEMBED_PARAMS
 from handlers.screenshot import SCREENSHOT_PARAMS
 
 _MARKDOWN_ERROR = {
@@ -185,6 +186,55 @@ def _screenshot_paths() -> dict[str, Any]:
     }
 
 
+_EMBED = {
+    "type": "object",
+    "required": ["type", "version", "provider_name", "width", "height", "source", "html"],
+    "properties": {
+        "type": {"type": "string"},
+        "version": {"const": "1.0"},
+        "provider_name": {"type": "string"},
+        "width": {"type": "integer"},
+        "height": {"type": "integer"},
+        "source": {"enum": ["native", "discovery", "og_frame"]},
+        "embed_id": {"type": "string", "format": "uuid"},
+        "frame_url": {"type": "string", "format": "uri"},
+        "html": {"type": "string"},
+    },
+}
+
+
+def _oembed_paths() -> dict[str, Any]:
+    paths: dict[str, Any] = {}
+    for version in ("1.1", "3.0"):
+        for form in ("path", "query"):
+            parameters = OEMBED_PARAMS.openapi()
+            if form == "path":
+                parameters = [_TARGET, *(p for p in parameters if p["name"] != "url")]
+            path = f"/api/{version}/oembed" + ("/{encoded_url}" if form == "path" else "")
+            paths[path] = {
+                "get": {
+                    "operationId": f"oembed_{version.replace('.', '_')}_{form}",
+                    "summary": f"A URL as an oEmbed embed (version {version}, target in the "
+                    f"{form})",
+                    "parameters": parameters,
+                    "security": [{"app_id": []}, {"api_key": []}],
+                    "responses": {
+                        "200": {
+                            "description": "The embed: native, discovery or a hosted frame.",
+                            "headers": _HEADERS,
+                            "content": {
+                                "application/json": {
+                                    "schema": {"$ref": "#/components/schemas/Embed"}
+                                }
+                            },
+                        },
+                        **_error_responses("oembed"),
+                    },
+                }
+            }
+    return paths
+
+
 def build_openapi(base_url: str) -> dict[str, Any]:
     """The whole document."""
     markdown_op = {
@@ -245,6 +295,7 @@ def build_openapi(base_url: str) -> dict[str, Any]:
         "servers": [{"url": base_url}],
         "paths": {
             "/api/3.0/markdown/{encoded_url}": {"get": markdown_op},
+            **_oembed_paths(),
             **_screenshot_paths(),
             "/healthz": health,
             "/readyz": ready,
@@ -259,6 +310,7 @@ def build_openapi(base_url: str) -> dict[str, Any]:
                 "OembedError": _OEMBED_ERROR,
                 "MarkdownEnvelope": _MARKDOWN_ENVELOPE,
                 "ScreenshotResult": _SCREENSHOT_RESULT,
+                "Embed": _EMBED,
             },
         },
     }

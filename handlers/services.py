@@ -3,18 +3,29 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from browser.egress import EgressGuard
 from browser.farm import Farm
 from browser.fetch import Fetcher
+from browser.oembed import EmbedResolver
 from browser.pages import PageFetcher
 from convert.pool import ConverterPool
+from convert.providers import (
+    ProviderRegistry,
+    RegistryError,
+    builtin_providers,
+    load_registry_file,
+)
 from handlers.config import Settings
 from handlers.ratelimit import RateLimiter
+from store.frames import FrameStore
 from store.screenshots import ImageFiles, ScreenshotStore
 from store.store import Store
+
+log = logging.getLogger(__name__)
 
 
 @dataclass
@@ -29,6 +40,8 @@ class Services:
     limiter: RateLimiter
     farm: Farm
     screenshots: ScreenshotStore
+    frames: FrameStore
+    embeds: EmbedResolver
     egress: list[EgressGuard] = field(default_factory=list)
     in_flight: int = 0
     draining: bool = False
@@ -54,6 +67,33 @@ class Services:
         return True
 
 
+def registry_path(settings: Settings) -> Path:
+    """Where ``server.py providers import`` keeps the imported provider registry."""
+    configured = settings.oembed.registry_file
+    return Path(configured) if configured else Path(settings.store.data_dir) / "providers.json"
+
+
+def load_providers(settings: Settings) -> ProviderRegistry:
+    """The built-in providers, overridden and extended by the imported registry when there is
+    one (a broken import is logged and skipped: the built-in list still works)."""
+    providers = builtin_providers()
+    path = registry_path(settings)
+    if path.exists():
+        try:
+            imported, problems = load_registry_file(path)
+        except RegistryError as exc:
+            log.error("the imported provider registry %s is unusable: %s", path.name, exc)
+        else:
+            providers = providers + imported
+            log.info(
+                "provider registry: %d built in, %d imported (%d problems skipped)",
+                len(builtin_providers()),
+                len(imported),
+                len(problems),
+            )
+    return ProviderRegistry(providers)
+
+
 async def open_services(settings: Settings, own_endpoints: list[tuple[str, int]]) -> Services:
     """Open the store, the fetchers, the worker pool, the egress guards and the farm."""
     loop = asyncio.get_running_loop()
@@ -76,7 +116,22 @@ async def open_services(settings: Settings, own_endpoints: list[tuple[str, int]]
     await farm.start()
     screenshots = ScreenshotStore(store, ImageFiles(Path(settings.store.data_dir) / "screenshots"))
     screenshots.start()
-    services = Services(settings, store, fetcher, pages, pool, RateLimiter(), farm, screenshots)
+    registry = await loop.run_in_executor(None, load_providers, settings)
+    embeds = EmbedResolver(
+        settings.oembed, registry, fetcher=fetcher, pages=pages, pool=pool, farm=farm
+    )
+    services = Services(
+        settings,
+        store,
+        fetcher,
+        pages,
+        pool,
+        RateLimiter(),
+        farm,
+        screenshots,
+        FrameStore(store),
+        embeds,
+    )
     services.egress = list(guards.values())
     return services
 

@@ -23,10 +23,12 @@ from store.db import is_sqlite, write_transaction
 from store.models import (
     ApiKey,
     DomainStrategy,
+    Frame,
     Organization,
     PageCache,
     SchemaVersion,
     Screenshot,
+    Secret,
     Usage,
 )
 
@@ -67,11 +69,16 @@ def _screenshots(db: peewee.Database) -> None:
     create_tables(db, [Screenshot])
 
 
+def _frames(db: peewee.Database) -> None:
+    create_tables(db, [Frame, Secret])
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "organizations, API keys and usage", _core_tables),
     Migration(2, "page cache", _page_cache),
     Migration(3, "learned per-domain fetch strategy", _domain_strategy),
     Migration(4, "screenshots", _screenshots),
+    Migration(5, "hosted frames and installation secrets", _frames),
 )
 
 

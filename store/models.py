@@ -127,3 +127,40 @@ class Screenshot(BaseModel):
     response_code = peewee.IntegerField(null=True)
     created_at = peewee.DateTimeField(default=utc_now)
     expires_at = peewee.DateTimeField(index=True)
+
+
+class Frame(BaseModel):
+    """A hosted fallback frame: the card of a page that has no native embed, for one
+    organization. ``embed_id`` (a UUIDv5 of organization, URL and render parameters) is stable, so
+    the same request finds the same frame; the frame page lives at
+    ``/oembed/<customer_hash>/<params_hash>``."""
+
+    id = peewee.AutoField()
+
+    embed_id = peewee.CharField(max_length=36, unique=True)
+    org = peewee.ForeignKeyField(Organization, backref="frames", index=True, on_delete="CASCADE")
+    customer_hash = peewee.CharField(max_length=16)
+    params_hash = peewee.CharField(max_length=32)
+    url = peewee.TextField()
+    template = peewee.CharField(max_length=16)
+    theme = peewee.CharField(max_length=8)
+    orientation = peewee.CharField(max_length=16)
+    width = peewee.IntegerField()
+    height = peewee.IntegerField()
+    maxwidth = peewee.IntegerField(null=True)
+    maxheight = peewee.IntegerField(null=True)
+    metadata = peewee.TextField()  # a JSON object: title, description, image, site_name, ...
+    html = peewee.TextField()  # the iframe snippet given to clients
+    created_at = peewee.DateTimeField(default=utc_now, index=True)
+    updated_at = peewee.DateTimeField(default=utc_now)
+    refreshed_at = peewee.DateTimeField(default=utc_now)
+
+    class Meta:
+        indexes = ((("customer_hash", "params_hash"), True),)
+
+
+class Secret(BaseModel):
+    """Secrets generated once per installation (shared by every host on the same database)."""
+
+    name = peewee.CharField(max_length=64, primary_key=True)
+    value = peewee.CharField(max_length=128)

@@ -17,13 +17,16 @@ import pytest
 from browser.egress import EgressGuard
 from browser.farm import Farm
 from browser.fetch import Fetcher
+from browser.oembed import EmbedResolver
 from browser.pages import PageFetcher
 from browser.ssrf import AddressPolicy
 from convert.pool import ConverterPool, ConvertSettings
+from convert.providers import ProviderRegistry, builtin_providers
 from handlers.config import PlanSettings, Settings
 from handlers.ratelimit import RateLimiter
 from handlers.services import Services
 from store.db import close_database, open_database
+from store.frames import FrameStore
 from store.screenshots import ImageFiles, ScreenshotStore
 from store.store import Store
 
@@ -124,7 +127,18 @@ def services(
     fetcher = Fetcher(settings.fetch)
     pages = PageFetcher(fetcher, settings.proxies, store, request_deadline=10.0)
     screenshots = ScreenshotStore(store, ImageFiles(tmp_path / "screenshots"))
-    services = Services(settings, store, fetcher, pages, pool, RateLimiter(), farm, screenshots)
+    frames = FrameStore(store)
+    embeds = EmbedResolver(
+        settings.oembed,
+        ProviderRegistry(builtin_providers()),
+        fetcher=fetcher,
+        pages=pages,
+        pool=pool,
+        farm=farm,
+    )
+    services = Services(
+        settings, store, fetcher, pages, pool, RateLimiter(), farm, screenshots, frames, embeds
+    )
     yield services
     io_loop.run_sync(pages.drain)
     services.fetcher.close()

@@ -209,3 +209,22 @@ def test_metrics_listener_exposes_pagecast_metrics(env: dict[str, str]) -> None:
         process.send_signal(signal.SIGTERM)
         assert process.wait(timeout=20) == 0
         stop(process)
+
+
+def test_providers_import(env: dict[str, str], tmp_path: Path) -> None:
+    """The importer validates an oembed.com-format file and installs it in the data folder."""
+    good = tmp_path / "providers.json"
+    good.write_text(
+        '[{"provider_name": "Clips", "provider_url": "https://clips.example",'
+        ' "endpoints": [{"schemes": ["https://clips.example/c/*"],'
+        ' "url": "https://clips.example/oembed"}]},'
+        ' {"provider_name": "", "endpoints": []}]'
+    )
+    done = run_cli(env, "providers", "import", str(good))
+    assert done.returncode == 0, done.stderr
+    assert "imported 1 providers (1 problems skipped)" in done.stdout
+    assert (tmp_path / "data" / "providers.json").read_bytes() == good.read_bytes()
+    assert "skipped" in done.stderr
+    broken = tmp_path / "broken.json"
+    broken.write_text("{not json")
+    assert run_cli(env, "providers", "import", str(broken)).returncode == 2

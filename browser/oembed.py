@@ -1,0 +1,319 @@
+"""Resolving a URL to an embed, tier by tier: the native provider registry, discovery links on
+the page, then the page's own metadata for a hosted frame (SPEC 4.2 rules 1-4).
+
+A provider that is unreachable, slow, failing or answering something that is not a usable oEmbed
+is skipped, never fatal: the next tier is tried. Provider endpoints and discovered endpoints are
+fetched through the same SSRF-guarded fetcher as pages; proxy and rendering controls apply only
+to the page fetch of the fallback tier.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections import OrderedDict
+from dataclasses import dataclass, replace
+from typing import Any, ClassVar
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+
+from browser.farm import Farm
+from browser.farm_types import FarmError, RenderOptions
+from browser.fetch import Fetcher
+from browser.fetchtypes import FetchResult
+from browser.pages import PageFetcher, PageRequest, PageResult
+from convert.oembed import EmbedPage, embed_fields, parse_provider_answer, read_embed_page
+from convert.pool import ConverterPool
+from convert.providers import ProviderRegistry, endpoint_url
+from store.settings import setting
+
+log = logging.getLogger(__name__)
+
+MAX_PROVIDER_ANSWER = 1 << 20
+"""Bytes of a provider answer read at most (oEmbed answers are a few kilobytes)."""
+RENDER_TIMEOUT_MS = 20_000
+PROVIDER_CACHE_SIZE = 10_000
+"""Provider answers kept in memory at most."""
+
+
+@dataclass
+class OembedSettings:
+    """oEmbed resolution."""
+
+    SECTION: ClassVar[str] = "oembed"
+    provider_timeout: float = setting(
+        5.0,
+        "Seconds a native or discovered oEmbed endpoint may take before the next tier is tried.",
+        min=0.1,
+        max=60,
+    )
+    provider_cache_seconds: float = setting(
+        3600.0,
+        "Seconds a provider's answer is reused for the same URL and size (cache_ok=false "
+        "asks again); 0 turns the cache off.",
+        min=0,
+    )
+    answer_cache_seconds: float = setting(
+        60.0,
+        "Seconds a resolved embed is answered again from memory for the same organization, URL "
+        "and parameters (cache_ok=false and max_cache_age bypass it); 0 turns it off.",
+        min=0,
+    )
+    registry_file: str = setting(
+        "",
+        "Provider registry imported with 'server.py providers import' (oembed.com format), used "
+        "on top of the built-in list. Empty: providers.json inside the store's data_dir.",
+    )
+
+
+@dataclass(frozen=True)
+class EmbedRequest:
+    """One oEmbed request, parameters resolved."""
+
+    url: str
+    page: PageRequest
+    maxwidth: int | None = None
+    maxheight: int | None = None
+    always_og_frame: bool = False
+    full_render: bool = False
+    auto_render: bool = False
+    render_route: str = "direct"
+
+
+@dataclass
+class Resolved:
+    """What a tier produced. ``fields`` for native and discovery; ``page`` for og_frame, with
+    the fetch that read it (``fetched``) for billing."""
+
+    source: str
+    fields: dict[str, Any] | None = None
+    page: EmbedPage | None = None
+    fetched: PageResult | None = None
+    rendered: bool = False
+
+
+class ResolutionError(Exception):
+    """The URL resolves to nothing: ``kind`` is an API error kind."""
+
+    def __init__(self, kind: str, message: str) -> None:
+        self.kind = kind
+        self.message = message
+        super().__init__(message)
+
+
+class EmbedResolver:
+    """The three tiers, over the fetcher, the page fetcher, the farm and the worker pool."""
+
+    def __init__(
+        self,
+        settings: OembedSettings,
+        registry: ProviderRegistry,
+        *,
+        fetcher: Fetcher,
+        pages: PageFetcher,
+        pool: ConverterPool,
+        farm: Farm,
+    ) -> None:
+        self.settings = settings
+        self.registry = registry
+        self.fetcher = fetcher
+        self.pages = pages
+        self.pool = pool
+        self.farm = farm
+        self._answers: OrderedDict[str, tuple[float, dict[str, Any]]] = OrderedDict()
+        self.answers = AnswerCache(settings.answer_cache_seconds)
+
+    async def resolve(self, request: EmbedRequest) -> Resolved:
+        """The first tier that answers; :class:`ResolutionError` when none does."""
+        if not request.always_og_frame:
+            native = await self.native(request)
+            if native is not None:
+                return Resolved("native", fields=native)
+        page, fetched, rendered = await self.read_page(request)
+        if not request.always_og_frame:
+            for fmt, endpoint in page.discovery:
+                found = await self._provider(
+                    endpoint_url_with_size(endpoint, request), fmt, request.url
+                )
+                if found is not None:
+                    found["provider_name"] = found["provider_name"] or page.metadata.get(
+                        "site_name", ""
+                    )
+                    return Resolved("discovery", fields=found)
+        if not page.has_metadata:
+            raise ResolutionError(
+                "oembed_resolution_failed",
+                "no native embed, and the page has no title, description or image for a card",
+            )
+        return Resolved("og_frame", page=page, fetched=fetched, rendered=rendered)
+
+    async def native(self, request: EmbedRequest) -> dict[str, Any] | None:
+        """The registry provider's embed, or None (no provider, or it failed)."""
+        match = self.registry.match(request.url)
+        if match is None:
+            return None
+        endpoint = endpoint_url(match, request.url, request.maxwidth, request.maxheight)
+        cached = self._answers.get(endpoint) if request.page.cache_ok else None
+        if cached is not None and time.monotonic() < cached[0]:
+            return dict(cached[1])
+        found = await self._provider(endpoint, "json", request.url)
+        if found is not None:
+            found["provider_name"] = found["provider_name"] or match.provider_name
+            self._remember(endpoint, found)
+        return found
+
+    def _remember(self, endpoint: str, answer: dict[str, Any]) -> None:
+        """Keep a provider's answer for ``provider_cache_seconds`` (bounded, oldest out)."""
+        seconds = self.settings.provider_cache_seconds
+        if seconds <= 0:
+            return
+        self._answers[endpoint] = (time.monotonic() + seconds, dict(answer))
+        self._answers.move_to_end(endpoint)
+        while len(self._answers) > PROVIDER_CACHE_SIZE:
+            self._answers.popitem(last=False)
+
+    async def _provider(self, endpoint: str, fmt: str, page_url: str) -> dict[str, Any] | None:
+        deadline = time.monotonic() + self.settings.provider_timeout
+        accept = "application/json" if fmt == "json" else "text/xml, application/xml"
+        try:
+            answer = await self.fetcher.fetch(
+                endpoint, headers={"Accept": accept}, deadline=deadline
+            )
+        except ValueError:
+            return None
+        reason = _unusable(answer)
+        if reason is None:
+            data = parse_provider_answer(answer.text or "", fmt)
+            if data is not None:
+                return embed_fields(data, page_url)
+            reason = "not a usable oEmbed answer"
+        log.info("oEmbed endpoint %s skipped: %s", _shown(endpoint), reason)
+        return None
+
+    async def read_page(self, request: EmbedRequest) -> tuple[EmbedPage, PageResult, bool]:
+        """The page's metadata and discovery links, fetched (or rendered) with the request's
+        fetch controls; :class:`ResolutionError` when the page cannot be read."""
+        if request.full_render:
+            fetched = await self._render(request)
+            return await self._read(fetched), fetched, True
+        fetched = await self.pages.get(request.page)
+        failure = _page_failure(fetched.fetch)
+        if failure:
+            raise ResolutionError("oembed_resolution_failed", failure)
+        page = await self._read(fetched)
+        if request.auto_render and page.app_shell and not page.has_metadata:
+            try:
+                rendered = await self._render(request)
+                again = await self._read(rendered)
+            except ResolutionError as exc:
+                log.info("auto_render of an app shell failed: %s", exc.message)
+            else:
+                if again.has_metadata:
+                    return again, rendered, False
+        return page, fetched, False
+
+    async def _read(self, fetched: PageResult) -> EmbedPage:
+        page = fetched.fetch
+        link = page.headers.get("link", "")
+        result: EmbedPage = await self.pool.run(
+            read_embed_page, page.text or "", page.final_url, link
+        )
+        return result
+
+    async def _render(self, request: EmbedRequest) -> PageResult:
+        options = RenderOptions(navigation_timeout_ms=RENDER_TIMEOUT_MS, route=request.render_route)
+        try:
+            rendered = await self.farm.render(request.url, options)
+        except (FarmError, ValueError) as exc:
+            raise ResolutionError(
+                "oembed_resolution_failed", f"the page could not be rendered: {exc}"
+            ) from exc
+        fetch = FetchResult(
+            url=request.url,
+            final_url=rendered.final_url or request.url,
+            status=rendered.status or 200,
+            content_type="text/html",
+            text=rendered.html,
+        )
+        failure = _page_failure(fetch)
+        if failure:
+            raise ResolutionError("oembed_resolution_failed", failure)
+        return PageResult(fetch=fetch, tier=request.render_route)
+
+
+@dataclass
+class _Answer:
+    expires: float
+    stored: float
+    body: dict[str, Any]
+
+
+class AnswerCache:
+    """Resolved embeds kept in memory for a short while: a repeated request is answered without
+    fetching, parsing or writing anything. Bounded; a deleted frame's answers are dropped."""
+
+    def __init__(self, seconds: float, size: int = PROVIDER_CACHE_SIZE) -> None:
+        self.seconds = seconds
+        self.size = size
+        self._entries: OrderedDict[tuple[Any, ...], _Answer] = OrderedDict()
+
+    def get(self, key: tuple[Any, ...], max_age: float | None) -> dict[str, Any] | None:
+        entry = self._entries.get(key)
+        now = time.monotonic()
+        if entry is None or now >= entry.expires:
+            return None
+        if max_age is not None and now - entry.stored > max_age:
+            return None
+        return dict(entry.body)
+
+    def put(self, key: tuple[Any, ...], body: dict[str, Any]) -> None:
+        if self.seconds <= 0:
+            return
+        now = time.monotonic()
+        self._entries[key] = _Answer(now + self.seconds, now, dict(body))
+        self._entries.move_to_end(key)
+        while len(self._entries) > self.size:
+            self._entries.popitem(last=False)
+
+    def forget_frame(self, embed_id: str) -> None:
+        """Drop every answer that points at the frame ``embed_id``."""
+        for key in [k for k, v in self._entries.items() if v.body.get("embed_id") == embed_id]:
+            del self._entries[key]
+
+
+def endpoint_url_with_size(endpoint: str, request: EmbedRequest) -> str:
+    """A discovered endpoint with maxwidth/maxheight added (it already names the page)."""
+    parts = urlsplit(endpoint)
+    query = parse_qsl(parts.query, keep_blank_values=True)
+    names = {k for k, _ in query}
+    for name, value in (("maxwidth", request.maxwidth), ("maxheight", request.maxheight)):
+        if value and name not in names:
+            query.append((name, str(value)))
+    return urlunsplit(parts._replace(query=urlencode(query)))
+
+
+def _unusable(answer: FetchResult) -> str | None:
+    if answer.error is not None:
+        return answer.message or answer.error.value
+    if answer.status != 200:
+        return f"status {answer.status}"
+    if answer.text is None or len(answer.body) > MAX_PROVIDER_ANSWER:
+        return "no text answer, or one too large"
+    return None
+
+
+def _page_failure(page: FetchResult) -> str:
+    if page.error is not None:
+        return f"the page could not be fetched ({page.message or page.error.value})"
+    if not page.is_html or not (page.text or "").strip():
+        return "the page is not HTML"
+    return ""
+
+
+def _shown(url: str) -> str:
+    """An endpoint URL for the log, without its query (it carries the page URL)."""
+    return url.split("?", 1)[0][:200]
+
+
+def with_cache_off(request: EmbedRequest) -> EmbedRequest:
+    """The same request, bypassing the page cache (frame refresh)."""
+    return replace(request, page=replace(request.page, cache_ok=False))

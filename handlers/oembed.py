@@ -1,0 +1,288 @@
+"""``GET /api/{1.1,3.0}/oembed/{encoded_url}`` and ``GET /api/{1.1,3.0}/oembed?url=``: a URL as an
+oEmbed embed, from its native provider, a discovery link, or a hosted frame (SPEC 2.2, 4.2, 7.1).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from browser.oembed import EmbedRequest, ResolutionError, Resolved
+from browser.pages import PageRequest, PageRequestError
+from convert.oembed import TEMPLATE_SIZES, frame_size, frame_template, normalize_url
+from handlers.base import ApiHandler, params_error
+from handlers.errors import ApiError
+from handlers.frames import build_frame
+from handlers.params import Param, ParamTable, ParsedParams
+from handlers.target import decode_target
+from store.store import StoreUnavailable
+
+DEFAULT_MAX_CACHE_AGE_MS = 432_000_000
+
+OEMBED_PARAMS = ParamTable(
+    [
+        Param(
+            "app_id", "string", "API key (or send the api-key header).", required=False, secret=True
+        ),
+        Param(
+            "url",
+            "string",
+            "The target URL, URL-encoded; instead of the path segment (send exactly one).",
+            example="https://www.youtube.com/watch?v=dQw4w9WgXcQ",
+            max_length=8192,
+        ),
+        Param(
+            "orientation",
+            "string",
+            "vertical (800x600) or horizontal (400x150) fallback frame.",
+            "vertical",
+            choices=("vertical", "horizontal"),
+        ),
+        Param(
+            "always_og_frame",
+            "boolean",
+            "Build the hosted frame even when a native embed exists.",
+            False,
+        ),
+        Param(
+            "maxwidth",
+            "integer",
+            "Maximum width in pixels; forwarded to providers, applied to the frame.",
+            minimum=1,
+            maximum=4000,
+            aliases=("maxWidth",),
+        ),
+        Param(
+            "maxheight",
+            "integer",
+            "Maximum height in pixels; forwarded to providers, applied to the frame.",
+            minimum=1,
+            maximum=4000,
+            aliases=("maxHeight",),
+        ),
+        Param(
+            "theme",
+            "string",
+            "light, dark or auto (the viewer's preference); fallback frames only.",
+            "auto",
+            choices=("light", "dark", "auto"),
+        ),
+        Param(
+            "template",
+            "string",
+            "default (800x600 card), compact (400x300, no description) or horizontal (400x150 "
+            "banner); wins over orientation.",
+            choices=tuple(TEMPLATE_SIZES),
+        ),
+        Param("cache_ok", "boolean", "Allow cached page metadata.", True),
+        Param(
+            "max_cache_age",
+            "integer",
+            "Milliseconds; the oldest cached page metadata accepted.",
+            DEFAULT_MAX_CACHE_AGE_MS,
+            minimum=0,
+        ),
+        Param(
+            "full_render",
+            "boolean",
+            "Render the page in a browser before reading its metadata; fallback tier only.",
+            False,
+        ),
+        Param("use_proxy", "boolean", "Fetch the page through the standard proxy tier.", False),
+        Param(
+            "use_premium",
+            "boolean",
+            "Fetch through the premium (residential) tier; the plan must include it.",
+            False,
+        ),
+        Param(
+            "use_superior",
+            "boolean",
+            "Fetch through the superior (mobile) tier; the plan must include it.",
+            False,
+        ),
+        Param(
+            "proxy_country",
+            "string",
+            "Two-letter country code of the proxy; only alongside a forced tier.",
+            example="de",
+            pattern="[A-Za-z]{2}",
+            pattern_words="a two-letter country code",
+        ),
+        Param(
+            "auto_proxy",
+            "boolean",
+            "Start at the proxy tier known to work for the domain. Default: true on 3.0, false "
+            "on 1.1.",
+        ),
+        Param(
+            "auto_render",
+            "boolean",
+            "Render an app-shell page that has no metadata. Default: true on 3.0, false on 1.1.",
+        ),
+        Param(
+            "retry",
+            "boolean",
+            "Retry a failed page fetch, escalating the proxy tier. Default: true on 3.0, false on "
+            "1.1.",
+        ),
+    ]
+)
+
+
+class OembedHandler(ApiHandler):
+    """Both versions and both forms; the version only changes defaults and credits."""
+
+    endpoint = "oembed"
+    error_shape = "oembed"
+    params = OEMBED_PARAMS
+
+    async def get(self, version: str, encoded_url: str | None = None) -> None:
+        params, problems = self.read_params()
+        if problems:
+            raise params_error(problems)
+        url = _target(encoded_url, params["url"])
+        assert self.key_info is not None
+        answers = self.services.embeds.answers
+        key = _answer_key(self.key_info.org_id, url, params)
+        if params["cache_ok"]:
+            cached = answers.get(key, params["max_cache_age"] / 1000)
+            if cached is not None:
+                credits = self.services.settings.credits
+                self.bill(credits.oembed_v1 if version == "1.1" else credits.oembed_v3)
+                self.write_json(cached)
+                return
+        request = self._embed_request(url, params, version)
+        try:
+            resolved = await self.services.embeds.resolve(request)
+        except ResolutionError as exc:
+            raise ApiError(exc.kind, exc.message) from exc
+        except PageRequestError as exc:
+            raise ApiError(exc.kind, exc.message) from exc
+        if resolved.source == "og_frame":
+            body = await self._frame_answer(url, params, resolved)
+        else:
+            assert resolved.fields is not None
+            fields = resolved.fields
+            body = {
+                "type": fields["type"],
+                "version": "1.0",
+                "provider_name": fields["provider_name"],
+                "width": fields["width"],
+                "height": fields["height"],
+                "source": resolved.source,
+                "html": fields["html"],
+            }
+        self._bill(version, resolved)
+        answers.put(key, body)
+        self.write_json(body)
+
+    def _embed_request(self, url: str, params: ParsedParams, version: str) -> EmbedRequest:
+        modern = version == "3.0"
+
+        def versioned(name: str) -> bool:
+            value = params[name]
+            return modern if value is None else bool(value)
+
+        page = PageRequest(
+            url=url,
+            allowed_tiers=self.plan.proxy_tiers() if self.plan else frozenset(),
+            use_proxy=params["use_proxy"],
+            use_premium=params["use_premium"],
+            use_superior=params["use_superior"],
+            proxy_country=(params["proxy_country"] or "").strip().lower() or None,
+            auto_proxy=versioned("auto_proxy"),
+            retry=versioned("retry"),
+            cache_ok=params["cache_ok"],
+            max_cache_age=params["max_cache_age"] / 1000,
+        )
+        return EmbedRequest(
+            url=url,
+            page=page,
+            maxwidth=params["maxwidth"],
+            maxheight=params["maxheight"],
+            always_og_frame=params["always_og_frame"],
+            full_render=params["full_render"],
+            auto_render=versioned("auto_render"),
+            render_route="standard" if params["use_proxy"] else "direct",
+        )
+
+    async def _frame_answer(
+        self, url: str, params: ParsedParams, resolved: Resolved
+    ) -> dict[str, Any]:
+        assert resolved.page is not None and self.key_info is not None
+        template = frame_template(params["template"], params["orientation"])
+        width, height = frame_size(template, params["maxwidth"], params["maxheight"])
+        try:
+            record = await build_frame(
+                self.services,
+                org_id=self.key_info.org_id,
+                url=url,
+                page=resolved.page,
+                template=template,
+                theme=params["theme"],
+                orientation=params["orientation"],
+                maxwidth=params["maxwidth"],
+                maxheight=params["maxheight"],
+            )
+        except StoreUnavailable as exc:
+            raise ApiError("frame_generation_failed") from exc
+        frame_host = self.services.settings.server.public_frame_host()
+        return {
+            "type": "hybridEmbed",
+            "version": "1.0",
+            "provider_name": record.metadata.get("site_name", ""),
+            "width": width,
+            "height": height,
+            "source": "og_frame",
+            "embed_id": record.embed_id,
+            "frame_url": frame_host + record.path(),
+            "html": record.html,
+        }
+
+    def _bill(self, version: str, resolved: Resolved) -> None:
+        credits = self.services.settings.credits
+        if version == "1.1":
+            self.bill(credits.oembed_v1)
+            return
+        total = credits.oembed_v3
+        fetched = resolved.fetched
+        if resolved.source == "og_frame" and fetched is not None and not fetched.cache_hit:
+            total += credits.proxy_addon(fetched.tier)
+            if resolved.rendered:
+                total += credits.full_render
+        self.bill(total)
+
+
+_ANSWER_PARAMS = (
+    "orientation",
+    "always_og_frame",
+    "maxwidth",
+    "maxheight",
+    "theme",
+    "template",
+    "full_render",
+    "use_proxy",
+    "use_premium",
+    "use_superior",
+    "proxy_country",
+)
+
+
+def _answer_key(org_id: int, url: str, params: ParsedParams) -> tuple[Any, ...]:
+    """What makes two requests the same answer (the version changes only the credits)."""
+    return (org_id, normalize_url(url), *(params[name] for name in _ANSWER_PARAMS))
+
+
+def _target(encoded_url: str | None, query_url: str | None) -> str:
+    """Exactly one of the path segment and the url parameter."""
+    if encoded_url and query_url:
+        raise ApiError("invalid_parameter", "send the target URL in the path or as url=, not both")
+    if not encoded_url and not query_url:
+        raise ApiError("invalid_url", "the target URL is missing: give it in the path or as url=")
+    return decode_target(encoded_url or query_url)
+
+
+ROUTES = [
+    (r"/api/(1\.1|3\.0)/oembed/?", OembedHandler),
+    (r"/api/(1\.1|3\.0)/oembed/(.+)", OembedHandler),
+]
