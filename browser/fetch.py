@@ -244,10 +244,16 @@ class Fetcher:
             result.text, result.charset = await loop.run_in_executor(
                 None, decode_text, result.body, declared
             )
-        if response.code in BLOCKED_STATUSES:
-            fail(result, FetchError.blocked, f"the target refused the request ({response.code})")
-        elif response.code >= 400:
-            fail(result, FetchError.http_status, f"the target answered {response.code}")
+        fail_for_status(result, response.code)
+
+
+def fail_for_status(result: FetchResult, status: int) -> None:
+    """Mark ``result`` failed when ``status`` is an error: blocked (401, 403, 407, 429, 451) or
+    another error status."""
+    if status in BLOCKED_STATUSES:
+        fail(result, FetchError.blocked, f"the target refused the request ({status})")
+    elif status >= 400:
+        fail(result, FetchError.http_status, f"the target answered {status}")
 
 
 def _location(value: str) -> str:

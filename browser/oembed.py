@@ -20,7 +20,7 @@ from browser.farm import Farm
 from browser.farm_types import FarmError, RenderOptions
 from browser.fetch import Fetcher
 from browser.fetchtypes import FetchResult
-from browser.pages import PageFetcher, PageRequest, PageResult
+from browser.pages import PageFetcher, PageRequest, PageResult, rendered_result
 from convert.oembed import EmbedPage, embed_fields, parse_provider_answer, read_embed_page
 from convert.pool import ConverterPool
 from convert.providers import ProviderRegistry, endpoint_url
@@ -227,17 +227,11 @@ class EmbedResolver:
             raise ResolutionError(
                 "oembed_resolution_failed", f"the page could not be rendered: {exc}"
             ) from exc
-        fetch = FetchResult(
-            url=request.url,
-            final_url=rendered.final_url or request.url,
-            status=rendered.status or 200,
-            content_type="text/html",
-            text=rendered.html,
-        )
-        failure = _page_failure(fetch)
+        result = rendered_result(request.url, rendered, request.render_route)
+        failure = _page_failure(result.fetch)
         if failure:
             raise ResolutionError("oembed_resolution_failed", failure)
-        return PageResult(fetch=fetch, tier=request.render_route)
+        return result
 
 
 @dataclass

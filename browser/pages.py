@@ -18,7 +18,8 @@ from typing import Any, Protocol
 from urllib.parse import urlsplit
 
 from browser.charset import declared_charset, decode_text, is_textual
-from browser.fetch import Fetcher, FetchError, FetchResult
+from browser.farm_types import RenderResult
+from browser.fetch import Fetcher, FetchError, FetchResult, fail_for_status
 from browser.proxies import TIERS, ProxyPool, ProxySettings, ladder
 from browser.retry import retryable
 from store.cache import CachedPage, cache_key
@@ -326,3 +327,18 @@ async def _from_cache(page: CachedPage) -> FetchResult:
             None, decode_text, page.body, declared
         )
     return result
+
+
+def rendered_result(url: str, rendered: RenderResult, tier: str) -> PageResult:
+    """A page rendered by the farm as a page result, failed like a fetch when the document
+    answered an error status."""
+    status = rendered.status or 200
+    fetch = FetchResult(
+        url=url,
+        final_url=rendered.final_url or url,
+        status=status,
+        content_type="text/html",
+        text=rendered.html,
+    )
+    fail_for_status(fetch, status)
+    return PageResult(fetch=fetch, tier=tier)

@@ -34,6 +34,9 @@ INVISIBLE_TAGS = (
 _HIDDEN_STYLE = re.compile(
     r"(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)\s*(?:!important\s*)?(?:;|$)", re.I
 )
+_PARSER = lxml.html.HTMLParser(huge_tree=True)
+"""Lenient HTML parsing that keeps documents nested deeper than libxml2's default 255 levels
+(old sites leave hundreds of <font> tags open); huge_tree allows about 2,000."""
 _LAZY_SOURCES = ("data-src", "data-lazy-src", "data-original", "data-lazy", "data-url")
 
 
@@ -83,7 +86,7 @@ def parse_document(html: str) -> lxml.html.HtmlElement:
     # lxml refuses str input that carries an XML encoding declaration.
     cleaned = re.sub(r"^\s*<\?xml[^>]*>", "", html, count=1)
     try:
-        root = lxml.html.document_fromstring(cleaned)
+        root = lxml.html.document_fromstring(cleaned, parser=_PARSER)
     except (etree.ParserError, ValueError):
         return empty_document()
     if root.find("body") is None:

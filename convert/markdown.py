@@ -11,6 +11,10 @@ spaces, no empty links.
 from __future__ import annotations
 
 import re
+import secrets
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from urllib.parse import urlsplit
 
 import html2text
 import lxml.html
@@ -18,9 +22,8 @@ from lxml import etree
 
 from convert.document import text_of, unwrap
 
-_PLACEHOLDER = "PAGECASTBLOCK{}END"
-_PLACEHOLDER_LINE = re.compile(r"^(?P<prefix>.*?)PAGECASTBLOCK(?P<index>\d+)END(?P<rest>.*)$")
-_BLANK_RUNS = re.compile(r"\n{3,}")
+_SAFE_SCHEMES = ("http", "https", "mailto", "tel", "ftp")
+_TAG_LIKE = re.compile(r"<(?=[A-Za-z/!?])")
 # Leftover Markdown from html2text on empty links and images: "[](url)".
 _EMPTY_LINK = re.compile(r"(?<!!)\[\]\([^)]*\)")
 _TOP_LIST_ITEM = re.compile(r"^  (?:[-*+]|\d+\.) ")
@@ -36,9 +39,31 @@ _TABLE_CELL_LIMIT = 400
 """Average characters per cell above which a table is prose laid out in cells, not data."""
 
 
+@dataclass
+class _Blocks:
+    """Markdown rendered by Pagecast, standing in the html2text output as placeholders made of
+    a per-document random nonce (page text cannot forge them) and an index."""
+
+    nonce: str = field(default_factory=lambda: secrets.token_hex(6))
+    rendered: list[str] = field(default_factory=list)
+
+    def add(self, markdown: str) -> str:
+        self.rendered.append(markdown)
+        return f"PCB{self.nonce}X{len(self.rendered) - 1}X"
+
+    @property
+    def pattern(self) -> re.Pattern[str]:
+        return re.compile(f"PCB{self.nonce}X(\\d+)X")
+
+    def get(self, index: str) -> str | None:
+        number = int(index)
+        return self.rendered[number] if number < len(self.rendered) else None
+
+
 def render_markdown(root: lxml.html.HtmlElement, url: str) -> str:
     """The Markdown of a cleaned document (URLs already absolute)."""
-    blocks: list[str] = []
+    blocks = _Blocks()
+    _unsafe_links_and_inline_images(root)
     _unwrap_layout_tables(root)
     for table in list(root.iter("table")):
         if table.getparent() is not None and table.find(".//table") is None:
@@ -62,48 +87,141 @@ def render_markdown(root: lxml.html.HtmlElement, url: str) -> str:
     return _tidy(text, blocks)
 
 
-def _replace(element: etree._Element, markdown: str, blocks: list[str]) -> None:
+def _replace(element: etree._Element, markdown: str, blocks: _Blocks) -> None:
     """Swap ``element`` for a paragraph holding a placeholder of ``markdown``."""
     placeholder = lxml.html.Element("p")
-    placeholder.text = _PLACEHOLDER.format(len(blocks))
+    placeholder.text = blocks.add(markdown)
     placeholder.tail = element.tail
-    blocks.append(markdown)
     parent = element.getparent()
     if parent is not None:
         parent.replace(element, placeholder)
 
 
-def _tidy(text: str, blocks: list[str]) -> str:
+def _unsafe_links_and_inline_images(root: lxml.html.HtmlElement) -> None:
+    """Links only to http(s), mail and phone addresses (a ``javascript:`` link keeps its text);
+    images inlined as ``data:`` URIs become their alt text instead of kilobytes of base64."""
+    for link in root.iter("a"):
+        href = (link.get("href") or "").strip()
+        if href and _scheme(href) not in _SAFE_SCHEMES:
+            del link.attrib["href"]
+    for image in list(root.iter("img")):
+        src = (image.get("src") or "").strip()
+        if src and _scheme(src) not in ("http", "https"):
+            alt = " ".join((image.get("alt") or "").split())
+            span = lxml.html.Element("span")
+            span.text, span.tail = alt, image.tail
+            parent = image.getparent()
+            if parent is not None:
+                parent.replace(image, span)
+
+
+def _scheme(url: str) -> str:
+    try:
+        return urlsplit(url).scheme.lower()
+    except ValueError:
+        return ""
+
+
+def _tidy(text: str, blocks: _Blocks) -> str:
     text = _EMPTY_LINK.sub("", text)
     lines: list[str] = []
+    pattern = blocks.pattern
     for raw in text.split("\n"):
         # Line by line: a regular expression over long runs of spaces would be quadratic.
         line = raw.rstrip(" \t")
-        match = _PLACEHOLDER_LINE.match(line) if "PAGECASTBLOCK" in line else None
-        if match is None:
+        if f"PCB{blocks.nonce}" not in line:
             lines.append(line)
             continue
-        prefix, block = match["prefix"], blocks[int(match["index"])]
-        if prefix.strip():
-            lines += [prefix.rstrip(), ""]
-            prefix = ""
-        lines += ["", *(prefix + part if part else part for part in block.split("\n")), ""]
-        if match["rest"].strip():
-            lines.append(match["rest"].strip())
-    text = _dedent_lists("\n".join(lines))
-    text = _BLANK_RUNS.sub("\n\n", text)
+        lines += _expand(line, pattern, blocks)
+    text = "\n".join(_outside_fences(lines, _tidy_text))
+    text = _dedent_lists(text)
     return text.strip("\n") + "\n" if text.strip() else ""
+
+
+def _expand(line: str, pattern: re.Pattern[str], blocks: _Blocks) -> list[str]:
+    """A line holding placeholders, with each block on its own lines. A placeholder alone
+    after a list marker or quote prefix keeps that prefix on the block's first line."""
+    out: list[str] = []
+    position = 0
+    for match in pattern.finditer(line):
+        block = blocks.get(match[1])
+        before = line[position : match.start()]
+        position = match.end()
+        if block is None:
+            out.append(before + match[0])
+            continue
+        if before.strip():
+            out += [before.rstrip(), ""]
+        out += ["", *block.split("\n"), ""]
+    rest = line[position:].strip()
+    if rest:
+        out.append(rest)
+    return out
+
+
+def _outside_fences(lines: list[str], tidy: Callable[[list[str]], list[str]]) -> list[str]:
+    """Apply ``tidy`` to the runs of lines outside fenced code; code is kept as it is."""
+    out: list[str] = []
+    run: list[str] = []
+    fence = ""
+    for line in lines:
+        marker = _fence_marker(line)
+        if fence:
+            out.append(line)
+            if marker and marker[0] == fence[0] and len(marker) >= len(fence):
+                fence = ""
+            continue
+        if marker:
+            out += tidy(run)
+            run = []
+            fence = marker
+            out.append(line)
+            continue
+        run.append(line)
+    return out + tidy(run)
+
+
+def _fence_marker(line: str) -> str:
+    stripped = line.lstrip()
+    for char in "`~":
+        if stripped.startswith(char * 3):
+            return stripped[: len(stripped) - len(stripped.lstrip(char))]
+    return ""
+
+
+def _tidy_text(lines: list[str]) -> list[str]:
+    """Prose lines: tag-like ``<`` escaped (Markdown must not carry live HTML; inline code is
+    left alone) and runs of blank lines collapsed."""
+    out: list[str] = []
+    for line in lines:
+        if not line and out and not out[-1]:
+            continue
+        out.append(_escape_tags(line) if "<" in line else line)
+    return out
+
+
+def _escape_tags(line: str) -> str:
+    parts = line.split("`")
+    # Even parts are outside inline code spans (an unmatched backtick leaves the rest as text).
+    for index in range(0, len(parts), 2):
+        parts[index] = _TAG_LIKE.sub("&lt;", parts[index])
+    return "`".join(parts)
 
 
 def _dedent_lists(text: str) -> str:
     """html2text indents top-level list items by two spaces; lists start at the margin."""
     out: list[str] = []
     in_list = False
-    in_fence = False
+    fence = ""
     for line in text.split("\n"):
-        if line.lstrip().startswith(("```", "~~~")):
-            in_fence = not in_fence
-        if in_fence:
+        marker = _fence_marker(line)
+        if fence:
+            out.append(line)
+            if marker and marker[0] == fence[0] and len(marker) >= len(fence):
+                fence = ""
+            continue
+        if marker:
+            fence = marker
             out.append(line)
             continue
         if _TOP_LIST_ITEM.match(line):
@@ -135,11 +253,25 @@ def code_language(pre: etree._Element) -> str:
 
 
 def _fenced(pre: etree._Element) -> str:
-    code = pre.text_content().replace("\r\n", "\n").replace("\t", "    ")
+    code = _code_text(pre).replace("\r\n", "\n").replace("\t", "    ")
     code = code.strip("\n").rstrip()
     longest = max((len(run) for run in re.findall(r"`{3,}", code)), default=2)
     fence = "`" * max(3, longest + 1)
     return f"{fence}{code_language(pre)}\n{code}\n{fence}"
+
+
+def _code_text(pre: etree._Element) -> str:
+    """The text of a code block with ``<br>`` and per-line block elements as line breaks."""
+    for element in pre.iter():
+        if element is pre or not isinstance(element.tag, str):
+            continue
+        if element.tag == "br":
+            element.tail = "\n" + (element.tail or "")
+        elif element.tag in ("div", "p", "li", "tr"):
+            text = element.text_content()
+            if text and not text.endswith("\n"):
+                element.tail = "\n" + (element.tail or "")
+    return pre.text_content()
 
 
 # -- tables -----------------------------------------------------------------------------------

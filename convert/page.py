@@ -79,6 +79,7 @@ class PageConversion:
     chunks_truncated: bool = False
     chunk_error: str | None = None
     ai_safety: dict[str, Any] | None = None
+    estimated_tokens: int = 0
 
     @property
     def character_count(self) -> int:
@@ -136,6 +137,7 @@ def convert_page(html: str, url: str, options: ConvertOptions) -> PageConversion
         markdown = truncate(markdown, options.max_chars)
         result.truncated, result.truncation_reason = True, "max_chars_exceeded"
     result.markdown = markdown
+    result.estimated_tokens = estimate_tokens(markdown)
     if options.chunking is not None:
         _chunk(result, options)
     return result

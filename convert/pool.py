@@ -124,20 +124,21 @@ class ConverterPool:
                 log.warning(
                     "conversion exceeded %.1fs; replacing worker %d", self.settings.timeout, index
                 )
-                self._replace(index)
+                await self._replace(index)
                 raise ConversionTimeoutError() from exc
             except BrokenProcessPool:
                 log.warning("conversion worker %d died (attempt %d); replacing it", index, attempt)
-                self._replace(index)
+                await self._replace(index)
                 if attempt == 2:
                     raise
         raise AssertionError("unreachable")
 
-    def _replace(self, index: int) -> None:
-        """Stop worker ``index`` now; the next use starts a fresh one."""
+    async def _replace(self, index: int) -> None:
+        """Stop worker ``index`` now (killing and reaping it in a thread, off the IOLoop); the
+        next use starts a fresh one."""
         executor, self._workers[index] = self._workers[index], None
         if executor is not None:
-            _stop(executor, grace=0.0)
+            await asyncio.get_running_loop().run_in_executor(None, _stop, executor, 0.0)
 
     def close(self, grace: float = 5.0) -> None:
         """Stop every worker: running conversions get ``grace`` seconds, then are killed.

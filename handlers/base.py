@@ -109,6 +109,8 @@ class BaseHandler(tornado.web.RequestHandler):
         self.set_header("X-BILLING-REQUESTS", "0")
         if error.retry_after is not None:
             self.set_header("Retry-After", str(error.retry_after))
+        for name, value in error.headers.items():
+            self.set_header(name, value)
         self.set_status(error.status)
         self.set_header("Content-Type", "application/json; charset=utf-8")
         self.finish(

@@ -138,6 +138,7 @@ class ApiError(Exception):
         details: Any = None,
         retry_after: int | None = None,
         extra: dict[str, Any] | None = None,
+        headers: dict[str, str] | None = None,
     ) -> None:
         if kind not in KINDS:
             raise ValueError(f"unknown error kind {kind!r}")
@@ -147,6 +148,7 @@ class ApiError(Exception):
         self.details = details
         self.retry_after = retry_after
         self.extra = extra or {}
+        self.headers = headers or {}
         super().__init__(f"{kind}: {self.message}")
 
     @property

@@ -9,13 +9,12 @@ from typing import Any
 from browser.charset import HTML_TYPES
 from browser.farm_types import FarmError, FarmErrorKind, RenderOptions
 from browser.fetch import FetchError, FetchResult
-from browser.pages import PageRequest, PageRequestError, PageResult
+from browser.pages import PageRequest, PageRequestError, PageResult, rendered_result
 from convert.chunks import ChunkOptions
 from convert.document import SelectorError, check_selectors, split_selectors
-from convert.markdown import estimate_tokens
 from convert.page import ConvertOptions, PageConversion, StructureRequest, convert_page
 from convert.pool import ConversionTimeoutError, PoolBusyError
-from convert.structure import StructureLimits
+from convert.structure import Structure, StructureLimits
 from handlers.base import ApiHandler, params_error
 from handlers.errors import ApiError
 from handlers.params import Param, ParamTable, ParsedParams
@@ -267,7 +266,7 @@ _FARM_ERRORS = {
     FarmErrorKind.navigation_timeout: "fetch_timeout",
     FarmErrorKind.target_unreachable: "fetch_connect",
     FarmErrorKind.selector_not_found: "selector_not_found",
-    FarmErrorKind.capture_failed: "capture_failed",
+    FarmErrorKind.capture_failed: "fetch_invalid_response",
 }
 
 
@@ -298,7 +297,13 @@ class MarkdownHandler(ApiHandler):
         url = decode_target(encoded_url)
         rendering = Rendering()
         if _render_first(params):
-            await check_target(self.services.fetcher, url)
+            self._check_page_request(url, params)
+            try:
+                await check_target(self.services.fetcher, url)
+            except ApiError as exc:
+                if exc.kind != "target_unreachable":
+                    raise
+                raise ApiError("fetch_dns", exc.message) from exc
             got = await self._render(url, params, _forced_tier(params))
             rendering.full_render = True
             result = await self._convert(got.fetch, options)
@@ -310,24 +315,31 @@ class MarkdownHandler(ApiHandler):
                 if rendered is not None:
                     got, result = rendered
                     rendering.auto_render = True
+        markdown_format = params["format"] == "markdown"
+        safety_headers = {}
+        if result.ai_safety is not None and markdown_format:
+            safety_headers = {
+                "X-AI-Safety-Score": str(result.ai_safety["risk_score"]),
+                "X-AI-Safety-Level": str(result.ai_safety["risk_level"]),
+            }
         if result.blocked:
             raise ApiError(
                 "ai_blocked",
                 "the page was blocked: high prompt-injection risk",
                 extra={"ai_safety": result.ai_safety},
+                headers=safety_headers,
             )
         self._bill(params, got, rendering)
-        if params["format"] == "json":
+        if result.truncated:
+            self.set_header("X-Markdown-Truncated", "true")
+            self.set_header("X-Markdown-Truncation-Reason", result.truncation_reason or "")
+        if not markdown_format:
             self.write_json(self._envelope(params, got, result, rendering))
             return
         self.set_header("Content-Type", "text/markdown; charset=utf-8")
         self.set_header("X-Markdown-Character-Count", str(result.character_count))
-        if result.truncated:
-            self.set_header("X-Markdown-Truncated", "true")
-            self.set_header("X-Markdown-Truncation-Reason", result.truncation_reason or "")
-        if result.ai_safety is not None:
-            self.set_header("X-AI-Safety-Score", str(result.ai_safety["risk_score"]))
-            self.set_header("X-AI-Safety-Level", result.ai_safety["risk_level"])
+        for name, value in safety_headers.items():
+            self.set_header(name, value)
         self.finish(result.markdown)
 
     # -- getting the page ------------------------------------------------------------------------
@@ -363,15 +375,9 @@ class MarkdownHandler(ApiHandler):
         except FarmError as exc:
             kind = _FARM_ERRORS.get(exc.kind, "capture_failed")
             raise ApiError(kind, exc.message, retry_after=exc.retry_after) from exc
-        fetch = FetchResult(
-            url=url,
-            final_url=rendered.final_url or url,
-            status=rendered.status or 200,
-            content_type="text/html",
-            text=rendered.html,
-        )
-        _raise_for_fetch(fetch)
-        return PageResult(fetch=fetch, tier=tier)
+        result = rendered_result(url, rendered, tier)
+        _raise_for_fetch(result.fetch)
+        return result
 
     async def _auto_render(
         self, url: str, params: ParsedParams, tier: str, shell: PageConversion
@@ -387,6 +393,13 @@ class MarkdownHandler(ApiHandler):
         if len(result.markdown.strip()) < len(shell.markdown.strip()):
             return None
         return got, result
+
+    def _check_page_request(self, url: str, params: ParsedParams) -> None:
+        """The plan and proxy rules of a fetch, for a request that renders instead."""
+        try:
+            self.services.pages.check(self._page_request(url, params))
+        except PageRequestError as exc:
+            raise ApiError(exc.kind, exc.message) from exc
 
     def _page_request(self, url: str, params: ParsedParams) -> PageRequest:
         max_cache_age = params["max_cache_age"]
@@ -493,7 +506,7 @@ class MarkdownHandler(ApiHandler):
             body["metadata"] = result.metadata
         usage: dict[str, Any] = {
             "character_count": result.character_count,
-            "estimated_token_count": estimate_tokens(result.markdown),
+            "estimated_token_count": result.estimated_tokens,
             "truncated": result.truncated,
             "truncation_reason": result.truncation_reason,
             "max_chars": params["max_chars"],
@@ -505,6 +518,8 @@ class MarkdownHandler(ApiHandler):
         if result.structure_error:
             usage["structure_error"] = result.structure_error
         structure = result.structure
+        if structure is None and result.structure_error:
+            structure = Structure()  # the lists are present, empty, beside structure_error
         if structure is not None:
             for name in ("headings", "links", "images"):
                 if params[f"include_{name}"]:

@@ -147,3 +147,44 @@ def test_main_content_of_a_page_without_containers() -> None:
     text = convert_page(html, URL, ConvertOptions()).markdown
     assert text.startswith("# Plain page") and text.count("A paragraph of plain prose") == 4
     assert "Buy now" not in text
+
+
+def test_page_text_cannot_forge_placeholders() -> None:
+    text = convert(
+        "<p>PAGECASTBLOCK99END PCB0X0X</p><pre>code</pre>"
+        "<table><tr><th>a</th><th>b</th></tr><tr><td>1</td><td>2</td></tr></table>"
+    )
+    assert "PAGECASTBLOCK99END PCB0X0X" in text
+    assert text.count("```") == 2 and "| a | b |" in text
+
+
+def test_two_blocks_on_one_line_are_both_rendered() -> None:
+    text = convert("<p><a href='/x'><pre>first</pre><pre>second</pre></a></p>")
+    assert "```\nfirst\n```" in text and "```\nsecond\n```" in text and "PCB" not in text
+
+
+def test_no_live_html_or_script_links_in_markdown() -> None:
+    text = convert(
+        "<p>&lt;img src=x onerror=alert(1)&gt; but <code>&lt;b&gt;</code> stays</p>"
+        "<p><a href='javascript:alert(1)'>click</a> "
+        "<img src='data:image/png;base64," + "A" * 5000 + "' alt='a chart'></p>"
+    )
+    assert "<img" not in text and "&lt;img src=x" in text and "`<b>`" in text
+    assert "javascript:" not in text and "click" in text
+    assert "AAAA" not in text and "a chart" in text
+
+
+def test_code_keeps_its_blank_lines_and_line_breaks() -> None:
+    text = convert(
+        "<pre><code class='language-python'>def a():\n    pass\n\n\ndef b():\n    pass</code></pre>"
+        "<pre>one<br>two</pre><pre><div>x</div><div>y</div></pre>"
+    )
+    assert "```python\ndef a():\n    pass\n\n\ndef b():\n    pass\n```" in text
+    assert "```\none\ntwo\n```" in text and "```\nx\ny\n```" in text
+
+
+def test_deeply_nested_documents_are_not_cut_short() -> None:
+    deep = "<p>start</p>" + "<div>" * 1000 + "deep text" + "</div>" * 1000 + "<p>the end</p>"
+    fonts = "<p>start</p>" + "<font>" * 300 + "<p>after the fonts</p>"
+    assert "the end" in convert(deep) and "deep text" in convert(deep)
+    assert "after the fonts" in convert(fonts)

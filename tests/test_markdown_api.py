@@ -332,6 +332,45 @@ async def test_a_clean_page_scores_low(http_client, base_url, origin, key) -> No
 
 
 @pytest.mark.gen_test(timeout=30)
+async def test_truncation_headers_in_both_formats(http_client, base_url, origin, key) -> None:
+    for fmt in ("markdown", "json"):
+        response = await http_client.fetch(
+            markdown_url(base_url, origin.url("/article"), app_id=key, format=fmt, max_chars="50")
+        )
+        assert response.headers["X-Markdown-Truncated"] == "true"
+        assert response.headers["X-Markdown-Truncation-Reason"] == "max_chars_exceeded"
+
+
+@pytest.mark.gen_test(timeout=30)
+async def test_block_mode_keeps_the_safety_headers(http_client, base_url, origin, key) -> None:
+    response = await http_client.fetch(
+        markdown_url(
+            base_url, origin.url("/injected"), app_id=key, ai_sanitize="1", ai_sanitize_mode="block"
+        ),
+        raise_error=False,
+    )
+    assert response.code == 422 and response.headers["X-AI-Safety-Level"] == "high"
+
+
+@pytest.mark.gen_test(timeout=30)
+async def test_rendering_an_unresolvable_host_is_a_dns_error(
+    http_client, base_url, key, services
+) -> None:
+    response = await http_client.fetch(
+        markdown_url(base_url, "http://no-such-host.invalid/", app_id=key, full_render="true"),
+        raise_error=False,
+    )
+    assert_markdown_error(response, 400, -3000)
+    premium = await http_client.fetch(
+        markdown_url(
+            base_url, "http://127.0.0.1/", app_id=key, full_render="true", use_premium="true"
+        ),
+        raise_error=False,
+    )
+    assert_markdown_error(premium, 403, -1001)
+
+
+@pytest.mark.gen_test(timeout=30)
 async def test_render_parameters_are_validated(http_client, base_url, origin, key) -> None:
     response = await http_client.fetch(
         markdown_url(base_url, origin.url("/late"), app_id=key, wait_for_selector="p[["),
@@ -380,3 +419,9 @@ async def test_full_render_and_waits(http_client, base_url, origin, key, service
     )
     assert "Item number 3 of the feed" in more["markdown"]
     assert "Item number 4" not in more["markdown"], "at most three clicks"
+
+    missing = await http_client.fetch(
+        markdown_url(base_url, origin.url("/no-such-page"), app_id=key, full_render="true"),
+        raise_error=False,
+    )
+    assert_markdown_error(missing, 400, -3008)
