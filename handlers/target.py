@@ -3,6 +3,7 @@ Whether its address may be fetched is the fetcher's SSRF guard's call."""
 
 from __future__ import annotations
 
+import re
 from urllib.parse import urlsplit
 
 from browser.fetch import Fetcher
@@ -10,6 +11,7 @@ from browser.ssrf import URLRefusedError
 from handlers.errors import ApiError
 
 MAX_URL_LENGTH = 8192
+_SPACE_OR_CONTROL = re.compile(r"[\x00-\x20\x7f\s]")
 
 
 def decode_target(raw: str | None) -> str:
@@ -19,7 +21,7 @@ def decode_target(raw: str | None) -> str:
         raise ApiError("invalid_url", "the target URL is missing")
     if len(url) > MAX_URL_LENGTH:
         raise ApiError("invalid_url", f"the target URL is longer than {MAX_URL_LENGTH} characters")
-    if any(ord(char) < 0x20 or char.isspace() for char in url):
+    if _SPACE_OR_CONTROL.search(url):
         raise ApiError("invalid_url", "the target URL contains spaces or control characters")
     try:
         parts = urlsplit(url)
