@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass
 
 import lxml.html
+from lxml import etree
 
 _ROOTS = (
     '//*[@id="root" or @id="app" or @id="__next" or @id="__nuxt" or @id="___gatsby" '
@@ -26,12 +27,11 @@ _JS_NOTICE = re.compile(
     r"activ(ez|er) (le )?javascript|habilit(a|e) javascript",
     re.I,
 )
-_TEXT = (
-    ".//text()[not(ancestor::script or ancestor::style or ancestor::noscript "
-    "or ancestor::template)]"
-)
+_INVISIBLE = frozenset({"script", "style", "noscript", "template"})
 LITTLE_TEXT = 300
 """Characters of visible body text below which a page may be a shell."""
+EMPTY_ROOT = 40
+"""Characters of visible text below which an application root counts as empty."""
 
 
 @dataclass(frozen=True)
@@ -49,15 +49,15 @@ def detect_app_shell(root: lxml.html.HtmlElement) -> ShellVerdict:
         return ShellVerdict(False, "no body")
     script_chars = sum(len(script.text or "") for script in root.iter("script"))
     scripts = sum(1 for _ in root.iter("script"))
-    text = _visible_text(body)
+    text = _visible_text(body, LITTLE_TEXT)
     if len(text) >= LITTLE_TEXT:
         return ShellVerdict(False, "the page has text")
-    notice = any(_JS_NOTICE.search(n.text_content() or "") for n in root.iter("noscript"))
+    notice = any(_JS_NOTICE.search(n.text_content() or "") for n in _outer_noscripts(root))
     if notice or _JS_NOTICE.search(text):
         return ShellVerdict(True, "the page asks for JavaScript")
     for query in _ROOTS:
         for mount in root.xpath(query):
-            if len(_visible_text(mount)) < 40:
+            if len(_visible_text(mount, EMPTY_ROOT)) < EMPTY_ROOT:
                 return ShellVerdict(True, "an empty application root")
     if scripts >= 3 and script_chars > 20 * max(len(text), 1):
         return ShellVerdict(True, "mostly script")
@@ -66,5 +66,42 @@ def detect_app_shell(root: lxml.html.HtmlElement) -> ShellVerdict:
     return ShellVerdict(False, "little text but no sign of an application")
 
 
-def _visible_text(element: lxml.html.HtmlElement) -> str:
-    return " ".join(" ".join(element.xpath(_TEXT)).split())
+def _visible_text(element: lxml.html.HtmlElement, enough: int) -> str:
+    """The text a reader sees in ``element`` (every text node outside scripts, styles, noscript
+    and templates, joined by spaces, whitespace collapsed), read in document order until it
+    reaches ``enough`` characters: shorter than ``enough`` only when that is all there is.
+
+    One walk with an explicit stack, so deep documents cost no recursion and a page full of
+    text stops early."""
+    if element.tag in _INVISIBLE or any(a.tag in _INVISIBLE for a in element.iterancestors()):
+        return ""
+    words: list[str] = []
+    size = -1  # the collapsed length: every word plus one space between two of them
+    pending: list[lxml.html.HtmlElement | str] = [element]
+    while pending and size < enough:
+        item = pending.pop()
+        if isinstance(item, str):
+            text: str | None = item
+        else:
+            for child in reversed(item):
+                if child.tail:
+                    pending.append(child.tail)
+                if isinstance(child.tag, str) and child.tag not in _INVISIBLE:
+                    pending.append(child)
+            text = item.text
+        if text:
+            for word in text.split():
+                words.append(word)
+                size += len(word) + 1
+    return " ".join(words)
+
+
+def _outer_noscripts(root: lxml.html.HtmlElement) -> list[lxml.html.HtmlElement]:
+    """The noscript elements not inside another: a nested one's text is part of the outer
+    one's, and reading it again would make nested noscripts quadratic."""
+    found = []
+    walk = etree.iterwalk(root, events=("start",), tag="noscript")
+    for _event, noscript in walk:
+        found.append(noscript)
+        walk.skip_subtree()
+    return found

@@ -34,6 +34,7 @@ INVISIBLE_TAGS = (
 _HIDDEN_STYLE = re.compile(
     r"(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)\s*(?:!important\s*)?(?:;|$)", re.I
 )
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 _PARSER = lxml.html.HTMLParser(huge_tree=True)
 """Lenient HTML parsing that keeps documents nested deeper than libxml2's default 255 levels
 (old sites leave hundreds of <font> tags open); huge_tree allows about 2,000."""
@@ -85,6 +86,8 @@ def parse_document(html: str) -> lxml.html.HtmlElement:
         return empty_document()
     # lxml refuses str input that carries an XML encoding declaration.
     cleaned = re.sub(r"^\s*<\?xml[^>]*>", "", html, count=1)
+    # Characters XML cannot hold (controls, lone surrogates) would break edits of the tree later.
+    cleaned = _NOT_XML.sub("", cleaned)
     try:
         root = lxml.html.document_fromstring(cleaned, parser=_PARSER)
     except (etree.ParserError, ValueError):

@@ -188,3 +188,8 @@ def test_deeply_nested_documents_are_not_cut_short() -> None:
     fonts = "<p>start</p>" + "<font>" * 300 + "<p>after the fonts</p>"
     assert "the end" in convert(deep) and "deep text" in convert(deep)
     assert "after the fonts" in convert(fonts)
+
+
+def test_control_characters_do_not_break_the_tree() -> None:
+    text = convert("<p>a<script>x</script>\x1cb\x00c\ud800d</p>")
+    assert "abcd" in text.replace("\n", "")
