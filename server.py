@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import logging
 import os
 import signal
@@ -31,12 +32,35 @@ log = logging.getLogger("pagecast")
 DEFAULT_CONFIG = Path(__file__).resolve().parent / "config.toml"
 
 
-def configure_logging(level: str) -> None:
-    """Log lines with time, level, logger and request id, on stderr (journald keeps them)."""
+class JsonFormatter(logging.Formatter):
+    """One JSON object per line: time, level, logger, request id, message, and for access lines
+    their fields (status, endpoint, org, credits, duration, tier, render...)."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        line: dict[str, object] = {
+            "time": self.formatTime(record, "%Y-%m-%dT%H:%M:%S"),
+            "level": record.levelname.lower(),
+            "logger": record.name,
+            "request_id": getattr(record, "request_id", "-"),
+            "message": record.getMessage(),
+        }
+        access = getattr(record, "access", None)
+        if isinstance(access, dict):
+            line.update(access)
+        if record.exc_info:
+            line["exception"] = self.formatException(record.exc_info)
+        return json.dumps(line, ensure_ascii=False, default=str)
+
+
+def configure_logging(level: str, log_format: str = "text") -> None:
+    """Log lines with time, level, logger and request id on stderr (journald keeps them), as
+    text or as JSON objects."""
     handler = logging.StreamHandler()
     handler.addFilter(RequestIdFilter())
     handler.setFormatter(
-        logging.Formatter("%(asctime)s %(levelname)s %(name)s [%(request_id)s] %(message)s")
+        JsonFormatter()
+        if log_format == "json"
+        else logging.Formatter("%(asctime)s %(levelname)s %(name)s [%(request_id)s] %(message)s")
     )
     root = logging.getLogger()
     root.handlers[:] = [handler]
@@ -129,6 +153,38 @@ def _keys(settings: Settings, args: argparse.Namespace) -> int:
     return 0
 
 
+def _usage(settings: Settings, args: argparse.Namespace) -> int:
+    """``usage [--org NAME] [--month YYYY-MM]``: credits and requests by organization and
+    endpoint, with each organization's monthly quota."""
+    store = Store(settings.store)
+    store.open()
+    try:
+        try:
+            rows = store.usage(args.org, args.month)
+        except ValueError as exc:
+            print(exc, file=sys.stderr)
+            return 2
+        plans = {row.org: row.plan for row in store.list_keys()}
+    finally:
+        store.close_sync()
+    totals: dict[tuple[str, str], tuple[int, int]] = {}
+    for row in rows:
+        requests, credits = totals.get((row.org, row.endpoint), (0, 0))
+        totals[(row.org, row.endpoint)] = (requests + row.requests, credits + row.credits)
+    print(f"month {args.month or 'all'}")
+    print(f"{'org':<24} {'endpoint':<14} {'requests':>10} {'credits':>10}")
+    for (org, endpoint), (requests, credits) in sorted(totals.items()):
+        print(f"{org:<24} {endpoint:<14} {requests:>10} {credits:>10}")
+    for org in sorted({org for org, _ in totals}):
+        used = sum(credits for (name, _), (_, credits) in totals.items() if name == org)
+        plan = settings.plans.get(plans.get(org, ""))
+        quota = f"of {plan.monthly_credits}" if plan and plan.monthly_credits else "(no quota)"
+        print(f"{org:<24} {'total':<14} {'':>10} {used:>10} {quota}")
+    if not totals:
+        print("no usage recorded")
+    return 0
+
+
 def _providers(settings: Settings, args: argparse.Namespace) -> int:
     """``providers import FILE``: validate an oembed.com-format registry and install it where
     the server reads it (on top of the built-in list, from the next start)."""
@@ -173,6 +229,9 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     key_commands.add_parser("list", help="list keys: prefix, org, plan, created, revoked")
     revoke = key_commands.add_parser("revoke", help="revoke a key by its prefix")
     revoke.add_argument("prefix")
+    usage = commands.add_parser("usage", help="credits by organization and endpoint")
+    usage.add_argument("--org", help="one organization")
+    usage.add_argument("--month", help="one month, YYYY-MM (default: every month stored)")
     providers = commands.add_parser("providers", help="manage the oEmbed provider registry")
     provider_commands = providers.add_subparsers(dest="providers_command", required=True)
     importer = provider_commands.add_parser(
@@ -193,9 +252,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SettingsError as exc:
         print(exc, file=sys.stderr)
         return 2
-    configure_logging(settings.server.log_level)
+    configure_logging(settings.server.log_level, settings.server.log_format)
     if args.command == "keys":
         return _keys(settings, args)
+    if args.command == "usage":
+        return _usage(settings, args)
     if args.command == "providers":
         return _providers(settings, args)
     asyncio.run(serve(settings))

@@ -28,17 +28,33 @@ def log_request(handler: tornado.web.RequestHandler) -> None:
     metrics.LATENCY.labels(endpoint).observe(duration)
     key_info = getattr(handler, "key_info", None)
     level = logging.INFO if status < 500 else logging.ERROR
+    fields = {
+        "method": handler.request.method or "",
+        "path": handler.request.path[:300],
+        "status": status,
+        "endpoint": endpoint,
+        "org": key_info.org if key_info else "-",
+        "credits": getattr(handler, "billed", 0),
+        "error": getattr(handler, "error_kind", None) or "-",
+        "duration_ms": round(duration * 1000, 1),
+        **getattr(handler, "log_fields", {}),
+    }
+    extras = " ".join(
+        f"{name}={value}" for name, value in getattr(handler, "log_fields", {}).items()
+    )
     access_log.log(
         level,
-        "%s %s %d endpoint=%s org=%s credits=%s error=%s %.1fms",
-        handler.request.method,
-        handler.request.path[:300],
+        "%s %s %d endpoint=%s org=%s credits=%s error=%s %.1fms%s",
+        fields["method"],
+        fields["path"],
         status,
         endpoint,
-        key_info.org if key_info else "-",
-        getattr(handler, "billed", 0),
-        getattr(handler, "error_kind", None) or "-",
+        fields["org"],
+        fields["credits"],
+        fields["error"],
         duration * 1000,
+        f" {extras}" if extras else "",
+        extra={"access": fields},
     )
 
 

@@ -9,6 +9,7 @@ import logging
 import re
 import time
 import uuid
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import tornado.web
@@ -50,6 +51,9 @@ class BaseHandler(tornado.web.RequestHandler):
         self.billed = 0
         self.key_info: KeyInfo | None = None
         self.error_kind: str | None = None
+        # What the access line reports beside the basics: the proxy tier, whether a browser
+        # rendered, the oEmbed tier... set by the handlers that know.
+        self.log_fields: dict[str, str] = {}
         self.started = time.monotonic()
 
     @property
@@ -137,6 +141,8 @@ class ApiHandler(BaseHandler):
 
     params: ParamTable
     plan: PlanSettings | None = None
+    uses_quota: bool = True
+    """Whether the plan's monthly credits gate this endpoint (free endpoints say no)."""
 
     async def prepare(self) -> None:
         await super().prepare()
@@ -153,6 +159,24 @@ class ApiHandler(BaseHandler):
             metrics.RATE_LIMITED.labels(self.endpoint).inc()
             raise ApiError(
                 "rate_limited", f"rate limit exceeded; retry in {wait}s", retry_after=wait
+            )
+        if self.uses_quota and plan.monthly_credits > 0:
+            await self._check_quota(plan.monthly_credits)
+
+    async def _check_quota(self, quota: int) -> None:
+        """429 quota_exceeded once the organization used its plan's monthly credits. A database
+        that cannot answer does not stop the request (the quota is checked again soon)."""
+        assert self.key_info is not None
+        try:
+            used = await self.services.store.month_credits(self.key_info.org)
+        except StoreUnavailable:
+            log.warning("monthly quota of %s not checked: the database is away", self.key_info.org)
+            return
+        if used >= quota:
+            raise ApiError(
+                "quota_exceeded",
+                f"the plan's {quota} monthly credits are used up ({used} used this month)",
+                retry_after=_seconds_to_next_month(),
             )
 
     async def authenticate(self) -> KeyInfo:
@@ -214,3 +238,12 @@ class NotFoundHandler(BaseHandler):
     async def prepare(self) -> None:
         REQUEST_ID.set(self.request_id)
         raise ApiError("not_found", f"no route for {self.request.path[:200]}")
+
+
+def _seconds_to_next_month(now: datetime | None = None) -> int:
+    """Seconds until the next UTC calendar month starts (when a used-up quota renews)."""
+    now = now or datetime.now(UTC)
+    following = (now.replace(day=1) + timedelta(days=32)).replace(
+        day=1, hour=0, minute=0, second=0, microsecond=0
+    )
+    return max(int((following - now).total_seconds()), 1)

@@ -52,6 +52,11 @@ class ServerSettings:
     log_level: str = setting(
         "info", "Lowest level logged.", choices=("debug", "info", "warning", "error")
     )
+    log_format: str = setting(
+        "text",
+        "text: readable lines; json: one JSON object per line (for journald and log shippers).",
+        choices=("text", "json"),
+    )
 
     def public_base_url(self) -> str:
         return (self.base_url or f"http://{self.host}:{self.port}").rstrip("/")
@@ -99,7 +104,10 @@ class PlanSettings:
     )
     burst: int = setting(10, "Requests a key may send at once (token bucket size).", min=1)
     monthly_credits: int = setting(
-        10_000, "Credits per calendar month (for reporting; 0 means unlimited).", min=0
+        10_000,
+        "Credits per UTC calendar month; requests beyond it are answered 429 quota_exceeded "
+        "until the month ends. 0 means unlimited.",
+        min=0,
     )
 
     def proxy_tiers(self) -> frozenset[str]:

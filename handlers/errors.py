@@ -49,6 +49,9 @@ KINDS: dict[str, ErrorKind] = {
     ),
     "forbidden": ErrorKind(403, "forbidden", -1001, "validation", "the plan does not include this"),
     "rate_limited": ErrorKind(429, "rate_limited", -1002, "validation", "too many requests"),
+    "quota_exceeded": ErrorKind(
+        429, "quota_exceeded", -1003, "validation", "the monthly credit quota is used up"
+    ),
     "not_found": ErrorKind(404, "not_found", -1004, "validation", "no such resource"),
     "method_not_allowed": ErrorKind(
         405, "method_not_allowed", -1005, "validation", "method not allowed"

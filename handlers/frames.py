@@ -177,6 +177,7 @@ class FramesApiHandler(ApiHandler):
     endpoint = "frames"
     error_shape = "oembed"
     params = KEY_ONLY
+    uses_quota = False
 
     def frame_host(self) -> str:
         return self.services.settings.server.public_frame_host()

@@ -330,6 +330,11 @@ class MarkdownHandler(ApiHandler):
                 headers=safety_headers,
             )
         self._bill(params, got, rendering)
+        self.log_fields.update(
+            tier=got.tier,
+            render="full" if rendering.full_render else "auto" if rendering.auto_render else "no",
+            cache="hit" if got.cache_hit else "miss",
+        )
         if result.truncated:
             self.set_header("X-Markdown-Truncated", "true")
             self.set_header("X-Markdown-Truncation-Reason", result.truncation_reason or "")

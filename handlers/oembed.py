@@ -147,6 +147,7 @@ class OembedHandler(ApiHandler):
         if params["cache_ok"]:
             cached = answers.get(key, params["max_cache_age"] / 1000)
             if cached is not None:
+                self.log_fields.update(source=str(cached.get("source", "-")), answer="memory")
                 credits = self.services.settings.credits
                 self.bill(credits.oembed_v1 if version == "1.1" else credits.oembed_v3)
                 self.write_json(cached)
@@ -173,6 +174,12 @@ class OembedHandler(ApiHandler):
                 "html": fields["html"],
             }
         self._bill(version, resolved)
+        fetched = resolved.fetched
+        self.log_fields.update(
+            source=resolved.source,
+            tier=fetched.tier if fetched else "-",
+            render="full" if resolved.rendered else "no",
+        )
         answers.put(key, body)
         self.write_json(body)
 

@@ -130,6 +130,7 @@ class ScreenshotHandler(ApiHandler):
         request_hash = _request_hash(url, params)
         credits = services.settings.credits.screenshot
         record: ScreenshotRecord | None = None
+        captured = False
         try:
             if params["cache_ok"]:
                 record = await services.screenshots.reusable(
@@ -137,11 +138,16 @@ class ScreenshotHandler(ApiHandler):
                 )
             if record is None:
                 record = await self._capture(url, options, params, request_hash)
+                captured = True
                 if params["use_proxy"]:
                     credits += services.settings.credits.proxy_addon("standard")
         except StoreUnavailable as exc:
             raise ApiError("unavailable") from exc
         self.bill(credits)
+        self.log_fields.update(
+            tier="standard" if params["use_proxy"] else "direct",
+            render="yes" if captured else "reused",
+        )
         if params["response_type"] == "image":
             image = await services.screenshots.read(record)
             if image is None:

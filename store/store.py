@@ -13,8 +13,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
+from datetime import date
 from functools import partial
 from types import TracebackType
 from typing import Any, TypeVar
@@ -42,9 +44,13 @@ from store.usage import (
     UsageKey,
     UsageRow,
     query_usage,
+    stored_credits_since,
     utc_today,
     write_usage,
 )
+
+QUOTA_REFRESH_SECONDS = 30.0
+"""How stale a process's view of another process's usage may get, for monthly quotas."""
 
 __all__ = ["IssuedKey", "KeyInfo", "KeyRow", "Store", "StoreUnavailable", "UsageRow"]
 
@@ -87,6 +93,8 @@ class Store:
             settings.auth_cache_seconds, min(settings.auth_cache_seconds, MISS_CACHE_SECONDS)
         )
         self._usage = UsageBuffer()
+        # org -> (month, monotonic time of the database read, credits this month)
+        self._quota: dict[str, tuple[date, float, int]] = {}
         self._inflight: asyncio.Future[int] | None = None
         self._jobs: list[asyncio.Task[None]] = []
         self._stopping = False
@@ -230,7 +238,25 @@ class Store:
         """Count one request of ``org`` on ``endpoint`` costing ``credits``, in memory."""
         if credits < 0:
             raise ValueError("credits must not be negative")
-        self._usage.add(UsageKey(org, endpoint, utc_today()), UsageCount(1, credits))
+        today = utc_today()
+        self._usage.add(UsageKey(org, endpoint, today), UsageCount(1, credits))
+        entry = self._quota.get(org)
+        if entry is not None and entry[0] == today.replace(day=1):
+            self._quota[org] = (entry[0], entry[1], entry[2] + credits)
+
+    async def month_credits(self, org: str) -> int:
+        """Credits ``org`` used this UTC calendar month: stored plus counted here, read from the
+        database at most every ``quota_refresh_seconds`` and kept up to date in between."""
+        month = utc_today().replace(day=1)
+        entry = self._quota.get(org)
+        now = time.monotonic()
+        if entry is None or entry[0] != month or now - entry[1] > QUOTA_REFRESH_SECONDS:
+            stored = await self._run(
+                partial(stored_credits_since, org=org, since=month), "quota read"
+            )
+            entry = (month, now, stored + self._usage.credits_since(org, month))
+            self._quota[org] = entry
+        return entry[2]
 
     def pending_usage(self) -> int:
         """How many usage rows are counted in memory and not yet written."""

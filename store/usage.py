@@ -89,6 +89,15 @@ class UsageBuffer:
         with self._lock:
             return len(self._counts)
 
+    def credits_since(self, org: str, since: date) -> int:
+        """Credits of ``org`` counted here (not yet written) from day ``since`` on."""
+        with self._lock:
+            return sum(
+                count.credits
+                for key, count in self._counts.items()
+                if key.org == org and key.day >= since
+            )
+
 
 def write_usage(db: peewee.Database, batch: Mapping[UsageKey, UsageCount]) -> int:
     """Add ``batch`` to the usage table in one transaction; return the number of rows written.
@@ -165,3 +174,14 @@ def query_usage(db: peewee.Database, org: str | None, month: str | None) -> list
         UsageRow(org=name, endpoint=endpoint, day=day, requests=requests, credits=credits)
         for name, endpoint, day, requests, credits in query.execute(db)
     ]
+
+
+def stored_credits_since(db: peewee.Database, org: str, since: date) -> int:
+    """Credits of ``org`` stored from day ``since`` on."""
+    total = (
+        Usage.select(peewee.fn.COALESCE(peewee.fn.SUM(Usage.credits), 0))
+        .join(Organization)
+        .where((Organization.name == org) & (Usage.day >= since))
+        .scalar(db)
+    )
+    return int(total or 0)

@@ -87,6 +87,7 @@ def make_settings(tmp_path: Path) -> Settings:
     settings.store.data_dir = str(tmp_path)
     settings.store.auth_cache_seconds = 0
     settings.plans["tiny"] = PlanSettings(requests_per_second=0.01, burst=2)
+    settings.plans["metered"] = PlanSettings(requests_per_second=100, burst=100, monthly_credits=3)
     return settings
 
 

@@ -386,3 +386,23 @@ async def test_a_flood_of_unknown_keys_is_slowed_down(http_client, base_url, ori
     # A valid key from the same client is refused too while the client waits.
     response = await get(http_client, markdown_url(base_url, f"{origin}/article", app_id=key))
     assert_markdown_error(response, 429, -1002)
+
+
+@pytest.mark.gen_test(timeout=20)
+async def test_monthly_quota_in_both_error_shapes(http_client, base_url, origin, services) -> None:
+    """A plan's monthly credits: requests beyond them are 429 quota_exceeded until next month;
+    what was used is counted across the flush to the database."""
+    key = services.store.create_key("metered-org", "metered").key
+    url = markdown_url(base_url, f"{origin}/article", app_id=key)
+    assert (await get(http_client, url)).code == 200
+    assert (await get(http_client, url)).code == 200
+    await services.store.flush_usage()  # half of the usage stored, half still counted here
+    assert (await get(http_client, url)).code == 200
+    response = await get(http_client, url)
+    body = assert_markdown_error(response, 429, -1003)
+    assert "3 monthly credits" in body["error"]["message"]
+    assert 1 <= int(response.headers["Retry-After"]) <= 31 * 86400
+    oembed = await get(http_client, f"{base_url}/api/3.0/oembed?url={quote(origin)}&app_id={key}")
+    assert oembed.code == 429
+    assert json.loads(oembed.body)["error"]["code"] == "quota_exceeded"
+    assert await services.store.month_credits("metered-org") == 3

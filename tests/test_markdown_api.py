@@ -6,6 +6,7 @@ Chromium farm (auto_render of an app shell, full_render, wait_for_selector, load
 from __future__ import annotations
 
 import json
+import logging
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -425,3 +426,15 @@ async def test_full_render_and_waits(http_client, base_url, origin, key, service
         raise_error=False,
     )
     assert_markdown_error(missing, 400, -3008)
+
+
+@pytest.mark.gen_test(timeout=30)
+async def test_access_line_names_tier_render_and_cache(
+    http_client, base_url, origin, key, caplog
+) -> None:
+    caplog.set_level(logging.INFO, logger="pagecast.access")
+    await http_client.fetch(markdown_url(base_url, origin.url("/article"), app_id=key))
+    line = next(r for r in caplog.records if r.name == "pagecast.access")
+    assert line.access["tier"] == "direct" and line.access["render"] == "no"  # type: ignore[attr-defined]
+    assert line.access["cache"] == "miss" and line.access["credits"] == 1  # type: ignore[attr-defined]
+    assert key not in line.getMessage()

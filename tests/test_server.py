@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import http.server
 import json
+import logging
 import os
 import signal
 import socket
@@ -228,3 +229,21 @@ def test_providers_import(env: dict[str, str], tmp_path: Path) -> None:
     broken = tmp_path / "broken.json"
     broken.write_text("{not json")
     assert run_cli(env, "providers", "import", str(broken)).returncode == 2
+
+
+def test_usage_command(env: dict[str, str]) -> None:
+    assert run_cli(env, "keys", "create", "--org", "acme", "--plan", "free").returncode == 0
+    listed = run_cli(env, "usage", "--org", "acme", "--month", "2026-01")
+    assert listed.returncode == 0 and "no usage recorded" in listed.stdout
+    assert run_cli(env, "usage", "--month", "2026-13").returncode == 2
+
+
+def test_json_log_lines() -> None:
+    from server import JsonFormatter  # noqa: PLC0415  (the module is also the CLI under test)
+
+    record = logging.LogRecord("pagecast.access", logging.INFO, __file__, 1, "GET / 200", (), None)
+    record.request_id = "abc"
+    record.access = {"status": 200, "endpoint": "markdown", "tier": "direct"}
+    line = json.loads(JsonFormatter().format(record))
+    assert line["request_id"] == "abc" and line["status"] == 200 and line["tier"] == "direct"
+    assert line["message"] == "GET / 200" and line["level"] == "info"
