@@ -23,6 +23,7 @@ from convert.providers import RegistryError, load_registry_file
 from handlers.app import make_api_app, make_frame_app, make_metrics_app
 from handlers.base import RequestIdFilter
 from handlers.config import Settings, load_settings, render_config
+from handlers.oneshot import ROUTES, parse_pairs, run_once
 from handlers.services import close_services, open_services, registry_path
 from store.settings import SettingsError
 from store.store import Store
@@ -229,6 +230,15 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     key_commands.add_parser("list", help="list keys: prefix, org, plan, created, revoked")
     revoke = key_commands.add_parser("revoke", help="revoke a key by its prefix")
     revoke.add_argument("prefix")
+    for name, text in (
+        ("screenshot", "one screenshot without a server (-o FILE is required)"),
+        ("markdown", "one page as Markdown without a server"),
+        ("oembed", "one oEmbed answer without a server"),
+    ):
+        one = commands.add_parser(name, help=text)
+        one.add_argument("url")
+        one.add_argument("params", nargs="*", help="API parameters as name=value")
+        one.add_argument("-o", "--output", type=Path, help="write the answer to this file")
     usage = commands.add_parser("usage", help="credits by organization and endpoint")
     usage.add_argument("--org", help="one organization")
     usage.add_argument("--month", help="one month, YYYY-MM (default: every month stored)")
@@ -255,6 +265,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     configure_logging(settings.server.log_level, settings.server.log_format)
     if args.command == "keys":
         return _keys(settings, args)
+    if args.command in ROUTES:
+        try:
+            params = parse_pairs(args.params)
+        except ValueError as exc:
+            print(exc, file=sys.stderr)
+            return 2
+        if args.command == "screenshot" and args.output is None:
+            print("a screenshot needs -o FILE", file=sys.stderr)
+            return 2
+        return asyncio.run(run_once(settings, args.command, args.url, params, args.output))
     if args.command == "usage":
         return _usage(settings, args)
     if args.command == "providers":
