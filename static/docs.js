@@ -1,0 +1,630 @@
+// Pagecast API reference: fetches openapi.json from this origin and renders it as plain DOM.
+// API text is only ever placed with textContent (never parsed as HTML); the page's
+// Content-Security-Policy allows no inline script or style, so styling is done with classes.
+"use strict";
+
+(function () {
+  const METHODS = ["get", "put", "post", "delete", "patch", "head", "options", "trace"];
+  const GROUPS = [
+    { name: "Markdown", test: (path) => /\/markdown(\/|$)/.test(path) },
+    { name: "oEmbed", test: (path) => /\/oembed(\/|$)/.test(path) },
+    { name: "Screenshot", test: (path) => /\/screenshots?(\/|$)/.test(path) },
+  ];
+  const OTHER_GROUP = "Health and other";
+  const BOOLEAN_ENUM = ["true", "false", "1", "0"];
+  const LENIENT = /Allowed: ([^;]+); anything else means the default\./;
+  const ALIAS = /^Alias of `([^`]+)`/;
+
+  // Filter index: one entry per rendered operation, and each group's contents entry.
+  const operations = [];
+  const groupTocItems = new Map();
+
+  // --- DOM helpers -------------------------------------------------------------------------
+
+  function el(tag, attrs, ...children) {
+    const node = document.createElement(tag);
+    for (const [name, value] of Object.entries(attrs || {})) {
+      if (value === undefined || value === null || value === false) continue;
+      if (name === "className") node.className = value;
+      else if (name === "text") node.textContent = value;
+      else node.setAttribute(name, value === true ? "" : String(value));
+    }
+    append(node, children);
+    return node;
+  }
+
+  function append(node, children) {
+    for (const child of children.flat(Infinity)) {
+      if (child === undefined || child === null || child === false) continue;
+      node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+    }
+    return node;
+  }
+
+  // Text with `code` spans (the only markup the descriptions use), built without HTML parsing.
+  function richText(text) {
+    const fragment = document.createDocumentFragment();
+    String(text || "").split("`").forEach((part, index) => {
+      if (!part) return;
+      fragment.append(index % 2 ? el("code", { text: part }) : document.createTextNode(part));
+    });
+    return fragment;
+  }
+
+  function slug(text) {
+    return String(text).toLowerCase().replace(/[^a-z0-9_]+/g, "-").replace(/^-+|-+$/g, "");
+  }
+
+  // A path that may wrap only after its slashes.
+  function breakablePath(path) {
+    return path.split("/").map((part, i) => (i ? [el("wbr", {}), "/" + part] : part));
+  }
+
+  function scrollBox(table) {
+    return el("div", { className: "scroll" }, table);
+  }
+
+  function table(headings, rows, className) {
+    const head = el("thead", {}, el("tr", {}, headings.map((h) => el("th", { scope: "col", text: h }))));
+    return scrollBox(el("table", { className }, head, el("tbody", {}, rows)));
+  }
+
+  // --- OpenAPI helpers ---------------------------------------------------------------------
+
+  function pointer(doc, ref) {
+    if (typeof ref !== "string" || !ref.startsWith("#/")) return undefined;
+    let node = doc;
+    for (const raw of ref.slice(2).split("/")) {
+      const key = raw.replace(/~1/g, "/").replace(/~0/g, "~");
+      if (node === null || typeof node !== "object" || !(key in node)) return undefined;
+      node = node[key];
+    }
+    return node;
+  }
+
+  function deref(doc, value) {
+    let seen = 0;
+    while (value && typeof value === "object" && typeof value.$ref === "string" && seen < 10) {
+      const target = pointer(doc, value.$ref);
+      if (target === undefined) break;
+      value = target;
+      seen += 1;
+    }
+    return value;
+  }
+
+  function schemaName(ref) {
+    const match = /^#\/components\/schemas\/(.+)$/.exec(ref || "");
+    return match ? match[1] : null;
+  }
+
+  function schemaAnchor(name) {
+    return "schema-" + slug(name);
+  }
+
+  function isBooleanEnum(schema) {
+    return (
+      Array.isArray(schema.enum) &&
+      schema.enum.length === BOOLEAN_ENUM.length &&
+      schema.enum.every((value, i) => value === BOOLEAN_ENUM[i])
+    );
+  }
+
+  function show(value) {
+    return typeof value === "string" ? value : JSON.stringify(value);
+  }
+
+  // A short type label; $refs become links to the schemas section.
+  function typeNode(schema) {
+    schema = schema || {};
+    if (schema.$ref) {
+      const name = schemaName(schema.$ref);
+      if (name) return el("a", { href: "#" + schemaAnchor(name), className: "schema-link", text: name });
+      return document.createTextNode(schema.$ref);
+    }
+    return document.createTextNode(typeText(schema));
+  }
+
+  function typeText(schema) {
+    if (!schema || typeof schema !== "object") return "any";
+    if (schema.$ref) return schemaName(schema.$ref) || schema.$ref;
+    if (isBooleanEnum(schema)) return "boolean";
+    if ("const" in schema) return "const " + show(schema.const);
+    let type = Array.isArray(schema.type) ? schema.type.join(" | ") : schema.type;
+    if (!type && Array.isArray(schema.enum)) type = "enum";
+    if (!type) return "any";
+    if (type === "array" && schema.items) type = "array of " + typeText(schema.items);
+    if (schema.format) type += " (" + schema.format + ")";
+    return type;
+  }
+
+  function rangeText(schema) {
+    const low = schema.minimum ?? schema.exclusiveMinimum;
+    const high = schema.maximum ?? schema.exclusiveMaximum;
+    if (low !== undefined && high !== undefined) return low + "–" + high;
+    if (low !== undefined) return "≥ " + low;
+    if (high !== undefined) return "≤ " + high;
+    return null;
+  }
+
+  // The range, enum, pattern and length rules of a parameter, one line each.
+  function constraintNodes(param, schema) {
+    const lines = [];
+    const range = rangeText(schema);
+    if (range) lines.push(el("span", { className: "range", text: range }));
+    if (isBooleanEnum(schema)) {
+      lines.push(el("span", { className: "enum" }, "true or false (also 1 or 0)"));
+    } else if (Array.isArray(schema.enum)) {
+      lines.push(enumNode(schema.enum.map(show), false));
+    } else {
+      const lenient = LENIENT.exec(param.description || "");
+      if (lenient) lines.push(enumNode(lenient[1].split(/,\s*/), true));
+    }
+    if (schema.pattern) {
+      lines.push(el("span", { className: "pattern" }, "pattern ", el("code", { text: schema.pattern })));
+    }
+    if (schema.maxLength !== undefined) lines.push("max length " + schema.maxLength);
+    if (schema.minLength !== undefined) lines.push("min length " + schema.minLength);
+    if (!lines.length) return ["—"];
+    return lines.map((line) => el("div", {}, line));
+  }
+
+  function enumNode(values, lenient) {
+    return el(
+      "span",
+      { className: "enum" },
+      "one of ",
+      values.map((value, i) => [i ? ", " : "", el("code", { text: value })]),
+      lenient ? " (anything else means the default)" : ""
+    );
+  }
+
+  function defaultNode(schema) {
+    if (!("default" in schema)) return "—";
+    return el("code", { text: show(schema.default) });
+  }
+
+  function groupOf(path, operation) {
+    if (Array.isArray(operation.tags) && operation.tags.length) return operation.tags[0];
+    const group = GROUPS.find((g) => g.test(path));
+    return group ? group.name : OTHER_GROUP;
+  }
+
+  function operationAnchor(method, path, operation) {
+    return "op-" + slug(operation.operationId || method + " " + path);
+  }
+
+  // Path-level parameters, overridden by the operation's own (same name and location).
+  function parametersOf(doc, pathItem, operation) {
+    const merged = new Map();
+    for (const raw of [...(pathItem.parameters || []), ...(operation.parameters || [])]) {
+      const param = deref(doc, raw);
+      if (param && param.name) merged.set(param.in + ":" + param.name, param);
+    }
+    return [...merged.values()];
+  }
+
+  // --- Rendering ---------------------------------------------------------------------------
+
+  function parameterTable(doc, params, anchor) {
+    if (!params.length) return el("p", { className: "muted", text: "No parameters." });
+    const rows = params.map((param) => {
+      const schema = deref(doc, param.schema) || {};
+      const alias = ALIAS.exec(param.description || "");
+      const nameCell = el(
+        "td",
+        { className: "name" },
+        el("code", { text: param.name }),
+        alias ? el("span", { className: "badge alias", text: "alias" }) : null,
+        param.deprecated ? el("span", { className: "badge deprecated", text: "deprecated" }) : null
+      );
+      const description = el("td", { className: "description" }, richText(param.description));
+      if (param.example !== undefined) {
+        append(description, [el("div", { className: "example" }, "Example: ", el("code", { text: show(param.example) }))]);
+      }
+      return el(
+        "tr",
+        {
+          id: anchor + "-" + slug(param.in) + "-" + slug(param.name),
+          "data-param": param.name,
+          "data-in": param.in,
+          className: alias ? "alias-row" : null,
+        },
+        nameCell,
+        el("td", { text: param.in }),
+        el("td", {}, typeNode(schema)),
+        el("td", { className: "default" }, defaultNode(schema)),
+        el("td", { className: "constraints" }, constraintNodes(param, schema)),
+        el("td", { className: param.required ? "required" : "optional", text: param.required ? "yes" : "no" }),
+        description
+      );
+    });
+    return table(
+      ["Name", "In", "Type", "Default", "Range / values", "Required", "Description"],
+      rows,
+      "params"
+    );
+  }
+
+  function statusOrder(code) {
+    if (code === "default") return 1000;
+    const number = parseInt(String(code).replace(/X/gi, "0"), 10);
+    return Number.isNaN(number) ? 999 : number;
+  }
+
+  function responsesBlock(doc, responses) {
+    const codes = Object.keys(responses || {}).sort((a, b) => statusOrder(a) - statusOrder(b));
+    if (!codes.length) return el("p", { className: "muted", text: "No responses described." });
+    const rows = codes.map((code) => {
+      const response = deref(doc, responses[code]) || {};
+      const headers = Object.entries(response.headers || {}).map(([name, raw]) => {
+        const header = deref(doc, raw) || {};
+        return el(
+          "li",
+          {},
+          el("code", { text: name }),
+          " ",
+          el("span", { className: "muted" }, "(", typeNode(deref(doc, header.schema) || {}), ")"),
+          header.description ? [" — ", richText(header.description)] : null
+        );
+      });
+      const content = Object.entries(response.content || {}).map(([media, body]) =>
+        el("li", {}, el("code", { text: media }), " → ", typeNode((body && body.schema) || {}))
+      );
+      const kind = statusOrder(code) < 300 ? "ok" : statusOrder(code) < 400 ? "redirect" : "error";
+      return el(
+        "tr",
+        { "data-status": code },
+        el("td", {}, el("span", { className: "status-code " + kind, text: code })),
+        el("td", { className: "description" }, richText(response.description)),
+        el("td", {}, content.length ? el("ul", { className: "plain" }, content) : "—"),
+        el("td", {}, headers.length ? el("ul", { className: "plain" }, headers) : "—")
+      );
+    });
+    return table(["Status", "Description", "Body", "Headers"], rows, "responses");
+  }
+
+  function securityRequirements(doc, operation) {
+    const requirements = operation.security !== undefined ? operation.security : doc.security;
+    const schemes = (doc.components && doc.components.securitySchemes) || {};
+    const names = [];
+    for (const requirement of requirements || []) {
+      for (const name of Object.keys(requirement || {})) {
+        if (!names.includes(name)) names.push(name);
+      }
+    }
+    return names.map((name) => ({ name, scheme: deref(doc, schemes[name]) || {} }));
+  }
+
+  function securityLine(requirements) {
+    if (!requirements.length) {
+      return el("p", { className: "auth" }, el("strong", { text: "Authentication: " }), "none.");
+    }
+    const parts = requirements.map(({ name, scheme }, i) => [
+      i ? " or " : "",
+      el("a", { href: "#security-" + slug(name) }, el("code", { text: name })),
+      scheme.type === "apiKey" ? " (" + scheme.in + " " + scheme.name + ")" : "",
+    ]);
+    return el("p", { className: "auth" }, el("strong", { text: "Authentication: " }), parts, ".");
+  }
+
+  // The path parameter's example in URL-encoded form, whether or not the example already is.
+  function encodedExample(value) {
+    const text = String(value);
+    try {
+      return encodeURIComponent(decodeURIComponent(text));
+    } catch (error) {
+      return encodeURIComponent(text);
+    }
+  }
+
+  function curlCommand(baseUrl, path, params, requirements) {
+    const byPath = new Map(params.filter((p) => p.in === "path").map((p) => [p.name, p]));
+    const target = path.replace(/\{([^}]+)\}/g, (whole, name) => {
+      const param = byPath.get(name);
+      if (param && param.example !== undefined) return encodedExample(param.example);
+      // A placeholder without braces, which curl would read as a URL glob.
+      return name.toUpperCase().replace(/[^A-Z0-9_]/g, "_");
+    });
+    const query = [];
+    const keyScheme = requirements.find(({ scheme }) => scheme.type === "apiKey" && scheme.in === "query");
+    const hasAppIdParam = params.some((p) => p.in === "query" && p.name === "app_id");
+    const keyName = keyScheme ? keyScheme.scheme.name : hasAppIdParam ? "app_id" : null;
+    if (keyName) query.push(encodeURIComponent(keyName) + "=YOUR_KEY");
+    const headerOnly = !keyName && requirements.find(({ scheme }) => scheme.type === "apiKey" && scheme.in === "header");
+    for (const param of params) {
+      if (param.in !== "query" || param.name === keyName) continue;
+      // Required parameters, and the target URL when the path does not carry it.
+      const wanted = param.required || (param.name === "url" && !byPath.size);
+      if (!wanted) continue;
+      const value = param.example !== undefined ? show(param.example) : "VALUE";
+      query.push(encodeURIComponent(param.name) + "=" + encodeURIComponent(value));
+    }
+    const url = baseUrl + target + (query.length ? "?" + query.join("&") : "");
+    const header = headerOnly ? " -H '" + headerOnly.scheme.name + ": YOUR_KEY'" : "";
+    return "curl" + header + " '" + url.replace(/'/g, "%27") + "'";
+  }
+
+  function operationCard(doc, baseUrl, method, path, pathItem, operation, group) {
+    const anchor = operationAnchor(method, path, operation);
+    const params = parametersOf(doc, pathItem, operation);
+    const requirements = securityRequirements(doc, operation);
+    const curl = curlCommand(baseUrl, path, params, requirements);
+    const card = el(
+      "section",
+      { className: "operation", id: anchor, "data-operation-id": operation.operationId || anchor },
+      el(
+        "h3",
+        {},
+        el("span", { className: "method " + method, text: method.toUpperCase() }),
+        " ",
+        el("code", { className: "path", text: path }),
+        el("a", { className: "anchor", href: "#" + anchor, "aria-label": "Link to this operation", text: "#" })
+      ),
+      operation.summary ? el("p", { className: "summary" }, richText(operation.summary)) : null,
+      operation.description ? el("p", { className: "op-description" }, richText(operation.description)) : null,
+      operation.deprecated ? el("p", { className: "badge deprecated", text: "deprecated" }) : null,
+      securityLine(requirements),
+      el("h4", { text: "Parameters" }),
+      parameterTable(doc, params, anchor),
+      el("h4", { text: "Responses" }),
+      responsesBlock(doc, operation.responses),
+      el("h4", { text: "Example" }),
+      el("pre", { className: "curl" }, el("code", { text: curl }))
+    );
+    const words = [
+      group,
+      method,
+      path,
+      operation.operationId,
+      operation.summary,
+      operation.description,
+      ...params.map((p) => p.name + " " + (p.description || "")),
+    ];
+    operations.push({ card, group, anchor, text: words.filter(Boolean).join(" ").toLowerCase() });
+    return card;
+  }
+
+  // Flattened property rows of one schema: nested object properties get dotted names.
+  function schemaRows(doc, schema, prefix, depth, rows) {
+    schema = deref(doc, schema) || {};
+    const properties = schema.properties || {};
+    const needed = new Set(schema.required || []);
+    for (const [name, raw] of Object.entries(properties)) {
+      const property = raw || {};
+      const resolved = property.$ref ? property : deref(doc, property) || {};
+      const notes = [];
+      if (Array.isArray(resolved.enum)) notes.push(enumNode(resolved.enum.map(show), false));
+      if (resolved.description) notes.push(richText(resolved.description));
+      rows.push(
+        el(
+          "tr",
+          { "data-property": prefix + name },
+          el("td", { className: "name" }, el("code", { text: prefix + name })),
+          el("td", {}, typeNode(resolved)),
+          el("td", { className: needed.has(name) ? "required" : "optional", text: needed.has(name) ? "yes" : "no" }),
+          el("td", { className: "description" }, notes.length ? notes.map((n) => el("div", {}, n)) : "—")
+        )
+      );
+      if (!property.$ref && resolved.properties && depth < 4) {
+        schemaRows(doc, resolved, prefix + name + ".", depth + 1, rows);
+      }
+    }
+    return rows;
+  }
+
+  function schemasSection(doc) {
+    const schemas = (doc.components && doc.components.schemas) || {};
+    const names = Object.keys(schemas);
+    if (!names.length) return null;
+    return el(
+      "section",
+      { className: "group", id: "schemas" },
+      el("h2", {}, "Schemas", el("a", { className: "anchor", href: "#schemas", "aria-label": "Link to schemas", text: "#" })),
+      names.map((name) => {
+        const schema = deref(doc, schemas[name]) || {};
+        const rows = schemaRows(doc, schema, "", 0, []);
+        return el(
+          "section",
+          { className: "schema", id: schemaAnchor(name), "data-schema": name },
+          el("h3", {}, el("code", { text: name }), " ", el("span", { className: "muted", text: typeText(schema) })),
+          schema.description ? el("p", {}, richText(schema.description)) : null,
+          rows.length
+            ? table(["Property", "Type", "Required", "Notes"], rows, "properties")
+            : el("p", { className: "muted", text: "No declared properties." })
+        );
+      })
+    );
+  }
+
+  function securitySection(doc) {
+    const schemes = (doc.components && doc.components.securitySchemes) || {};
+    const names = Object.keys(schemes);
+    if (!names.length) return null;
+    const rows = names.map((name) => {
+      const scheme = deref(doc, schemes[name]) || {};
+      let how = scheme.type || "";
+      if (scheme.type === "apiKey") {
+        how = scheme.in === "query" ? "query parameter " : scheme.in === "header" ? "request header " : scheme.in + " ";
+      }
+      return el(
+        "tr",
+        { id: "security-" + slug(name), "data-scheme": name },
+        el("td", { className: "name" }, el("code", { text: name })),
+        el("td", { text: scheme.type || "" }),
+        el("td", {}, how, scheme.name ? el("code", { text: scheme.name }) : null),
+        el("td", { className: "description" }, scheme.description ? richText(scheme.description) : "—")
+      );
+    });
+    return el(
+      "section",
+      { className: "group", id: "security" },
+      el("h2", {}, "Authentication", el("a", { className: "anchor", href: "#security", "aria-label": "Link to authentication", text: "#" })),
+      el("p", {}, "Operations that need a key accept any one of these schemes."),
+      table(["Scheme", "Type", "Sent as", "Description"], rows, "security")
+    );
+  }
+
+  function renderIntro(doc, baseUrl) {
+    const info = doc.info || {};
+    const title = (info.title || "API") + " API reference";
+    document.title = title;
+    document.getElementById("title").textContent = title;
+    const intro = document.getElementById("intro");
+    intro.textContent = "";
+    append(intro, [
+      info.description ? richText(info.description) : null,
+      info.version ? " Version " + info.version + "." : null,
+      " Base URL ",
+      el("code", { text: baseUrl || "(this server)" }),
+      ". Machine-readable: ",
+      el("a", { href: "openapi.json", text: "openapi.json" }),
+      ".",
+    ]);
+  }
+
+  function render(doc) {
+    const servers = Array.isArray(doc.servers) ? doc.servers : [];
+    const baseUrl = String((servers[0] && servers[0].url) || window.location.origin).replace(/\/+$/, "");
+    renderIntro(doc, baseUrl);
+
+    const groups = new Map();
+    for (const group of GROUPS) groups.set(group.name, []);
+    for (const [path, rawItem] of Object.entries(doc.paths || {})) {
+      const pathItem = deref(doc, rawItem) || {};
+      for (const method of METHODS) {
+        const operation = pathItem[method];
+        if (!operation) continue;
+        const group = groupOf(path, operation);
+        if (!groups.has(group)) groups.set(group, []);
+        groups.get(group).push({ method, path, pathItem, operation });
+      }
+    }
+    // The catch-all group goes last, after any tag-named groups.
+    if (groups.has(OTHER_GROUP)) {
+      const other = groups.get(OTHER_GROUP);
+      groups.delete(OTHER_GROUP);
+      groups.set(OTHER_GROUP, other);
+    }
+
+    const content = document.getElementById("content");
+    const toc = document.getElementById("toc-list");
+    content.textContent = "";
+    toc.textContent = "";
+    const tocList = el("ul", {});
+    toc.append(el("p", { className: "toc-title", text: "Contents" }), tocList);
+
+    for (const [group, entries] of groups) {
+      if (!entries.length) continue;
+      const groupId = "group-" + slug(group);
+      const section = el(
+        "section",
+        { className: "group", id: groupId, "data-group": group },
+        el("h2", {}, group, el("a", { className: "anchor", href: "#" + groupId, "aria-label": "Link to " + group, text: "#" }))
+      );
+      const links = el("ul", {});
+      for (const { method, path, pathItem, operation } of entries) {
+        const card = operationCard(doc, baseUrl, method, path, pathItem, operation, group);
+        section.append(card);
+        const link = el(
+          "li",
+          { "data-target": card.id },
+          el(
+            "a",
+            { href: "#" + card.id },
+            el("span", { className: "method small " + method, text: method.toUpperCase() }),
+            el("span", { className: "toc-path" }, breakablePath(path))
+          )
+        );
+        links.append(link);
+      }
+      const tocItem = el("li", { "data-target": groupId }, el("a", { href: "#" + groupId, text: group }), links);
+      groupTocItems.set(section, tocItem);
+      tocList.append(tocItem);
+      content.append(section);
+    }
+    const security = securitySection(doc);
+    if (security) {
+      content.append(security);
+      tocList.append(el("li", {}, el("a", { href: "#security", text: "Authentication" })));
+    }
+    const schemas = schemasSection(doc);
+    if (schemas) {
+      content.append(schemas);
+      tocList.append(el("li", {}, el("a", { href: "#schemas", text: "Schemas" })));
+    }
+    content.append(el("p", { id: "no-match", className: "status", hidden: true, text: "No operation matches the filter." }));
+  }
+
+  // --- Filter ------------------------------------------------------------------------------
+
+  function applyFilter(input) {
+    const terms = input.value.toLowerCase().split(/\s+/).filter(Boolean);
+    let shown = 0;
+    for (const entry of operations) {
+      const visible = terms.every((term) => entry.text.includes(term));
+      entry.card.hidden = !visible;
+      const link = document.querySelector('#toc li[data-target="' + entry.anchor + '"]');
+      if (link) link.hidden = !visible;
+      if (visible) shown += 1;
+    }
+    for (const section of document.querySelectorAll("section.group[data-group]")) {
+      const visible = section.querySelector("section.operation:not([hidden])") !== null;
+      section.hidden = !visible;
+      const tocItem = groupTocItems.get(section);
+      if (tocItem) tocItem.hidden = !visible;
+    }
+    document.getElementById("no-match").hidden = shown > 0;
+    document.getElementById("filter-status").textContent = terms.length
+      ? shown + " of " + operations.length + " operations"
+      : "";
+  }
+
+  function setUpFilter() {
+    const input = document.getElementById("filter");
+    input.disabled = false;
+    input.addEventListener("input", () => applyFilter(input));
+    input.addEventListener("keydown", (event) => {
+      if (event.key === "Escape") {
+        input.value = "";
+        applyFilter(input);
+      }
+    });
+    if (input.value) applyFilter(input);
+  }
+
+  function jumpToHash() {
+    let id = window.location.hash.slice(1);
+    try {
+      id = decodeURIComponent(id);
+    } catch (error) {
+      return;
+    }
+    const target = id ? document.getElementById(id) : null;
+    if (target) target.scrollIntoView();
+  }
+
+  async function main() {
+    const status = document.getElementById("status");
+    let doc;
+    try {
+      const response = await fetch("openapi.json", { headers: { Accept: "application/json" } });
+      if (!response.ok) throw new Error("HTTP " + response.status);
+      doc = await response.json();
+    } catch (error) {
+      status.textContent = "Could not load openapi.json: " + error.message;
+      status.classList.add("error");
+      return;
+    }
+    render(doc);
+    setUpFilter();
+    jumpToHash();
+    document.body.dataset.ready = "true";
+  }
+
+  if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", main);
+  } else {
+    main();
+  }
+})();

@@ -1,0 +1,201 @@
+"""``/docs``: the API reference page and its assets over plain HTTP, then rendered by a real
+Chromium under the page's Content-Security-Policy."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+import tornado.web
+from playwright.async_api import async_playwright
+
+from browser.farm_browser import LAUNCH_ARGS
+from handlers.app import make_api_app
+from handlers.docs import CONTENT_SECURITY_POLICY, STATIC
+from handlers.services import Services
+from tests.origin import Origin, serve
+
+CHROMIUM = os.environ.get("PAGECAST_TEST_CHROMIUM", "/usr/bin/chromium")
+CSP = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "connect-src 'self'"
+)
+
+
+@pytest.fixture
+def app(services: Services) -> tornado.web.Application:
+    return make_api_app(services)
+
+
+async def fetch(http_client: Any, url: str) -> Any:
+    return await http_client.fetch(url, raise_error=False)
+
+
+def test_policy_is_the_strict_one() -> None:
+    assert CONTENT_SECURITY_POLICY == CSP
+
+
+def test_page_has_no_inline_code_or_styles() -> None:
+    html = (STATIC / "docs.html").read_text()
+    scripts = re.findall(r"<script\b[^>]*>(.*?)</script>", html, re.S | re.I)
+    assert scripts == [""], "only the external docs.js, with no inline code"
+    assert re.search(r"<script\b[^>]*\bsrc=\"docs/docs\.js\"", html)
+    assert not re.search(r"\sstyle\s*=", html, re.I) and "<style" not in html.lower()
+    assert not re.search(r"\son[a-z]+\s*=", html, re.I), "no inline event handlers"
+    assert "http://" not in html and "https://" not in html, "nothing from another origin"
+    script = (STATIC / "docs.js").read_text()
+    assert "innerHTML" not in script and "outerHTML" not in script
+    assert "insertAdjacentHTML" not in script and "document.write" not in script
+    assert "eval(" not in script and "new Function" not in script
+
+
+@pytest.mark.gen_test(timeout=10)
+async def test_page_is_html_with_the_policy(http_client, base_url) -> None:
+    response = await fetch(http_client, f"{base_url}/docs")
+    assert response.code == 200
+    assert response.headers["Content-Type"] == "text/html; charset=utf-8"
+    assert response.headers["Content-Security-Policy"] == CSP
+    assert response.headers["X-Content-Type-Options"] == "nosniff"
+    assert response.headers["Cache-Control"] == "public, max-age=300"
+    assert response.headers["X-Request-Id"]
+    assert response.body == (STATIC / "docs.html").read_bytes()
+
+
+@pytest.mark.gen_test(timeout=10)
+async def test_assets_have_their_content_types(http_client, base_url) -> None:
+    expected = {
+        "docs.js": "text/javascript; charset=utf-8",
+        "docs.css": "text/css; charset=utf-8",
+    }
+    for name, content_type in expected.items():
+        response = await fetch(http_client, f"{base_url}/docs/{name}")
+        assert response.code == 200, name
+        assert response.headers["Content-Type"] == content_type
+        assert response.headers["Content-Security-Policy"] == CSP
+        assert response.headers["Cache-Control"] == "public, max-age=300"
+        assert response.body == (STATIC / name).read_bytes()
+
+
+@pytest.mark.gen_test(timeout=10)
+async def test_unknown_asset_is_a_json_404(http_client, base_url) -> None:
+    for path in ("/docs/x.js", "/docs/", "/docs/docs.html", "/docs/../handlers/docs.py"):
+        response = await fetch(http_client, f"{base_url}{path}")
+        assert response.code == 404, path
+        assert response.headers["Content-Type"].startswith("application/json")
+        assert json.loads(response.body)["error"]
+
+
+@pytest.mark.gen_test(timeout=10)
+async def test_other_methods_are_refused(http_client, base_url) -> None:
+    response = await http_client.fetch(
+        f"{base_url}/docs", method="POST", body=b"", raise_error=False
+    )
+    assert response.code == 405
+    assert json.loads(response.body)["error"]
+
+
+@pytest.fixture
+def api(io_loop: Any, services: Services) -> Iterator[Origin]:
+    origin = serve(make_api_app(services))
+    yield origin
+    io_loop.run_sync(origin.close)
+
+
+# Collects every CSP violation, whether or not the browser also logs it to the console.
+RECORD_VIOLATIONS = """
+window.__cspViolations = [];
+document.addEventListener("securitypolicyviolation", (event) => {
+  window.__cspViolations.push(event.violatedDirective + " " + event.blockedURI);
+});
+"""
+
+
+async def cell_text(page: Any, selector: str) -> str:
+    return " ".join((await page.locator(selector).inner_text()).split())
+
+
+@pytest.mark.chromium
+@pytest.mark.gen_test(timeout=40)
+async def test_reference_renders_in_chromium(api: Origin, services: Services) -> None:
+    server_url = services.settings.server.public_base_url()  # servers[0].url
+    problems: list[str] = []
+    async with async_playwright() as playwright:
+        browser = await playwright.chromium.launch(
+            executable_path=CHROMIUM, args=list(LAUNCH_ARGS), timeout=30_000
+        )
+        try:
+            page = await browser.new_page(viewport={"width": 1280, "height": 900})
+            page.on(
+                "console",
+                lambda message: (
+                    problems.append(f"console {message.type}: {message.text}")
+                    if message.type in ("error", "warning")
+                    else None
+                ),
+            )
+            page.on("pageerror", lambda error: problems.append(f"page error: {error}"))
+            page.on(
+                "requestfailed",
+                lambda request: problems.append(f"request failed: {request.url}"),
+            )
+            await page.add_init_script(RECORD_VIOLATIONS)
+            response = await page.goto(api.url("/docs"), timeout=15_000)
+            assert response is not None and response.status == 200
+            await page.wait_for_selector("body[data-ready=true]", timeout=10_000)
+
+            markdown = '[data-operation-id="markdown"]'
+            assert "A web page as Markdown" in await cell_text(page, f"{markdown} .summary")
+            assert await page.locator(f'{markdown} tr[data-param="max_chars"]').count() == 1
+            chunk_size = f'{markdown} tr[data-param="chunk_size"]'
+            assert await cell_text(page, f"{chunk_size} .range") == "200\u201320000"
+            assert "2000" in await cell_text(page, f"{chunk_size} td:nth-child(4)")
+            mode = await cell_text(page, f'{markdown} tr[data-param="ai_sanitize_mode"] .enum')
+            assert all(value in mode for value in ("sanitize", "warn", "block")), mode
+            fmt = await cell_text(page, f'{markdown} tr[data-param="format"] .enum')
+            assert "markdown" in fmt and "json" in fmt
+            responses = await cell_text(page, f"{markdown} table.responses")
+            assert "X-Markdown-Character-Count" in responses and "401" in responses
+            schema_link = page.locator(f'{markdown} a.schema-link[href="#schema-markdownenvelope"]')
+            assert await schema_link.count() == 1
+            assert await page.locator("#schema-markdownenvelope").count() == 1
+            curl = await cell_text(page, f"{markdown} pre.curl")
+            assert curl == (
+                f"curl '{server_url}/api/3.0/markdown/https%3A%2F%2Fexample.com%2F?app_id=YOUR_KEY'"
+            )
+
+            image = await cell_text(page, '[data-operation-id="screenshotImage"] pre.curl')
+            assert image == f"curl '{server_url}/screenshots/FILE'"  # no key, no braces
+
+            oembed = page.locator('[data-group="oEmbed"] section.operation')
+            assert await oembed.count() == 4
+            for index in range(4):
+                alias = oembed.nth(index).locator('tr[data-param="maxWidth"]')
+                text = " ".join((await alias.inner_text()).split())
+                assert "Alias of maxwidth" in text and "alias" in text, text
+            query_form = await cell_text(page, '[data-operation-id="oembed_3_0_query"] pre.curl')
+            assert "app_id=YOUR_KEY&url=https%3A%2F%2Fwww.youtube.com%2F" in query_form
+
+            security = await cell_text(page, "#security")
+            assert "app_id" in security and "api-key" in security
+            health = await cell_text(page, '[data-group="Health and other"]')
+            assert "/healthz" in health and "/readyz" in health
+
+            screenshot = page.locator('[data-operation-id="screenshot"]')
+            assert await screenshot.is_visible()
+            await page.fill("#filter", "chunk")
+            assert await screenshot.is_hidden()
+            assert await page.locator(markdown).is_visible()
+            assert await page.locator('[data-group="Screenshot"]').is_hidden()
+            assert await page.locator('[data-group="oEmbed"]').is_hidden()
+            await page.fill("#filter", "")
+            assert await screenshot.is_visible()
+
+            violations = await page.evaluate("window.__cspViolations")
+            assert violations == []
+        finally:
+            await browser.close()
+    assert problems == []
