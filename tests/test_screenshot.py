@@ -106,7 +106,7 @@ def secret(io_loop: Any) -> Iterator[tuple[str, list[str]]]:
     app = tornado.web.Application(
         [(r"/ws", SecretSocket, {"hits": hits}), (r"/.*", Secret, {"hits": hits})]
     )
-    sock, port = bind_unused_port("127.0.0.2")
+    sock, port = bind_unused_port(address="127.0.0.2")
     server = HTTPServer(app)
     server.add_sockets([sock])
     yield f"127.0.0.2:{port}", hits
