@@ -98,9 +98,13 @@ def settings(tmp_path: Path) -> Settings:
 
 
 @pytest.fixture
-def farm(settings: Settings) -> Farm:
-    """An unstarted farm: only the screenshot tests start one (they override this fixture)."""
-    return Farm(settings.farm)
+def farm(io_loop: Any, settings: Settings, request: pytest.FixtureRequest) -> Iterator[Farm]:
+    """A started farm for the tests marked chromium, an unstarted one for the others."""
+    if request.node.get_closest_marker("chromium") is None:
+        yield Farm(settings.farm)
+        return
+    with running_farm(io_loop, settings) as started:
+        yield started
 
 
 @contextmanager

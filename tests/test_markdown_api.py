@@ -15,11 +15,10 @@ import pytest
 import tornado.web
 from tornado.httpclient import AsyncHTTPClient, HTTPResponse
 
-from browser.farm import Farm
 from handlers.app import make_api_app
 from handlers.config import Settings
 from handlers.services import Services
-from tests.conftest import make_settings, running_farm
+from tests.conftest import make_settings
 from tests.origin import Origin, serve
 from tests.test_api import assert_markdown_error, markdown_url
 
@@ -92,16 +91,6 @@ def settings(tmp_path: Path) -> Settings:
     settings = make_settings(tmp_path)
     settings.farm.warm_contexts = 0
     return settings
-
-
-@pytest.fixture
-def farm(io_loop: Any, settings: Settings, request: pytest.FixtureRequest) -> Iterator[Farm]:
-    """A started farm for the tests marked chromium, an unstarted one for the others."""
-    if request.node.get_closest_marker("chromium") is None:
-        yield Farm(settings.farm)
-        return
-    with running_farm(io_loop, settings) as started:
-        yield started
 
 
 @pytest.fixture

@@ -15,12 +15,11 @@ import pytest
 import tornado.web
 from tornado.httpclient import AsyncHTTPClient, HTTPResponse
 
-from browser.farm import Farm
 from convert.providers import Endpoint, Provider, ProviderRegistry
 from handlers.app import make_api_app, make_frame_app
 from handlers.config import Settings
 from handlers.services import Services
-from tests.conftest import make_settings, running_farm
+from tests.conftest import make_settings
 from tests.origin import Origin, serve
 
 PROVIDER_HTML = '<iframe src="https://player.example/v/1" width="640" height="360"></iframe>'
@@ -101,16 +100,6 @@ def settings(tmp_path: Path) -> Settings:
     for plan in settings.plans.values():  # these tests send bursts; rate limits are tested apart
         plan.requests_per_second, plan.burst = 1000.0, 1000
     return settings
-
-
-@pytest.fixture
-def farm(io_loop: Any, settings: Settings, request: pytest.FixtureRequest) -> Iterator[Farm]:
-    """A started farm for the tests marked chromium, an unstarted one for the others."""
-    if request.node.get_closest_marker("chromium") is None:
-        yield Farm(settings.farm)
-        return
-    with running_farm(io_loop, settings) as started:
-        yield started
 
 
 @pytest.fixture
