@@ -16,6 +16,7 @@ from browser.proxies import ProxyPool, ProxySettings
 from convert.pool import ConvertSettings
 from store.cache import CacheSettings
 from store.db import StoreSettings
+from store.screenshots import ScreenshotSettings
 from store.settings import (
     SettingsError,
     build_section,
@@ -135,6 +136,7 @@ DEFAULT_PLANS: dict[str, PlanSettings] = {
 SECTIONS: tuple[type, ...] = (
     ServerSettings,
     StoreSettings,
+    ScreenshotSettings,
     CacheSettings,
     FetchSettings,
     ProxySettings,
@@ -151,6 +153,7 @@ class Settings:
 
     server: ServerSettings = field(default_factory=ServerSettings)
     store: StoreSettings = field(default_factory=StoreSettings)
+    screenshots: ScreenshotSettings = field(default_factory=ScreenshotSettings)
     cache: CacheSettings = field(default_factory=CacheSettings)
     fetch: FetchSettings = field(default_factory=FetchSettings)
     proxies: ProxySettings = field(default_factory=ProxySettings)
@@ -206,6 +209,7 @@ def load_settings(path: Path | None = None, environ: Mapping[str, str] | None = 
         if key not in sections and key != "plans":
             problems.append(f"{key}: unknown section")
     if not problems:
+        problems += sections["screenshots"].problems()
         try:
             ProxyPool(sections["proxies"])  # proxy URLs and the domain table, checked at start
         except SettingsError as exc:

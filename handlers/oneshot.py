@@ -72,9 +72,12 @@ async def run_once(
 
 
 def _private(settings: Settings, folder: str) -> Settings:
-    """The settings with a throw-away SQLite store and an unmetered plan for this one request."""
+    """The settings with a throw-away SQLite store (images included) and an unmetered plan for
+    this one request."""
     settings = dataclasses.replace(settings)
     settings.store = dataclasses.replace(settings.store, database_url="", data_dir=folder)
+    # The image goes to the throw-away folder too, never into a bucket shared with servers.
+    settings.screenshots = dataclasses.replace(settings.screenshots, backend="filesystem")
     settings.server = dataclasses.replace(settings.server)
     settings.plans = {
         **settings.plans,

@@ -149,7 +149,10 @@ class ScreenshotHandler(ApiHandler):
             render="yes" if captured else "reused",
         )
         if params["response_type"] == "image":
-            image = await services.screenshots.read(record)
+            try:
+                image = await services.screenshots.read(record)
+            except StoreUnavailable as exc:  # the image storage (files or object store) failed
+                raise ApiError("unavailable") from exc
             if image is None:
                 raise ApiError("capture_failed", "the stored image could not be read")
             self.set_header("Content-Type", record.content_type)
@@ -280,7 +283,12 @@ def _request_hash(url: str, params: ParsedParams) -> str:
 
 
 class ScreenshotImageHandler(BaseHandler):
-    """The link: the image until it expires, then 410 Gone. No key needed; the token is the key."""
+    """The link: the image until it expires, then 410 Gone. No key needed; the token is the key.
+
+    With an object store behind the screenshots, a live link answers 302 to a presigned URL of
+    the object that expires no later than the link (and within ``s3_link_seconds``); the answer
+    itself is never cached, so every visit checks the row again.
+    """
 
     endpoint = "screenshot_image"
 
@@ -293,12 +301,20 @@ class ScreenshotImageHandler(BaseHandler):
         if record is None or record.extension != extension:
             raise ApiError("not_found", "no such screenshot")
         now = datetime.now(UTC)
-        if record.expires_at <= now:
+        # Whole seconds, rounded down: nothing handed out from here outlives the link.
+        left = int((record.expires_at - now).total_seconds())
+        if left <= 0:
             raise ApiError("gone", "this screenshot link has expired (links live 24 hours)")
-        image = await screenshots.read(record)
+        try:
+            direct = await screenshots.link(record, left)
+            image = None if direct else await screenshots.read(record)
+        except StoreUnavailable as exc:  # the image storage (files or object store) failed
+            raise ApiError("unavailable") from exc
+        if direct:
+            self.redirect(direct, status=302)
+            return
         if image is None:
             raise ApiError("gone", "this screenshot is no longer available")
-        left = int((record.expires_at - now).total_seconds())
         self.set_header("Content-Type", CONTENT_TYPES[record.extension])
         self.set_header("Cache-Control", f"public, max-age={left}, immutable")
         self.set_header("Expires", format_datetime(record.expires_at, usegmt=True))

@@ -22,7 +22,8 @@ from convert.providers import (
 from handlers.config import Settings
 from handlers.ratelimit import RateLimiter
 from store.frames import FrameStore
-from store.screenshots import ImageFiles, ScreenshotStore
+from store.objects import ObjectStorage
+from store.screenshots import ImageFiles, ImageStorage, ImageStorageError, ScreenshotStore
 from store.store import Store
 
 log = logging.getLogger(__name__)
@@ -94,6 +95,23 @@ def load_providers(settings: Settings) -> ProviderRegistry:
     return ProviderRegistry(providers)
 
 
+async def open_image_storage(settings: Settings) -> ImageStorage:
+    """The screenshot image storage the settings choose. For an object store, the bucket is
+    checked once: a failure is logged loudly but does not stop the start (screenshots answer
+    503 until the bucket answers)."""
+    if settings.screenshots.backend != "s3":
+        return ImageFiles(Path(settings.store.data_dir) / "screenshots")
+    loop = asyncio.get_running_loop()
+    storage = await loop.run_in_executor(None, ObjectStorage, settings.screenshots)
+    try:
+        await loop.run_in_executor(None, storage.check)
+    except ImageStorageError:
+        log.error("the screenshot bucket cannot be reached yet; screenshots will fail until it is")
+    else:
+        log.info("screenshots are stored in bucket %s", storage.bucket)
+    return storage
+
+
 async def open_services(settings: Settings, own_endpoints: list[tuple[str, int]]) -> Services:
     """Open the store, the fetchers, the worker pool, the egress guards and the farm."""
     loop = asyncio.get_running_loop()
@@ -114,7 +132,11 @@ async def open_services(settings: Settings, own_endpoints: list[tuple[str, int]]
         await guard.start()
     farm = Farm(settings.farm, egress_urls={name: guard.url for name, guard in guards.items()})
     await farm.start()
-    screenshots = ScreenshotStore(store, ImageFiles(Path(settings.store.data_dir) / "screenshots"))
+    screenshots = ScreenshotStore(
+        store,
+        await open_image_storage(settings),
+        janitor_interval=settings.screenshots.janitor_interval,
+    )
     screenshots.start()
     registry = await loop.run_in_executor(None, load_providers, settings)
     embeds = EmbedResolver(

@@ -1,9 +1,12 @@
-"""Screenshot images: the files under ``data_dir/screenshots`` and their rows.
+"""Screenshot images and their rows: the image storage interface, its filesystem backend, the
+settings that choose a backend, and the :class:`ScreenshotStore` service.
 
 A capture is stored under a 128-bit random token; its link works until ``expires_at`` (24 hours
-after creation) and answers "gone" afterwards. The janitor deletes expired files and rows. An
-identical request (same organization and request hash) reuses a capture whose link still has
-enough time left.
+after creation) and answers "gone" afterwards. The janitor deletes expired images, then their
+rows. An identical request (same organization and request hash) reuses a capture whose link still
+has enough time left. Image bytes live behind :class:`ImageStorage`: files under
+``data_dir/screenshots`` (:class:`ImageFiles`, the embedded default) or objects in an
+S3-compatible bucket (:class:`store.objects.ObjectStorage`, for several hosts).
 """
 
 from __future__ import annotations
@@ -13,15 +16,17 @@ import contextlib
 import logging
 import os
 import secrets
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar, Protocol
 
 import peewee
 
 from store.models import Screenshot, as_utc, utc_now
+from store.settings import setting
 from store.store import Store, StoreUnavailable
 
 log = logging.getLogger(__name__)
@@ -29,6 +34,118 @@ log = logging.getLogger(__name__)
 LINK_LIFETIME = timedelta(hours=24)
 CONTENT_TYPES = {"png": "image/png", "jpeg": "image/jpeg", "webp": "image/webp"}
 _JANITOR_BATCH = 500
+UNAVAILABLE = "the screenshot storage is unavailable"
+
+
+@dataclass
+class ScreenshotSettings:
+    """Screenshot images: where their bytes live and how long expired ones linger. The filesystem
+    suits one host; several hosts behind a load balancer share an S3-compatible bucket."""
+
+    SECTION: ClassVar[str] = "screenshots"
+
+    backend: str = setting(
+        "filesystem",
+        "filesystem: files under the store's data_dir/screenshots. s3: objects in an "
+        "S3-compatible bucket (AWS S3, MinIO, Ceph, R2...) that every host can reach.",
+        choices=("filesystem", "s3"),
+    )
+    janitor_interval: float = setting(
+        600.0, "Seconds between janitor rounds that delete expired images and their rows.", min=1
+    )
+    s3_endpoint_url: str = setting(
+        "",
+        "URL of the object store's S3 API, for example http://10.0.0.5:9000. Empty: AWS S3 in "
+        "s3_region. Operator configuration, reached as given (the target-URL guard is for "
+        "pages, not for this).",
+    )
+    s3_public_endpoint_url: str = setting(
+        "",
+        "URL clients reach the object store at, used to sign the short-lived image URLs that "
+        "links redirect to. Empty: s3_endpoint_url.",
+    )
+    s3_region: str = setting(
+        "", "Region of the bucket. Empty: boto3's default (AWS_DEFAULT_REGION, AWS config)."
+    )
+    s3_bucket: str = setting(
+        "", "Bucket of the images; required with backend = s3. Pagecast does not create it."
+    )
+    s3_prefix: str = setting("screenshots/", "Prefix of the image object keys in the bucket.")
+    s3_access_key_id: str = setting(
+        "",
+        "Access key id. Empty (with s3_secret_access_key empty too): boto3's default credential "
+        "chain (AWS_* environment variables, AWS config files, an instance or pod role).",
+    )
+    s3_secret_access_key: str = setting(
+        "",
+        "Secret access key paired with s3_access_key_id; never logged. Prefer the environment "
+        "variable PAGECAST_SCREENSHOTS_S3_SECRET_ACCESS_KEY to writing it here.",
+        secret=True,
+    )
+    s3_addressing_style: str = setting(
+        "auto",
+        "path: ENDPOINT/BUCKET/KEY (what most self-hosted stores expect); virtual: "
+        "BUCKET.ENDPOINT/KEY; auto: boto3 chooses.",
+        choices=("auto", "path", "virtual"),
+    )
+    s3_connect_timeout: float = setting(
+        3.0, "Seconds to connect to the object store.", min=0.1, max=60
+    )
+    s3_read_timeout: float = setting(
+        10.0, "Seconds to wait for each answer of the object store.", min=0.1, max=300
+    )
+    s3_max_attempts: int = setting(
+        2, "Attempts of each object store call, the first included.", min=1, max=5
+    )
+    s3_redirect: bool = setting(
+        True,
+        "true: an image link answers 302 to a short-lived presigned URL of the object; false: "
+        "Pagecast reads the object and serves the bytes itself (for buckets clients cannot "
+        "reach).",
+    )
+    s3_link_seconds: int = setting(
+        3600,
+        "Longest lifetime of a presigned URL; it never outlives the link's 24 hours either.",
+        min=1,
+        max=86400,
+    )
+
+    def problems(self) -> list[str]:
+        """What is missing or inconsistent across fields (empty when usable)."""
+        found = []
+        if self.backend == "s3" and not self.s3_bucket:
+            found.append("screenshots.s3_bucket: required when backend is s3")
+        if bool(self.s3_access_key_id) != bool(self.s3_secret_access_key):
+            found.append(
+                "screenshots.s3_access_key_id and s3_secret_access_key: set both or neither"
+            )
+        return found
+
+
+class ImageStorageError(StoreUnavailable):
+    """The image storage failed (unreachable, refused, too slow); the message is safe to show.
+    A kind of :class:`StoreUnavailable`, so callers answer it the same way: 503, retry later."""
+
+
+class ImageStorage(Protocol):
+    """Where the bytes of captured images live, by file name (``<token>.<ext>``).
+
+    Every method blocks: :class:`ScreenshotStore` runs them in threads. Failures of the backing
+    storage raise :class:`ImageStorageError`; a missing image is not a failure.
+    """
+
+    def write(self, name: str, data: bytes) -> None:
+        """Store ``data`` under ``name``, whole or not at all."""
+
+    def read(self, name: str) -> bytes | None:
+        """The bytes stored under ``name``; None when there are none."""
+
+    def delete(self, names: Sequence[str]) -> None:
+        """Remove the images ``names``; names already gone are fine."""
+
+    def link(self, name: str, seconds: int) -> str | None:
+        """A URL clients may fetch ``name`` from directly for at most ``seconds``, or None when
+        Pagecast serves the bytes itself."""
 
 
 @dataclass(frozen=True)
@@ -51,26 +168,44 @@ class ScreenshotRecord:
 
 
 class ImageFiles:
-    """Image bytes on the local filesystem, one file per capture. Writes are atomic (a file
-    appears whole or not at all)."""
+    """Image bytes on the local filesystem, one file per capture (the :class:`ImageStorage` of a
+    single host). Writes are atomic (a file appears whole or not at all)."""
 
     def __init__(self, folder: str | os.PathLike[str]) -> None:
         self.folder = Path(folder)
 
     def write(self, name: str, data: bytes) -> None:
-        self.folder.mkdir(parents=True, exist_ok=True)
-        temporary = self.folder / f".{name}.{secrets.token_hex(4)}.tmp"
-        temporary.write_bytes(data)
-        os.replace(temporary, self.folder / name)
+        temporary = self.folder / f".{_safe(name)}.{secrets.token_hex(4)}.tmp"
+        try:
+            self.folder.mkdir(parents=True, exist_ok=True)
+            temporary.write_bytes(data)
+            os.replace(temporary, self.folder / name)
+        except OSError as exc:
+            temporary.unlink(missing_ok=True)
+            raise _disk_error("write", exc) from exc
 
     def read(self, name: str) -> bytes | None:
         try:
             return (self.folder / _safe(name)).read_bytes()
         except FileNotFoundError:
             return None
+        except OSError as exc:
+            raise _disk_error("read", exc) from exc
 
-    def delete(self, name: str) -> None:
-        (self.folder / _safe(name)).unlink(missing_ok=True)
+    def delete(self, names: Sequence[str]) -> None:
+        for name in names:
+            try:
+                (self.folder / _safe(name)).unlink(missing_ok=True)
+            except OSError as exc:
+                raise _disk_error("delete", exc) from exc
+
+    def link(self, name: str, seconds: int) -> str | None:
+        return None  # the link handler serves files itself
+
+
+def _disk_error(action: str, exc: OSError) -> ImageStorageError:
+    log.error("screenshot image %s failed: %s", action, exc.strerror or type(exc).__name__)
+    return ImageStorageError(UNAVAILABLE)
 
 
 def _safe(name: str) -> str:
@@ -117,7 +252,7 @@ def save(
     token: str,
     now: datetime | None = None,
 ) -> ScreenshotRecord:
-    """Record a capture whose file is already written under ``token``."""
+    """Record a capture whose image is already written under ``token``."""
     created = _stored(now)
     fields = {
         "token": token,
@@ -178,24 +313,29 @@ def expired(db: peewee.Database, now: datetime | None = None) -> list[Screenshot
 
 
 def forget(db: peewee.Database, tokens: list[str]) -> int:
-    """Delete the rows of ``tokens`` (their files are gone already)."""
+    """Delete the rows of ``tokens`` (their images are gone already)."""
     if not tokens:
         return 0
     return int(Screenshot.delete().where(Screenshot.token.in_(tokens)).execute(db))
 
 
 class ScreenshotStore:
-    """The screenshot service of the store: rows through the store's threads, files on disk,
-    and the janitor that deletes what has expired."""
+    """The screenshot service of the store: rows through the store's threads, image bytes in an
+    :class:`ImageStorage` (through the default thread pool), and the janitor that deletes what
+    has expired."""
 
-    def __init__(self, store: Store, files: ImageFiles, janitor_interval: float = 600.0) -> None:
+    def __init__(self, store: Store, files: ImageStorage, janitor_interval: float = 600.0) -> None:
         self.store = store
         self.files = files
         self.janitor_interval = janitor_interval
         self._janitor: asyncio.Task[None] | None = None
 
     async def save(self, image: bytes, **fields: Any) -> ScreenshotRecord:
-        """Write the image file, then its row; a row never points at a missing file."""
+        """Write the image, then its row; a row never points at a missing image.
+
+        :raises StoreUnavailable: the database or (as :class:`ImageStorageError`) the image
+            storage failed.
+        """
         token = new_token()
         name = f"{token}.{fields['extension']}"
         loop = asyncio.get_running_loop()
@@ -207,7 +347,8 @@ class ScreenshotStore:
                 write=True,
             )
         except BaseException:
-            await loop.run_in_executor(None, self.files.delete, name)
+            with contextlib.suppress(ImageStorageError):
+                await loop.run_in_executor(None, self.files.delete, [name])
             raise
 
     async def reusable(
@@ -220,19 +361,28 @@ class ScreenshotStore:
         return await self.store.run(partial(find, token=token), "screenshot lookup")
 
     async def read(self, record: ScreenshotRecord) -> bytes | None:
+        """The image bytes; None when they are gone. Raises :class:`ImageStorageError`."""
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(None, self.files.read, record.filename)
 
+    async def link(self, record: ScreenshotRecord, seconds: int) -> str | None:
+        """A direct URL of the image valid for at most ``seconds`` (the caller passes what is
+        left of the link's life), or None when the image is to be served from here. Raises
+        :class:`ImageStorageError`."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(None, self.files.link, record.filename, seconds)
+
     async def sweep(self, now: datetime | None = None) -> int:
-        """Delete expired files and rows, a batch at a time; the number of captures removed."""
+        """Delete expired images, then their rows, a batch at a time; the number of captures
+        removed. When the images cannot be deleted the rows stay for the next round."""
         removed = 0
         loop = asyncio.get_running_loop()
         while True:
             batch = await self.store.run(partial(expired, now=now), "screenshot janitor")
             if not batch:
                 return removed
-            for record in batch:
-                await loop.run_in_executor(None, self.files.delete, record.filename)
+            names = [record.filename for record in batch]
+            await loop.run_in_executor(None, self.files.delete, names)
             tokens = [record.token for record in batch]
             removed += await self.store.run(
                 partial(forget, tokens=tokens), "screenshot janitor", write=True

@@ -47,13 +47,18 @@ def setting(
     min: float | None = None,
     max: float | None = None,
     choices: Sequence[str] | None = None,
+    secret: bool = False,
 ) -> Any:
-    """Declare one setting: its default, a help text for the generated file, and optional bounds."""
+    """Declare one setting: its default, a help text for the generated file, and optional bounds.
+
+    A ``secret`` setting (a password, an access key) is left out of the section's ``repr``, so it
+    never reaches a log line or a traceback through the settings object.
+    """
     meta = {"help": help, "min": min, "max": max, "choices": tuple(choices) if choices else None}
     if isinstance(default, list):
         frozen = list(default)
         return dataclasses.field(default_factory=lambda: list(frozen), metadata=meta)
-    return dataclasses.field(default=default, metadata=meta)
+    return dataclasses.field(default=default, metadata=meta, repr=not secret)
 
 
 def _fields(cls: type) -> list[tuple[dataclasses.Field[Any], Any]]:
