@@ -178,8 +178,20 @@ def _screenshot_paths() -> dict[str, Any]:
                 ],
                 "responses": {
                     "200": {"description": "The image.", "content": image},
+                    "302": {
+                        "description": "With screenshots in an object store (screenshots."
+                        "backend = s3): a redirect to a presigned URL of the image that "
+                        "expires no later than the link.",
+                        "headers": {
+                            "Location": {
+                                "description": "The presigned URL.",
+                                "schema": {"type": "string", "format": "uri"},
+                            }
+                        },
+                    },
                     "404": {"description": "No such screenshot."},
                     "410": {"description": "The link has expired."},
+                    "503": {"description": "The screenshot storage is unavailable; retry."},
                 },
             }
         },
