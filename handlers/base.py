@@ -23,6 +23,11 @@ from store.store import KeyInfo, StoreUnavailable
 
 log = logging.getLogger(__name__)
 
+# Error kinds that mean Pagecast itself went wrong: logged with their traceback.
+OWN_FAILURES = frozenset(
+    {"internal", "capture_failed", "conversion_failed", "frame_generation_failed"}
+)
+
 REQUEST_ID: contextvars.ContextVar[str] = contextvars.ContextVar("request_id", default="-")
 _CLIENT_REQUEST_ID = re.compile(r"[A-Za-z0-9._-]{8,64}")
 # Unknown keys a client address may send: a burst of 20, then one a second.
@@ -122,9 +127,11 @@ class BaseHandler(tornado.web.RequestHandler):
         )
 
     def log_exception(self, typ: Any, value: Any, tb: Any) -> None:
-        # Client errors are answered, not logged as failures; everything else keeps its traceback.
-        if isinstance(value, ApiError) and value.status < 500:
-            return  # the access line names the error kind
+        # Client errors and the outside world's failures (an unreachable target, a busy farm, a
+        # store that is down) are answered and named by the access line; a traceback is kept
+        # only for Pagecast's own failures.
+        if isinstance(value, ApiError) and value.kind not in OWN_FAILURES:
+            return
         if isinstance(value, tornado.web.HTTPError) and value.status_code < 500:
             return
         # Not Tornado's own line: it would print the whole URI, keys in the query included.
