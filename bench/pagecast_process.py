@@ -1,5 +1,6 @@
-"""Shared by the benchmarks: free ports, waiting for a URL, and a throw-away Pagecast process
-(SQLite store in a temporary folder, loopback allowed, a key on an unthrottled plan)."""
+"""Shared by the benchmarks: free ports, waiting for a URL, a throw-away Pagecast process
+(SQLite store in a temporary folder or a given Postgres database, loopback allowed, a key on an
+unthrottled plan without a quota), and the memory of its process tree."""
 
 from __future__ import annotations
 
@@ -35,14 +36,20 @@ def wait_for(url: str, timeout: float = 60.0) -> None:
     raise RuntimeError(f"{url} did not come up")
 
 
-def start_pagecast(tmp: str, api_port: int) -> tuple[subprocess.Popen[bytes], str]:
-    """Start Pagecast on ``api_port`` with its data in ``tmp``; the process and a key."""
+def start_pagecast(
+    tmp: str, api_port: int, postgres: str = "", extra: str = ""
+) -> tuple[subprocess.Popen[bytes], str]:
+    """Start Pagecast on ``api_port`` with its data in ``tmp`` (and its tables in ``postgres``
+    when given); the process and a key. ``extra`` is appended to the config file."""
     config = Path(tmp) / "config.toml"
+    database = f'database_url = "{postgres}"\n' if postgres else ""
     config.write_text(
         f"[server]\nport = {api_port}\nframe_port = {free_port()}\n"
-        f'metrics_port = {free_port()}\nlog_level = "warning"\n[store]\ndata_dir = "{tmp}"\n'
+        f'metrics_port = {free_port()}\nlog_level = "warning"\n'
+        f'[store]\ndata_dir = "{tmp}"\n{database}'
         '[fetch]\nallow_hosts = ["127.0.0.1"]\n'
         "[plans.bench]\nrequests_per_second = 1000000.0\nburst = 1000000\n"
+        f"monthly_credits = 0\n{extra}"
     )
     env = {**os.environ, "PAGECAST_CONFIG": str(config)}
     server = str(ROOT / "server.py")
@@ -58,3 +65,27 @@ def start_pagecast(tmp: str, api_port: int) -> tuple[subprocess.Popen[bytes], st
     process = subprocess.Popen([PYTHON, server], env=env, cwd=ROOT)
     wait_for(f"http://127.0.0.1:{api_port}/healthz")
     return process, key
+
+
+def stop_pagecast(process: subprocess.Popen[bytes], timeout: float = 30.0) -> None:
+    """Stop gracefully (SIGTERM: drain, close the farm), or kill after ``timeout``."""
+    if process.poll() is None:
+        process.terminate()
+        try:
+            process.wait(timeout)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(10)
+
+
+def tree_memory_mb(pid: int) -> tuple[float, float, float]:
+    """(summed RSS, summed PSS, the server process's own PSS) in MB of Pagecast's process tree,
+    from one reading of each process: RSS counts Chromium's shared pages once per process, PSS
+    divides them among sharers."""
+    # Imported here: Pagecast's root is put on sys.path only once this module has run.
+    from browser.farm_procs import process_tree, pss_bytes  # noqa: PLC0415
+
+    tree = [info for info in process_tree(pid) if info.state != "Z"]
+    rss = sum(info.rss_bytes for info in tree)
+    pss = {info.pid: pss_bytes(info) for info in tree}
+    return rss / 2**20, sum(pss.values()) / 2**20, pss.get(pid, 0) / 2**20

@@ -25,12 +25,11 @@ import time
 from pathlib import Path
 from urllib.parse import quote
 
-from pagecast_process import PYTHON, free_port, start_pagecast, wait_for
+from pagecast_process import PYTHON, free_port, start_pagecast, tree_memory_mb, wait_for
 from playwright.async_api import async_playwright
 from tornado.httpclient import AsyncHTTPClient
 
 from browser.farm_browser import LAUNCH_ARGS
-from browser.farm_procs import process_tree, tree_memory_bytes
 
 CHROMIUM = "/usr/bin/chromium"
 FLAGS = list(LAUNCH_ARGS)  # the flags Pagecast launches Chromium with
@@ -46,18 +45,6 @@ async def main():
     await asyncio.Event().wait()
 asyncio.run(main())
 """
-
-
-def tree_memory_mb(pid: int) -> tuple[float, float, float]:
-    """(summed RSS, summed PSS, the server process's own PSS) in MB of Pagecast's process tree:
-    RSS counts Chromium's shared pages once per process, PSS divides them among sharers."""
-    tree = [info for info in process_tree(pid) if info.state != "Z"]
-    rss = sum(info.rss_bytes for info in tree)
-    pss = tree_memory_bytes(pid)
-    own = tree_memory_bytes(pid) - sum(
-        tree_memory_bytes(info.pid) for info in tree if info.ppid == pid
-    )
-    return rss / 2**20, pss / 2**20, own / 2**20
 
 
 async def settled_memory(pid: int) -> tuple[float, float, float]:

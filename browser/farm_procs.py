@@ -113,7 +113,7 @@ def process_tree(root: int) -> list[ProcessInfo]:
     return tree
 
 
-def _pss_bytes(info: ProcessInfo) -> int:
+def pss_bytes(info: ProcessInfo) -> int:
     """The process's proportional set size: its resident pages, shared ones divided among the
     processes sharing them. Falls back to RSS where ``smaps_rollup`` cannot be read."""
     try:
@@ -130,7 +130,7 @@ def tree_memory_bytes(root: int) -> int:
     """Resident memory of ``root`` and its descendants, shared pages counted once (the sum of
     their proportional set sizes; a plain RSS sum would count Chromium's shared memory once per
     process, about twice the truth)."""
-    return sum(_pss_bytes(info) for info in process_tree(root) if info.state != "Z")
+    return sum(pss_bytes(info) for info in process_tree(root) if info.state != "Z")
 
 
 def kill_processes(pids: Iterable[int]) -> int:
