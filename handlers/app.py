@@ -10,7 +10,17 @@ from typing import Any
 import tornado.web
 from prometheus_client import CONTENT_TYPE_LATEST, REGISTRY, generate_latest
 
-from handlers import docs, frames, health, markdown, metrics, oembed, openapi, screenshot
+from handlers import (
+    docs,
+    frames,
+    health,
+    markdown,
+    metrics,
+    oembed,
+    openapi,
+    playground,
+    screenshot,
+)
 from handlers.base import BaseHandler, NotFoundHandler
 from handlers.services import Services
 
@@ -90,9 +100,9 @@ class RobotsHandler(BaseHandler):
 
 
 def make_api_app(services: Services) -> tornado.web.Application:
-    """The API listener: endpoints, health, OpenAPI and its reference page."""
+    """The API listener: endpoints, health, OpenAPI, its reference page and the playground."""
     routes = [
-        *_routes(services, markdown, oembed, screenshot, health, openapi, docs),
+        *_routes(services, markdown, oembed, screenshot, health, openapi, docs, playground),
         (r"/robots\.txt", RobotsHandler, {"services": services}),
     ]
     return tornado.web.Application(routes, **_settings(services))

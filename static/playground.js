@@ -1,0 +1,1064 @@
+// Pagecast playground: builds a request form from openapi.json, calls the API on this origin and
+// shows the result as a person wants it (image, embed, rendered Markdown, chunks, headers, curl).
+// Text from the API or from a page is only ever placed with textContent or as an attribute value,
+// never parsed as HTML; the one exception is an embed's html, which goes into a sandboxed srcdoc
+// frame that inherits this page's Content-Security-Policy.
+"use strict";
+
+(function () {
+  const KEY_STORAGE = "pagecast-playground-key";
+  const OPERATION_STORAGE = "pagecast-playground-operation";
+  const BOOLEAN_ENUM = ["true", "false", "1", "0"];
+  const LENIENT = /Allowed: ([^;]+); anything else means the default\./;
+  const ALIAS = /^Alias of `([^`]+)`/;
+  const REQUEST_TIMEOUT_MS = 180000;
+  // Shown first in the headers table; the rest follow in the order the browser lists them.
+  const HEADER_ORDER = [
+    "x-billing-requests",
+    "x-request-id",
+    "content-type",
+    "retry-after",
+    "x-markdown-character-count",
+    "x-markdown-truncated",
+    "x-markdown-truncation-reason",
+    "x-ai-safety-score",
+    "x-ai-safety-level",
+    "x-screenshot-url",
+  ];
+  // Envelope fields with their own section; the others are listed under "Other fields".
+  const SHOWN_FIELDS = ["markdown", "chunks", "ai_safety", "request_id"];
+  // The embed frame: popups (the card's link opens a new tab) but no script and no same-origin
+  // access; the frame host's page inside inherits these flags.
+  const EMBED_SANDBOX = "allow-popups allow-popups-to-escape-sandbox";
+  const MAX_FRAME_SIZE = 2000;
+
+  const state = {
+    doc: null,
+    baseUrl: "",
+    operations: new Map(),
+    forms: new Map(),
+    objectUrl: null,
+    running: false,
+  };
+
+  // --- DOM helpers -------------------------------------------------------------------------
+
+  function $(id) {
+    return document.getElementById(id);
+  }
+
+  function el(tag, attrs, ...children) {
+    const node = document.createElement(tag);
+    for (const [name, value] of Object.entries(attrs || {})) {
+      if (value === undefined || value === null || value === false) continue;
+      if (name === "className") node.className = value;
+      else if (name === "text") node.textContent = value;
+      else node.setAttribute(name, value === true ? "" : String(value));
+    }
+    for (const child of children.flat(Infinity)) {
+      if (child === undefined || child === null || child === false) continue;
+      node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+    }
+    return node;
+  }
+
+  function clear(node) {
+    node.textContent = "";
+    return node;
+  }
+
+  function pairs(dl, entries) {
+    clear(dl);
+    for (const [name, value] of entries) {
+      if (value === undefined) continue;
+      dl.append(el("dt", { text: name }), el("dd", {}, value instanceof Node ? value : show(value)));
+    }
+  }
+
+  function show(value) {
+    if (value === null) return "null";
+    if (typeof value === "string") return value;
+    return JSON.stringify(value);
+  }
+
+  // Text with `code` spans (the only markup the API descriptions use).
+  function richText(text) {
+    const fragment = document.createDocumentFragment();
+    String(text || "").split("`").forEach((part, index) => {
+      if (part) fragment.append(index % 2 ? el("code", { text: part }) : document.createTextNode(part));
+    });
+    return fragment;
+  }
+
+  function storage(kind) {
+    try {
+      return window[kind];
+    } catch (error) {
+      return null; // storage disabled by the browser
+    }
+  }
+
+  // --- OpenAPI -----------------------------------------------------------------------------
+
+  function deref(doc, value) {
+    for (let seen = 0; value && typeof value.$ref === "string" && seen < 10; seen += 1) {
+      if (!value.$ref.startsWith("#/")) break;
+      let node = doc;
+      for (const raw of value.$ref.slice(2).split("/")) {
+        const key = raw.replace(/~1/g, "/").replace(/~0/g, "~");
+        node = node && typeof node === "object" ? node[key] : undefined;
+      }
+      if (node === undefined) break;
+      value = node;
+    }
+    return value;
+  }
+
+  function isBoolean(schema) {
+    if (schema.type === "boolean") return true;
+    return (
+      Array.isArray(schema.enum) &&
+      schema.enum.length === BOOLEAN_ENUM.length &&
+      schema.enum.every((value, i) => value === BOOLEAN_ENUM[i])
+    );
+  }
+
+  // Operations that take a target page and an API key: the ones worth trying here.
+  function tryableOperations(doc) {
+    const found = [];
+    for (const [path, rawItem] of Object.entries(doc.paths || {})) {
+      const item = deref(doc, rawItem) || {};
+      const operation = item.get;
+      if (!operation) continue;
+      const params = [...(item.parameters || []), ...(operation.parameters || [])]
+        .map((raw) => deref(doc, raw))
+        .filter((param) => param && param.name);
+      const target = params.find((p) => p.in === "path" && p.name === "encoded_url");
+      const queryTarget = !target && params.find((p) => p.in === "query" && p.name === "url");
+      const keyed = params.some((p) => p.in === "query" && p.name === "app_id");
+      if (!keyed || !(target || queryTarget)) continue;
+      found.push({
+        id: operation.operationId || "GET " + path,
+        path,
+        summary: operation.summary || path,
+        targetIn: target ? "path" : "query",
+        params: params.filter((p) => p.in === "query" && p.name !== "app_id" && !(queryTarget && p.name === "url")),
+        kind: /\/screenshot/.test(path) ? "screenshot" : /\/oembed/.test(path) ? "oembed" : /\/markdown/.test(path) ? "markdown" : "other",
+      });
+    }
+    return found;
+  }
+
+  // --- The parameter form ------------------------------------------------------------------
+
+  function controlId(operation, param) {
+    return "param-" + operation.id + "-" + param.name;
+  }
+
+  function describe(schema, param) {
+    const notes = [];
+    if ("default" in schema) notes.push("default " + show(schema.default));
+    const low = schema.minimum;
+    const high = schema.maximum;
+    if (low !== undefined && high !== undefined) notes.push(low + "–" + high);
+    else if (low !== undefined) notes.push("≥ " + low);
+    else if (high !== undefined) notes.push("≤ " + high);
+    if (schema.maxLength !== undefined) notes.push("up to " + schema.maxLength + " characters");
+    if (param.example !== undefined && !isBoolean(schema)) notes.push("e.g. " + show(param.example));
+    return notes.join(" · ");
+  }
+
+  // One parameter: its control, label and description; read() gives the value to send or null.
+  function parameterRow(operation, param) {
+    const schema = param.schema || {};
+    const id = controlId(operation, param);
+    const helpId = id + "-help";
+    const hasDefault = "default" in schema;
+    const defaultText = hasDefault ? show(schema.default) : "";
+    const lenient = !Array.isArray(schema.enum) && LENIENT.exec(param.description || "");
+    const choices = Array.isArray(schema.enum) ? schema.enum.map(show) : lenient ? lenient[1].split(/,\s*/) : null;
+    let control;
+    let read;
+    let reset;
+    if (isBoolean(schema) && hasDefault) {
+      const checked = defaultText === "true" || defaultText === "1";
+      control = el("input", { type: "checkbox", id, name: param.name, "aria-describedby": helpId });
+      reset = () => {
+        control.checked = checked;
+      };
+      read = () => (control.checked === checked ? null : control.checked ? "true" : "false");
+    } else if (choices) {
+      const values = isBoolean(schema) ? ["true", "false"] : choices;
+      const unset = hasDefault ? [] : [el("option", { value: "", text: "(not set: the server decides)" })];
+      control = el(
+        "select",
+        { id, name: param.name, "aria-describedby": helpId },
+        unset,
+        values.map((value) => el("option", { value, text: value === defaultText ? value + " (default)" : value }))
+      );
+      reset = () => {
+        control.value = hasDefault ? defaultText : "";
+      };
+      read = () => (control.value === "" || control.value === defaultText ? null : control.value);
+    } else {
+      const numeric = schema.type === "integer" || schema.type === "number";
+      control = el("input", {
+        type: numeric ? "number" : "text",
+        id,
+        name: param.name,
+        min: numeric ? schema.minimum : undefined,
+        max: numeric ? schema.maximum : undefined,
+        step: numeric ? (schema.type === "integer" ? 1 : "any") : undefined,
+        maxlength: numeric ? undefined : schema.maxLength,
+        inputmode: schema.type === "integer" ? "numeric" : undefined,
+        placeholder: hasDefault ? defaultText : param.example !== undefined ? show(param.example) : undefined,
+        autocomplete: "off",
+        spellcheck: "false",
+        "aria-describedby": helpId,
+      });
+      reset = () => {
+        control.value = "";
+      };
+      read = () => {
+        const value = control.value.trim();
+        return value === "" || value === defaultText ? null : value;
+      };
+    }
+    reset();
+    const label = el("label", { for: id }, el("code", { text: param.name }));
+    const notes = describe(schema, param);
+    const row = el(
+      "div",
+      { className: "param" + (control.type === "checkbox" ? " param-check" : ""), "data-param": param.name },
+      control.type === "checkbox" ? [control, label] : [label, control],
+      el("p", { id: helpId, className: "help" }, richText(param.description), notes ? el("span", { className: "notes", text: " (" + notes + ")" }) : null)
+    );
+    const mark = () => row.classList.toggle("changed", read() !== null);
+    control.addEventListener("input", mark);
+    control.addEventListener("change", mark);
+    const resetRow = () => {
+      reset();
+      mark();
+    };
+    return { name: param.name, row, read, reset: resetRow };
+  }
+
+  function formFor(operation) {
+    if (!state.forms.has(operation.id)) {
+      const rows = operation.params
+        .filter((param) => !ALIAS.test(param.description || "")) // aliases only repeat a parameter
+        .map((param) => parameterRow(operation, param));
+      const list = el("div", { className: "param-rows" }, rows.map((row) => row.row));
+      if (!rows.length) list.append(el("p", { className: "muted", text: "No parameters." }));
+      state.forms.set(operation.id, { list, rows });
+    }
+    return state.forms.get(operation.id);
+  }
+
+  function currentOperation() {
+    return state.operations.get($("operation").value);
+  }
+
+  function showOperation() {
+    const operation = currentOperation();
+    if (!operation) return;
+    $("operation-help").textContent = "GET " + operation.path + (operation.targetIn === "query" ? " (target as url=)" : "");
+    const holder = clear($("param-list"));
+    holder.append(formFor(operation).list);
+    const saved = storage("sessionStorage");
+    if (saved) saved.setItem(OPERATION_STORAGE, operation.id);
+  }
+
+  // --- Building the request ----------------------------------------------------------------
+
+  function encodeValue(value) {
+    // Also ' so the URL can sit inside single quotes in the curl command.
+    return encodeURIComponent(value).replace(/'/g, "%27");
+  }
+
+  function buildRequest(operation, key, target) {
+    const query = [["app_id", key]];
+    if (operation.targetIn === "query") query.push(["url", target]);
+    for (const row of formFor(operation).rows) {
+      const value = row.read();
+      if (value !== null) query.push([row.name, value]);
+    }
+    const path = operation.path.replace("{encoded_url}", encodeValue(target));
+    const search = query.map(([name, value]) => encodeValue(name) + "=" + encodeValue(value)).join("&");
+    const relative = path + "?" + search;
+    return {
+      fetchUrl: new URL("." + relative, document.baseURI).href,
+      curl: "curl -i '" + state.baseUrl + relative + "'",
+    };
+  }
+
+  // --- Markdown to DOM ---------------------------------------------------------------------
+  // A small renderer for what the converter writes: headings, paragraphs, lists, block quotes,
+  // code fences, tables, rules, links, images (as links), code spans and emphasis.
+
+  const FENCE = /^ {0,3}(`{3,}|~{3,})\s*([^`\s]*)[^`]*$/;
+  const HEADING = /^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$/;
+  const RULE = /^ {0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*$/;
+  const LIST_ITEM = /^( {0,12})([-*+]|\d{1,9}[.)])(?:[ \t]+(.*))?$/;
+  const TABLE_SEPARATOR = /^ *\|? *:?-+:? *(?:\| *:?-+:? *)*\|? *$/;
+  const QUOTE = /^ {0,3}> ?/;
+  const SETEXT = /^ {0,3}(=+|-+)[ \t]*$/;
+
+  function renderMarkdown(text, baseUrl) {
+    const lines = String(text).replace(/\r\n?/g, "\n").split("\n");
+    const fragment = document.createDocumentFragment();
+    fragment.append(...blocks(lines, baseUrl, 0));
+    return fragment;
+  }
+
+  function startsBlock(line, next) {
+    return (
+      FENCE.test(line) ||
+      HEADING.test(line) ||
+      RULE.test(line) ||
+      QUOTE.test(line) ||
+      LIST_ITEM.test(line) ||
+      isTableStart(line, next)
+    );
+  }
+
+  function isTableStart(line, next) {
+    return next !== undefined && line.includes("|") && next.includes("|") && TABLE_SEPARATOR.test(next);
+  }
+
+  function blocks(lines, baseUrl, depth) {
+    const out = [];
+    let i = 0;
+    while (i < lines.length) {
+      const line = lines[i];
+      if (!line.trim()) {
+        i += 1;
+        continue;
+      }
+      let match = FENCE.exec(line);
+      if (match) {
+        const fence = match[1];
+        const body = [];
+        i += 1;
+        while (i < lines.length && !(lines[i].trim().startsWith(fence) && lines[i].trim().replace(/[`~]/g, "") === "")) {
+          body.push(lines[i]);
+          i += 1;
+        }
+        i += 1; // the closing fence
+        const code = el("code", { text: body.join("\n") });
+        if (match[2]) code.dataset.language = match[2];
+        out.push(el("pre", {}, code));
+        continue;
+      }
+      match = HEADING.exec(line);
+      if (match) {
+        out.push(el("h" + match[1].length, {}, inline(match[2] || "", baseUrl)));
+        i += 1;
+        continue;
+      }
+      if (RULE.test(line)) {
+        out.push(el("hr", {}));
+        i += 1;
+        continue;
+      }
+      if (QUOTE.test(line)) {
+        const quoted = [];
+        while (i < lines.length && lines[i].trim() && QUOTE.test(lines[i])) {
+          quoted.push(lines[i].replace(QUOTE, ""));
+          i += 1;
+        }
+        out.push(el("blockquote", {}, depth < 8 ? blocks(quoted, baseUrl, depth + 1) : quoted.join("\n")));
+        continue;
+      }
+      if (isTableStart(line, lines[i + 1])) {
+        const separator = lines[i + 1];
+        const rows = [line];
+        i += 2;
+        while (i < lines.length && lines[i].trim() && lines[i].includes("|")) {
+          rows.push(lines[i]);
+          i += 1;
+        }
+        out.push(table(rows, separator, baseUrl));
+        continue;
+      }
+      match = LIST_ITEM.exec(line);
+      if (match) {
+        i = list(lines, i, baseUrl, depth, out);
+        continue;
+      }
+      // Trailing spaces stay: two of them end a line with a hard break.
+      const paragraph = [line.trimStart()];
+      let level = 0;
+      i += 1;
+      while (i < lines.length && lines[i].trim()) {
+        // Setext headings: a paragraph underlined with === or ---.
+        const underline = SETEXT.exec(lines[i]);
+        if (underline) {
+          level = underline[1].startsWith("=") ? 1 : 2;
+          i += 1;
+          break;
+        }
+        if (startsBlock(lines[i], lines[i + 1])) break;
+        paragraph.push(lines[i].trimStart());
+        i += 1;
+      }
+      const joined = paragraph.join("\n").trimEnd();
+      out.push(el(level ? "h" + level : "p", {}, inline(level ? joined.replace(/\s*\n/g, " ") : joined, baseUrl)));
+    }
+    return out;
+  }
+
+  // A list starting at lines[start]; appends it to out and returns the index after it.
+  function list(lines, start, baseUrl, depth, out) {
+    const first = LIST_ITEM.exec(lines[start]);
+    const indent = first[1].length;
+    const ordered = /\d/.test(first[2]);
+    // Another bullet character or number delimiter starts another list.
+    const marker = first[2].slice(-1);
+    const sameList = (line) => {
+      const match = LIST_ITEM.exec(line);
+      return match !== null && match[1].length === indent && match[2].slice(-1) === marker;
+    };
+    const node = el(ordered ? "ol" : "ul", {});
+    if (ordered && parseInt(first[2], 10) !== 1) node.setAttribute("start", String(parseInt(first[2], 10)));
+    let i = start;
+    let loose = false;
+    const items = [];
+    while (i < lines.length) {
+      if (!sameList(lines[i])) break;
+      const match = LIST_ITEM.exec(lines[i]);
+      const contentIndent = indent + match[2].length + 1;
+      const body = [match[3] || ""];
+      i += 1;
+      while (i < lines.length) {
+        const line = lines[i];
+        if (!line.trim()) {
+          // A blank line continues the item only when the next line is indented under it.
+          const next = lines[i + 1];
+          if (next !== undefined && next.trim() && leading(next) >= contentIndent) {
+            body.push("");
+            loose = true;
+            i += 1;
+            continue;
+          }
+          if (next !== undefined && sameList(next)) loose = true;
+          i += 1;
+          break;
+        }
+        if (leading(line) >= Math.min(contentIndent, indent + 2)) {
+          body.push(line.slice(Math.min(leading(line), contentIndent)));
+        } else if (LIST_ITEM.test(line) || startsBlock(line, lines[i + 1])) {
+          break;
+        } else {
+          body.push(line.trim()); // a lazy continuation of the paragraph
+        }
+        i += 1;
+      }
+      items.push(body);
+      if (i < lines.length && !lines[i - 1].trim() && !sameList(lines[i])) break;
+    }
+    for (const body of items) {
+      const children = depth < 8 ? blocks(body, baseUrl, depth + 1) : [body.join("\n")];
+      const item = el("li", {});
+      for (const child of children) {
+        // Tight lists put the text straight in the item, without a paragraph around it.
+        if (!loose && child instanceof Element && child.tagName === "P") item.append(...child.childNodes);
+        else item.append(child);
+      }
+      node.append(item);
+    }
+    out.push(node);
+    return i;
+  }
+
+  function leading(line) {
+    return line.length - line.replace(/^ +/, "").length;
+  }
+
+  function splitRow(row) {
+    let text = row.trim();
+    if (text.startsWith("|")) text = text.slice(1);
+    if (text.endsWith("|") && !text.endsWith("\\|")) text = text.slice(0, -1);
+    return text.split(/(?<!\\)\|/).map((cell) => cell.trim().replace(/\\\|/g, "|"));
+  }
+
+  function table(rows, separator, baseUrl) {
+    const header = splitRow(rows[0]);
+    const aligns = splitRow(separator).map((cell) => (/^:-+:$/.test(cell) ? "center" : /-:$/.test(cell) ? "right" : /^:-/.test(cell) ? "left" : null));
+    const cell = (tag, text, index) => el(tag, { className: aligns[index] ? "align-" + aligns[index] : null, scope: tag === "th" ? "col" : null }, inline(text, baseUrl));
+    return el(
+      "div",
+      { className: "scroll" },
+      el(
+        "table",
+        {},
+        el("thead", {}, el("tr", {}, header.map((text, index) => cell("th", text, index)))),
+        el(
+          "tbody",
+          {},
+          rows.slice(1).map((row) => {
+            const cells = splitRow(row);
+            return el("tr", {}, header.map((_, index) => cell("td", cells[index] || "", index)));
+          })
+        )
+      )
+    );
+  }
+
+  function safeHref(url, baseUrl) {
+    try {
+      const resolved = new URL(url.trim(), baseUrl || undefined);
+      return ["http:", "https:", "mailto:"].includes(resolved.protocol) ? resolved.href : null;
+    } catch (error) {
+      return null;
+    }
+  }
+
+  function link(href, children, title) {
+    if (!href) return el("span", {}, children);
+    return el("a", { href, title: title || null, target: "_blank", rel: "noopener noreferrer nofollow" }, children);
+  }
+
+  // The destination of [text](...) starting at text[open] === "(": [url, title, end] or null.
+  function destination(text, open) {
+    let depth = 0;
+    for (let i = open; i < text.length; i += 1) {
+      const char = text[i];
+      if (char === "\\") {
+        i += 1;
+      } else if (char === "(") {
+        depth += 1;
+      } else if (char === ")") {
+        depth -= 1;
+        if (depth === 0) {
+          const inside = text.slice(open + 1, i).trim();
+          const titled = /^(\S+)\s+["'(](.*)["')]$/.exec(inside);
+          const url = (titled ? titled[1] : inside).replace(/^<(.*)>$/, "$1");
+          return [url, titled ? titled[2] : null, i + 1];
+        }
+      }
+    }
+    return null;
+  }
+
+  // The ] that closes the [ at text[open], or -1.
+  function closingBracket(text, open) {
+    let depth = 0;
+    for (let i = open; i < text.length; i += 1) {
+      if (text[i] === "\\") i += 1;
+      else if (text[i] === "[") depth += 1;
+      else if (text[i] === "]" && --depth === 0) return i;
+    }
+    return -1;
+  }
+
+  const EMPHASIS = [
+    ["**", "strong"],
+    ["__", "strong"],
+    ["~~", "del"],
+    ["*", "em"],
+    ["_", "em"],
+  ];
+
+  // Where the emphasis opened with mark closes: after a non-space, not half of a doubled mark,
+  // and for underscores not inside a word; -1 when it does not.
+  function closingMark(text, mark, from) {
+    for (let end = text.indexOf(mark, from); end > 0; end = text.indexOf(mark, end + 1)) {
+      const before = text[end - 1];
+      const after = text[end + mark.length] || "";
+      const doubled = mark.length === 1 && (after === mark || before === mark);
+      const inWord = mark === "_" && /[A-Za-z0-9]/.test(after);
+      if (!/\s/.test(before) && !doubled && !inWord) {
+        // In a run like *** the closing mark is its last characters: **a *b*** nests.
+        let last = end;
+        while (text[last + mark.length] === mark[0]) last += 1;
+        return last;
+      }
+    }
+    return -1;
+  }
+
+  function inline(text, baseUrl, depth) {
+    depth = depth || 0;
+    const nodes = [];
+    let plain = "";
+    const flush = () => {
+      if (plain) nodes.push(document.createTextNode(plain));
+      plain = "";
+    };
+    let i = 0;
+    while (i < text.length) {
+      const char = text[i];
+      if (char === "\\" && i + 1 < text.length && /[!-/:-@[-`{-~]/.test(text[i + 1])) {
+        plain += text[i + 1];
+        i += 2;
+        continue;
+      }
+      if (char === "`") {
+        const ticks = /^`+/.exec(text.slice(i))[0];
+        const end = text.indexOf(ticks, i + ticks.length);
+        if (end > 0) {
+          flush();
+          let code = text.slice(i + ticks.length, end).replace(/\n/g, " ");
+          if (/^ .* $/.test(code) && code.trim()) code = code.slice(1, -1);
+          nodes.push(el("code", { text: code }));
+          i = end + ticks.length;
+          continue;
+        }
+        plain += ticks;
+        i += ticks.length;
+        continue;
+      }
+      const image = char === "!" && text[i + 1] === "[";
+      if ((char === "[" || image) && depth < 4) {
+        const open = image ? i + 1 : i;
+        const close = closingBracket(text, open);
+        if (close > 0 && text[close + 1] === "(") {
+          const target = destination(text, close + 1);
+          if (target) {
+            flush();
+            const label = text.slice(open + 1, close);
+            const href = safeHref(target[0], baseUrl);
+            if (image) {
+              // Images are not loaded from other sites: shown as a link to the image instead.
+              nodes.push(link(href, el("span", { className: "md-image", text: "image: " + (label || target[0]) }), target[1]));
+            } else {
+              nodes.push(link(href, inline(label, baseUrl, depth + 1), target[1]));
+            }
+            i = target[2];
+            continue;
+          }
+        }
+      }
+      if (char === "<") {
+        const auto = /^<((?:https?:\/\/|mailto:)[^\s<>]+)>/.exec(text.slice(i));
+        if (auto) {
+          flush();
+          nodes.push(link(safeHref(auto[1], baseUrl), auto[1]));
+          i += auto[0].length;
+          continue;
+        }
+      }
+      const emphasis = depth < 6 && EMPHASIS.find(([mark]) => text.startsWith(mark, i));
+      if (emphasis) {
+        const [mark, tag] = emphasis;
+        const after = text[i + mark.length];
+        const before = i > 0 ? text[i - 1] : " ";
+        // Underscores inside words (snake_case) are not emphasis.
+        const wordUnderscore = mark[0] === "_" && /[A-Za-z0-9]/.test(before);
+        if (after && !/\s/.test(after) && !wordUnderscore) {
+          const end = closingMark(text, mark, i + mark.length + 1);
+          if (end > 0) {
+            flush();
+            nodes.push(el(tag, {}, inline(text.slice(i + mark.length, end), baseUrl, depth + 1)));
+            i = end + mark.length;
+            continue;
+          }
+        }
+        plain += mark;
+        i += mark.length;
+        continue;
+      }
+      if (char === "\n") {
+        // Two trailing spaces or a backslash make a hard break; otherwise a newline is a space.
+        if (/ {2}$|\\$/.test(plain)) {
+          plain = plain.replace(/ +$|\\$/, "");
+          flush();
+          nodes.push(el("br", {}));
+        } else {
+          plain += "\n";
+        }
+        i += 1;
+        continue;
+      }
+      plain += char;
+      i += 1;
+    }
+    flush();
+    return nodes;
+  }
+
+  // --- Showing a response ------------------------------------------------------------------
+
+  const SECTIONS = [
+    "summary-section",
+    "curl-section",
+    "error-section",
+    "screenshot-section",
+    "embed-section",
+    "markdown-section",
+    "chunks-section",
+    "safety-section",
+    "fields-section",
+    "headers-section",
+    "body-section",
+  ];
+
+  function resetResult() {
+    for (const id of SECTIONS) $(id).hidden = true;
+    $("result-empty").hidden = true;
+    if (state.objectUrl) URL.revokeObjectURL(state.objectUrl);
+    state.objectUrl = null;
+    $("screenshot").removeAttribute("src");
+    clear($("embed-frame"));
+    $("copy-status").textContent = "";
+  }
+
+  function showCurl(curl) {
+    $("curl").textContent = curl;
+    $("curl-section").hidden = false;
+  }
+
+  function showSummary(response, elapsed, body) {
+    const status = el("span", { className: "status-code " + (response.ok ? "ok" : "error"), text: response.status + (response.statusText ? " " + response.statusText : "") });
+    const credits = response.headers.get("X-BILLING-REQUESTS");
+    pairs($("summary"), [
+      ["Status", status],
+      ["Credits", credits === null ? "(no X-BILLING-REQUESTS header)" : el("span", { id: "credits", text: credits })],
+      ["Request id", response.headers.get("X-Request-Id") || (body && body.request_id) || "—"],
+      ["Time", Math.round(elapsed) + " ms"],
+    ]);
+    $("summary-section").hidden = false;
+  }
+
+  function showHeaders(headers) {
+    const entries = [...headers.entries()];
+    const rank = (name) => {
+      const index = HEADER_ORDER.indexOf(name.toLowerCase());
+      return index < 0 ? HEADER_ORDER.length : index;
+    };
+    entries.sort((a, b) => rank(a[0]) - rank(b[0]));
+    const tbody = clear($("headers").tBodies[0]);
+    for (const [name, value] of entries) {
+      tbody.append(el("tr", { "data-header": name.toLowerCase() }, el("th", { scope: "row" }, el("code", { text: name })), el("td", {}, el("code", { text: value }))));
+    }
+    $("headers-section").hidden = false;
+  }
+
+  function showBody(text) {
+    $("body").textContent = text;
+    $("body-section").hidden = false;
+  }
+
+  // Both documented error shapes: oEmbed/screenshot {success, error: {code, message, stage,
+  // details}} and Markdown {error: {code, message}, request_id}.
+  function showError(response, body, text) {
+    const entries = [];
+    if (response) entries.push(["HTTP status", String(response.status)]);
+    const error = body && typeof body === "object" && body.error && typeof body.error === "object" ? body.error : null;
+    if (error) {
+      entries.push(["Code", el("code", { text: show(error.code) })]);
+      entries.push(["Message", error.message === undefined ? "—" : show(error.message)]);
+      if ("stage" in error) entries.push(["Stage", show(error.stage)]);
+      if ("details" in error && error.details !== null) {
+        const details = Array.isArray(error.details)
+          ? el("ul", {}, error.details.map((d) => el("li", {}, d && d.parameter ? [el("code", { text: d.parameter }), " " + show(d.message)] : show(d))))
+          : show(error.details);
+        entries.push(["Details", details]);
+      }
+      if (body.request_id) entries.push(["Request id", show(body.request_id)]);
+    } else {
+      entries.push(["Message", text || "The response has no error body."]);
+    }
+    const retry = response && response.headers.get("Retry-After");
+    if (retry) entries.push(["Retry after", retry + " s"]);
+    pairs($("error"), entries);
+    $("error-section").hidden = false;
+  }
+
+  function showScreenshot(src, info) {
+    const image = $("screenshot");
+    image.src = src;
+    $("screenshot-link").href = src;
+    $("screenshot-info").textContent = info;
+    $("screenshot-section").hidden = false;
+  }
+
+  function showEmbed(body) {
+    const size = (value, fallback) => Math.min(Math.max(parseInt(value, 10) || fallback, 50), MAX_FRAME_SIZE);
+    const frame = el("iframe", {
+      title: "Embed preview",
+      sandbox: EMBED_SANDBOX,
+      referrerpolicy: "no-referrer",
+      // The srcdoc page's default 8px margin on each side.
+      width: size(body.width, 600) + 16,
+      height: size(body.height, 400) + 16,
+    });
+    frame.srcdoc = typeof body.html === "string" ? body.html : "";
+    clear($("embed-frame")).append(frame);
+    const facts = [
+      body.source ? "source " + body.source : null,
+      body.type ? "type " + body.type : null,
+      body.width && body.height ? body.width + "×" + body.height : null,
+      body.provider_name ? "provider " + body.provider_name : null,
+      body.embed_id ? "embed_id " + body.embed_id : null,
+    ].filter(Boolean);
+    $("embed-info").textContent = facts.join(" · ");
+    const note = clear($("embed-note"));
+    if (body.frame_url) {
+      const href = safeHref(body.frame_url);
+      note.append("Hosted frame: ", link(href, body.frame_url), ".");
+    }
+    if (body.source && body.source !== "og_frame") {
+      note.append(
+        (note.textContent ? " " : "") +
+          "This page's security policy loads frames from Pagecast's frame host only, so a provider's own player or script may not show here; paste the html into your page to see it."
+      );
+    }
+    $("embed-html").textContent = body.html || "";
+    $("embed-section").hidden = false;
+  }
+
+  function showMarkdown(markdown, pageUrl) {
+    $("markdown-raw").value = markdown;
+    const rendered = clear($("markdown-rendered"));
+    rendered.append(renderMarkdown(markdown, pageUrl));
+    $("markdown-section").hidden = false;
+  }
+
+  function showChunks(chunks, usage) {
+    const holder = clear($("chunks"));
+    for (const chunk of chunks) {
+      const path = Array.isArray(chunk.heading_path) && chunk.heading_path.length ? chunk.heading_path.join(" › ") : "(before the first heading)";
+      const score = typeof chunk.relevance_score === "number" ? chunk.relevance_score : null;
+      const head = el(
+        "p",
+        { className: "chunk-head" },
+        el("span", { className: "chunk-index", text: "#" + show(chunk.index) }),
+        " ",
+        el("span", { className: "heading-path", text: path }),
+        score === null
+          ? null
+          : [" ", el("meter", { min: 0, max: 1, value: score, "aria-label": "relevance" }), " ", el("span", { className: "score", text: "score " + score.toFixed(3) })],
+        chunk.character_count !== undefined ? el("span", { className: "muted", text: " · " + chunk.character_count + " characters" }) : null
+      );
+      holder.append(el("li", { className: "chunk" }, head, chunk.text === undefined ? null : el("pre", { className: "raw", text: chunk.text })));
+    }
+    const facts = [chunks.length + " shown"];
+    if (usage && usage.chunk_count !== undefined) facts.push(usage.chunk_count + " in the document");
+    if (usage && usage.chunks_truncated) facts.push("cut at max_chunks");
+    if (usage && usage.chunk_error) facts.push("chunk_error: " + show(usage.chunk_error));
+    if (chunks.some((c) => typeof c.relevance_score === "number")) facts.push("best match first");
+    $("chunks-info").textContent = facts.join(" · ");
+    $("chunks-section").hidden = false;
+  }
+
+  function showSafety(safety) {
+    const level = el("span", { className: "risk risk-" + String(safety.risk_level).replace(/[^a-z]/g, ""), text: show(safety.risk_level) });
+    const signals = Array.isArray(safety.signals) && safety.signals.length ? el("ul", {}, safety.signals.map((signal) => el("li", {}, el("code", { text: show(signal) })))) : "none";
+    pairs($("safety"), [
+      ["Risk score", safety.risk_score],
+      ["Risk level", level],
+      ["Action taken", safety.action_taken],
+      ["Recommendation", safety.recommendation],
+      ["Signals", signals],
+    ]);
+    $("safety-section").hidden = false;
+  }
+
+  function showFields(body) {
+    const holder = clear($("fields"));
+    for (const [name, value] of Object.entries(body)) {
+      if (SHOWN_FIELDS.includes(name)) continue;
+      let content;
+      if (value && typeof value === "object" && !Array.isArray(value)) {
+        content = el("dl", { className: "pairs" });
+        pairs(content, Object.entries(value).map(([key, inner]) => [key, el("code", { text: show(inner) })]));
+      } else {
+        content = el("pre", { className: "raw", text: JSON.stringify(value, null, 2) });
+      }
+      holder.append(el("h4", {}, el("code", { text: name })), content);
+    }
+    $("fields-section").hidden = !holder.childNodes.length;
+  }
+
+  function showJson(operation, body, target) {
+    if (typeof body.screenshotUrl === "string") {
+      const href = safeHref(body.screenshotUrl);
+      const dims = body.dimensions || {};
+      const info = body.requestInfo || {};
+      showScreenshot(href || "", [dims.width + "×" + dims.height + " pixels", info.host ? "host " + info.host : null, info.responseCode ? "page answered " + info.responseCode : null, "the link expires 24 hours after capture"].filter(Boolean).join(" · "));
+      return;
+    }
+    if (typeof body.html === "string" && (body.type || body.source)) {
+      showEmbed(body);
+      return;
+    }
+    if (typeof body.markdown === "string") showMarkdown(body.markdown, (body.metadata && body.metadata.final_url) || target);
+    if (Array.isArray(body.chunks)) showChunks(body.chunks, body.usage);
+    if (body.ai_safety && typeof body.ai_safety === "object") showSafety(body.ai_safety);
+    if (operation.kind === "markdown") showFields(body);
+  }
+
+  async function run(event) {
+    event.preventDefault();
+    if (state.running) return;
+    const operation = currentOperation();
+    const keyInput = $("api-key");
+    const urlInput = $("target-url");
+    const key = keyInput.value.trim();
+    const target = urlInput.value.trim();
+    const status = $("run-status");
+    if (!key || !target) {
+      status.textContent = !key ? "Enter your API key." : "Enter the URL of a page.";
+      status.classList.add("error");
+      (!key ? keyInput : urlInput).focus();
+      return;
+    }
+    const request = buildRequest(operation, key, target);
+    const result = $("result");
+    state.running = true;
+    $("run").disabled = true;
+    result.setAttribute("aria-busy", "true");
+    result.dataset.state = "running";
+    status.classList.remove("error");
+    status.textContent = "Running " + operation.summary + "…";
+    resetResult();
+    showCurl(request.curl);
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(), REQUEST_TIMEOUT_MS);
+    const started = performance.now();
+    let outcome = "error";
+    try {
+      const response = await fetch(request.fetchUrl, {
+        headers: { Accept: "application/json, text/markdown;q=0.9, image/*;q=0.8" },
+        cache: "no-store",
+        credentials: "omit",
+        signal: controller.signal,
+      });
+      const type = (response.headers.get("Content-Type") || "").toLowerCase();
+      let body = null;
+      let text = "";
+      if (type.startsWith("image/")) {
+        const blob = await response.blob();
+        text = "(" + blob.size + " bytes of " + type + ")";
+        if (response.ok) {
+          state.objectUrl = URL.createObjectURL(blob);
+          showScreenshot(state.objectUrl, "The image itself (response_type=image)");
+        }
+      } else {
+        text = await response.text();
+        if (type.includes("json")) {
+          try {
+            body = JSON.parse(text);
+          } catch (error) {
+            body = null;
+          }
+        }
+      }
+      const elapsed = performance.now() - started;
+      showSummary(response, elapsed, body);
+      showHeaders(response.headers);
+      showBody(body === null ? text : JSON.stringify(body, null, 2));
+      if (!response.ok) {
+        showError(response, body, text);
+        if (body && body.ai_safety) showSafety(body.ai_safety);
+        status.textContent = "Failed: HTTP " + response.status + (body && body.error ? " (" + show(body.error.code) + ")" : "") + ".";
+      } else {
+        if (body !== null) showJson(operation, body, target);
+        else if (type.startsWith("text/")) showMarkdown(text, target);
+        outcome = "done";
+        const credits = response.headers.get("X-BILLING-REQUESTS");
+        status.textContent = "Done: HTTP " + response.status + (credits !== null ? ", " + credits + " credit" + (credits === "1" ? "" : "s") : "") + ".";
+      }
+    } catch (error) {
+      const reason = error && error.name === "AbortError" ? "no answer within " + REQUEST_TIMEOUT_MS / 1000 + " s" : String((error && error.message) || error);
+      showError(null, null, "The request did not complete: " + reason + ".");
+      status.textContent = "The request did not complete.";
+    } finally {
+      clearTimeout(timer);
+      state.running = false;
+      $("run").disabled = false;
+      result.removeAttribute("aria-busy");
+      result.dataset.state = outcome;
+      $("result-title").focus();
+    }
+  }
+
+  // --- Copying the curl command ------------------------------------------------------------
+
+  async function copyCurl() {
+    const text = $("curl").textContent;
+    const status = $("copy-status");
+    try {
+      await navigator.clipboard.writeText(text);
+      status.textContent = "Copied to the clipboard.";
+      return;
+    } catch (error) {
+      // No clipboard access (an insecure origin, or permission refused): select it instead.
+    }
+    const selection = window.getSelection();
+    selection.selectAllChildren($("curl"));
+    let copied = false;
+    try {
+      copied = document.execCommand("copy");
+    } catch (error) {
+      copied = false;
+    }
+    status.textContent = copied ? "Copied to the clipboard." : "Selected: press Ctrl+C (or ⌘C) to copy.";
+  }
+
+  // --- Start -------------------------------------------------------------------------------
+
+  function setUpKey() {
+    const input = $("api-key");
+    const session = storage("sessionStorage");
+    if (session && session.getItem(KEY_STORAGE)) input.value = session.getItem(KEY_STORAGE);
+    input.addEventListener("input", () => {
+      if (!session) return;
+      if (input.value) session.setItem(KEY_STORAGE, input.value);
+      else session.removeItem(KEY_STORAGE);
+    });
+    $("show-key").addEventListener("change", (event) => {
+      input.type = event.target.checked ? "text" : "password";
+    });
+  }
+
+  async function main() {
+    setUpKey();
+    const status = $("load-status");
+    let doc;
+    try {
+      const response = await fetch("openapi.json", { headers: { Accept: "application/json" } });
+      if (!response.ok) throw new Error("HTTP " + response.status);
+      doc = await response.json();
+    } catch (error) {
+      status.textContent = "Could not load openapi.json: " + error.message;
+      status.classList.add("error");
+      return;
+    }
+    state.doc = doc;
+    const servers = Array.isArray(doc.servers) ? doc.servers : [];
+    state.baseUrl = String((servers[0] && servers[0].url) || window.location.origin).replace(/\/+$/, "");
+    const select = $("operation");
+    for (const operation of tryableOperations(doc)) {
+      state.operations.set(operation.id, operation);
+      select.append(el("option", { value: operation.id, text: operation.summary }));
+    }
+    if (!state.operations.size) {
+      status.textContent = "openapi.json describes no operation to try.";
+      status.classList.add("error");
+      return;
+    }
+    const session = storage("sessionStorage");
+    const saved = session && session.getItem(OPERATION_STORAGE);
+    if (saved && state.operations.has(saved)) select.value = saved;
+    select.disabled = false;
+    select.addEventListener("change", showOperation);
+    showOperation();
+    $("params").disabled = false;
+    $("reset-params").addEventListener("click", () => formFor(currentOperation()).rows.forEach((row) => row.reset()));
+    $("request").addEventListener("submit", run);
+    $("copy-curl").addEventListener("click", copyCurl);
+    $("run").disabled = false;
+    status.textContent = "";
+    status.hidden = true;
+    document.body.dataset.ready = "true";
+  }
+
+  if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", main);
+  } else {
+    main();
+  }
+})();

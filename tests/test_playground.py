@@ -1,0 +1,331 @@
+"""``/``: the playground page and its assets over plain HTTP, then used end to end in a real
+Chromium: a screenshot, Markdown with a query and the prompt-injection check, an oEmbed hosted
+frame, and a request with an unknown key, all against a local origin page."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+import pytest
+import tornado.web
+from playwright.async_api import Page, async_playwright
+
+from browser.farm_browser import LAUNCH_ARGS
+from handlers.app import make_api_app, make_frame_app
+from handlers.config import Settings
+from handlers.playground import content_security_policy
+from handlers.services import Services
+from handlers.static import STATIC
+from tests.conftest import make_settings
+from tests.origin import Origin, serve
+
+CHROMIUM = os.environ.get("PAGECAST_TEST_CHROMIUM", "/usr/bin/chromium")
+# Collects every CSP violation, whether or not the browser also logs it to the console.
+RECORD_VIOLATIONS = """
+window.__cspViolations = [];
+document.addEventListener("securitypolicyviolation", (event) => {
+  window.__cspViolations.push(event.violatedDirective + " " + event.blockedURI);
+});
+"""
+
+ARTICLE = """<!doctype html><html lang="en"><head><meta charset="utf-8">
+<title>Playground test article</title>
+<meta property="og:title" content="Playground test article">
+<meta property="og:description" content="A page for trying Pagecast from its playground.">
+<meta property="og:site_name" content="Loopback News">
+</head><body>
+<nav><a href="/">Home</a> <a href="/about">About</a></nav>
+<article>
+<h1>Playground test article</h1>
+<p>This page exists to be captured, embedded and converted. It has <strong>bold</strong> and
+<em>emphasised</em> words, and a <a href="/pricing">link to the pricing page</a>.</p>
+<h2>Pricing</h2>
+<p>The pricing of the service is simple: every request costs one credit, and pricing never
+changes without notice. Ask about pricing for large volumes.</p>
+<ul><li>Screenshots cost one credit</li><li>Markdown costs one credit</li></ul>
+<table><thead><tr><th>Plan</th><th>Credits</th></tr></thead>
+<tbody><tr><td>free</td><td>10000</td></tr><tr><td>pro</td><td>1000000</td></tr></tbody></table>
+<h2>Limits</h2>
+<p>Requests are limited per key, with a burst allowance for short peaks of traffic.</p>
+<pre><code class="language-python">print("limits")
+</code></pre>
+</article>
+<footer>Footer text</footer>
+</body></html>"""
+
+
+class ArticlePage(tornado.web.RequestHandler):
+    def get(self) -> None:
+        self.finish(ARTICLE)
+
+
+@pytest.fixture
+def settings(tmp_path: Path) -> Settings:
+    settings = make_settings(tmp_path)
+    settings.farm.warm_contexts = 1
+    return settings
+
+
+@pytest.fixture
+def app(services: Services) -> tornado.web.Application:
+    return make_api_app(services)
+
+
+@pytest.fixture
+def api(io_loop: Any, services: Services) -> Iterator[Origin]:
+    """The API listener on 127.0.0.1; screenshot links and openapi.json point at it."""
+    origin = serve(make_api_app(services))
+    services.settings.server.base_url = origin.base_url
+    yield origin
+    io_loop.run_sync(origin.close)
+
+
+@pytest.fixture
+def frame_host(io_loop: Any, services: Services) -> Iterator[Origin]:
+    host = serve(make_frame_app(services))
+    services.settings.server.frame_host = host.base_url
+    yield host
+    io_loop.run_sync(host.close)
+
+
+@pytest.fixture
+def origin(io_loop: Any) -> Iterator[Origin]:
+    site = serve(tornado.web.Application([(r"/article", ArticlePage)]))
+    yield site
+    io_loop.run_sync(site.close)
+
+
+@pytest.fixture
+def key(services: Services) -> str:
+    return services.store.create_key("playground", "pro").key
+
+
+async def fetch(http_client: Any, url: str, **kwargs: Any) -> Any:
+    return await http_client.fetch(url, raise_error=False, **kwargs)
+
+
+def directives(policy: str) -> dict[str, str]:
+    return dict(part.strip().split(" ", 1) for part in policy.split(";"))
+
+
+def test_policy_is_strict_and_names_only_our_hosts() -> None:
+    policy = directives(
+        content_security_policy("https://api.example.com/", "https://frames.example.com")
+    )
+    assert policy["default-src"] == "'none'"
+    assert policy["script-src"] == "'self'"
+    assert policy["style-src"] == "'self'"
+    assert policy["connect-src"] == "'self'"
+    assert policy["frame-src"] == "https://frames.example.com"
+    assert policy["img-src"] == "'self' data: blob: https://api.example.com"
+    assert policy["frame-ancestors"] == "'none'"
+    assert policy["base-uri"] == "'none'" and policy["form-action"] == "'none'"
+    # Only the embed snippet's own style attribute, by its hash.
+    assert re.fullmatch(r"'unsafe-hashes' 'sha256-[A-Za-z0-9+/]{43}='", policy["style-src-attr"])
+    whole = " ".join(policy.values())
+    assert "unsafe-inline" not in whole and "unsafe-eval" not in whole and "*" not in whole
+
+
+def test_page_has_no_inline_code_or_styles() -> None:
+    html = (STATIC / "playground.html").read_text()
+    scripts = re.findall(r"<script\b[^>]*>(.*?)</script>", html, re.S | re.I)
+    assert scripts == [""], "only the external playground.js, with no inline code"
+    assert re.search(r"<script\b[^>]*\bsrc=\"playground/playground\.js\"", html)
+    assert not re.search(r"\sstyle\s*=", html, re.I) and "<style" not in html.lower()
+    assert not re.search(r"\son[a-z]+\s*=", html, re.I), "no inline event handlers"
+    assert not re.search(r"\s(?:src|href)=\"(?:https?:)?//", html), "nothing from another origin"
+    script = (STATIC / "playground.js").read_text()
+    assert "innerHTML" not in script and "outerHTML" not in script
+    assert "insertAdjacentHTML" not in script and "document.write" not in script
+    assert "eval(" not in script and "new Function" not in script
+    assert "://" not in script, "every URL the script calls is relative to this origin"
+
+
+@pytest.mark.gen_test(timeout=10)
+async def test_page_is_html_with_the_policy(http_client, base_url, settings) -> None:
+    response = await fetch(http_client, f"{base_url}/")
+    assert response.code == 200
+    assert response.headers["Content-Type"] == "text/html; charset=utf-8"
+    expected = content_security_policy(
+        settings.server.public_base_url(), settings.server.public_frame_host()
+    )
+    assert response.headers["Content-Security-Policy"] == expected
+    assert response.headers["X-Content-Type-Options"] == "nosniff"
+    assert response.headers["Cache-Control"] == "public, max-age=300"
+    assert response.headers["X-Request-Id"]
+    assert response.body == (STATIC / "playground.html").read_bytes()
+
+
+@pytest.mark.gen_test(timeout=10)
+async def test_assets_have_their_content_types(http_client, base_url) -> None:
+    expected = {
+        "playground.js": "text/javascript; charset=utf-8",
+        "playground.css": "text/css; charset=utf-8",
+    }
+    for name, content_type in expected.items():
+        response = await fetch(http_client, f"{base_url}/playground/{name}")
+        assert response.code == 200, name
+        assert response.headers["Content-Type"] == content_type
+        assert "frame-src" in response.headers["Content-Security-Policy"]
+        assert response.body == (STATIC / name).read_bytes()
+
+
+@pytest.mark.gen_test(timeout=10)
+async def test_other_paths_and_methods_are_json_errors(http_client, base_url) -> None:
+    for path in ("/playground", "/playground/", "/playground/x.js", "/playground.html", "/index"):
+        response = await fetch(http_client, f"{base_url}{path}")
+        assert response.code == 404, path
+        assert response.headers["Content-Type"].startswith("application/json")
+        assert json.loads(response.body)["error"]
+    response = await fetch(http_client, f"{base_url}/", method="POST", body=b"")
+    assert response.code == 405
+    assert json.loads(response.body)["error"]
+
+
+# -- in Chromium ---------------------------------------------------------------------------------
+
+
+async def run(page: Page, operation: str, state: str = "done") -> None:
+    await page.select_option("#operation", operation)
+    await page.click("#run")
+    await page.wait_for_selector(f"#result[data-state={state}]", timeout=30_000)
+
+
+async def text(page: Page, selector: str) -> str:
+    return " ".join((await page.locator(selector).inner_text()).split())
+
+
+@pytest.mark.chromium
+@pytest.mark.gen_test(timeout=60)
+async def test_playground_runs_every_endpoint_in_chromium(
+    api: Origin, origin: Origin, frame_host: Origin, key: str
+) -> None:
+    base_url = api.base_url
+    target = origin.url("/article")
+    problems: list[str] = []
+    async with async_playwright() as playwright:
+        browser = await playwright.chromium.launch(
+            executable_path=CHROMIUM, args=list(LAUNCH_ARGS), timeout=30_000
+        )
+        try:
+            context = await browser.new_context(viewport={"width": 1400, "height": 1000})
+            await context.grant_permissions(["clipboard-read", "clipboard-write"], origin=base_url)
+            page = await context.new_page()
+            page.on(
+                "console",
+                lambda message: (
+                    problems.append(f"console {message.type}: {message.text}")
+                    if message.type in ("error", "warning")
+                    else None
+                ),
+            )
+            page.on("pageerror", lambda error: problems.append(f"page error: {error}"))
+            page.on(
+                "requestfailed",
+                lambda request: problems.append(f"request failed: {request.url}"),
+            )
+            response = await page.goto(f"{base_url}/", timeout=15_000)
+            assert response is not None and response.status == 200
+            await page.evaluate(RECORD_VIOLATIONS)
+            await page.wait_for_selector("body[data-ready=true]", timeout=10_000)
+            options = await page.eval_on_selector_all(
+                "#operation option", "options => options.map(o => o.value)"
+            )
+            assert {"screenshot", "markdown", "oembed_1_1_path", "oembed_3_0_query"} <= set(options)
+
+            await page.fill("#api-key", key)
+            await page.fill("#target-url", target)
+
+            # A screenshot: the image from screenshotUrl, the credits, a curl command to copy.
+            await run(page, "screenshot")
+            await page.wait_for_function(
+                "() => { const i = document.getElementById('screenshot');"
+                " return i.complete && i.naturalWidth > 0; }",
+                timeout=10_000,
+            )
+            assert await page.eval_on_selector("#screenshot", "i => i.naturalWidth") == 1366
+            assert await text(page, "#credits") == "1"
+            billing = await text(page, '#headers tr[data-header="x-billing-requests"] td')
+            assert billing == "1"
+            curl = await text(page, "#curl")
+            assert curl.startswith(f"curl -i '{base_url}/api/1.1/screenshot/")
+            assert quote(target, safe="") in curl and f"app_id={key}" in curl
+            await page.click("#copy-curl")
+            await page.wait_for_selector("#copy-status:has-text('Copied')", timeout=5_000)
+            assert await page.evaluate("navigator.clipboard.readText()") == curl
+
+            # Markdown with a query (chunks with heading paths and scores) and ai_sanitize.
+            await page.select_option("#operation", "markdown")
+            await page.select_option("#param-markdown-format", "json")
+            await page.fill("#param-markdown-query", "pricing")
+            await page.check("#param-markdown-ai_sanitize")
+            await run(page, "markdown")
+            assert "Playground test article" in await text(page, "#markdown-rendered h1")
+            assert await page.locator("#markdown-rendered h2").count() == 2
+            assert await page.locator("#markdown-rendered li").count() == 2
+            assert await page.locator("#markdown-rendered table td").count() == 4
+            assert "print" in await text(page, "#markdown-rendered pre code")
+            link = page.locator("#markdown-rendered a", has_text="link to the pricing page")
+            assert await link.get_attribute("href") == origin.url("/pricing")
+            raw = await page.input_value("#markdown-raw")
+            assert raw.startswith("# Playground test article") and "## Pricing" in raw
+            assert await page.locator("#chunks li").count() >= 1
+            assert "Pricing" in await text(page, "#chunks li:first-child .heading-path")
+            score = await text(page, "#chunks li:first-child .score")
+            assert re.fullmatch(r"score \d\.\d{3}", score)
+            assert await text(page, "#safety") != ""
+            assert "Risk level" in await text(page, "#safety")
+            assert await text(page, "#credits") == "2"
+            curl = await text(page, "#curl")
+            assert "format=json" in curl and "query=pricing" in curl and "ai_sanitize=true" in curl
+            assert "include_markdown" not in curl, "parameters left at their default are not sent"
+
+            # oEmbed: the hosted frame's snippet in a sandboxed srcdoc frame, loaded from the
+            # frame host (the only frame source the policy allows).
+            await run(page, "oembed_3_0_path")
+            frame = page.locator("#embed-frame iframe")
+            assert await frame.count() == 1
+            assert await frame.get_attribute("sandbox") == (
+                "allow-popups allow-popups-to-escape-sandbox"
+            )
+            assert frame_host.base_url in (await frame.get_attribute("srcdoc") or "")
+            assert "source og_frame" in await text(page, "#embed-info")
+            await frame.scroll_into_view_if_needed()
+            card = None
+            for _ in range(100):
+                card = next((f for f in page.frames if f.url.startswith(frame_host.base_url)), None)
+                if card is not None:
+                    break
+                await page.wait_for_timeout(100)
+            assert card is not None, "the hosted frame was not loaded"
+            await card.wait_for_load_state()
+            assert "Playground test article" in await card.locator("body").inner_text()
+            # The snippet's style attribute applies: the policy allows it by its hash.
+            snippet = page.frame_locator("#embed-frame iframe").locator("iframe")
+            assert await snippet.evaluate("f => getComputedStyle(f).maxWidth") == "100%"
+
+            # An unknown key: the error in its documented shape, nothing billed.
+            await page.fill("#api-key", "not-a-key")
+            await run(page, "markdown", state="error")
+            error = await text(page, "#error-section")
+            assert "401" in error and "-1000" in error and "unknown or revoked" in error
+            assert await text(page, "#credits") == "0"
+            assert "app_id=not-a-key" in await text(page, "#curl")
+            assert await page.evaluate("sessionStorage.getItem('pagecast-playground-key')") == (
+                "not-a-key"
+            )
+
+            violations = await page.evaluate("window.__cspViolations")
+            assert violations == []
+        finally:
+            await browser.close()
+    # Expected: Chromium's line about the 401 answer, and the hosted card refusing the test
+    # origin's plain-http favicon (cards show https images only).
+    expected = ("status of 401", 'directive: "img-src https: data:"')
+    assert [p for p in problems if not any(text in p for text in expected)] == []
