@@ -1,5 +1,5 @@
 # Everyday verbs. Each one sets up what it needs first (deploy/bootstrap.sh is idempotent).
-.PHONY: run test setup lint format config bench bench-oembed bench-fetch bench-screenshot bench-markdown clean
+.PHONY: run test setup lint format config bench bench-oembed bench-fetch bench-screenshot bench-markdown load chaos fuzz clean
 
 run:            ## set up, print an API key, run the server
 	bash deploy/bootstrap.sh run
@@ -16,8 +16,9 @@ lint:
 format:
 	.venv/bin/ruff format . && .venv/bin/ruff check --fix .
 
-config:         ## regenerate config.toml from the settings declarations
+config:         ## regenerate config.toml and README.md's settings reference from the declarations
 	.venv/bin/python server.py config > config.toml.new && mv config.toml.new config.toml
+	.venv/bin/python server.py config --markdown --into README.md
 
 bench:          ## HTTP overhead benchmark (needs wrk)
 	command -v wrk >/dev/null || $$( [ $$(id -u) = 0 ] || echo sudo ) apt-get install -y wrk
@@ -36,6 +37,18 @@ bench-screenshot: ## screenshots against bare Playwright, memory, chaos (long: a
 bench-markdown: ## Markdown against trafilatura and readability: speed, F1, HTTP (about 2 minutes)
 	.venv/bin/pip install -q -r bench/requirements.txt
 	.venv/bin/python bench/markdown.py
+
+load:           ## mixed workload for 3 minutes: p50/p95 per endpoint, error rate, memory over time
+	bash deploy/bootstrap.sh setup
+	.venv/bin/python -m bench.load
+
+chaos:          ## Chromium killed, Postgres stopped, data disk full, under load (restarts Postgres!)
+	bash deploy/bootstrap.sh setup
+	.venv/bin/python -m bench.chaos
+
+fuzz:           ## schemathesis against /openapi.json, longer and unseeded (the suite runs a short one)
+	bash deploy/bootstrap.sh setup
+	PAGECAST_FUZZ_EXAMPLES=200 PAGECAST_FUZZ_RANDOM=1 .venv/bin/pytest -q tests/test_fuzz.py
 
 clean:
 	rm -rf .venv .pytest_cache .mypy_cache .ruff_cache

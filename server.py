@@ -22,7 +22,13 @@ from tornado.httpserver import HTTPServer
 from convert.providers import RegistryError, load_registry_file
 from handlers.app import make_api_app, make_frame_app, make_metrics_app
 from handlers.base import RequestIdFilter
-from handlers.config import Settings, load_settings, render_config
+from handlers.config import (
+    Settings,
+    load_settings,
+    render_config,
+    render_reference,
+    splice_reference,
+)
 from handlers.oneshot import ROUTES, parse_pairs, run_once
 from handlers.services import close_services, open_services, registry_path
 from store.settings import SettingsError
@@ -221,7 +227,15 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     )
     commands = parser.add_subparsers(dest="command")
     commands.add_parser("serve", help="run the server (the default)")
-    commands.add_parser("config", help="print the commented config.toml with every default")
+    config = commands.add_parser(
+        "config", help="print the commented config.toml with every default"
+    )
+    config.add_argument(
+        "--markdown", action="store_true", help="print the configuration reference in Markdown"
+    )
+    config.add_argument(
+        "--into", type=Path, help="with --markdown: replace the reference kept in this file"
+    )
     keys = commands.add_parser("keys", help="manage API keys")
     key_commands = keys.add_subparsers(dest="keys_command", required=True)
     create = key_commands.add_parser("create", help="issue a key; prints it once, on the last line")
@@ -254,7 +268,12 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
     if args.command == "config":
-        sys.stdout.write(render_config())
+        if not args.markdown:
+            sys.stdout.write(render_config())
+        elif args.into:
+            args.into.write_text(splice_reference(args.into.read_text(), render_reference()))
+        else:
+            sys.stdout.write(render_reference())
         return 0
     config_path = args.config or (DEFAULT_CONFIG if DEFAULT_CONFIG.exists() else None)
     try:

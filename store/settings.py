@@ -227,3 +227,31 @@ def render_section(cls: type, header: str, instance: Any, with_doc: bool = True)
         lines.append(f"{field.name} = {toml_value(getattr(instance, field.name))}")
     lines.append("")
     return lines
+
+
+def _cell(text: str) -> str:
+    """Text for a Markdown table cell: one line, pipes escaped."""
+    return " ".join(text.split()).replace("|", "\\|")
+
+
+def reference_rows(cls: type, instance: Any, env: str) -> list[str]:
+    """The Markdown table rows of one section for the configuration reference: name, type and
+    bounds, default (a secret's shown empty), environment variable (``env`` + the name), help."""
+    rows = []
+    for field, kind in _fields(cls):
+        meta = field.metadata
+        bounds = []
+        if meta["min"] is not None:
+            bounds.append(f"min {meta['min']}")
+        if meta["max"] is not None:
+            bounds.append(f"max {meta['max']}")
+        if meta["choices"]:
+            bounds.append("one of " + ", ".join(meta["choices"]))
+        kind_text = _type_name(kind) + (f" ({'; '.join(bounds)})" if bounds else "")
+        default = toml_value(getattr(instance, field.name)) if field.repr else '""'
+        variable = env + field.name.upper()
+        rows.append(
+            f"| `{field.name}` | {_cell(kind_text)} | `{_cell(default)}` | `{variable}` | "
+            f"{_cell(meta['help'])} |"
+        )
+    return rows

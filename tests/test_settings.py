@@ -8,7 +8,13 @@ from pathlib import Path
 
 import pytest
 
-from handlers.config import Settings, load_settings, render_config
+from handlers.config import (
+    Settings,
+    load_settings,
+    render_config,
+    render_reference,
+    splice_reference,
+)
 from store.settings import SettingsError
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -19,6 +25,27 @@ def test_committed_config_matches_the_declarations() -> None:
     assert committed == render_config(), (
         "config.toml drifted: run `python server.py config > config.toml`"
     )
+
+
+def test_readme_keeps_the_current_reference() -> None:
+    readme = (ROOT / "README.md").read_text()
+    assert splice_reference(readme, render_reference()) == readme, (
+        "README.md's settings reference drifted: run `make config`"
+    )
+
+
+def test_reference_lists_every_setting_once() -> None:
+    reference = render_reference()
+    for line in render_config().splitlines():
+        if line and not line.startswith(("#", "[")):
+            name = line.split(" = ")[0]
+            assert f"| `{name}` |" in reference, name
+
+
+def test_reference_never_shows_a_secret() -> None:
+    settings = Settings()
+    settings.screenshots.s3_secret_access_key = "hunter2-not-for-docs"
+    assert "hunter2-not-for-docs" not in render_reference(settings)
 
 
 def test_generated_config_loads_back_to_the_defaults(tmp_path: Path) -> None:
