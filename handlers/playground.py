@@ -5,8 +5,9 @@ parameter form from ``/openapi.json`` and calls the API on this origin. The Cont
 allows nothing inline and nothing from another origin, with two exceptions, both needed to show
 results and both as narrow as they can be:
 
-- ``img-src`` names the public base URL, where screenshot links point (``blob:`` shows an image
-  asked for with ``response_type=image``);
+- ``img-src`` names the public base URL, where screenshot links point, and with an object store
+  the store's address, where those links redirect (``blob:`` shows an image asked for with
+  ``response_type=image``);
 - ``frame-src`` names the frame host, and nothing else. An embed's ``html`` is shown in a sandboxed
   ``srcdoc`` frame, which inherits this policy, so the hosted frame inside it may load while a
   third-party provider's player or script may not. The style attribute of Pagecast's own embed
@@ -52,15 +53,19 @@ def _snippet_style_hashes() -> tuple[str, ...]:
 SNIPPET_STYLE_HASHES = _snippet_style_hashes()
 
 
-def content_security_policy(public_base_url: str, frame_host: str) -> str:
-    """The playground's policy for a server whose links and frames live at these addresses."""
+def content_security_policy(
+    public_base_url: str, frame_host: str, image_origin: str | None = None
+) -> str:
+    """The playground's policy for a server whose links and frames live at these addresses
+    (``image_origin``: where screenshot links redirect to, with an object store)."""
     style_attr = (
         " ".join(("'unsafe-hashes'", *SNIPPET_STYLE_HASHES)) if SNIPPET_STYLE_HASHES else "'none'"
     )
     return (
         "default-src 'none'; script-src 'self'; style-src 'self'; "
         f"style-src-attr {style_attr}; "
-        f"img-src 'self' data: blob: {_origin(public_base_url)}; connect-src 'self'; "
+        f"img-src 'self' data: blob: {_origin(public_base_url)}"
+        f"{' ' + image_origin if image_origin else ''}; connect-src 'self'; "
         f"frame-src {_origin(frame_host)}; base-uri 'none'; form-action 'none'; "
         "frame-ancestors 'none'"
     )
@@ -79,7 +84,11 @@ class PlaygroundHandler(PageFileHandler):
     def content_security_policy(self) -> str:
         # Read per request: the addresses are settings, and cheap to format.
         server = self.services.settings.server
-        return content_security_policy(server.public_base_url(), server.public_frame_host())
+        return content_security_policy(
+            server.public_base_url(),
+            server.public_frame_host(),
+            self.services.screenshots.files.direct_origin,
+        )
 
 
 ROUTES = file_routes(PlaygroundHandler)

@@ -130,15 +130,14 @@ class ScreenshotHandler(ApiHandler):
         request_hash = _request_hash(url, params)
         credits = services.settings.credits.screenshot
         record: ScreenshotRecord | None = None
-        captured = False
+        image: bytes | None = None  # the bytes of a fresh capture, to answer without a read
         try:
             if params["cache_ok"]:
                 record = await services.screenshots.reusable(
                     self.key_info.org_id, request_hash, REUSE_MIN_LEFT
                 )
             if record is None:
-                record = await self._capture(url, options, params, request_hash)
-                captured = True
+                record, image = await self._capture(url, options, params, request_hash)
                 if params["use_proxy"]:
                     credits += services.settings.credits.proxy_addon("standard")
         except StoreUnavailable as exc:
@@ -146,13 +145,14 @@ class ScreenshotHandler(ApiHandler):
         self.bill(credits)
         self.log_fields.update(
             tier="standard" if params["use_proxy"] else "direct",
-            render="yes" if captured else "reused",
+            render="reused" if image is None else "yes",
         )
         if params["response_type"] == "image":
-            try:
-                image = await services.screenshots.read(record)
-            except StoreUnavailable as exc:  # the image storage (files or object store) failed
-                raise ApiError("unavailable") from exc
+            if image is None:
+                try:
+                    image = await services.screenshots.read(record)
+                except StoreUnavailable as exc:  # the image storage (files or object store)
+                    raise ApiError("unavailable") from exc
             if image is None:
                 raise ApiError("capture_failed", "the stored image could not be read")
             self.set_header("Content-Type", record.content_type)
@@ -212,7 +212,8 @@ class ScreenshotHandler(ApiHandler):
 
     async def _capture(
         self, url: str, options: CaptureOptions, params: ParsedParams, request_hash: str
-    ) -> ScreenshotRecord:
+    ) -> tuple[ScreenshotRecord, bytes]:
+        """Capture, encode and store; the stored record and the image bytes."""
         assert self.key_info is not None
         farm = self.services.farm
         try:
@@ -226,7 +227,7 @@ class ScreenshotHandler(ApiHandler):
             kind = _FARM_ERRORS.get(exc.kind, "capture_failed")
             raise ApiError(kind, exc.message, retry_after=retry_after) from exc
         image, width, height = await _encode(shot, params["format"], int(params["quality"]))
-        return await self.services.screenshots.save(
+        record = await self.services.screenshots.save(
             image,
             org_id=self.key_info.org_id,
             request_hash=request_hash,
@@ -236,6 +237,7 @@ class ScreenshotHandler(ApiHandler):
             host=urlsplit(shot.final_url or url).hostname or "",
             response_code=shot.status,
         )
+        return record, image
 
     def _link(self, record: ScreenshotRecord) -> str:
         return f"{self.services.settings.server.public_base_url()}/screenshots/{record.filename}"

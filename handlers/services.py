@@ -118,6 +118,9 @@ async def open_services(settings: Settings, own_endpoints: list[tuple[str, int]]
     store = Store(settings.store, cache=settings.cache)
     await loop.run_in_executor(None, store.open)
     store.start()
+    # Before the farm and the workers: a storage that cannot even be built stops the start
+    # while there is little to close.
+    images = await open_image_storage(settings)
     fetcher = Fetcher(settings.fetch, own_endpoints=own_endpoints)
     pages = PageFetcher(
         fetcher, settings.proxies, store, request_deadline=settings.fetch.request_deadline
@@ -133,9 +136,7 @@ async def open_services(settings: Settings, own_endpoints: list[tuple[str, int]]
     farm = Farm(settings.farm, egress_urls={name: guard.url for name, guard in guards.items()})
     await farm.start()
     screenshots = ScreenshotStore(
-        store,
-        await open_image_storage(settings),
-        janitor_interval=settings.screenshots.janitor_interval,
+        store, images, janitor_interval=settings.screenshots.janitor_interval
     )
     screenshots.start()
     registry = await loop.run_in_executor(None, load_providers, settings)

@@ -17,12 +17,20 @@ from __future__ import annotations
 import logging
 from collections.abc import Sequence
 from typing import Any
+from urllib.parse import urlsplit
 
 import boto3
 from botocore.config import Config
 from botocore.exceptions import BotoCoreError, ClientError
 
-from store.screenshots import CONTENT_TYPES, UNAVAILABLE, ImageStorageError, ScreenshotSettings
+from store.screenshots import (
+    CONTENT_TYPES,
+    IMAGE_THREADS,
+    UNAVAILABLE,
+    ImageStorageError,
+    ScreenshotSettings,
+    safe_name,
+)
 
 log = logging.getLogger(__name__)
 
@@ -50,6 +58,7 @@ class ObjectStorage:
             connect_timeout=settings.s3_connect_timeout,
             read_timeout=settings.s3_read_timeout,
             retries={"total_max_attempts": settings.s3_max_attempts, "mode": "standard"},
+            max_pool_connections=IMAGE_THREADS,
             signature_version="s3v4",
             s3={"addressing_style": settings.s3_addressing_style},
             # Checksums only where S3 requires them: several S3-compatible stores reject the
@@ -72,12 +81,29 @@ class ObjectStorage:
             session.client("s3", endpoint_url=public, config=config) if public else self._client
         )
         self._where = f"bucket {self.bucket!r} at {settings.s3_endpoint_url or 'AWS S3'}"
+        # Each attempt may spend a connect and a read timeout; the rest is margin for backoff
+        # and for reading a large body.
+        self.call_timeout = (
+            settings.s3_max_attempts * (settings.s3_connect_timeout + settings.s3_read_timeout)
+            + 5.0
+        )
+        self.direct_origin = self._origin_of_links() if self.redirect else None
+
+    def _origin_of_links(self) -> str | None:
+        """Where presigned URLs point (signing is local: no request is made)."""
+        try:
+            sample = self._signer.generate_presigned_url(
+                "get_object", Params={"Bucket": self.bucket, "Key": self.key("x.png")}
+            )
+        except (BotoCoreError, ClientError) as exc:
+            log.warning("cannot sign a sample image URL: %s", exc)
+            return None
+        parts = urlsplit(sample)
+        return f"{parts.scheme}://{parts.netloc}"
 
     def key(self, name: str) -> str:
         """The object key of the image ``name``."""
-        if "/" in name or "\\" in name or name.startswith("."):
-            raise ValueError("not a screenshot file name")
-        return f"{self.prefix}{name}"
+        return f"{self.prefix}{safe_name(name)}"
 
     def write(self, name: str, data: bytes) -> None:
         extension = name.rsplit(".", 1)[-1]

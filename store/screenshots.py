@@ -13,15 +13,18 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 import logging
 import os
 import secrets
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from functools import partial
 from pathlib import Path
-from typing import Any, ClassVar, Protocol
+from typing import Any, ClassVar, Protocol, TypeVar
+from urllib.parse import urlsplit
 
 import peewee
 
@@ -35,6 +38,9 @@ LINK_LIFETIME = timedelta(hours=24)
 CONTENT_TYPES = {"png": "image/png", "jpeg": "image/jpeg", "webp": "image/webp"}
 _JANITOR_BATCH = 500
 UNAVAILABLE = "the screenshot storage is unavailable"
+# Threads for image storage calls; an object store's HTTP connection pool is sized to match.
+IMAGE_THREADS = 8
+T = TypeVar("T")
 
 
 @dataclass
@@ -115,6 +121,17 @@ class ScreenshotSettings:
         found = []
         if self.backend == "s3" and not self.s3_bucket:
             found.append("screenshots.s3_bucket: required when backend is s3")
+        for name in ("s3_endpoint_url", "s3_public_endpoint_url"):
+            value = getattr(self, name)
+            try:
+                parts = urlsplit(value)
+                usable = parts.scheme in ("http", "https") and bool(parts.hostname)
+            except ValueError:
+                usable = False
+            if value and (not usable or "@" in value):
+                found.append(
+                    f"screenshots.{name}: an http(s)://host[:port] URL without credentials"
+                )
         if bool(self.s3_access_key_id) != bool(self.s3_secret_access_key):
             found.append(
                 "screenshots.s3_access_key_id and s3_secret_access_key: set both or neither"
@@ -147,6 +164,16 @@ class ImageStorage(Protocol):
         """A URL clients may fetch ``name`` from directly for at most ``seconds``, or None when
         Pagecast serves the bytes itself."""
 
+    @property
+    def direct_origin(self) -> str | None:
+        """The origin (``scheme://host[:port]``) of the URLs :meth:`link` returns, for pages
+        that show images (a Content-Security-Policy source); None when there are none."""
+
+    @property
+    def call_timeout(self) -> float:
+        """Seconds one call may take in all, retries included; past it the request is answered
+        503 whatever the call is still doing."""
+
 
 @dataclass(frozen=True)
 class ScreenshotRecord:
@@ -175,18 +202,19 @@ class ImageFiles:
         self.folder = Path(folder)
 
     def write(self, name: str, data: bytes) -> None:
-        temporary = self.folder / f".{_safe(name)}.{secrets.token_hex(4)}.tmp"
+        temporary = self.folder / f".{safe_name(name)}.{secrets.token_hex(4)}.tmp"
         try:
             self.folder.mkdir(parents=True, exist_ok=True)
             temporary.write_bytes(data)
             os.replace(temporary, self.folder / name)
         except OSError as exc:
-            temporary.unlink(missing_ok=True)
+            with contextlib.suppress(OSError):  # the folder itself may be what is broken
+                temporary.unlink(missing_ok=True)
             raise _disk_error("write", exc) from exc
 
     def read(self, name: str) -> bytes | None:
         try:
-            return (self.folder / _safe(name)).read_bytes()
+            return (self.folder / safe_name(name)).read_bytes()
         except FileNotFoundError:
             return None
         except OSError as exc:
@@ -195,12 +223,16 @@ class ImageFiles:
     def delete(self, names: Sequence[str]) -> None:
         for name in names:
             try:
-                (self.folder / _safe(name)).unlink(missing_ok=True)
+                (self.folder / safe_name(name)).unlink(missing_ok=True)
             except OSError as exc:
                 raise _disk_error("delete", exc) from exc
 
     def link(self, name: str, seconds: int) -> str | None:
         return None  # the link handler serves files itself
+
+    direct_origin = None
+    # A local disk answers in milliseconds; a minute means it is failing (a hung network mount).
+    call_timeout = 60.0
 
 
 def _disk_error(action: str, exc: OSError) -> ImageStorageError:
@@ -208,7 +240,8 @@ def _disk_error(action: str, exc: OSError) -> ImageStorageError:
     return ImageStorageError(UNAVAILABLE)
 
 
-def _safe(name: str) -> str:
+def safe_name(name: str) -> str:
+    """``name`` if it can only name an image (no folder, nothing hidden); else ValueError."""
     if "/" in name or "\\" in name or name.startswith("."):
         raise ValueError("not a screenshot file name")
     return name
@@ -321,14 +354,35 @@ def forget(db: peewee.Database, tokens: list[str]) -> int:
 
 class ScreenshotStore:
     """The screenshot service of the store: rows through the store's threads, image bytes in an
-    :class:`ImageStorage` (through the default thread pool), and the janitor that deletes what
-    has expired."""
+    :class:`ImageStorage` through threads of its own (so a slow object store cannot take the
+    threads other work needs), and the janitor that deletes what has expired."""
 
-    def __init__(self, store: Store, files: ImageStorage, janitor_interval: float = 600.0) -> None:
+    def __init__(
+        self,
+        store: Store,
+        files: ImageStorage,
+        janitor_interval: float = 600.0,
+        threads: int = IMAGE_THREADS,
+    ) -> None:
         self.store = store
         self.files = files
         self.janitor_interval = janitor_interval
         self._janitor: asyncio.Task[None] | None = None
+        self._threads = ThreadPoolExecutor(threads, thread_name_prefix="images")
+
+    async def _storage(self, action: str, work: Callable[..., T], *args: Any) -> T:
+        """Run one blocking storage call in the image threads, with the request's context (its
+        log lines keep the request id) and bounded by the storage's ``call_timeout``."""
+        loop = asyncio.get_running_loop()
+        context = contextvars.copy_context()
+        future = loop.run_in_executor(self._threads, partial(context.run, work, *args))
+        try:
+            return await asyncio.wait_for(future, self.files.call_timeout)
+        except TimeoutError:
+            log.error(
+                "screenshot image %s took longer than %.0f s", action, self.files.call_timeout
+            )
+            raise ImageStorageError(UNAVAILABLE) from None
 
     async def save(self, image: bytes, **fields: Any) -> ScreenshotRecord:
         """Write the image, then its row; a row never points at a missing image.
@@ -338,8 +392,7 @@ class ScreenshotStore:
         """
         token = new_token()
         name = f"{token}.{fields['extension']}"
-        loop = asyncio.get_running_loop()
-        await loop.run_in_executor(None, self.files.write, name, image)
+        await self._storage("write", self.files.write, name, image)
         try:
             return await self.store.run(
                 partial(save, token=token, size=len(image), **fields),
@@ -348,7 +401,7 @@ class ScreenshotStore:
             )
         except BaseException:
             with contextlib.suppress(ImageStorageError):
-                await loop.run_in_executor(None, self.files.delete, [name])
+                await self._storage("delete", self.files.delete, [name])
             raise
 
     async def reusable(
@@ -362,27 +415,24 @@ class ScreenshotStore:
 
     async def read(self, record: ScreenshotRecord) -> bytes | None:
         """The image bytes; None when they are gone. Raises :class:`ImageStorageError`."""
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(None, self.files.read, record.filename)
+        return await self._storage("read", self.files.read, record.filename)
 
     async def link(self, record: ScreenshotRecord, seconds: int) -> str | None:
         """A direct URL of the image valid for at most ``seconds`` (the caller passes what is
         left of the link's life), or None when the image is to be served from here. Raises
         :class:`ImageStorageError`."""
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(None, self.files.link, record.filename, seconds)
+        return await self._storage("link", self.files.link, record.filename, seconds)
 
     async def sweep(self, now: datetime | None = None) -> int:
         """Delete expired images, then their rows, a batch at a time; the number of captures
         removed. When the images cannot be deleted the rows stay for the next round."""
         removed = 0
-        loop = asyncio.get_running_loop()
         while True:
             batch = await self.store.run(partial(expired, now=now), "screenshot janitor")
             if not batch:
                 return removed
             names = [record.filename for record in batch]
-            await loop.run_in_executor(None, self.files.delete, names)
+            await self._storage("delete", self.files.delete, names)
             tokens = [record.token for record in batch]
             removed += await self.store.run(
                 partial(forget, tokens=tokens), "screenshot janitor", write=True
@@ -398,6 +448,8 @@ class ScreenshotStore:
             with contextlib.suppress(asyncio.CancelledError):
                 await self._janitor
             self._janitor = None
+        # Calls still running end by their own timeouts; nothing waits for them here.
+        self._threads.shutdown(wait=False, cancel_futures=True)
 
     async def _sweep_forever(self) -> None:
         while True:

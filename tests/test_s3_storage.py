@@ -22,7 +22,8 @@ from tornado.httpclient import AsyncHTTPClient, HTTPResponse
 
 from handlers.app import make_api_app
 from handlers.config import Settings, load_settings
-from handlers.services import Services
+from handlers.playground import content_security_policy
+from handlers.services import Services, open_image_storage
 from store.db import StoreSettings
 from store.objects import ObjectStorage
 from store.screenshots import ImageStorageError, ScreenshotStore
@@ -231,6 +232,35 @@ def test_settings_check_the_backend(tmp_path: Path, s3: LocalS3) -> None:
     assert SECRET_ACCESS_KEY not in repr(loaded)  # settings never print the secret
 
 
+def test_settings_refuse_unusable_endpoints() -> None:
+    for endpoint in ("minio:9000", "http://user:secret@minio:9000", "ftp://minio", "http://["):
+        for name in ("S3_ENDPOINT_URL", "S3_PUBLIC_ENDPOINT_URL"):
+            with pytest.raises(SettingsError) as problem:
+                load_settings(None, environ={f"PAGECAST_SCREENSHOTS_{name}": endpoint})
+            assert any(
+                "an http(s)://host[:port] URL without credentials" in text
+                for text in problem.value.problems
+            ), endpoint
+            assert "secret" not in str(problem.value)
+
+
+def test_links_point_at_the_direct_origin(s3: LocalS3, bucket: str) -> None:
+    """The origin the playground's policy admits is the one presigned links really use; with
+    redirects off there is none (Pagecast serves the bytes)."""
+    storage = ObjectStorage(s3.settings(bucket))
+    parts = urlsplit(storage.link("0123abcd.png", 60) or "")
+    assert storage.direct_origin == f"{parts.scheme}://{parts.netloc}"
+    assert storage.direct_origin == s3.endpoint_url.rstrip("/")
+    public = ObjectStorage(s3.settings(bucket, s3_public_endpoint_url="http://images.example:9000"))
+    assert public.direct_origin == "http://images.example:9000"
+    assert ObjectStorage(s3.settings(bucket, s3_redirect=False)).direct_origin is None
+    policy = content_security_policy(
+        "http://127.0.0.1:8080", "http://127.0.0.1:8081", public.direct_origin
+    )
+    image_sources = next(part for part in policy.split("; ") if part.startswith("img-src"))
+    assert "http://images.example:9000" in image_sources.split()
+
+
 # -- the endpoint ---------------------------------------------------------------------------------
 
 
@@ -256,10 +286,12 @@ def settings(tmp_path: Path, base_url: str, s3: LocalS3, bucket: str) -> Setting
 
 
 @pytest.fixture
-def services(services: Services, settings: Settings) -> Services:
-    """The test services with screenshots kept in the bucket, as ``open_services`` builds them
-    when ``screenshots.backend`` is ``s3``."""
-    services.screenshots = ScreenshotStore(services.store, ObjectStorage(settings.screenshots))
+def services(io_loop: Any, services: Services, settings: Settings) -> Services:
+    """The test services with screenshots kept in the bucket, built by ``open_services``'s own
+    ``open_image_storage`` (``screenshots.backend`` is ``s3``)."""
+    storage = io_loop.run_sync(lambda: open_image_storage(settings))
+    assert isinstance(storage, ObjectStorage)
+    services.screenshots = ScreenshotStore(services.store, storage)
     return services
 
 
@@ -281,6 +313,16 @@ async def shot(
     response = await http_client.fetch(url, raise_error=False, request_timeout=60)
     is_json = response.headers.get("Content-Type", "").startswith("application/json")
     return response, json.loads(response.body) if is_json else response.body
+
+
+@pytest.mark.gen_test(timeout=30)
+async def test_playground_admits_images_from_the_store(
+    http_client: Any, base_url: str, s3: LocalS3
+) -> None:
+    response = await http_client.fetch(f"{base_url}/", raise_error=False)
+    policy = response.headers["Content-Security-Policy"]
+    image_sources = next(part for part in policy.split("; ") if part.startswith("img-src"))
+    assert s3.endpoint_url.rstrip("/") in image_sources.split()
 
 
 @pytest.mark.chromium

@@ -1,16 +1,18 @@
 """Stored screenshots on SQLite and Postgres: files and rows together, reuse by request hash
-while the link has time left, expiry and the janitor."""
+while the link has time left, expiry and the janitor, and storage calls that fail or hang."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
 
+from handlers.base import REQUEST_ID, RequestIdFilter
 from store.db import StoreSettings
-from store.screenshots import ImageFiles, ScreenshotStore
+from store.screenshots import ImageFiles, ImageStorageError, ScreenshotStore
 from store.store import Store
 
 
@@ -78,3 +80,40 @@ def test_file_names_cannot_escape_the_folder(tmp_path: Path) -> None:
     for name in ("../x.png", ".hidden", "a/b.png"):
         with pytest.raises(ValueError):
             files.read(name)
+
+
+class SlowDisk(ImageFiles):
+    """Files on a disk that has stopped answering (a hung network mount)."""
+
+    call_timeout = 0.3
+
+    def write(self, name: str, data: bytes) -> None:
+        time.sleep(2)
+        super().write(name, data)
+
+
+@pytest.mark.gen_test(timeout=10)
+async def test_a_hung_storage_is_cut_off(shots: ScreenshotStore, tmp_path: Path) -> None:
+    shots.files = SlowDisk(tmp_path / "slow")
+    started = time.monotonic()
+    with pytest.raises(ImageStorageError):
+        await shots.save(b"\x89PNG", **fields())
+    assert time.monotonic() - started < 1.5
+    assert await shots.reusable(1, "a" * 64, timedelta(hours=1)) is None
+
+
+@pytest.mark.gen_test(timeout=10)
+async def test_storage_failures_are_logged_with_the_request_id(
+    shots: ScreenshotStore, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    blocked = tmp_path / "not-a-folder"
+    blocked.write_text("a file where the image folder should be")
+    shots.files = ImageFiles(blocked)
+    caplog.handler.addFilter(RequestIdFilter())
+    REQUEST_ID.set("req-4242-abcd")
+    with pytest.raises(ImageStorageError):
+        await shots.save(b"\x89PNG", **fields())
+    failures = [record for record in caplog.records if "image write failed" in record.message]
+    assert failures and all(
+        getattr(record, "request_id", None) == "req-4242-abcd" for record in failures
+    )
