@@ -268,10 +268,18 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
     if args.command == "config":
+        if args.into and not args.markdown:
+            print("--into needs --markdown", file=sys.stderr)
+            return 2
         if not args.markdown:
             sys.stdout.write(render_config())
         elif args.into:
-            args.into.write_text(splice_reference(args.into.read_text(), render_reference()))
+            try:
+                updated = splice_reference(args.into.read_text(), render_reference())
+            except (OSError, ValueError) as exc:
+                print(f"cannot update {args.into}: {exc}", file=sys.stderr)
+                return 1
+            args.into.write_text(updated)
         else:
             sys.stdout.write(render_reference())
         return 0

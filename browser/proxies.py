@@ -28,9 +28,13 @@ class ProxySettings:
     entry written as CC=URL (de=http://...) serves proxy_country=CC only."""
 
     SECTION: ClassVar[str] = "proxies"
-    standard: list[str] = setting([], "Proxies of the standard tier (use_proxy).")
-    premium: list[str] = setting([], "Proxies of the premium, residential tier (use_premium).")
-    superior: list[str] = setting([], "Proxies of the superior, mobile tier (use_superior).")
+    standard: list[str] = setting([], "Proxies of the standard tier (use_proxy).", secret=True)
+    premium: list[str] = setting(
+        [], "Proxies of the premium, residential tier (use_premium).", secret=True
+    )
+    superior: list[str] = setting(
+        [], "Proxies of the superior, mobile tier (use_superior).", secret=True
+    )
     domain_tiers: list[str] = setting(
         [],
         "Domains known to need a proxy, as DOMAIN=TIER (example.com=premium); a domain covers its "

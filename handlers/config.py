@@ -280,7 +280,11 @@ def render_reference(settings: Settings | None = None) -> str:
 
 
 def splice_reference(document: str, reference: str) -> str:
-    """``document`` with the text between the reference markers replaced by ``reference``."""
-    start = document.index(REFERENCE_BEGIN)
-    end = document.index(REFERENCE_END) + len(REFERENCE_END) + 1
+    """``document`` with the text between the reference markers replaced by ``reference``;
+    ValueError when the document does not have the markers."""
+    start = document.find(REFERENCE_BEGIN)
+    end = document.find(REFERENCE_END, max(start, 0))
+    if start < 0 or end < 0:
+        raise ValueError("the settings reference markers are missing")
+    end += len(REFERENCE_END) + 1
     return document[:start] + reference + document[end:]

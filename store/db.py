@@ -52,6 +52,7 @@ class StoreSettings:
         "",
         "Empty: a SQLite file pagecast.db inside data_dir. Or sqlite:///PATH, or "
         "postgresql://USER[:PASSWORD]@HOST[:PORT]/DB.",
+        secret=True,  # may hold a password
     )
     data_dir: str = setting(
         "data",

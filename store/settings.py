@@ -57,7 +57,9 @@ def setting(
     meta = {"help": help, "min": min, "max": max, "choices": tuple(choices) if choices else None}
     if isinstance(default, list):
         frozen = list(default)
-        return dataclasses.field(default_factory=lambda: list(frozen), metadata=meta)
+        return dataclasses.field(
+            default_factory=lambda: list(frozen), metadata=meta, repr=not secret
+        )
     return dataclasses.field(default=default, metadata=meta, repr=not secret)
 
 
@@ -234,6 +236,12 @@ def _cell(text: str) -> str:
     return " ".join(text.split()).replace("|", "\\|")
 
 
+def _declared_default(field: dataclasses.Field[Any]) -> Any:
+    if field.default_factory is not dataclasses.MISSING:
+        return field.default_factory()
+    return field.default
+
+
 def reference_rows(cls: type, instance: Any, env: str) -> list[str]:
     """The Markdown table rows of one section for the configuration reference: name, type and
     bounds, default (a secret's shown empty), environment variable (``env`` + the name), help."""
@@ -248,7 +256,9 @@ def reference_rows(cls: type, instance: Any, env: str) -> list[str]:
         if meta["choices"]:
             bounds.append("one of " + ", ".join(meta["choices"]))
         kind_text = _type_name(kind) + (f" ({'; '.join(bounds)})" if bounds else "")
-        default = toml_value(getattr(instance, field.name)) if field.repr else '""'
+        # A secret shows its declared default (never a secret), whatever ``instance`` holds.
+        value = getattr(instance, field.name) if field.repr else _declared_default(field)
+        default = toml_value(value)
         variable = env + field.name.upper()
         rows.append(
             f"| `{field.name}` | {_cell(kind_text)} | `{_cell(default)}` | `{variable}` | "

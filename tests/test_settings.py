@@ -48,6 +48,23 @@ def test_reference_never_shows_a_secret() -> None:
     assert "hunter2-not-for-docs" not in render_reference(settings)
 
 
+def test_credentials_stay_out_of_the_settings_repr() -> None:
+    """Settings can end up in a log line or a traceback: what may carry a password does not."""
+    settings = load_settings(
+        None,
+        environ={
+            "PAGECAST_STORE_DATABASE_URL": "postgresql://pagecast:pw-in-url@db/pagecast",
+            "PAGECAST_PROXIES_PREMIUM": "http://user:pw-in-proxy@resi.example:8000",
+            "PAGECAST_SCREENSHOTS_S3_ACCESS_KEY_ID": "id",
+            "PAGECAST_SCREENSHOTS_S3_SECRET_ACCESS_KEY": "pw-in-s3",
+        },
+    )
+    assert settings.store.database_url.endswith("@db/pagecast")
+    text = repr(settings)
+    for secret in ("pw-in-url", "pw-in-proxy", "pw-in-s3"):
+        assert secret not in text
+
+
 def test_generated_config_loads_back_to_the_defaults(tmp_path: Path) -> None:
     path = tmp_path / "config.toml"
     path.write_text(render_config())
