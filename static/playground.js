@@ -542,9 +542,18 @@
   }
 
   // The ] that closes the [ at text[open], or -1.
+  // Inline spans (links, code, emphasis) are looked for at most this far from where they open,
+  // and a block longer than INLINE_LIMIT is shown as plain text: a hostile page cannot make the
+  // renderer's work grow faster than its length.
+  const SPAN_LIMIT = 1000;
+  const INLINE_LIMIT = 20000;
+  const TICK_RUN = /`+/y;
+  const AUTOLINK = /<((?:https?:\/\/|mailto:)[^\s<>]+)>/y;
+
   function closingBracket(text, open) {
     let depth = 0;
-    for (let i = open; i < text.length; i += 1) {
+    const limit = Math.min(text.length, open + SPAN_LIMIT);
+    for (let i = open; i < limit; i += 1) {
       if (text[i] === "\\") i += 1;
       else if (text[i] === "[") depth += 1;
       else if (text[i] === "]" && --depth === 0) return i;
@@ -563,7 +572,8 @@
   // Where the emphasis opened with mark closes: after a non-space, not half of a doubled mark,
   // and for underscores not inside a word; -1 when it does not.
   function closingMark(text, mark, from) {
-    for (let end = text.indexOf(mark, from); end > 0; end = text.indexOf(mark, end + 1)) {
+    const near = text.slice(0, from + SPAN_LIMIT);
+    for (let end = near.indexOf(mark, from); end > 0; end = near.indexOf(mark, end + 1)) {
       const before = text[end - 1];
       const after = text[end + mark.length] || "";
       const doubled = mark.length === 1 && (after === mark || before === mark);
@@ -580,6 +590,7 @@
 
   function inline(text, baseUrl, depth) {
     depth = depth || 0;
+    if (text.length > INLINE_LIMIT) return [document.createTextNode(text)];
     const nodes = [];
     let plain = "";
     const flush = () => {
@@ -595,8 +606,9 @@
         continue;
       }
       if (char === "`") {
-        const ticks = /^`+/.exec(text.slice(i))[0];
-        const end = text.indexOf(ticks, i + ticks.length);
+        TICK_RUN.lastIndex = i;
+        const ticks = TICK_RUN.exec(text)[0];
+        const end = text.slice(0, i + SPAN_LIMIT).indexOf(ticks, i + ticks.length);
         if (end > 0) {
           flush();
           let code = text.slice(i + ticks.length, end).replace(/\n/g, " ");
@@ -631,7 +643,8 @@
         }
       }
       if (char === "<") {
-        const auto = /^<((?:https?:\/\/|mailto:)[^\s<>]+)>/.exec(text.slice(i));
+        AUTOLINK.lastIndex = i;
+        const auto = AUTOLINK.exec(text);
         if (auto) {
           flush();
           nodes.push(link(safeHref(auto[1], baseUrl), auto[1]));
