@@ -10,11 +10,12 @@ mixed workload of ``bench/workload.py`` back to back, the run goes through five 
 4. ``disk``: the data folder's filesystem is filled to the last byte, then emptied again;
 5. ``recovery``: nothing breaks; the service must heal by itself.
 
-It checks that every request was answered (a success or a documented error: a JSON body with
-an error code; never a hang, a dropped connection or an HTML page), that the second half of the
-recovery phase answered everything with success, and that nothing promised was lost: every
-hosted frame an oEmbed answer pointed to and every screenshot link a capture returned still
-loads after the run. Prints a table per phase and exits non-zero on any violation.
+It checks that every request was answered: with success while nothing is broken, and otherwise
+with success or a documented 503 (``unavailable`` or ``busy``, in the endpoint's error shape);
+never a 500, a hang, a dropped connection or a body that is not JSON. The second half of the
+recovery phase must answer everything with success. And nothing promised may be lost: every
+hosted frame an oEmbed answer pointed to and every screenshot link a capture returned must
+still load after the run. Prints a table per phase and exits non-zero on any violation.
 
     python -m bench.chaos [--phase-seconds 30] [--concurrency 4] [--outage 10]
 
@@ -54,6 +55,10 @@ ADMIN_URL = os.environ.get(
 DATABASE = "pagecast_chaos"
 ERROR_CODE = re.compile(rb'"(?:code|error)"\s*:\s*"?(-?[\w-]+)')
 TMPFS_SIZE = "48m"
+# What a request may answer while something underneath is broken (both error shapes): the
+# documented "a backing service is down" and "busy, retry shortly". A 500 is never acceptable:
+# that would be Pagecast failing rather than reporting what failed.
+DURING_FAULTS = {"503 unavailable", "503 -5004", "503 busy", "503 -5003"}
 
 
 def fresh_database() -> str:
@@ -197,7 +202,7 @@ async def still_there(urls: list[str]) -> tuple[int, list[str]]:
     client = AsyncHTTPClient(max_clients=8)
     missing = []
     for url in urls:
-        status, _ = await fetch(client, url)
+        status, _, _ = await fetch(client, url)
         if status != "200":
             missing.append(f"{status} {url}")
     return len(urls) - len(missing), missing
@@ -248,8 +253,9 @@ async def chaos_run(
         answers = Counter(describe(o) for o in rows)
         listed = ", ".join(f"{k}: {v}" for k, v in sorted(answers.items()))
         print(f"| {name} | {len(rows)} | {listed} |")
+        allowed = {"200"} if name == "steady" else {"200", *DURING_FAULTS}
         for answer, count in answers.items():
-            if answer != "200" and not re.fullmatch(r"[45]\d\d [-\w]+", answer):
+            if answer not in allowed:
                 problems.append(f"{count} request(s) in {name} answered {answer!r}")
     print()
     print(summary_table(record.outcomes))

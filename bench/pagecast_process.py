@@ -4,6 +4,7 @@ unthrottled plan without a quota), and the memory of its process tree."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import socket
 import subprocess
@@ -37,10 +38,11 @@ def wait_for(url: str, timeout: float = 60.0) -> None:
 
 
 def start_pagecast(
-    tmp: str, api_port: int, postgres: str = "", extra: str = ""
+    tmp: str, api_port: int, postgres: str = "", log: Path | None = None
 ) -> tuple[subprocess.Popen[bytes], str]:
     """Start Pagecast on ``api_port`` with its data in ``tmp`` (and its tables in ``postgres``
-    when given); the process and a key. ``extra`` is appended to the config file."""
+    when given); the process and a key. Its output goes to ``log`` when given (else it is
+    inherited). A server that does not come up is killed."""
     config = Path(tmp) / "config.toml"
     database = f'database_url = "{postgres}"\n' if postgres else ""
     config.write_text(
@@ -49,7 +51,7 @@ def start_pagecast(
         f'[store]\ndata_dir = "{tmp}"\n{database}'
         '[fetch]\nallow_hosts = ["127.0.0.1"]\n'
         "[plans.bench]\nrequests_per_second = 1000000.0\nburst = 1000000\n"
-        f"monthly_credits = 0\n{extra}"
+        "monthly_credits = 0\n"
     )
     env = {**os.environ, "PAGECAST_CONFIG": str(config)}
     server = str(ROOT / "server.py")
@@ -62,8 +64,17 @@ def start_pagecast(
         timeout=60,
     )
     key = created.stdout.strip().splitlines()[-1]
-    process = subprocess.Popen([PYTHON, server], env=env, cwd=ROOT)
-    wait_for(f"http://127.0.0.1:{api_port}/healthz")
+    with contextlib.ExitStack() as stack:
+        output = stack.enter_context(log.open("ab")) if log else None
+        process = subprocess.Popen(
+            [PYTHON, server], env=env, cwd=ROOT, stdout=output, stderr=output
+        )
+    try:
+        wait_for(f"http://127.0.0.1:{api_port}/healthz")
+    except BaseException:
+        process.kill()
+        process.wait(10)
+        raise
     return process, key
 
 

@@ -7,7 +7,9 @@ Clients loop until a deadline, each request drawn (from a seeded generator) from
 - ``markdown``: a new article URL each time, fetched and converted;
 - ``markdown_cached``: one of a few article URLs, served from the page cache after the first;
 - ``oembed``: a new card URL each time, resolved to an og_frame embed and a hosted frame;
-- ``oembed_cached``: one of a few card URLs, answered from the oEmbed answer cache.
+- ``oembed_cached``: one of a few card URLs, answered from the oEmbed answer cache;
+- ``oembed_discovery``: a new page announcing its own oEmbed endpoint, resolved by discovery
+  (the page, then the provider's answer, both fetched).
 
 Every answer is recorded with its latency; a request that gets no answer within the client's
 timeout is recorded as ``hung``.
@@ -18,7 +20,6 @@ from __future__ import annotations
 import asyncio
 import json
 import random
-import re
 import statistics
 import time
 from collections import Counter
@@ -35,11 +36,14 @@ WEIGHTS = {
     "markdown_cached": 3,
     "oembed": 2,
     "oembed_cached": 3,
+    "oembed_discovery": 1,
 }
 # Longer than any request may take (navigation timeout, retry and margins): a request still
 # unanswered at this point is hung, not slow.
 CLIENT_TIMEOUT = 120.0
-FRAME_SRC = re.compile(r'src="([^"]+)"')
+# After a 503, a client waits as its Retry-After says, at most this long (real clients back off;
+# without it an outage turns into a flood of instant refusals).
+MAX_BACKOFF = 2.0
 
 
 @dataclass
@@ -67,10 +71,8 @@ class Record:
             answer = json.loads(outcome.body)
         except ValueError:
             return
-        if outcome.kind.startswith("oembed"):
-            match = FRAME_SRC.search(str(answer.get("html", "")))
-            if match:
-                self.frames.append(match.group(1).replace("&amp;", "&"))
+        if outcome.kind.startswith("oembed") and answer.get("frame_url"):
+            self.frames.append(answer["frame_url"])  # a hosted frame (not a provider's player)
         elif outcome.kind == "screenshot" and "screenshotUrl" in answer:
             self.screenshots.append(answer["screenshotUrl"])
 
@@ -104,6 +106,8 @@ class Workload:
             return self._api("api/1.1/oembed", self.sites.url(f"/card/new-{fresh}"))
         if kind == "oembed_cached":
             return self._api("api/1.1/oembed", self.sites.url(f"/card/same-{few}"))
+        if kind == "oembed_discovery":
+            return self._api("api/1.1/oembed", self.sites.url(f"/video/new-{fresh}"))
         raise ValueError(kind)
 
     def _api(self, path: str, target: str, extra: str = "") -> str:
@@ -111,17 +115,24 @@ class Workload:
         return f"{self.api}/{path}/{quote(target, safe='')}?{query}"
 
 
-async def fetch(client: AsyncHTTPClient, url: str) -> tuple[str, bytes]:
-    """The status of one request (or why there was none) and its body."""
+async def fetch(client: AsyncHTTPClient, url: str) -> tuple[str, bytes, float]:
+    """The status of one request (or why there was none), its body, and how long the client
+    should wait before the next (from Retry-After on a 503)."""
     try:
         response = await client.fetch(url, request_timeout=CLIENT_TIMEOUT, raise_error=False)
     except HTTPClientError as exc:
-        return ("hung" if exc.code == 599 else str(exc.code)), b""
+        return ("hung" if exc.code == 599 else str(exc.code)), b"", 0.0
     except (OSError, TimeoutError) as exc:
-        return type(exc).__name__, b""
+        return type(exc).__name__, b"", 0.0
     if response.code == 599:
-        return ("hung" if "Timeout" in str(response.error) else "no_answer"), b""
-    return str(response.code), response.body or b""
+        return ("hung" if "Timeout" in str(response.error) else "no_answer"), b"", 0.0
+    pause = 0.0
+    if response.code == 503:
+        try:
+            pause = min(MAX_BACKOFF, float(response.headers.get("Retry-After", "1")))
+        except ValueError:
+            pause = 1.0
+    return str(response.code), response.body or b"", pause
 
 
 async def drive(workload: Workload, record: Record, seconds: float, concurrency: int) -> None:
@@ -133,8 +144,10 @@ async def drive(workload: Workload, record: Record, seconds: float, concurrency:
         while time.monotonic() < deadline:
             kind, url = workload.draw()
             started = time.monotonic()
-            status, body = await fetch(client, url)
+            status, body, pause = await fetch(client, url)
             record.add(Outcome(kind, status, time.monotonic() - started, started, body))
+            if pause:
+                await asyncio.sleep(pause)
 
     await asyncio.gather(*(one_client() for _ in range(concurrency)))
 

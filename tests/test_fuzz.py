@@ -18,11 +18,11 @@ examples per operation and ``PAGECAST_FUZZ_RANDOM=1`` drops the fixed seed.
 from __future__ import annotations
 
 import os
-import subprocess
 import tempfile
 import urllib.parse
 from collections.abc import Iterator
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -37,7 +37,7 @@ from schemathesis.checks import (
 )
 from schemathesis.specs.openapi.schemas import OpenApiSchema
 
-from bench.pagecast_process import free_port, start_pagecast
+from bench.pagecast_process import free_port, start_pagecast, stop_pagecast
 from bench.sites import Sites, serve_sites
 from handlers.openapi import build_openapi
 
@@ -67,6 +67,7 @@ class Running:
     base_url: str
     key: str
     sites: Sites
+    log: Path
 
 
 @pytest.fixture(scope="module")
@@ -74,18 +75,14 @@ def running() -> Iterator[Running]:
     sites = serve_sites()
     with tempfile.TemporaryDirectory(prefix="pagecast-fuzz-") as tmp:
         port = free_port()
-        process, key = start_pagecast(tmp, port)
+        log = Path(tmp) / "server.log"
+        process, key = start_pagecast(tmp, port, log=log)
         base_url = f"http://127.0.0.1:{port}"
         try:
             schema = schemathesis.openapi.from_url(f"{base_url}/openapi.json")
-            yield Running(schema, base_url, key, sites)
+            yield Running(schema, base_url, key, sites, log)
         finally:
-            process.terminate()
-            try:
-                process.wait(30)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait(10)
+            stop_pagecast(process)
             sites.close()
 
 
@@ -133,6 +130,23 @@ def _target_failure(running: Running, case: schemathesis.Case, response: Any) ->
 @pytest.mark.timeout(600)
 @pytest.mark.parametrize("label", LABELS)
 def test_every_response_is_documented(running: Running, label: str) -> None:
+    operation = running.schema.find_operation_by_label(label)
+    assert operation is not None
+    if any(parameter.name == "app_id" for parameter in operation.iter_parameters()):
+        # The plain request first: the fuzzing below must not be all it ever sees fail.
+        target = _real_target(running, operation.path)
+        plain = operation.Case(
+            path_parameters={"encoded_url": urllib.parse.quote(target, safe="")}
+            if "{encoded_url}" in operation.path
+            else {},
+            query={
+                "app_id": running.key,
+                **({} if "{encoded_url}" in operation.path else {"url": target}),
+            },
+        )
+        response = plain.call(base_url=running.base_url, timeout=60)
+        assert response.status_code == 200, response.text[:500]
+
     @settings(
         max_examples=EXAMPLES,
         deadline=None,
@@ -148,6 +162,9 @@ def test_every_response_is_documented(running: Running, label: str) -> None:
             assert _target_failure(running, case, response), (
                 f"{case.as_curl_command()}\n{response.text[:500]}"
             )
+        if case.query and case.query.get("app_id") == running.key:
+            # Throttled for the made-up keys: the valid requests would go untested.
+            assert response.status_code != 429, "the unknown-key throttle tripped"
 
     check()
 
@@ -158,3 +175,9 @@ def test_every_operation_is_fuzzed() -> None:
     assert any("/screenshot/" in label for label in LABELS)
     assert any("/markdown/" in label for label in LABELS)
     assert any(label.endswith("/oembed") for label in LABELS)
+
+
+def test_server_logged_no_traceback(running: Running) -> None:
+    """Runs after the fuzzing (file order): whatever it sent, nothing went wrong inside."""
+    log = running.log.read_text(errors="replace")
+    assert "Traceback" not in log, log[log.index("Traceback") - 300 :][:3000]

@@ -11,7 +11,6 @@ import io
 import json
 import os
 import secrets
-import socket
 import subprocess
 import sys
 import threading
@@ -27,6 +26,7 @@ import psycopg2
 import pytest
 from PIL import Image
 
+from bench.pagecast_process import free_port, stop_pagecast
 from tests.conftest import PG_ADMIN_DSN
 from tests.objectstore import ACCESS_KEY_ID, REGION, SECRET_ACCESS_KEY, LocalS3, local_s3
 
@@ -37,12 +37,6 @@ PAGE = b"""<html><head><title>Shared harbour</title>
 <meta property="og:description" content="One installation, two hosts.">
 <meta property="og:site_name" content="Quay News">
 </head><body style="margin:0;background:#fff"><h1>Shared harbour</h1></body></html>"""
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 class Page(http.server.BaseHTTPRequestHandler):
@@ -126,13 +120,8 @@ class Host:
         raise AssertionError(f"server did not become ready:\n{self.log.read_text()}")
 
     def stop(self) -> None:
-        if self.process is not None and self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(20)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait(10)
+        if self.process is not None:
+            stop_pagecast(self.process, timeout=20)
 
 
 def host_env(tmp: Path, name: str, database: str, s3: LocalS3, bucket: str) -> dict[str, str]:
