@@ -410,8 +410,10 @@ def system_resolver(timeout: float = 5.0) -> Resolver:
             raise ResolutionError(f"resolving {host}: too many lookups waiting")
         pending += 1
         future = asyncio.get_running_loop().run_in_executor(executor, lookup, host, port)
-        # A lookup abandoned at the timeout still holds its thread; count it until it ends.
-        future.add_done_callback(lambda _: _release())
+        # A lookup abandoned at the timeout (or by a cancelled request) still holds its thread;
+        # count it until it ends, and take its outcome so a late failure is not reported as an
+        # exception nobody retrieved.
+        future.add_done_callback(_finished)
         try:
             async with asyncio.timeout(timeout):
                 infos = await asyncio.shield(future)
@@ -421,9 +423,11 @@ def system_resolver(timeout: float = 5.0) -> Resolver:
             raise ResolutionError(f"{host} does not resolve") from exc
         return [str(info[4][0]) for info in infos if info[0] in (socket.AF_INET, socket.AF_INET6)]
 
-    def _release() -> None:
+    def _finished(future: asyncio.Future[Any]) -> None:
         nonlocal pending
         pending -= 1
+        if not future.cancelled():
+            future.exception()
 
     return resolve
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 import ipaddress
 import socket
 import threading
@@ -413,6 +414,42 @@ async def test_slow_dns_is_bounded_and_kept_to_its_own_threads(monkeypatch) -> N
         assert time.monotonic() - started < 0.5
     finally:
         release.set()
+
+
+@pytest.mark.gen_test(timeout=20)
+async def test_abandoned_lookups_fail_quietly(monkeypatch) -> None:
+    """A lookup that fails after its request gave up (timed out, or the request was cancelled)
+    is not reported as an exception nobody retrieved."""
+    real = socket.getaddrinfo
+    release = threading.Event()
+
+    def getaddrinfo(host, *args, **kwargs):
+        if str(host).endswith(".late.test"):
+            release.wait(10)  # then fails: the name does not exist
+        return real(host, *args, **kwargs)
+
+    monkeypatch.setattr(socket, "getaddrinfo", getaddrinfo)
+    loop = asyncio.get_running_loop()
+    reported: list[dict[str, Any]] = []
+    loop.set_exception_handler(lambda _, context: reported.append(context))
+    resolve = system_resolver(timeout=0.2)
+    try:
+        with pytest.raises(ResolutionError):
+            await resolve("timed-out.late.test", 80)
+        task = asyncio.ensure_future(resolve("cancelled.late.test", 80))
+        await asyncio.sleep(0.05)
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+        release.set()
+        await asyncio.sleep(0.5)  # both lookups now fail in their threads
+        del task
+        gc.collect()
+        await asyncio.sleep(0.05)
+        assert reported == []
+    finally:
+        release.set()
+        loop.set_exception_handler(None)
 
 
 @pytest.mark.gen_test(timeout=20)
