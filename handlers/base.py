@@ -109,6 +109,10 @@ class BaseHandler(tornado.web.RequestHandler):
         exc = kwargs.get("exc_info", (None, None, None))[1]
         if isinstance(exc, ApiError):
             error = exc
+        elif isinstance(exc, StoreUnavailable):
+            # Wherever the database (or image storage) failed, the answer is the same: down for
+            # now, retry shortly.
+            error = ApiError("unavailable")
         elif isinstance(exc, tornado.web.HTTPError):
             error = from_status(exc.status_code)
         else:
@@ -130,6 +134,8 @@ class BaseHandler(tornado.web.RequestHandler):
         # Client errors and the outside world's failures (an unreachable target, a busy farm, a
         # store that is down) are answered and named by the access line; a traceback is kept
         # only for Pagecast's own failures.
+        if isinstance(value, StoreUnavailable) or isinstance(value.__cause__, StoreUnavailable):
+            return  # the store logged what failed, once
         if isinstance(value, ApiError) and value.kind not in OWN_FAILURES:
             return
         if isinstance(value, tornado.web.HTTPError) and value.status_code < 500:

@@ -25,6 +25,8 @@ class ErrorKind:
     markdown_code: int
     stage: str
     message: str
+    retry_after: int | None = None
+    """Seconds for the Retry-After header when the raiser gives none."""
 
 
 KINDS: dict[str, ErrorKind] = {
@@ -120,7 +122,12 @@ KINDS: dict[str, ErrorKind] = {
     # Our own trouble.
     "busy": ErrorKind(503, "busy", -5003, "internal", "the service is busy; retry shortly"),
     "unavailable": ErrorKind(
-        503, "unavailable", -5004, "internal", "a backing service is unavailable; retry shortly"
+        503,
+        "unavailable",
+        -5004,
+        "internal",
+        "a backing service is unavailable; retry shortly",
+        retry_after=5,
     ),
     "internal": ErrorKind(500, "internal_error", -5000, "internal", "internal error"),
 }
@@ -149,7 +156,7 @@ class ApiError(Exception):
         self.spec = KINDS[kind]
         self.message = message or self.spec.message
         self.details = details
-        self.retry_after = retry_after
+        self.retry_after = retry_after if retry_after is not None else self.spec.retry_after
         self.extra = extra or {}
         self.headers = headers or {}
         super().__init__(f"{kind}: {self.message}")
