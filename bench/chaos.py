@@ -11,11 +11,13 @@ mixed workload of ``bench/workload.py`` back to back, the run goes through five 
 5. ``recovery``: nothing breaks; the service must heal by itself.
 
 It checks that every request was answered: with success while nothing is broken, and otherwise
-with success or a documented 503 (``unavailable`` or ``busy``, in the endpoint's error shape);
+with success or a documented error (503 ``unavailable`` or ``busy`` in the endpoint's error
+shape, or 502 ``frame_generation_failed`` for a frame that cannot be stored);
 never a 500, a hang, a dropped connection or a body that is not JSON. The second half of the
 recovery phase must answer everything with success. And nothing promised may be lost: every
 hosted frame an oEmbed answer pointed to and every screenshot link a capture returned must
-still load after the run. Prints a table per phase and exits non-zero on any violation.
+still load after the run, and the key must still list every frame through the frames API.
+Prints a table per phase and exits non-zero on any violation.
 
     python -m bench.chaos [--phase-seconds 30] [--concurrency 4] [--outage 10]
 
@@ -39,6 +41,7 @@ import time
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import psycopg2
 from tornado.httpclient import AsyncHTTPClient
@@ -56,9 +59,16 @@ DATABASE = "pagecast_chaos"
 ERROR_CODE = re.compile(rb'"(?:code|error)"\s*:\s*"?(-?[\w-]+)')
 TMPFS_SIZE = "48m"
 # What a request may answer while something underneath is broken (both error shapes): the
-# documented "a backing service is down" and "busy, retry shortly". A 500 is never acceptable:
-# that would be Pagecast failing rather than reporting what failed.
-DURING_FAULTS = {"503 unavailable", "503 -5004", "503 busy", "503 -5003"}
+# documented "a backing service is down" and "busy, retry shortly", and for an oEmbed whose
+# hosted frame cannot be stored, the documented 502 frame_generation_failed. A 500 is never
+# acceptable: that would be Pagecast failing rather than reporting what failed.
+DURING_FAULTS = {
+    "503 unavailable",
+    "503 -5004",
+    "503 busy",
+    "503 -5003",
+    "502 frame_generation_failed",
+}
 
 
 def fresh_database() -> str:
@@ -208,6 +218,17 @@ async def still_there(urls: list[str]) -> tuple[int, list[str]]:
     return len(urls) - len(missing), missing
 
 
+async def listed_frames(frames: list[str], key: str) -> int:
+    """How many frames the key's frames API lists now (-1 when the key no longer works): the key
+    and every frame row survived."""
+    if not frames:
+        return 0
+    parts = urlsplit(frames[0])
+    url = f"{parts.scheme}://{parts.netloc}/api/v1/frames?limit=1&app_id={key}"
+    status, body, _ = await fetch(AsyncHTTPClient(), url)
+    return int(json.loads(body)["total"]) if status == "200" else -1
+
+
 async def run(args: argparse.Namespace) -> int:
     database = fresh_database()
     sites = serve_sites()
@@ -275,6 +296,10 @@ async def chaos_run(
     )
     for missing in (frames_missing + shots_missing)[:10]:
         problems.append(f"lost: {missing}")
+    listed = await listed_frames(record.frames, key)
+    print(f"the key still works: its frames API lists {listed} frame(s)")
+    if listed < len(set(record.frames)):
+        problems.append(f"the frames API lists {listed} of {len(set(record.frames))} frames")
     if problems:
         print("\nPROBLEMS:\n" + "\n".join(f"- {problem}" for problem in problems))
         return 1
