@@ -20,6 +20,7 @@ label carries a URL.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import math
 import time
@@ -336,7 +337,7 @@ class Farm:
                 page = await context.new_page()
                 session = PageSession(page, self._page_crashed)
                 page.set_default_timeout(budget.ms())
-                return await work(session, budget)
+                return await self._unless_gone(browser, work(session, budget))
         except FarmError:
             if browser.dead or browser.closing:
                 raise _BrowserGoneError() from None
@@ -366,6 +367,24 @@ class Farm:
             self._busy[key.preset] -= 1
             self._publish()
             self._supervisor.released(browser)
+
+    async def _unless_gone(self, browser: FarmBrowser, work: Awaitable[T]) -> T:
+        """``work``, abandoned the moment ``browser`` disconnects: a wait that makes no call to
+        the browser (the network settling, a capture delay) would otherwise sit out its whole
+        budget on a browser that is no longer there."""
+        task = asyncio.ensure_future(work)
+        gone = asyncio.ensure_future(browser.gone.wait())
+        try:
+            await asyncio.wait((task, gone), return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            gone.cancel()
+            if not task.done():
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await task
+        if task.cancelled():
+            raise _BrowserGoneError()
+        return task.result()
 
     async def _gone(self, browser: FarmBrowser) -> bool:
         """Whether ``browser`` went away (waiting briefly: the error can beat the event)."""

@@ -822,6 +822,34 @@ async def test_a_killed_browser_is_replaced_and_the_request_retried(
     assert not farm.ready and farm.health()["connected"] is False
 
 
+@pytest.mark.gen_test(timeout=60)
+async def test_a_capture_waiting_on_a_killed_browser_is_retried_at_once(
+    site: tuple[Origin, SiteState], caplog: pytest.LogCaptureFixture
+) -> None:
+    """Killed during a wait that makes no call to the browser (here a long capture delay), the
+    capture moves to the new browser when the old one disconnects, not when the wait ends."""
+    origin, state = site
+    farm = Farm(farm_settings(warm_contexts=0))
+    await farm.start()
+    try:
+        first_pid = farm.health()["browser_pid"]
+        assert isinstance(first_pid, int)
+        capture = asyncio.ensure_future(
+            farm.capture(origin.url("/box"), CaptureOptions(capture_delay_ms=8000))
+        )
+        await eventually(lambda: state.hits.get("/box", 0) == 1)
+        await asyncio.sleep(0.5)  # loaded: now in the capture delay
+        killed = time.time()
+        os.kill(first_pid, signal.SIGKILL)
+        await eventually(lambda: "went away during a request" in caplog.text, seconds=5)
+        retried = next(r for r in caplog.records if "went away during a request" in r.message)
+        assert retried.created - killed < 3  # the delay had about 7 s left
+        shot = await asyncio.wait_for(capture, 30)
+        assert shot.status == 200 and state.hits["/box"] == 2
+    finally:
+        await farm.close()
+
+
 @pytest.mark.gen_test(timeout=40)
 async def test_recycling_and_the_health_probe(site: tuple[Origin, SiteState]) -> None:
     origin, _state = site
