@@ -268,12 +268,13 @@ async def chaos_run(
         f"disk phase {'on a full tmpfs' if disk else 'skipped (needs root for a tmpfs)'}\n"
     )
     problems: list[str] = []
-    print("| phase | requests | answers |\n|---|---:|---|")
+    print("| phase | requests | answers | slowest s |\n|---|---:|---|---:|")
     for name in PHASES:
         rows = [o for o in record.outcomes if breaker.phase_of(o.started) == name]
         answers = Counter(describe(o) for o in rows)
         listed = ", ".join(f"{k}: {v}" for k, v in sorted(answers.items()))
-        print(f"| {name} | {len(rows)} | {listed} |")
+        slowest = max((o.seconds for o in rows), default=0.0)
+        print(f"| {name} | {len(rows)} | {listed} | {slowest:.1f} |")
         allowed = {"200"} if name == "steady" else {"200", *DURING_FAULTS}
         for answer, count in answers.items():
             if answer not in allowed:
