@@ -330,14 +330,19 @@ class Farm:
         self._publish()
         context: BrowserContext | None = None
         session: PageSession | None = None
+
+        async def use() -> T:
+            nonlocal context, session
+            context = await browser.take(key)
+            self.contexts_served += 1
+            page = await context.new_page()
+            session = PageSession(page, self._page_crashed)
+            page.set_default_timeout(budget.ms())
+            return await work(session, budget)
+
         try:
             async with asyncio.timeout(budget.left()):
-                context = await browser.take(key)
-                self.contexts_served += 1
-                page = await context.new_page()
-                session = PageSession(page, self._page_crashed)
-                page.set_default_timeout(budget.ms())
-                return await self._unless_gone(browser, work(session, budget))
+                return await self._unless_gone(browser, use())
         except FarmError:
             if browser.dead or browser.closing:
                 raise _BrowserGoneError() from None
@@ -369,9 +374,9 @@ class Farm:
             self._supervisor.released(browser)
 
     async def _unless_gone(self, browser: FarmBrowser, work: Awaitable[T]) -> T:
-        """``work``, abandoned the moment ``browser`` disconnects: a wait that makes no call to
-        the browser (the network settling, a capture delay) would otherwise sit out its whole
-        budget on a browser that is no longer there."""
+        """``work``, abandoned the moment ``browser`` disconnects: neither a call still pending
+        in the browser nor a wait that makes no call to it (the network settling, a capture
+        delay) may sit out its whole budget on a browser that is no longer there."""
         task = asyncio.ensure_future(work)
         gone = asyncio.ensure_future(browser.gone.wait())
         try:
