@@ -320,7 +320,8 @@ class Farm:
                     "browser %d went away during a request; retrying it once on a new browser",
                     browser.generation,
                 )
-        raise FarmError(FarmErrorKind.capture_failed, "the browser stopped during the capture")
+        # Two browsers gone under one request: the farm is restarting, not the page failing.
+        raise self._busy_error("the browser restarted during the capture; retry shortly")
 
     async def _on_browser(
         self, browser: FarmBrowser, key: ContextKey, work: Work[T], budget: Budget

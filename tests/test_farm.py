@@ -850,6 +850,32 @@ async def test_a_capture_waiting_on_a_killed_browser_is_retried_at_once(
         await farm.close()
 
 
+@pytest.mark.gen_test(timeout=60)
+async def test_a_capture_that_loses_two_browsers_is_busy(site: tuple[Origin, SiteState]) -> None:
+    """The retry is once: a second browser gone under the same capture answers busy (the farm
+    is restarting; retry shortly), not a failed capture."""
+    origin, state = site
+    farm = Farm(farm_settings(warm_contexts=0))
+    await farm.start()
+    try:
+        capture = asyncio.ensure_future(
+            farm.capture(origin.url("/box"), CaptureOptions(capture_delay_ms=8000))
+        )
+        for attempt in (1, 2):
+            await eventually(lambda n=attempt: state.hits.get("/box", 0) == n, seconds=15)
+            await asyncio.sleep(0.5)
+            pid = farm.health()["browser_pid"]
+            assert isinstance(pid, int)
+            os.kill(pid, signal.SIGKILL)
+        with pytest.raises(FarmError) as caught:
+            await asyncio.wait_for(capture, 15)
+        assert caught.value.kind == "busy" and caught.value.retry_after is not None
+        await eventually(lambda: farm.ready, seconds=15)
+        assert (await farm.capture(origin.url("/box"), CaptureOptions())).status == 200
+    finally:
+        await farm.close()
+
+
 @pytest.mark.gen_test(timeout=40)
 async def test_recycling_and_the_health_probe(site: tuple[Origin, SiteState]) -> None:
     origin, _state = site
