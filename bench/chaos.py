@@ -46,10 +46,9 @@ from urllib.parse import urlsplit
 import psycopg2
 from tornado.httpclient import AsyncHTTPClient
 
-from bench.pagecast_process import free_port, start_pagecast, stop_pagecast
+from bench.pagecast_process import chromium_browsers, free_port, start_pagecast, stop_pagecast
 from bench.sites import Sites, serve_sites
 from bench.workload import Outcome, Record, Workload, drive, fetch, summary_table
-from browser.farm_procs import process_tree
 
 PHASES = ("steady", "chromium", "postgres", "disk", "recovery")
 ADMIN_URL = os.environ.get(
@@ -129,19 +128,6 @@ def fill(folder: Path) -> Path:
             handle.write(b"\0" * 1024)
             handle.flush()
     return filler
-
-
-def chromium_browsers(root: int) -> list[int]:
-    """The Chromium browser processes (not renderers or helpers) under Pagecast's process."""
-    pids = []
-    for info in process_tree(root):
-        try:
-            command = Path(f"/proc/{info.pid}/cmdline").read_bytes()
-        except OSError:
-            continue
-        if b"chromium" in command and b"--type=" not in command:
-            pids.append(info.pid)
-    return pids
 
 
 class Breaker:

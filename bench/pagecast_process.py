@@ -100,3 +100,19 @@ def tree_memory_mb(pid: int) -> tuple[float, float, float]:
     rss = sum(info.rss_bytes for info in tree)
     pss = {info.pid: pss_bytes(info) for info in tree}
     return rss / 2**20, sum(pss.values()) / 2**20, pss.get(pid, 0) / 2**20
+
+
+def chromium_browsers(root: int) -> list[int]:
+    """The Chromium browser processes (not renderers or helpers) under Pagecast's process."""
+    # Imported here: Pagecast's root is put on sys.path only once this module has run.
+    from browser.farm_procs import process_tree  # noqa: PLC0415
+
+    pids = []
+    for info in process_tree(root):
+        try:
+            command = Path(f"/proc/{info.pid}/cmdline").read_bytes()
+        except OSError:
+            continue
+        if b"chromium" in command and b"--type=" not in command:
+            pids.append(info.pid)
+    return pids

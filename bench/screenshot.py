@@ -22,10 +22,16 @@ import subprocess
 import sys
 import tempfile
 import time
-from pathlib import Path
 from urllib.parse import quote
 
-from pagecast_process import PYTHON, free_port, start_pagecast, tree_memory_mb, wait_for
+from pagecast_process import (
+    PYTHON,
+    chromium_browsers,
+    free_port,
+    start_pagecast,
+    tree_memory_mb,
+    wait_for,
+)
 from playwright.async_api import async_playwright
 from tornado.httpclient import AsyncHTTPClient
 
@@ -206,19 +212,6 @@ async def run(
     return 0
 
 
-def chromium_pids(root: int) -> list[int]:
-    pids = []
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                cmd = Path(f"/proc/{entry}/cmdline").read_bytes()
-            except OSError:
-                continue
-            if b"chromium" in cmd and b"--type=" not in cmd:
-                pids.append(int(entry))
-    return pids
-
-
 async def chaos(
     seconds: int, via_pagecast, server_pid: int, client: AsyncHTTPClient, url: str
 ) -> None:  # type: ignore[no-untyped-def]
@@ -239,7 +232,7 @@ async def chaos(
         nonlocal kills
         while time.monotonic() < deadline:
             await asyncio.sleep(4)
-            for pid in chromium_pids(server_pid):
+            for pid in chromium_browsers(server_pid):
                 try:
                     os.kill(pid, signal.SIGKILL)
                     kills += 1
