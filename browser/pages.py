@@ -23,6 +23,7 @@ from browser.fetch import Fetcher, FetchError, FetchResult, fail_for_status
 from browser.proxies import TIERS, ProxyPool, ProxySettings, ladder
 from browser.retry import retryable
 from store.cache import CachedPage, cache_key
+from store.store import StoreUnavailable
 from store.strategy import Strategy
 
 log = logging.getLogger(__name__)
@@ -256,6 +257,9 @@ class PageFetcher:
                     domain, result.tier, max_domains=self.proxy_settings.learned_max_domains
                 )
                 self._memo.put(domain, result.tier, written=True)
+        except StoreUnavailable:
+            # The store has logged what failed; the answer did not depend on this write.
+            log.info("did not cache %s: the store is unavailable", request.url)
         except Exception:
             log.warning("could not cache %s or remember its strategy", request.url, exc_info=True)
 

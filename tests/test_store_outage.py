@@ -1,6 +1,7 @@
-"""The database going away under a running server: every endpoint answers the documented 503
-(``unavailable`` / -5004, with Retry-After) or, for a hosted frame that cannot be stored, the
-documented 502, never a 500, and nothing is logged as Pagecast's own failure.
+"""The database going away under a running server: what needs the database answers the
+documented 503 (``unavailable`` / -5004, with Retry-After) or, for a hosted frame that cannot be
+stored, the documented 502, never a 500; what does not (a fresh fetch) still answers; and nothing
+is logged as Pagecast's own failure.
 
 The store runs on a Postgres database of its own that the test drops (``WITH (FORCE)`` ends
 its connections) once the key has been looked up: pooled connections break and new ones are
@@ -107,12 +108,17 @@ async def test_endpoints_answer_503_while_the_database_is_gone(
     assert answer.headers["Retry-After"] == "5"
     assert answer.headers["X-BILLING-REQUESTS"] == "0"
 
+    # A fresh fetch needs no database: answered, and its cache write fails in the background.
+    answer = await get(http_client, markdown + "&cache_ok=false")
+    assert answer.code == 200, answer.body
+
     answer = await get(http_client, oembed)
     assert answer.code in (502, 503), answer.body
     error = json.loads(answer.body)["error"]
     assert error["code"] in ("frame_generation_failed", "unavailable")
     assert "Traceback" not in answer.body.decode()
 
+    await services.pages.drain(5.0)  # the background cache and strategy writes have failed too
     assert "Traceback" not in caplog.text
     assert "unexpected failure" not in caplog.text
     assert "database" in caplog.text  # the store said what failed
