@@ -26,12 +26,11 @@ class DocsHandler(PageFileHandler):
     endpoint = "docs"
     files: ClassVar[Mapping[str, StaticFile]] = {
         "/docs": load("docs.html"),
+        "/docs/pagecast.js": load("pagecast.js"),
         "/docs/docs.js": load("docs.js"),
         "/docs/docs.css": load("docs.css"),
     }
-
-    def content_security_policy(self) -> str:
-        return CONTENT_SECURITY_POLICY
+    policy = CONTENT_SECURITY_POLICY
 
 
 ROUTES = file_routes(DocsHandler)

@@ -77,6 +77,7 @@ class PlaygroundHandler(PageFileHandler):
     endpoint = "playground"
     files: ClassVar[Mapping[str, StaticFile]] = {
         "/": load("playground.html"),
+        "/playground/pagecast.js": load("pagecast.js"),
         "/playground/playground.js": load("playground.js"),
         "/playground/playground.css": load("playground.css"),
     }

@@ -4,6 +4,7 @@
 "use strict";
 
 (function () {
+  const { append, el, richText, deref, isBooleanEnum, loadOpenApi } = window.PagecastPage;
   const METHODS = ["get", "put", "post", "delete", "patch", "head", "options", "trace"];
   const GROUPS = [
     { name: "Markdown", test: (path) => /\/markdown(\/|$)/.test(path) },
@@ -11,7 +12,6 @@
     { name: "Screenshot", test: (path) => /\/screenshots?(\/|$)/.test(path) },
   ];
   const OTHER_GROUP = "Health and other";
-  const BOOLEAN_ENUM = ["true", "false", "1", "0"];
   const LENIENT = /Allowed: ([^;]+); anything else means the default\./;
   const ALIAS = /^Alias of `([^`]+)`/;
 
@@ -20,36 +20,6 @@
   const groupTocItems = new Map();
 
   // --- DOM helpers -------------------------------------------------------------------------
-
-  function el(tag, attrs, ...children) {
-    const node = document.createElement(tag);
-    for (const [name, value] of Object.entries(attrs || {})) {
-      if (value === undefined || value === null || value === false) continue;
-      if (name === "className") node.className = value;
-      else if (name === "text") node.textContent = value;
-      else node.setAttribute(name, value === true ? "" : String(value));
-    }
-    append(node, children);
-    return node;
-  }
-
-  function append(node, children) {
-    for (const child of children.flat(Infinity)) {
-      if (child === undefined || child === null || child === false) continue;
-      node.append(child instanceof Node ? child : document.createTextNode(String(child)));
-    }
-    return node;
-  }
-
-  // Text with `code` spans (the only markup the descriptions use), built without HTML parsing.
-  function richText(text) {
-    const fragment = document.createDocumentFragment();
-    String(text || "").split("`").forEach((part, index) => {
-      if (!part) return;
-      fragment.append(index % 2 ? el("code", { text: part }) : document.createTextNode(part));
-    });
-    return fragment;
-  }
 
   function slug(text) {
     return String(text).toLowerCase().replace(/[^a-z0-9_]+/g, "-").replace(/^-+|-+$/g, "");
@@ -71,28 +41,6 @@
 
   // --- OpenAPI helpers ---------------------------------------------------------------------
 
-  function pointer(doc, ref) {
-    if (typeof ref !== "string" || !ref.startsWith("#/")) return undefined;
-    let node = doc;
-    for (const raw of ref.slice(2).split("/")) {
-      const key = raw.replace(/~1/g, "/").replace(/~0/g, "~");
-      if (node === null || typeof node !== "object" || !(key in node)) return undefined;
-      node = node[key];
-    }
-    return node;
-  }
-
-  function deref(doc, value) {
-    let seen = 0;
-    while (value && typeof value === "object" && typeof value.$ref === "string" && seen < 10) {
-      const target = pointer(doc, value.$ref);
-      if (target === undefined) break;
-      value = target;
-      seen += 1;
-    }
-    return value;
-  }
-
   function schemaName(ref) {
     const match = /^#\/components\/schemas\/(.+)$/.exec(ref || "");
     return match ? match[1] : null;
@@ -100,14 +48,6 @@
 
   function schemaAnchor(name) {
     return "schema-" + slug(name);
-  }
-
-  function isBooleanEnum(schema) {
-    return (
-      Array.isArray(schema.enum) &&
-      schema.enum.length === BOOLEAN_ENUM.length &&
-      schema.enum.every((value, i) => value === BOOLEAN_ENUM[i])
-    );
   }
 
   function show(value) {
@@ -605,17 +545,8 @@
   }
 
   async function main() {
-    const status = document.getElementById("status");
-    let doc;
-    try {
-      const response = await fetch("openapi.json", { headers: { Accept: "application/json" } });
-      if (!response.ok) throw new Error("HTTP " + response.status);
-      doc = await response.json();
-    } catch (error) {
-      status.textContent = "Could not load openapi.json: " + error.message;
-      status.classList.add("error");
-      return;
-    }
+    const doc = await loadOpenApi(document.getElementById("status"));
+    if (!doc) return;
     render(doc);
     setUpFilter();
     jumpToHash();

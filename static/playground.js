@@ -6,9 +6,9 @@
 "use strict";
 
 (function () {
+  const { el, richText, deref, isBooleanEnum, loadOpenApi } = window.PagecastPage;
   const KEY_STORAGE = "pagecast-playground-key";
   const OPERATION_STORAGE = "pagecast-playground-operation";
-  const BOOLEAN_ENUM = ["true", "false", "1", "0"];
   const LENIENT = /Allowed: ([^;]+); anything else means the default\./;
   const ALIAS = /^Alias of `([^`]+)`/;
   const REQUEST_TIMEOUT_MS = 180000;
@@ -47,21 +47,6 @@
     return document.getElementById(id);
   }
 
-  function el(tag, attrs, ...children) {
-    const node = document.createElement(tag);
-    for (const [name, value] of Object.entries(attrs || {})) {
-      if (value === undefined || value === null || value === false) continue;
-      if (name === "className") node.className = value;
-      else if (name === "text") node.textContent = value;
-      else node.setAttribute(name, value === true ? "" : String(value));
-    }
-    for (const child of children.flat(Infinity)) {
-      if (child === undefined || child === null || child === false) continue;
-      node.append(child instanceof Node ? child : document.createTextNode(String(child)));
-    }
-    return node;
-  }
-
   function clear(node) {
     node.textContent = "";
     return node;
@@ -81,15 +66,6 @@
     return JSON.stringify(value);
   }
 
-  // Text with `code` spans (the only markup the API descriptions use).
-  function richText(text) {
-    const fragment = document.createDocumentFragment();
-    String(text || "").split("`").forEach((part, index) => {
-      if (part) fragment.append(index % 2 ? el("code", { text: part }) : document.createTextNode(part));
-    });
-    return fragment;
-  }
-
   function storage(kind) {
     try {
       return window[kind];
@@ -100,27 +76,8 @@
 
   // --- OpenAPI -----------------------------------------------------------------------------
 
-  function deref(doc, value) {
-    for (let seen = 0; value && typeof value.$ref === "string" && seen < 10; seen += 1) {
-      if (!value.$ref.startsWith("#/")) break;
-      let node = doc;
-      for (const raw of value.$ref.slice(2).split("/")) {
-        const key = raw.replace(/~1/g, "/").replace(/~0/g, "~");
-        node = node && typeof node === "object" ? node[key] : undefined;
-      }
-      if (node === undefined) break;
-      value = node;
-    }
-    return value;
-  }
-
   function isBoolean(schema) {
-    if (schema.type === "boolean") return true;
-    return (
-      Array.isArray(schema.enum) &&
-      schema.enum.length === BOOLEAN_ENUM.length &&
-      schema.enum.every((value, i) => value === BOOLEAN_ENUM[i])
-    );
+    return schema.type === "boolean" || isBooleanEnum(schema);
   }
 
   // Operations that take a target page and an API key: the ones worth trying here.
@@ -1030,16 +987,8 @@
   async function main() {
     setUpKey();
     const status = $("load-status");
-    let doc;
-    try {
-      const response = await fetch("openapi.json", { headers: { Accept: "application/json" } });
-      if (!response.ok) throw new Error("HTTP " + response.status);
-      doc = await response.json();
-    } catch (error) {
-      status.textContent = "Could not load openapi.json: " + error.message;
-      status.classList.add("error");
-      return;
-    }
+    const doc = await loadOpenApi(status);
+    if (!doc) return;
     state.doc = doc;
     const servers = Array.isArray(doc.servers) ? doc.servers : [];
     state.baseUrl = String((servers[0] && servers[0].url) || window.location.origin).replace(/\/+$/, "");

@@ -24,6 +24,7 @@ from handlers.services import Services
 from handlers.static import STATIC
 from tests.conftest import make_settings
 from tests.origin import Origin, serve
+from tests.static_pages import assert_no_inline_code, assert_safe_script
 
 CHROMIUM = os.environ.get("PAGECAST_TEST_CHROMIUM", "/usr/bin/chromium")
 # Collects every CSP violation, whether or not the browser also logs it to the console.
@@ -133,18 +134,10 @@ def test_policy_is_strict_and_names_only_our_hosts() -> None:
 
 
 def test_page_has_no_inline_code_or_styles() -> None:
-    html = (STATIC / "playground.html").read_text()
-    scripts = re.findall(r"<script\b[^>]*>(.*?)</script>", html, re.S | re.I)
-    assert scripts == [""], "only the external playground.js, with no inline code"
-    assert re.search(r"<script\b[^>]*\bsrc=\"playground/playground\.js\"", html)
-    assert not re.search(r"\sstyle\s*=", html, re.I) and "<style" not in html.lower()
-    assert not re.search(r"\son[a-z]+\s*=", html, re.I), "no inline event handlers"
-    assert not re.search(r"\s(?:src|href)=\"(?:https?:)?//", html), "nothing from another origin"
-    script = (STATIC / "playground.js").read_text()
-    assert "innerHTML" not in script and "outerHTML" not in script
-    assert "insertAdjacentHTML" not in script and "document.write" not in script
-    assert "eval(" not in script and "new Function" not in script
-    assert "://" not in script, "every URL the script calls is relative to this origin"
+    assert_no_inline_code("playground.html", ["playground/pagecast.js", "playground/playground.js"])
+    for script in ("pagecast.js", "playground.js"):
+        text = assert_safe_script(script)
+        assert "://" not in text, "every URL the scripts call is relative to this origin"
 
 
 @pytest.mark.gen_test(timeout=10)
@@ -166,6 +159,7 @@ async def test_page_is_html_with_the_policy(http_client, base_url, settings) -> 
 async def test_assets_have_their_content_types(http_client, base_url) -> None:
     expected = {
         "playground.js": "text/javascript; charset=utf-8",
+        "pagecast.js": "text/javascript; charset=utf-8",
         "playground.css": "text/css; charset=utf-8",
     }
     for name, content_type in expected.items():

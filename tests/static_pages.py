@@ -1,0 +1,31 @@
+"""Checks shared by the tests of Pagecast's own pages (``/docs`` and the playground): the HTML
+has no inline code, style or event handler and loads nothing from another origin, and the
+scripts build the page without HTML parsing or code evaluation."""
+
+from __future__ import annotations
+
+import re
+
+from handlers.static import STATIC
+
+
+def assert_no_inline_code(page: str, scripts: list[str]) -> None:
+    """``static/<page>`` loads exactly ``scripts`` (paths as the page writes them), in order, and
+    holds no code or style of its own."""
+    html = (STATIC / page).read_text()
+    bodies = re.findall(r"<script\b[^>]*>(.*?)</script>", html, re.S | re.I)
+    assert bodies == [""] * len(scripts), "only the external scripts, with no inline code"
+    sources = re.findall(r"<script\b[^>]*\bsrc=\"([^\"]+)\"", html)
+    assert sources == scripts
+    assert not re.search(r"\sstyle\s*=", html, re.I) and "<style" not in html.lower()
+    assert not re.search(r"\son[a-z]+\s*=", html, re.I), "no inline event handlers"
+    assert not re.search(r"\s(?:src|href)=\"(?:https?:)?//", html), "nothing from another origin"
+
+
+def assert_safe_script(name: str) -> str:
+    """``static/<name>`` never parses HTML or evaluates code; its text."""
+    script = (STATIC / name).read_text()
+    assert "innerHTML" not in script and "outerHTML" not in script, name
+    assert "insertAdjacentHTML" not in script and "document.write" not in script, name
+    assert "eval(" not in script and "new Function" not in script, name
+    return script
