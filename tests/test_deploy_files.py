@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
 from prometheus_client import REGISTRY
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -178,7 +179,6 @@ def test_alerts_name_only_registered_metrics(
 
 
 def test_alert_rules_are_complete() -> None:
-    yaml = pytest.importorskip("yaml")
     rules = [
         rule
         for group in yaml.safe_load(ALERTS.read_text(encoding="utf-8"))["groups"]
