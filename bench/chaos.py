@@ -115,18 +115,12 @@ def small_disk(folder: Path) -> Iterator[bool]:
 def fill(folder: Path) -> Path:
     """Write a file until the filesystem under ``folder`` is full; the file."""
     filler = folder / "filler"
-    chunk = b"\0" * 2**20
     with filler.open("wb") as handle:
-        try:
-            while True:
-                handle.write(chunk)
-                handle.flush()
-        except OSError:
-            pass
-    with contextlib.suppress(OSError), filler.open("ab") as handle:
-        while True:  # the last partial megabyte, a kilobyte at a time
-            handle.write(b"\0" * 1024)
-            handle.flush()
+        for size in (2**20, 1024):  # megabytes, then the last partial one a kilobyte at a time
+            with contextlib.suppress(OSError):
+                while True:
+                    handle.write(b"\0" * size)
+                    handle.flush()
     return filler
 
 

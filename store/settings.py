@@ -208,6 +208,25 @@ def _comment(text: str, width: int = 98) -> list[str]:
     return [f"# {line}" if line else "#" for line in textwrap.wrap(text, width - 2)]
 
 
+def _bounds(field: dataclasses.Field[Any]) -> str:
+    """``min 1; max 64``, ``one of a, b``: the limits a setting declares ("" when none)."""
+    meta = field.metadata
+    bounds = []
+    if meta["min"] is not None:
+        bounds.append(f"min {meta['min']}")
+    if meta["max"] is not None:
+        bounds.append(f"max {meta['max']}")
+    if meta["choices"]:
+        bounds.append("one of " + ", ".join(meta["choices"]))
+    return "; ".join(bounds)
+
+
+def _kind_text(field: dataclasses.Field[Any], kind: Any) -> str:
+    """``integer; min 1; max 64`` as config.toml's comments write it."""
+    bounds = _bounds(field)
+    return _type_name(kind) + (f"; {bounds}" if bounds else "")
+
+
 def render_section(cls: type, header: str, instance: Any, with_doc: bool = True) -> list[str]:
     """The commented TOML lines of one section, values taken from ``instance``."""
     lines: list[str] = []
@@ -217,14 +236,7 @@ def render_section(cls: type, header: str, instance: Any, with_doc: bool = True)
     for field, kind in _fields(cls):
         meta = field.metadata
         text = meta["help"]
-        bounds = []
-        if meta["min"] is not None:
-            bounds.append(f"min {meta['min']}")
-        if meta["max"] is not None:
-            bounds.append(f"max {meta['max']}")
-        if meta["choices"]:
-            bounds.append("one of " + ", ".join(meta["choices"]))
-        suffix = f" ({_type_name(kind)}{'; ' + '; '.join(bounds) if bounds else ''})"
+        suffix = f" ({_kind_text(field, kind)})"
         lines += _comment(text + suffix)
         lines.append(f"{field.name} = {toml_value(getattr(instance, field.name))}")
     lines.append("")
@@ -248,14 +260,8 @@ def reference_rows(cls: type, instance: Any, env: str) -> list[str]:
     rows = []
     for field, kind in _fields(cls):
         meta = field.metadata
-        bounds = []
-        if meta["min"] is not None:
-            bounds.append(f"min {meta['min']}")
-        if meta["max"] is not None:
-            bounds.append(f"max {meta['max']}")
-        if meta["choices"]:
-            bounds.append("one of " + ", ".join(meta["choices"]))
-        kind_text = _type_name(kind) + (f" ({'; '.join(bounds)})" if bounds else "")
+        bounds = _bounds(field)
+        kind_text = _type_name(kind) + (f" ({bounds})" if bounds else "")
         # A secret shows its declared default (never a secret), whatever ``instance`` holds.
         value = getattr(instance, field.name) if field.repr else _declared_default(field)
         default = toml_value(value)
