@@ -3,6 +3,7 @@ Tornado origin sites on 127.0.0.1."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import secrets
 from collections.abc import Iterator
@@ -35,21 +36,34 @@ PG_ADMIN_DSN = os.environ.get(
 )
 
 
+def pg_admin(statement: str) -> None:
+    """Run one statement as the Postgres administrator (outside a transaction)."""
+    admin = psycopg2.connect(PG_ADMIN_DSN, connect_timeout=5)
+    admin.autocommit = True
+    try:
+        with admin.cursor() as cur:
+            cur.execute(statement)
+    finally:
+        admin.close()
+
+
+@contextlib.contextmanager
+def fresh_database(prefix: str) -> Iterator[tuple[str, str]]:
+    """A Postgres database created empty on the local server: its name and URL. Dropped at the
+    end, with whatever connections are left."""
+    name = f"{prefix}_{secrets.token_hex(4)}"
+    pg_admin(f'CREATE DATABASE "{name}"')
+    try:
+        yield name, f"{PG_ADMIN_DSN.rsplit('/', 1)[0]}/{name}"
+    finally:
+        pg_admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
 @pytest.fixture(scope="session")
 def pg_url() -> Iterator[str]:
     """A database created for this test run on the local Postgres server, dropped at the end."""
-    name = f"pagecast_test_{secrets.token_hex(4)}"
-    admin = psycopg2.connect(PG_ADMIN_DSN, connect_timeout=5)
-    admin.autocommit = True
-    with admin.cursor() as cur:
-        cur.execute(f'CREATE DATABASE "{name}"')
-    base = PG_ADMIN_DSN.rsplit("/", 1)[0]
-    try:
-        yield f"{base}/{name}"
-    finally:
-        with admin.cursor() as cur:
-            cur.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        admin.close()
+    with fresh_database("pagecast_test") as (_, url):
+        yield url
 
 
 @pytest.fixture(params=["sqlite", "postgres"])

@@ -32,6 +32,7 @@ from store.store import Store, StoreUnavailable
 from tests.conftest import make_settings
 from tests.objectstore import SECRET_ACCESS_KEY, LocalS3, local_s3
 from tests.origin import Origin, closed_port, serve
+from tests.test_screenshot_store import fields
 
 PAGE = "<html><body style='margin:0;background:#fff'><h1>Stored in a bucket</h1></body></html>"
 
@@ -59,20 +60,6 @@ def shots(database_url: str, tmp_path: Path, objects: ObjectStorage) -> Iterator
     store.create_key("acme", "free")
     yield ScreenshotStore(store, objects)
     store.close_sync()
-
-
-def fields(**overrides: object) -> dict[str, object]:
-    values: dict[str, object] = {
-        "org_id": 1,
-        "request_hash": "a" * 64,
-        "extension": "png",
-        "width": 10,
-        "height": 20,
-        "host": "example.com",
-        "response_code": 200,
-    }
-    values.update(overrides)
-    return values
 
 
 def presigned_lifetime(url: str) -> tuple[datetime, int]:

@@ -12,13 +12,11 @@ from __future__ import annotations
 
 import json
 import logging
-import secrets
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-import psycopg2
 import pytest
 import tornado.web
 from tornado.httpclient import AsyncHTTPClient, HTTPResponse
@@ -26,7 +24,7 @@ from tornado.httpclient import AsyncHTTPClient, HTTPResponse
 from handlers.app import make_api_app
 from handlers.config import Settings
 from handlers.services import Services
-from tests.conftest import PG_ADMIN_DSN, make_settings
+from tests.conftest import fresh_database, make_settings, pg_admin
 from tests.origin import Origin, serve
 
 pytestmark = pytest.mark.postgres
@@ -41,26 +39,16 @@ class Page(tornado.web.RequestHandler):
         self.finish(PAGE)
 
 
-def _admin(statement: str) -> None:
-    connection = psycopg2.connect(PG_ADMIN_DSN, connect_timeout=5)
-    connection.autocommit = True
-    with connection.cursor() as cursor:
-        cursor.execute(statement)
-    connection.close()
+@pytest.fixture
+def database() -> Iterator[tuple[str, str]]:
+    with fresh_database("pagecast_outage") as created:
+        yield created
 
 
 @pytest.fixture
-def database() -> Iterator[str]:
-    name = f"pagecast_outage_{secrets.token_hex(4)}"
-    _admin(f'CREATE DATABASE "{name}"')
-    yield name
-    _admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-
-
-@pytest.fixture
-def settings(tmp_path: Path, database: str) -> Settings:
+def settings(tmp_path: Path, database: tuple[str, str]) -> Settings:
     settings = make_settings(tmp_path)
-    settings.store.database_url = f"{PG_ADMIN_DSN.rsplit('/', 1)[0]}/{database}"
+    settings.store.database_url = database[1]
     settings.store.auth_cache_seconds = 60  # the key stays known through the outage
     return settings
 
@@ -87,7 +75,7 @@ async def test_endpoints_answer_503_while_the_database_is_gone(
     base_url: str,
     origin: Origin,
     services: Services,
-    database: str,
+    database: tuple[str, str],
     caplog: pytest.LogCaptureFixture,
 ) -> None:
     key = services.store.create_key("outage", "pro").key
@@ -99,7 +87,7 @@ async def test_endpoints_answer_503_while_the_database_is_gone(
     ).code == 200  # the key is now known without the database
     caplog.set_level(logging.WARNING)
 
-    _admin(f'DROP DATABASE "{database}" WITH (FORCE)')
+    pg_admin(f'DROP DATABASE "{database[0]}" WITH (FORCE)')
 
     answer = await get(http_client, markdown + "&cache_ok=true")
     assert answer.code == 503, answer.body

@@ -10,7 +10,6 @@ import http.server
 import io
 import json
 import os
-import secrets
 import subprocess
 import sys
 import threading
@@ -22,12 +21,11 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote, urlsplit
 
-import psycopg2
 import pytest
 from PIL import Image
 
 from bench.pagecast_process import free_port, stop_pagecast
-from tests.conftest import PG_ADMIN_DSN
+from tests.conftest import fresh_database
 from tests.objectstore import ACCESS_KEY_ID, REGION, SECRET_ACCESS_KEY, LocalS3, local_s3
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -66,17 +64,8 @@ def origin() -> Iterator[str]:
 @pytest.fixture
 def database() -> Iterator[str]:
     """A Postgres database of its own, created empty and dropped at the end."""
-    name = f"pagecast_hosts_{secrets.token_hex(4)}"
-    admin = psycopg2.connect(PG_ADMIN_DSN, connect_timeout=5)
-    admin.autocommit = True
-    with admin.cursor() as cur:
-        cur.execute(f'CREATE DATABASE "{name}"')
-    try:
-        yield f"{PG_ADMIN_DSN.rsplit('/', 1)[0]}/{name}"
-    finally:
-        with admin.cursor() as cur:
-            cur.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        admin.close()
+    with fresh_database("pagecast_hosts") as (_, url):
+        yield url
 
 
 @pytest.fixture
