@@ -227,6 +227,7 @@ class Fetcher:
             # With time to spare, a timeout after the request went out was the low-speed check.
             stalled = hop.sent and time.monotonic() < hop_deadline - 0.1
             fail(result, *hop.failure(exc.errno, stalled=stalled))
+            result.slow = hop.sent and result.error is FetchError.timeout
             return
         finally:
             self._slots.release()

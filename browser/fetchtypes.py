@@ -116,7 +116,9 @@ class FetchResult:
     ", ". ``content_type`` is the lowercased media type without parameters ("" when absent).
     ``text`` is the decoded body for textual content (HTML, XML, JSON, text/*), else None.
     ``redirects`` lists every URL redirected to, in order; ``final_url`` is the last URL
-    requested. ``message`` is short and safe to show to API clients.
+    requested. ``message`` is short and safe to show to API clients. ``slow`` marks a timeout
+    after the target had the request (a stalled or dripping answer): trying the same route again
+    would only wait as long again.
     """
 
     url: str
@@ -131,6 +133,7 @@ class FetchResult:
     elapsed: float = 0.0
     error: FetchError | None = None
     message: str = ""
+    slow: bool = False
 
     @property
     def ok(self) -> bool:

@@ -21,7 +21,7 @@ from browser.charset import declared_charset, decode_text, is_textual
 from browser.farm_types import RenderResult
 from browser.fetch import Fetcher, FetchError, FetchResult, fail_for_status
 from browser.proxies import TIERS, ProxyPool, ProxySettings, ladder
-from browser.retry import retryable
+from browser.retry import retryable, retryable_on_same_tier
 from store.cache import CachedPage, cache_key
 from store.store import StoreUnavailable
 from store.strategy import Strategy
@@ -174,8 +174,12 @@ class PageFetcher:
         attempts = request.max_retries if request.retry else 1
         plan = ladder(start, usable, attempts=attempts, escalate=request.retry_escalate)
         result: PageResult | None = None
-        for number, tier in enumerate(plan, start=1):
+        number = 0
+        while plan:
+            tier = plan.pop(0)
+            number += 1
             route = self.proxies.route(tier, request.proxy_country)
+            # Every attempt keeps to the request's one deadline: it gets what is left of it.
             fetched = await self.fetcher.fetch(
                 request.url, accept_lang=request.accept_lang, proxy=route, deadline=deadline
             )
@@ -187,14 +191,18 @@ class PageFetcher:
             )
             if fetched.ok and not retryable(fetched):
                 return result
-            if number == len(plan) or not retryable(fetched) or time.monotonic() >= deadline:
+            if not retryable(fetched) or time.monotonic() >= deadline:
+                break
+            if not retryable_on_same_tier(fetched):
+                plan = [other for other in plan if other != tier]
+            if not plan:
                 break
             log.info(
-                "attempt %d of %d on the %s tier failed (%s); retrying",
+                "attempt %d on the %s tier failed (%s); retrying on the %s tier",
                 number,
-                len(plan),
                 tier,
                 fetched.error.value if fetched.error else "bot wall",
+                plan[0],
             )
         assert result is not None
         if result.fetch.ok:

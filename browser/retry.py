@@ -3,7 +3,8 @@
 Worth a retry (perhaps through a better proxy): DNS and connection failures, timeouts, a broken
 response, 403, 407, 429, 5xx, and challenge pages of the common bot-protection services even when
 they answer 200. Never: 404 and the other 4xx that will not change, refused addresses, bad URLs,
-oversized pages.
+oversized pages. A timeout after the target had the request (it stalled or let the body drip)
+is worth another attempt through another tier only: the same route would wait as long again.
 """
 
 from __future__ import annotations
@@ -60,3 +61,8 @@ def retryable(result: FetchResult) -> bool:
     if result.error is None:
         return is_bot_wall(result)
     return False
+
+
+def retryable_on_same_tier(result: FetchResult) -> bool:
+    """Whether another attempt through the same tier could succeed: not after a slow answer."""
+    return retryable(result) and not result.slow

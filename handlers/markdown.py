@@ -16,7 +16,7 @@ from convert.page import ConvertOptions, PageConversion, StructureRequest, conve
 from convert.pool import ConversionTimeoutError, PoolBusyError
 from convert.structure import Structure, StructureLimits
 from handlers.base import ApiHandler, params_error
-from handlers.errors import ApiError
+from handlers.errors import KINDS, ApiError
 from handlers.params import Param, ParamTable, ParsedParams
 from handlers.target import check_target, decode_target
 
@@ -354,7 +354,7 @@ class MarkdownHandler(ApiHandler):
             got = await self.services.pages.get(self._page_request(url, params))
         except PageRequestError as exc:
             raise ApiError(exc.kind, exc.message) from exc
-        _raise_for_fetch(got.fetch)
+        _raise_for_fetch(got.fetch, attempts=got.attempts)
         return got
 
     async def _render(self, url: str, params: ParsedParams, tier: str) -> PageResult:
@@ -588,9 +588,15 @@ def _selectors(name: str, selectors: tuple[str, ...]) -> tuple[str, ...]:
     return selectors
 
 
-def _raise_for_fetch(page: FetchResult) -> None:
+def _raise_for_fetch(page: FetchResult, *, attempts: int = 0) -> None:
+    """Raise the API error of a failed or unusable page; a failed fetch says how many
+    ``attempts`` were made (when given)."""
     if page.error is not None:
-        raise ApiError(_FETCH_ERRORS[page.error], page.message or None)
+        kind = _FETCH_ERRORS[page.error]
+        message = page.message or KINDS[kind].message
+        if attempts > 0:
+            message += f" (after {attempts} attempt{'' if attempts == 1 else 's'})"
+        raise ApiError(kind, message)
     if page.is_html and not (page.text or "").strip():
         raise ApiError("no_html", "the target returned an empty document")
     if not page.is_html:

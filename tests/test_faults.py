@@ -533,7 +533,9 @@ async def test_markdown_endpoint_reports_faults(
 
     # A broken response is worth another attempt: all four are made, then -3009.
     response, took = await timed(get(raw.url("reset")))
-    assert api_error(response, 400, -3009) == "the connection to the target broke off mid-response"
+    assert api_error(response, 400, -3009) == (
+        "the connection to the target broke off mid-response (after 4 attempts)"
+    )
     assert raw.hits["reset"] == 4
     assert took < 3
 
