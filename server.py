@@ -17,10 +17,8 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from tornado.httpserver import HTTPServer
-
 from convert.providers import RegistryError, load_registry_file
-from handlers.app import make_api_app, make_frame_app, make_metrics_app
+from handlers.app import make_api_app, make_frame_app, make_metrics_app, make_server
 from handlers.base import RequestIdFilter
 from handlers.config import (
     Settings,
@@ -96,7 +94,7 @@ async def serve(settings: Settings) -> None:
     ]
     servers = []
     for app, host, port, name in listeners:
-        server = HTTPServer(app, xheaders=server_settings.xheaders)
+        server = make_server(app, xheaders=server_settings.xheaders)
         server.listen(port, host)
         servers.append(server)
         log.info("%s listening on http://%s:%d", name, host, port)

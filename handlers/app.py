@@ -1,5 +1,6 @@
 """The three Tornado applications: the API, the frame host and the metrics listener, each with its
-route list, JSON 404s, and request timing recorded once in ``log_function``."""
+route list, JSON 404s, and request timing recorded once in ``log_function``; and the HTTP server
+that carries each of them."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from typing import Any
 
 import tornado.web
 from prometheus_client import CONTENT_TYPE_LATEST, REGISTRY, generate_latest
+from tornado.httpserver import HTTPServer
 
 from handlers import (
     docs,
@@ -27,6 +29,14 @@ from handlers.services import Services
 access_log = logging.getLogger("pagecast.access")
 
 STATIC = Path(__file__).resolve().parent.parent / "static"
+
+# The request head (start line and headers) Tornado reads before it gives up and closes the
+# connection without an answer. Four times its 64 KB default, so an over-long app_id (100 KB, say)
+# still reaches the handler and is refused in the endpoint's shape; a longer head is dropped.
+MAX_HEADER_BYTES = 256 * 1024
+# No route reads a request body: a client announcing more than this is answered 400 by Tornado
+# before the body is read (its default would buffer up to 100 MB).
+MAX_BODY_BYTES = 64 * 1024
 
 
 def log_request(handler: tornado.web.RequestHandler) -> None:
@@ -128,3 +138,10 @@ def make_metrics_app(services: Services) -> tornado.web.Application:
     """The metrics listener, for Prometheus scraping."""
     routes = [(r"/metrics", MetricsHandler, {"services": services}), *_routes(services, health)]
     return tornado.web.Application(routes, **_settings(services))
+
+
+def make_server(app: tornado.web.Application, *, xheaders: bool) -> HTTPServer:
+    """The HTTP server of one listener, with Pagecast's limits on what a client may send."""
+    return HTTPServer(
+        app, xheaders=xheaders, max_header_size=MAX_HEADER_BYTES, max_body_size=MAX_BODY_BYTES
+    )
