@@ -98,7 +98,10 @@ class BaseHandler(tornado.web.RequestHandler):
         if self.key_info is not None:
             self.services.store.record_usage(self.key_info.org, self.endpoint, self.billed)
             if self.billed:
-                metrics.CREDITS.labels(self.endpoint, self.key_info.org).inc(self.billed)
+                org = metrics.org_label(
+                    self.key_info.org, self.services.settings.server.metrics_org_labels
+                )
+                metrics.CREDITS.labels(self.endpoint, org).inc(self.billed)
 
     def write_json(self, body: Any, status: int = 200) -> None:
         self.set_status(status)

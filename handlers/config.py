@@ -39,6 +39,12 @@ class ServerSettings:
     frame_port: int = setting(8081, "Port of the frame-host listener.", min=1, max=65535)
     metrics_host: str = setting("127.0.0.1", "Address the Prometheus metrics listener binds to.")
     metrics_port: int = setting(9108, "Port of the metrics listener (/metrics).", min=1, max=65535)
+    metrics_org_labels: bool = setting(
+        True,
+        "Name the organization in the org label of per-organization metrics "
+        "(pagecast_credits_total). false: the label stays, with the value - for everyone, so "
+        "dashboards keep their queries and no customer name reaches the metrics.",
+    )
     base_url: str = setting(
         "", "Public URL of the API, used in links such as screenshotUrl. Empty: http://host:port."
     )

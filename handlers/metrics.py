@@ -1,5 +1,5 @@
 """Prometheus metrics of the HTTP layer, declared once. Labels name endpoints, statuses and
-organizations; never URLs or keys."""
+organizations (unless ``server.metrics_org_labels`` is off); never URLs or keys."""
 
 from __future__ import annotations
 
@@ -23,3 +23,12 @@ IN_FLIGHT = Gauge("pagecast_requests_in_flight", "Requests being answered now.")
 RATE_LIMITED = Counter(
     "pagecast_rate_limited_total", "Requests refused by the per-key rate limit.", ["endpoint"]
 )
+
+# The org label's value for everyone when organizations are not to be named in metrics.
+HIDDEN_ORG = "-"
+
+
+def org_label(org: str, named: bool) -> str:
+    """The org label of ``org``'s samples: its name, or :data:`HIDDEN_ORG` when ``named`` is off
+    (the label set stays the same either way)."""
+    return org if named else HIDDEN_ORG
