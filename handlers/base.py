@@ -19,6 +19,7 @@ from handlers.config import PlanSettings
 from handlers.errors import ApiError, Shape, from_status, render
 from handlers.params import ParamProblem, ParamTable, ParsedParams
 from handlers.services import Services
+from store.keys import KeyFlaw, key_flaw
 from store.store import KeyInfo, StoreUnavailable
 
 log = logging.getLogger(__name__)
@@ -30,9 +31,16 @@ OWN_FAILURES = frozenset(
 
 REQUEST_ID: contextvars.ContextVar[str] = contextvars.ContextVar("request_id", default="-")
 _CLIENT_REQUEST_ID = re.compile(r"[A-Za-z0-9._-]{8,64}")
-# Unknown keys a client address may send: a burst of 20, then one a second.
+# Unknown keys a client address may send: a burst of 20, then one a second. Only keys found
+# unknown take from it, so a valid key is never refused for what others sent from its address
+# (behind a reverse proxy, every client shares one).
 BAD_KEY_RATE = 1.0
 BAD_KEY_BURST = 20
+# A presented key refused before any lookup: the status and kind of each flaw.
+KEY_FLAW_ERRORS: dict[KeyFlaw, str] = {
+    KeyFlaw.TOO_LONG: "invalid_parameter",
+    KeyFlaw.SPACE_OR_CONTROL: "unauthorized",
+}
 
 
 class RequestIdFilter(logging.Filter):
@@ -196,27 +204,40 @@ class ApiHandler(BaseHandler):
             )
 
     async def authenticate(self) -> KeyInfo:
-        key = self.get_query_argument("app_id", "") or self.request.headers.get("api-key", "")
-        if not key:
-            raise ApiError(
-                "unauthorized", "an API key is required: app_id parameter or api-key header"
-            )
-        # A client that keeps sending unknown keys is slowed down before it costs a lookup.
-        client = f"bad-key:{self.request.remote_ip}"
-        limiter = self.services.limiter
-        wait = limiter.wait(client, BAD_KEY_RATE, BAD_KEY_BURST)
+        """The key's owner. A key is looked up (cache first) before anything else is decided
+        about it; only an unknown one takes from its address's bucket, and gets 429 once that
+        is empty (else 401)."""
+        key = self.presented_key()
+        try:
+            info = await self.services.store.authenticate(key)
+        except StoreUnavailable as exc:
+            raise ApiError("unavailable") from exc
+        if info is not None:
+            return info
+        wait = self.services.limiter.take(
+            f"bad-key:{self.request.remote_ip}", BAD_KEY_RATE, BAD_KEY_BURST
+        )
         if wait is not None:
             raise ApiError(
                 "rate_limited", "too many unknown keys from this client", retry_after=wait
             )
-        try:
-            info = await self.services.store.authenticate(key.strip())
-        except StoreUnavailable as exc:
-            raise ApiError("unavailable") from exc
-        if info is None:
-            limiter.take(client, BAD_KEY_RATE, BAD_KEY_BURST)
-            raise ApiError("unauthorized", "the API key is unknown or revoked")
-        return info
+        raise ApiError("unauthorized", "the API key is unknown or revoked")
+
+    def presented_key(self) -> str:
+        """The key as sent (the app_id parameter, else the api-key header), never trimmed: one
+        that is missing, over-long or holds spaces or control characters is refused here."""
+        values = self.request.query_arguments.get("app_id") or [b""]
+        key, carrier = values[-1].decode("utf-8", "replace"), "app_id"
+        if not key:
+            key, carrier = self.request.headers.get("api-key", ""), "the api-key header"
+        if not key:
+            raise ApiError(
+                "unauthorized", "an API key is required: app_id parameter or api-key header"
+            )
+        flaw = key_flaw(key)
+        if flaw is not None:
+            raise ApiError(KEY_FLAW_ERRORS[flaw], f"{carrier} {flaw.value}")
+        return key
 
     def parse_params(self) -> ParsedParams:
         """Parse the query with the endpoint's table; all problems are reported in one error."""

@@ -25,14 +25,6 @@ class RateLimiter:
         self._buckets: dict[str, _Bucket] = {}
         self._max_keys = max_keys
 
-    def wait(self, key: str, rate: float, burst: int) -> int | None:
-        """Like :meth:`take` without taking: None when a token is there, else seconds to wait."""
-        bucket = self._buckets.get(key)
-        if bucket is None:
-            return None
-        tokens = min(float(burst), bucket.tokens + (self._clock() - bucket.updated) * rate)
-        return None if tokens >= 1.0 else max(1, math.ceil((1.0 - tokens) / rate))
-
     def take(self, key: str, rate: float, burst: int) -> int | None:
         """Take one token; None when allowed, else the whole seconds to wait (Retry-After)."""
         now = self._clock()

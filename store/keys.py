@@ -15,6 +15,7 @@ import threading
 import time
 from dataclasses import dataclass
 from datetime import datetime
+from enum import Enum
 
 import peewee
 
@@ -26,6 +27,12 @@ log = logging.getLogger(__name__)
 KEY_PREFIX = "pc_"
 PREFIX_CHARS = 8
 _KEY_PATTERN = re.compile(r"pc_[A-Za-z0-9_-]{32}")
+# What a client presents as a key is refused without a lookup when it is longer than this (an
+# issued key has 35 characters; the margin leaves room for a longer format one day)...
+MAX_KEY_LENGTH = 256
+# ... or when it holds whitespace or a control character anywhere: such a key is never issued,
+# and trimming it would accept what a client did not mean to send.
+_SPACE_OR_CONTROL = re.compile(r"[\s\x00-\x1f\x7f-\x9f]")
 # Each attempt collides with probability (keys issued) / 64**8: three is plenty.
 _ISSUE_ATTEMPTS = 3
 
@@ -74,6 +81,23 @@ def key_prefix(key: str) -> str:
 def hash_key(key: str) -> str:
     """The stored form of ``key``: its sha256 as hex."""
     return hashlib.sha256(key.encode()).hexdigest()
+
+
+class KeyFlaw(Enum):
+    """Why a presented key is refused before any lookup (its value says so in words)."""
+
+    TOO_LONG = f"is longer than any API key (at most {MAX_KEY_LENGTH} characters)"
+    SPACE_OR_CONTROL = "must not contain spaces or control characters"
+
+
+def key_flaw(key: str) -> KeyFlaw | None:
+    """What is wrong with a presented ``key`` whatever its owner, or None when it may be looked
+    up. The length is checked first, so an over-long value is not scanned."""
+    if len(key) > MAX_KEY_LENGTH:
+        return KeyFlaw.TOO_LONG
+    if _SPACE_OR_CONTROL.search(key):
+        return KeyFlaw.SPACE_OR_CONTROL
+    return None
 
 
 def is_well_formed(key: str) -> bool:
@@ -184,11 +208,17 @@ class _Cached:
 
 
 class AuthCache:
-    """Keys looked up recently, by hash: hits for ``hit_seconds``, misses for ``miss_seconds``."""
+    """Keys looked up recently, by hash: hits for ``hit_seconds``, misses for ``miss_seconds``.
 
-    def __init__(self, hit_seconds: float, miss_seconds: float) -> None:
+    At most ``max_entries`` are kept. When full, expired entries go first, then misses: a flood
+    of distinct unknown keys never pushes the known keys out (they would cost a lookup again)."""
+
+    def __init__(
+        self, hit_seconds: float, miss_seconds: float, max_entries: int = _CACHE_ENTRIES
+    ) -> None:
         self.hit_seconds = hit_seconds
         self.miss_seconds = miss_seconds
+        self.max_entries = max_entries
         self._entries: dict[str, _Cached] = {}
         self._lock = threading.Lock()
 
@@ -206,11 +236,26 @@ class AuthCache:
             return
         now = time.monotonic()
         with self._lock:
-            if len(self._entries) >= _CACHE_ENTRIES:
-                self._entries = {k: v for k, v in self._entries.items() if v.expires > now}
-                if len(self._entries) >= _CACHE_ENTRIES:
-                    self._entries.clear()
+            if digest not in self._entries and len(self._entries) >= self.max_entries:
+                self._make_room(now, for_miss=info is None)
+                if len(self._entries) >= self.max_entries:
+                    return  # a miss while every entry is a live hit: not remembered
             self._entries[digest] = _Cached(info, now + seconds)
+
+    def _make_room(self, now: float, for_miss: bool) -> None:
+        """Drop the expired entries; if none was, drop misses: for a miss the older half of them
+        (a flood stays partly remembered while it lasts), for a hit all of them, and when only
+        hits are left, those too."""
+        self._entries = {k: v for k, v in self._entries.items() if v.expires > now}
+        if len(self._entries) < self.max_entries:
+            return
+        misses = [k for k, v in self._entries.items() if v.info is None]
+        if for_miss:
+            misses = misses[: (len(misses) + 1) // 2]
+        for digest in misses:
+            del self._entries[digest]
+        if not for_miss and len(self._entries) >= self.max_entries:
+            self._entries.clear()
 
     def forget(self, digest: str) -> None:
         with self._lock:

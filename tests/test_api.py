@@ -383,9 +383,9 @@ async def test_a_flood_of_unknown_keys_is_slowed_down(http_client, base_url, ori
         response = await get(http_client, markdown_url(base_url, f"{origin}/article", app_id=bogus))
         codes.append(json.loads(response.body)["error"]["code"])
     assert codes[:20] == [-1000] * 20 and set(codes[20:]) == {-1002}
-    # A valid key from the same client is refused too while the client waits.
+    # A valid key from the same client is not: the brake is for unknown keys alone.
     response = await get(http_client, markdown_url(base_url, f"{origin}/article", app_id=key))
-    assert_markdown_error(response, 429, -1002)
+    assert response.code == 200, response.body
 
 
 @pytest.mark.gen_test(timeout=20)
