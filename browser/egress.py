@@ -8,10 +8,12 @@ host once and checks every address; the guard then connects only to those checke
 pin: it never resolves again, so DNS rebinding cannot redirect the connection). Refused
 destinations get ``403``, names that do not resolve and unreachable destinations ``502``.
 
-Once a destination is approved the guard relays bytes both ways: a CONNECT tunnel as opaque
-bytes, a plain http request after rewriting its head to origin-form (hop-by-hop and ``Proxy-*``
-headers dropped, ``Connection: close`` toward the origin unless it is a WebSocket upgrade, so a
-client connection never carries a second request to another host). With an ``upstream`` proxy
+Once a destination is approved the guard relays: a CONNECT tunnel as opaque bytes (at most
+``max_tunnel_bytes`` from the origin), a plain http request after rewriting its head to
+origin-form (hop-by-hop and ``Proxy-*`` headers dropped, ``Connection: close`` toward the origin
+unless it is a WebSocket upgrade, ``Accept-Encoding`` limited to what the guard can measure), then
+exactly one response under the fetcher's limits (:mod:`browser.egress_http`), and then it closes:
+a client connection never carries a second, unchecked request. With an ``upstream`` proxy
 (the standard tier) the guard still checks the destination, then reaches it through a CONNECT
 tunnel of the upstream proxy instead of connecting itself.
 
@@ -33,6 +35,8 @@ from urllib.parse import unquote, urlsplit
 
 from prometheus_client import Counter
 
+from browser.egress_http import ACCEPT_ENCODING, EgressLimits, LimitExceededError, relay_body
+from browser.egress_http import relay_response as relay_http_response
 from browser.proxies import ProxyRoute
 from browser.ssrf import (
     AddressPolicy,
@@ -43,17 +47,17 @@ from browser.ssrf import (
     system_resolver,
 )
 
-__all__ = ["MAX_HEAD_BYTES", "EgressGuard"]
+__all__ = ["MAX_HEAD_BYTES", "EgressGuard", "EgressLimits"]
 
 log = logging.getLogger(__name__)
 
 EGRESS_REQUESTS = Counter(
     "pagecast_egress_requests",
     "Requests of the headless browser through the egress guard, by outcome "
-    "(allowed, refused by the SSRF policy, failed).",
+    "(allowed, refused by the SSRF policy, failed, limited: a response over the byte limits).",
     ["outcome"],
 )
-OUTCOMES: Final = ("allowed", "refused", "failed")
+OUTCOMES: Final = ("allowed", "refused", "failed", "limited")
 for _outcome in OUTCOMES:
     EGRESS_REQUESTS.labels(_outcome)
 
@@ -111,7 +115,8 @@ class EgressGuard:
     ``connect_timeout`` bounds name resolution, each connection attempt and the upstream
     handshake; ``idle_timeout`` closes a connection on which no byte moved for that long (it also
     bounds reading the request head); past ``max_connections`` concurrent client connections a
-    new one is answered ``503``.
+    new one is answered ``503``. ``limits`` are the fetcher's limits on what one response (and
+    one tunnel) may bring in.
     """
 
     def __init__(
@@ -123,8 +128,12 @@ class EgressGuard:
         connect_timeout: float = 5.0,
         idle_timeout: float = 60.0,
         max_connections: int = 512,
+        limits: EgressLimits | None = None,
     ) -> None:
         self.policy = policy
+        self.limits = limits or EgressLimits()
+        # An origin's response head must fit the reader's buffer to be read (or refused) whole.
+        self._origin_limit = max(MAX_HEAD_BYTES, self.limits.max_head_bytes + 4)
         self.resolver = resolver or system_resolver(connect_timeout)
         self.upstream = upstream
         self.connect_timeout = connect_timeout
@@ -133,6 +142,7 @@ class EgressGuard:
         self.allowed = 0
         self.refused = 0
         self.failed = 0
+        self.limited = 0
         self.port = 0
         self._upstream_auth = _upstream_authorization(upstream) if upstream else None
         self._server: asyncio.Server | None = None
@@ -243,11 +253,55 @@ class EgressGuard:
         try:
             if connect:
                 writer.write(b"HTTP/1.1 200 Connection Established\r\n\r\n")
+                await self._splice(conn, (reader, writer), upstream)
             else:
                 upstream[1].write(_origin_head(request, target))
-            await self._splice(conn, (reader, writer), upstream)
+                await self._exchange(conn, request, (reader, writer), upstream)
         finally:
             await _shut(upstream[1])
+
+    async def _exchange(
+        self, conn: int, request: _Request, client: Streams, origin: Streams
+    ) -> None:
+        """One plain-HTTP request and its response (or a WebSocket upgrade), then the end."""
+        loop = asyncio.get_running_loop()
+        body = asyncio.create_task(
+            relay_body(client[0], origin[1], request.headers, until_close=False)
+        )
+        try:
+            async with asyncio.timeout(self.idle_timeout) as idle:
+
+                def progress() -> None:
+                    idle.reschedule(loop.time() + self.idle_timeout)
+
+                head = await relay_http_response(
+                    origin[0], client[1], self.limits, request.method, progress
+                )
+        except TimeoutError:
+            log.debug("egress #%d: no progress for %.1f s, closing", conn, self.idle_timeout)
+            return
+        except LimitExceededError as exc:
+            if not exc.started:
+                raise _ReplyError(502, exc.message, "limited") from None
+            # Part of the response is with the browser already: only a reset tells it the
+            # load failed (a clean close could pass for a complete, shorter page).
+            log.info("egress #%d: response cut: %s", conn, exc.message)
+            self._count("limited")
+            client[1].transport.abort()
+            origin[1].transport.abort()
+            return
+        except (OSError, asyncio.IncompleteReadError, asyncio.LimitOverrunError) as exc:
+            log.debug("egress #%d: exchange broke off: %s", conn, exc.__class__.__name__)
+            client[1].transport.abort()
+            return
+        finally:
+            if not body.done():
+                body.cancel()
+            await asyncio.gather(body, return_exceptions=True)
+        if head is None:
+            raise _ReplyError(502, "the target closed the connection without answering")
+        if head.status == 101:
+            await self._splice(conn, client, origin)
 
     async def _check(self, url: str) -> Target:
         try:
@@ -275,7 +329,7 @@ class EgressGuard:
             try:
                 async with asyncio.timeout(self.connect_timeout):
                     streams = await asyncio.open_connection(
-                        address, target.port, limit=MAX_HEAD_BYTES
+                        address, target.port, limit=self._origin_limit
                     )
             except (OSError, TimeoutError) as exc:
                 log.info(
@@ -297,7 +351,7 @@ class EgressGuard:
         try:
             async with asyncio.timeout(self.connect_timeout):
                 reader, writer = await asyncio.open_connection(
-                    route.host, route.port, limit=MAX_HEAD_BYTES
+                    route.host, route.port, limit=self._origin_limit
                 )
         except (OSError, TimeoutError) as exc:
             log.warning("egress #%d: upstream proxy %r: %s", conn, route, exc.__class__.__name__)
@@ -332,15 +386,23 @@ class EgressGuard:
         loop = asyncio.get_running_loop()
         last = [loop.time()]
 
-        async def pump(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        async def pump(
+            reader: asyncio.StreamReader, writer: asyncio.StreamWriter, cap: int | None
+        ) -> None:
+            moved = 0
             while data := await reader.read(_CHUNK):
                 last[0] = loop.time()
+                moved += len(data)
+                if cap is not None and moved > cap:
+                    log.info("egress #%d: tunnel over %d bytes, closing", conn, cap)
+                    self._count("limited")
+                    return
                 writer.write(data)
                 await writer.drain()
 
         tasks = {
-            asyncio.create_task(pump(client[0], origin[1])),
-            asyncio.create_task(pump(origin[0], client[1])),
+            asyncio.create_task(pump(client[0], origin[1], None)),
+            asyncio.create_task(pump(origin[0], client[1], self.limits.max_tunnel_bytes)),
         }
         try:
             while True:
@@ -364,6 +426,8 @@ class EgressGuard:
             self.allowed += 1
         elif outcome == "refused":
             self.refused += 1
+        elif outcome == "limited":
+            self.limited += 1
         else:
             self.failed += 1
 
@@ -441,11 +505,13 @@ def _origin_head(request: _Request, target: Target) -> bytes:
         if (
             lower in _HOP_BY_HOP
             or lower.startswith("proxy-")
-            or lower == "host"
+            or lower in ("host", "accept-encoding")
             or (lower in tokens and lower not in _END_TO_END)
         ):
             continue
         lines.append(f"{name}: {value}")
+    # Only codings the guard can decode to count: the fetcher's limits hold for the browser too.
+    lines.append(f"Accept-Encoding: {ACCEPT_ENCODING}")
     if websocket:
         lines += ["Connection: Upgrade", f"Upgrade: {upgrade}"]
     else:
@@ -460,17 +526,22 @@ def _origin_head(request: _Request, target: Target) -> bytes:
 # target" from a page that answered with the same status.
 EGRESS_HEADER = "X-Pagecast-Egress"
 _VERDICTS = {403: "refused", 502: "unreachable"}
+EGRESS_REASON_HEADER = "X-Pagecast-Egress-Reason"
+"""Carries the guard's own short reason with a ``limited`` verdict (text the guard wrote)."""
 
 
 async def _answer(
     reader: asyncio.StreamReader, writer: asyncio.StreamWriter, reply: _ReplyError
 ) -> None:
     body = f"Pagecast egress guard: {reply.message}\n".encode()
+    verdict = "limited" if reply.outcome == "limited" else _VERDICTS.get(reply.status, "failed")
+    reason = f"{EGRESS_REASON_HEADER}: {reply.message}\r\n" if verdict == "limited" else ""
     head = (
         f"HTTP/1.1 {reply.status} {_REASONS.get(reply.status, 'Error')}\r\n"
         "Content-Type: text/plain; charset=utf-8\r\n"
-        f"{EGRESS_HEADER}: {_VERDICTS.get(reply.status, 'failed')}\r\n"
-        f"Content-Length: {len(body)}\r\n"
+        f"{EGRESS_HEADER}: {verdict}\r\n"
+        + reason
+        + f"Content-Length: {len(body)}\r\n"
         + ("Retry-After: 1\r\n" if reply.status == 503 else "")
         + "Connection: close\r\n\r\n"
     )

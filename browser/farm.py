@@ -56,6 +56,7 @@ from browser.farm_types import (
     RenderResult,
     image_size,
 )
+from browser.farm_watchdog import RendererWatchdog
 
 __all__ = [
     "CaptureOptions",
@@ -109,6 +110,13 @@ for _reason in ("crash", "unhealthy", "recycle", "memory"):
     RESTARTS.labels(_reason)
 for _process in ("browser", "page"):
     CRASHES.labels(_process)
+RENDERERS_KILLED = Counter(
+    "pagecast_farm_renderers_killed_total",
+    "Page renderers killed by the watchdog for using more than page_memory_mb.",
+)
+
+WATCHDOG_INTERVAL = 0.1
+"""Seconds between the renderer watchdog's passes: how long a page may run over its share."""
 
 GONE_WAIT = 1.0
 """Seconds to wait for a disconnect event after an unexplained Playwright error."""
@@ -148,7 +156,16 @@ class Farm:
             on_restart=lambda reason: RESTARTS.labels(reason).inc(),
             on_crash=CRASHES.labels("browser").inc,
         )
+        self._watchdog = RendererWatchdog(
+            settings.page_memory_mb * 2**20,
+            WATCHDOG_INTERVAL,
+            roots=lambda: [b.pid for b in list(self._supervisor.browsers) if b.pid],
+            on_kill=lambda _rss: RENDERERS_KILLED.inc(),
+        )
         self._slots = asyncio.Semaphore(settings.max_pages)
+        self._org_slots: dict[str, asyncio.Semaphore] = {}
+        self._org_users: Tally[str] = Tally()
+        """Requests of each organization holding or waiting for its share."""
         self._waiting = 0
         self._busy: Tally[str] = Tally()
         self._started = False
@@ -166,6 +183,7 @@ class Farm:
         if self._egress is None:
             log.warning("the browser farm has no egress guard: pages reach the network directly")
         await self._supervisor.start()
+        self._watchdog.start()
         self._started = True
         self._publish()
 
@@ -175,6 +193,7 @@ class Farm:
         if self._closing:
             return
         self._closing = True
+        await self._watchdog.stop()
         await self._supervisor.close()
         self._publish()
         log.info("browser farm closed")
@@ -199,6 +218,7 @@ class Farm:
             "recycles": supervisor.recycles,
             "crashes": supervisor.crashes,
             "page_crashes": self.page_crashes,
+            "renderers_killed": self._watchdog.kills,
             "contexts_served": self.contexts_served,
             "browser_contexts_served": current.contexts_served if current else 0,
             "rss_mb": round(supervisor.memory_bytes / 2**20),
@@ -231,9 +251,7 @@ class Farm:
         key = ContextKey(
             options.preset, options.dark_mode, options.device_scale_factor, options.route
         )
-        return await self._serve(
-            "capture", key, options.navigation_timeout_ms, options.capture_delay_ms, work
-        )
+        return await self._serve("capture", key, options, options.capture_delay_ms, work)
 
     async def render(self, url: str, options: RenderOptions) -> RenderResult:
         """The HTML of ``url`` after rendering; raises :class:`FarmError` (ValueError as for
@@ -244,7 +262,7 @@ class Farm:
             return await farm_page.render(session, url, options, budget)
 
         key = ContextKey(options.preset, False, 1.0, options.route)
-        return await self._serve("render", key, options.navigation_timeout_ms, 0, work)
+        return await self._serve("render", key, options, 0, work)
 
     def _check_request(self, url: str, route: str) -> None:
         # Defence in depth: file:, chrome: or data: URLs would read the host or the browser.
@@ -254,13 +272,19 @@ class Farm:
             raise ValueError(f"no egress URL is configured for route {route!r}")
 
     async def _serve(
-        self, kind: str, key: ContextKey, navigation_ms: int, delay_ms: int, work: Work[T]
+        self,
+        kind: str,
+        key: ContextKey,
+        options: CaptureOptions | RenderOptions,
+        delay_ms: int,
+        work: Work[T],
     ) -> T:
         started = time.monotonic()
         outcome = FarmErrorKind.capture_failed.value
+        navigation_s = options.navigation_timeout_ms / 1000
         try:
-            async with self._slot():
-                result = await self._attempts(key, navigation_ms / 1000, delay_ms / 1000, work)
+            async with self._slot(options.org):
+                result = await self._attempts(key, navigation_s, delay_ms / 1000, work)
             outcome = "ok"
             return result
         except FarmError as exc:
@@ -280,26 +304,47 @@ class Farm:
         return FarmError(FarmErrorKind.busy, message, retry_after=retry_after)
 
     @asynccontextmanager
-    async def _slot(self) -> AsyncIterator[None]:
-        """Hold one of the ``max_pages`` page slots, waiting in the bounded queue for it."""
+    async def _slot(self, org: str) -> AsyncIterator[None]:
+        """Hold one of the ``max_pages`` page slots, waiting in the bounded queue for it.
+
+        An organization first waits for its own share (``org_share`` of the pages) in a queue of
+        its own, and only then for a page: its surplus never queues ahead of other organizations.
+        """
         if not self._started or self._closing:
             raise self._busy_error("the browser farm is not running")
+        share = self._org_slots.get(org)
+        if share is None:
+            share = self._org_slots[org] = asyncio.Semaphore(self.settings.org_slots())
+        if share.locked() and self._org_users[org] - self.settings.org_slots() >= (
+            self.settings.queue_size
+        ):
+            raise self._busy_error("this organization's capture queue is full")
         if self._slots.locked() and self._waiting >= self.settings.queue_size:
             raise self._busy_error("the capture queue is full")
+        self._org_users[org] += 1
         self._waiting += 1
         self._publish()
+        acquired: list[asyncio.Semaphore] = []
         try:
-            async with asyncio.timeout(self.settings.queue_timeout):
-                await self._slots.acquire()
-        except TimeoutError:
-            raise self._busy_error("no browser page became free in time") from None
-        finally:
-            self._waiting -= 1
-            self._publish()
-        try:
+            try:
+                async with asyncio.timeout(self.settings.queue_timeout):
+                    await share.acquire()
+                    acquired.append(share)
+                    await self._slots.acquire()
+                    acquired.append(self._slots)
+            except TimeoutError:
+                raise self._busy_error("no browser page became free in time") from None
+            finally:
+                self._waiting -= 1
+                self._publish()
             yield
         finally:
-            self._slots.release()
+            for semaphore in acquired:
+                semaphore.release()
+            self._org_users[org] -= 1
+            if self._org_users[org] <= 0:
+                del self._org_users[org]
+                self._org_slots.pop(org, None)
 
     async def _attempts(
         self, key: ContextKey, navigation_s: float, delay_s: float, work: Work[T]
@@ -359,9 +404,7 @@ class Farm:
             if browser.dead or browser.closing:
                 raise _BrowserGoneError() from exc
             if session is not None and session.crashed:
-                raise FarmError(
-                    FarmErrorKind.capture_failed, "the page crashed while rendering"
-                ) from exc
+                raise self._crash_error() from exc
             if await self._gone(browser):
                 raise _BrowserGoneError() from exc
             log.warning("capture failed: %s", exc)
@@ -402,6 +445,18 @@ class Farm:
         except TimeoutError:
             return False
         return True
+
+    def _crash_error(self) -> FarmError:
+        """Why a page's renderer went away: the target's page caused it either way (502)."""
+        if self._watchdog.killed_recently():
+            return FarmError(
+                FarmErrorKind.target_unreachable,
+                f"the page used more than the {self.settings.page_memory_mb} MiB of memory a "
+                "page may use, and was stopped",
+            )
+        return FarmError(
+            FarmErrorKind.target_unreachable, "the page's renderer crashed (out of memory?)"
+        )
 
     def _page_crashed(self) -> None:
         self.page_crashes += 1

@@ -44,6 +44,13 @@ LAUNCH_ARGS: tuple[str, ...] = (
     "--webrtc-ip-handling-policy=disable_non_proxied_udp",
     "--disable-dev-shm-usage",
 )
+
+
+def launch_args(settings: FarmSettings) -> list[str]:
+    """Chromium's command line: LAUNCH_ARGS and script's heap limited to half a page's share."""
+    return [*LAUNCH_ARGS, f"--js-flags=--max-old-space-size={settings.page_memory_mb // 2}"]
+
+
 DEFAULT_ROUTE = "direct"
 CLOSE_GRACE = 5.0
 """Seconds a browser may take to close before its process tree is killed."""
@@ -168,7 +175,7 @@ class FarmBrowser:
         before = {info.pid for info in chromium_orphans()}
         browser = await playwright.chromium.launch(
             executable_path=settings.executable_path or None,
-            args=list(LAUNCH_ARGS),
+            args=launch_args(settings),
             timeout=settings.launch_timeout * 1000,
             # The server stops the farm itself, in order; the driver must not race it.
             handle_sigint=False,

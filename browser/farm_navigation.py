@@ -4,16 +4,21 @@ egress guard's refusals) to :class:`FarmError` kinds."""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
 import re
 import time
+from collections.abc import Awaitable
 from dataclasses import dataclass
+from urllib.parse import urlsplit
 
 from playwright.async_api import Error as PlaywrightError
-from playwright.async_api import Page, Response
+from playwright.async_api import Page, Request, Response
 from playwright.async_api import TimeoutError as PlaywrightTimeoutError
 
 from browser.egress import EGRESS_HEADER as GUARD_HEADER
+from browser.egress import EGRESS_REASON_HEADER
 from browser.farm_types import FarmError, FarmErrorKind
 
 log = logging.getLogger(__name__)
@@ -46,8 +51,27 @@ _UNREACHABLE = {
     "ERR_UNSAFE_PORT": "the target port is not allowed",
     "ERR_SSL_PROTOCOL_ERROR": "the TLS handshake with the target failed",
     "ERR_SSL_VERSION_OR_CIPHER_MISMATCH": "the TLS handshake with the target failed",
+    "ERR_CONTENT_LENGTH_MISMATCH": "the target's response broke off before its announced end",
+    "ERR_INCOMPLETE_CHUNKED_ENCODING": "the target's response broke off before its end",
+    "ERR_RESPONSE_HEADERS_TOO_BIG": "the target's response headers are too large",
+    "ERR_UNSAFE_REDIRECT": "the target redirected to an address that is not http or https",
+    "ERR_UNKNOWN_URL_SCHEME": "the target redirected to an address that is not http or https",
+    "ERR_DISALLOWED_URL_SCHEME": "the target redirected to an address that is not http or https",
+    "ERR_INVALID_REDIRECT": "the target sent an invalid redirect",
+    "ERR_CONTENT_DECODING_FAILED": "the target's response could not be decoded",
+    "ERR_RESPONSE_HEADERS_MULTIPLE_CONTENT_LENGTH": "the target sent a malformed response",
+    "ERR_RESPONSE_HEADERS_MULTIPLE_LOCATION": "the target sent a malformed response",
+    "ERR_INVALID_CHUNKED_ENCODING": "the target sent a malformed response",
+    "ERR_HTTP2_PROTOCOL_ERROR": "the target sent a malformed response",
 }
+ABORT_EXPLAINED_WAIT = 0.5
+"""Seconds to wait, after an aborted navigation, for the failed request that explains it."""
+ABORTED = (
+    "the browser abandoned loading the page (a redirect to an address that is not http or "
+    "https, or a file download)"
+)
 EGRESS_HEADER = GUARD_HEADER.lower()  # Playwright lowercases header names
+_REASON_HEADER = EGRESS_REASON_HEADER.lower()
 """The header with which the egress guard (browser/egress.py) marks its own answers;
 lowercase, as Playwright gives header names."""
 EGRESS_REFUSED = (
@@ -86,8 +110,55 @@ async def navigate(page: Page, url: str, budget: Budget) -> Response | None:
 
     Waits for ``load`` until navigationTimeout, but a page whose subresources never finish is still
     used once its document has been parsed (``domcontentloaded``). Only a document that never
-    arrived is a navigation_timeout.
+    arrived is a navigation_timeout; a document whose load failed at the network level (reset,
+    cut short, refused by the egress guard mid-body) ends the navigation at once.
     """
+    failed: asyncio.Future[FarmError] = asyncio.get_running_loop().create_future()
+
+    def on_failed(request: Request) -> None:
+        if failed.done() or request.frame != page.main_frame:
+            return
+        if not request.is_navigation_request():
+            return
+        scheme = urlsplit(request.url).scheme.lower()
+        if scheme not in ("http", "https"):
+            # A redirect to gopher:, ftp:, file:... (Chromium aborts it).
+            failed.set_result(
+                FarmError(
+                    FarmErrorKind.target_unreachable,
+                    f"the target redirected to a {scheme[:20] or 'schemeless'}: address; only "
+                    "http and https are followed",
+                )
+            )
+            return
+        error = _navigation_error_text(request.failure or "")
+        if error is not None:
+            failed.set_result(error)
+
+    page.on("requestfailed", on_failed)
+    try:
+        return await _navigate(page, url, budget, failed)
+    except PlaywrightError as exc:
+        # Chromium reports some of these as an aborted load: the failed request (whose event
+        # may come just after) says better.
+        if "ERR_ABORTED" in exc.message and not failed.done():
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(asyncio.shield(failed), ABORT_EXPLAINED_WAIT)
+        if failed.done() and not failed.cancelled():
+            raise failed.result() from exc
+        if "ERR_ABORTED" in exc.message:
+            # The farm first checks whether its browser went away (which aborts loads too).
+            raise FarmError(FarmErrorKind.target_unreachable, ABORTED) from exc
+        raise
+    finally:
+        page.remove_listener("requestfailed", on_failed)
+        if not failed.done():
+            failed.cancel()
+
+
+async def _navigate(
+    page: Page, url: str, budget: Budget, failed: asyncio.Future[FarmError]
+) -> Response | None:
     try:
         response = await page.goto(url, wait_until="commit", timeout=budget.ms(budget.navigation))
     except PlaywrightTimeoutError as exc:
@@ -104,7 +175,10 @@ async def navigate(page: Page, url: str, budget: Budget) -> Response | None:
         if refusal is not None:
             raise refusal
     try:
-        await page.wait_for_load_state("domcontentloaded", timeout=budget.ms(budget.navigation))
+        await _unless_failed(
+            page.wait_for_load_state("domcontentloaded", timeout=budget.ms(budget.navigation)),
+            failed,
+        )
     except PlaywrightTimeoutError as exc:
         raise FarmError(
             FarmErrorKind.navigation_timeout,
@@ -117,13 +191,35 @@ async def navigate(page: Page, url: str, budget: Budget) -> Response | None:
     return response
 
 
+async def _unless_failed(wait: Awaitable[None], failed: asyncio.Future[FarmError]) -> None:
+    """``wait``, abandoned with the main document's network error the moment it fails."""
+    task = asyncio.ensure_future(wait)
+    try:
+        await asyncio.wait((task, failed), return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        if not task.done():
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, PlaywrightError):
+                await task
+    if task.done() and not task.cancelled():
+        task.result()
+        return
+    raise failed.result()
+
+
 def _navigation_error(exc: PlaywrightError) -> FarmError | None:
     """The FarmError for a failed navigation, or None when it is not the target's doing."""
     if "Download is starting" in exc.message:
         return FarmError(
-            FarmErrorKind.capture_failed, "the address serves a file download, not a page"
+            FarmErrorKind.target_unreachable, "the address serves a file download, not a page"
         )
-    match = _NET_ERROR.search(exc.message)
+    return _navigation_error_text(exc.message)
+
+
+def _navigation_error_text(message: str) -> FarmError | None:
+    """The FarmError for Chromium's ``net::ERR_...`` text, or None when it is not the target's
+    doing (an aborted load: a closing browser, or the page navigating elsewhere)."""
+    match = _NET_ERROR.search(message)
     if match is None:
         return None
     code = match.group(1)
@@ -141,7 +237,8 @@ def _navigation_error(exc: PlaywrightError) -> FarmError | None:
         return FarmError(FarmErrorKind.capture_failed, "the page itself matched a blocked pattern")
     if code == "ERR_ABORTED":
         return None  # also what a closing browser reports; the farm decides
-    return FarmError(FarmErrorKind.capture_failed, f"the page could not be loaded ({code})")
+    # Any other network error of the main document is the target's (or its network's) doing.
+    return FarmError(FarmErrorKind.target_unreachable, f"the page could not be loaded ({code})")
 
 
 def _egress_refusal(response: Response) -> FarmError | None:
@@ -159,6 +256,11 @@ def _egress_refusal(response: Response) -> FarmError | None:
         return FarmError(FarmErrorKind.target_unreachable, EGRESS_REFUSED)
     if verdict == "unreachable":
         return FarmError(FarmErrorKind.target_unreachable, "the target could not be reached")
+    if verdict == "limited":
+        reason = response.headers.get(_REASON_HEADER, "").strip()[:200]
+        return FarmError(
+            FarmErrorKind.target_unreachable, reason or "the target's response broke the limits"
+        )
     if verdict:
         return FarmError(
             FarmErrorKind.capture_failed, "the egress guard could not relay the request"

@@ -50,10 +50,35 @@ class FarmSettings:
         min=1,
     )
     rss_ceiling_mb: int = setting(
-        1500,
+        2560,
         "Resident memory (MiB) of the browser's process tree, shared pages counted once, above "
-        "which it is recycled the same way; checked with each health probe.",
+        "which it is recycled the same way; checked with each health probe. max_pages pages at "
+        "page_memory_mb each, plus the browser's own 512 MiB, must fit under it.",
         min=64,
+    )
+    page_memory_mb: int = setting(
+        512,
+        "Resident memory (MiB) one page's renderer may use while it runs: a watchdog kills a "
+        "renderer over it at once and its request fails (502). Script's heap (V8) is limited to "
+        "half of it.",
+        min=64,
+        max=16_384,
+    )
+    org_share: float = setting(
+        0.5,
+        "Share of max_pages one organization may hold at once (at least one page); its other "
+        "requests wait in a queue of its own, so one organization's slow pages cannot starve "
+        "the others.",
+        min=0.01,
+        max=1.0,
+    )
+    max_tunnel_mb: int = setting(
+        64,
+        "MiB one HTTPS connection of a page may bring in through the egress guard before it is "
+        "closed (plain HTTP responses keep the fetch limits: max_body_bytes decoded, "
+        "max_decompression_ratio, one content encoding).",
+        min=1,
+        max=4096,
     )
     health_interval: float = setting(
         15.0,
@@ -75,6 +100,26 @@ class FarmSettings:
         min=0.5,
         max=120,
     )
+
+    def problems(self) -> list[str]:
+        """What is wrong between settings (each field is already within its own bounds)."""
+        needed = self.max_pages * self.page_memory_mb + BROWSER_BASE_MB
+        if needed > self.rss_ceiling_mb:
+            return [
+                f"farm: {self.max_pages} pages at page_memory_mb={self.page_memory_mb} plus the "
+                f"browser's {BROWSER_BASE_MB} MiB need {needed} MiB, over rss_ceiling_mb="
+                f"{self.rss_ceiling_mb}: lower max_pages or page_memory_mb, or raise the ceiling"
+            ]
+        return []
+
+    def org_slots(self) -> int:
+        """Pages one organization may hold at once."""
+        return max(1, min(self.max_pages, int(self.max_pages * self.org_share)))
+
+
+BROWSER_BASE_MB = 512
+"""Memory a browser needs beside its pages (browser, GPU and network processes): the part of
+rss_ceiling_mb that is not a page's share."""
 
 
 @dataclass(frozen=True)
@@ -124,6 +169,8 @@ class CaptureOptions:
     image_type: ImageType = "png"
     quality: int | None = None
     route: str = "direct"
+    org: str = ""
+    """The organization asking: it holds at most its share of the farm's pages."""
 
     def __post_init__(self) -> None:
         _check_common(self.preset, self.navigation_timeout_ms)
@@ -151,6 +198,8 @@ class RenderOptions:
     load_more_selector: str | None = None
     navigation_timeout_ms: int = 30_000
     route: str = "direct"
+    org: str = ""
+    """The organization asking: it holds at most its share of the farm's pages."""
 
     def __post_init__(self) -> None:
         _check_common(self.preset, self.navigation_timeout_ms)

@@ -217,6 +217,7 @@ def load_settings(path: Path | None = None, environ: Mapping[str, str] | None = 
             problems.append(f"{key}: unknown section")
     if not problems:
         problems += sections["screenshots"].problems()
+        problems += sections["farm"].problems()
         try:
             ProxyPool(sections["proxies"])  # proxy URLs and the domain table, checked at start
         except SettingsError as exc:

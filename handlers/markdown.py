@@ -370,6 +370,7 @@ class MarkdownHandler(ApiHandler):
             load_more_selector=params["load_more_selector"] or None,
             navigation_timeout_ms=RENDER_TIMEOUT_MS,
             route=tier,
+            org=self.key_info.org if self.key_info else "",
         )
         try:
             rendered = await self.services.farm.render(url, options)

@@ -208,6 +208,7 @@ class ScreenshotHandler(ApiHandler):
             image_type="jpeg" if params["format"] == "jpeg" else "png",
             quality=int(params["quality"]) if params["format"] == "jpeg" else None,
             route="standard" if params["use_proxy"] else "direct",
+            org=self.key_info.org if self.key_info else "",
         )
 
     async def _capture(

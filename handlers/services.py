@@ -7,7 +7,7 @@ import logging
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from browser.egress import EgressGuard
+from browser.egress import EgressGuard, EgressLimits
 from browser.farm import Farm
 from browser.fetch import Fetcher
 from browser.oembed import EmbedResolver
@@ -112,6 +112,16 @@ async def open_image_storage(settings: Settings) -> ImageStorage:
     return storage
 
 
+def egress_limits(settings: Settings) -> EgressLimits:
+    """The browser's traffic keeps the fetcher's limits (and the farm's per-tunnel cap)."""
+    return EgressLimits(
+        max_response_bytes=settings.fetch.max_body_bytes,
+        max_ratio=settings.fetch.max_decompression_ratio,
+        max_head_bytes=settings.fetch.max_header_bytes,
+        max_tunnel_bytes=settings.farm.max_tunnel_mb * 2**20,
+    )
+
+
 async def open_services(settings: Settings, own_endpoints: list[tuple[str, int]]) -> Services:
     """Open the store, the fetchers, the worker pool, the egress guards and the farm."""
     loop = asyncio.get_running_loop()
@@ -127,10 +137,13 @@ async def open_services(settings: Settings, own_endpoints: list[tuple[str, int]]
     )
     pool = ConverterPool(settings.convert)
     await pool.warm_up()
-    guards = {"direct": EgressGuard(fetcher.policy, fetcher.resolver)}
+    limits = egress_limits(settings)
+    guards = {"direct": EgressGuard(fetcher.policy, fetcher.resolver, limits=limits)}
     standard = pages.proxies.route("standard", None)
     if standard is not None and standard.url.startswith("http://"):
-        guards["standard"] = EgressGuard(fetcher.policy, fetcher.resolver, upstream=standard)
+        guards["standard"] = EgressGuard(
+            fetcher.policy, fetcher.resolver, upstream=standard, limits=limits
+        )
     for guard in guards.values():
         await guard.start()
     farm = Farm(settings.farm, egress_urls={name: guard.url for name, guard in guards.items()})

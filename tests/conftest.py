@@ -25,7 +25,7 @@ from convert.pool import ConverterPool, ConvertSettings
 from convert.providers import ProviderRegistry, builtin_providers
 from handlers.config import PlanSettings, Settings
 from handlers.ratelimit import RateLimiter
-from handlers.services import Services
+from handlers.services import Services, egress_limits
 from store.db import close_database, open_database
 from store.frames import FrameStore
 from store.screenshots import ImageFiles, ScreenshotStore
@@ -125,7 +125,7 @@ def farm(io_loop: Any, settings: Settings, request: pytest.FixtureRequest) -> It
 def running_farm(io_loop: Any, settings: Settings) -> Iterator[Farm]:
     """A started farm whose pages leave through the egress guard, as in the server (modules that
     need Chromium override the ``farm`` fixture with it)."""
-    guard = EgressGuard(AddressPolicy(settings.fetch.allow_hosts))
+    guard = EgressGuard(AddressPolicy(settings.fetch.allow_hosts), limits=egress_limits(settings))
     io_loop.run_sync(guard.start)
     farm = Farm(settings.farm, egress_urls={"direct": guard.url})
     io_loop.run_sync(farm.start, timeout=60)

@@ -1,0 +1,282 @@
+"""Hostile pages cannot hurt the host: the egress guard keeps the fetcher's limits for the
+browser's traffic, a renderer's memory is bounded while it runs, a broken main document ends its
+navigation at once, every target-caused failure answers a documented 502/504 in one log line, and
+one organization's slow pages cannot starve another's screenshots. Real Chromium, real origins on
+127.0.0.1."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+import pytest
+import tornado.web
+from tornado.httpclient import AsyncHTTPClient, HTTPResponse
+
+from browser.egress import EgressGuard, EgressLimits
+from browser.farm import Farm
+from browser.farm_types import CaptureOptions, FarmError, FarmErrorKind, FarmSettings
+from browser.ssrf import AddressPolicy
+from handlers.app import make_api_app
+from handlers.config import Settings, load_settings
+from handlers.services import Services
+from tests.conftest import make_settings, running_farm
+from tests.hostile import HostileOrigin
+
+MIB = 2**20
+
+
+@pytest.fixture
+def hostile(io_loop: Any) -> Iterator[HostileOrigin]:
+    origin = HostileOrigin()
+    io_loop.run_sync(origin.start)
+    yield origin
+    io_loop.run_sync(origin.close)
+
+
+@pytest.fixture
+def settings(tmp_path: Path, base_url: str) -> Settings:
+    settings = make_settings(tmp_path)
+    settings.server.base_url = base_url
+    settings.farm.warm_contexts = 1
+    settings.farm.page_memory_mb = 384
+    return settings
+
+
+@pytest.fixture
+def farm(io_loop: Any, settings: Settings) -> Iterator[Farm]:
+    with running_farm(io_loop, settings) as started:
+        yield started
+
+
+@pytest.fixture
+def app(services: Services) -> tornado.web.Application:
+    return make_api_app(services)
+
+
+@pytest.fixture
+def key(services: Services) -> str:
+    return services.store.create_key("hostile", "pro").key
+
+
+async def shot(
+    http_client: AsyncHTTPClient, base_url: str, target: str, key: str, **params: str
+) -> tuple[HTTPResponse, Any]:
+    query = "".join(f"&{k}={quote(v, safe='')}" for k, v in params.items())
+    url = f"{base_url}/api/1.1/screenshot/{quote(target, safe='')}?app_id={key}{query}"
+    response = await http_client.fetch(url, raise_error=False, request_timeout=90)
+    return response, json.loads(response.body)
+
+
+# -- the egress guard alone ---------------------------------------------------------------------
+
+
+async def through_guard(guard: EgressGuard, request: bytes, limit: float = 10.0) -> bytes:
+    """Send raw bytes to the guard; everything it answers until it closes."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", guard.port)
+    writer.write(request)
+    await writer.drain()
+    received = b""
+    try:
+        async with asyncio.timeout(limit):
+            while data := await reader.read(65536):
+                received += data
+    except ConnectionResetError:
+        received += b"<reset>"
+    writer.close()
+    return received
+
+
+@pytest.fixture
+def guard(io_loop: Any) -> Iterator[EgressGuard]:
+    limits = EgressLimits(max_response_bytes=4 * MIB, max_ratio=100)
+    started = EgressGuard(AddressPolicy(["127.0.0.1"]), limits=limits)
+    io_loop.run_sync(started.start)
+    yield started
+    io_loop.run_sync(started.close)
+
+
+def get(origin: HostileOrigin, path: str, extra: str = "") -> bytes:
+    url = origin.url(path)
+    return f"GET {url} HTTP/1.1\r\nHost: 127.0.0.1\r\n{extra}\r\n".encode()
+
+
+@pytest.mark.gen_test(timeout=30)
+async def test_guard_refuses_stacked_encodings_before_relaying(guard, hostile) -> None:
+    started = time.monotonic()
+    answer = await through_guard(guard, get(hostile, "/gzip-gzip"))
+    assert answer.startswith(b"HTTP/1.1 502 ")
+    assert b"X-Pagecast-Egress: limited" in answer
+    assert b"stacked content encodings" in answer
+    assert time.monotonic() - started < 5
+    assert guard.limited == 1
+
+
+@pytest.mark.gen_test(timeout=30)
+async def test_guard_cuts_a_decompression_bomb_and_an_endless_body(guard, hostile) -> None:
+    bomb = await through_guard(guard, get(hostile, "/gzip-bomb"))
+    assert bomb.startswith(b"HTTP/1.1 200 ")  # the head went out; the body was cut with a reset
+    assert len(bomb) < 2 * MIB
+    endless = await through_guard(guard, get(hostile, "/endless"))
+    body = endless.partition(b"\r\n\r\n")[2]
+    # Cut at the response limit (4 MiB here), with a reset rather than a clean end.
+    assert 3 * MIB < len(body) < 6 * MIB
+    assert guard.limited == 2
+
+
+@pytest.mark.gen_test(timeout=30)
+async def test_guard_refuses_a_megabyte_of_headers(guard, hostile) -> None:
+    answer = await through_guard(guard, get(hostile, "/huge-headers"))
+    assert answer.startswith(b"HTTP/1.1 502 ")
+    assert b"headers are over" in answer
+
+
+@pytest.mark.gen_test(timeout=30)
+async def test_guard_relays_one_request_per_connection(guard, hostile) -> None:
+    # A second request pipelined on the same connection (to a refused address) is never relayed:
+    # the guard answers the first and closes.
+    second = "GET http://127.0.0.2:9/secret HTTP/1.1\r\nHost: 127.0.0.2:9\r\n\r\n"
+    answer = await through_guard(guard, get(hostile, "/ordinary") + second.encode())
+    assert answer.count(b"HTTP/1.1 ") == 1
+    assert b"Connection: close" in answer
+    assert b"An ordinary page" in answer
+    assert hostile.requests == ["/ordinary"]
+    # Only the codings the guard can measure are offered to the origin.
+
+
+# -- the farm ------------------------------------------------------------------------------------
+
+
+def test_settings_refuse_pages_that_cannot_fit_the_ceiling() -> None:
+    env = {
+        "PAGECAST_FARM_MAX_PAGES": "8",
+        "PAGECAST_FARM_PAGE_MEMORY_MB": "512",
+        "PAGECAST_FARM_RSS_CEILING_MB": "2560",
+    }
+    with pytest.raises(ValueError, match="rss_ceiling_mb"):
+        load_settings(None, env)
+    defaults = FarmSettings()
+    assert (
+        defaults.max_pages * defaults.page_memory_mb + 512 <= defaults.rss_ceiling_mb
+    )  # the shipped defaults fit
+
+
+def assert_one_line_logs(caplog: pytest.LogCaptureFixture) -> None:
+    tracebacks = [r.getMessage() for r in caplog.records if r.exc_info]
+    assert tracebacks == []
+
+
+HOSTILE_CASES = [
+    ("/gzip-gzip", 502, "stacked content encodings"),
+    ("/gzip-bomb", 502, ""),
+    ("/endless", 502, ""),
+    ("/reset", 502, ""),
+    ("/huge-headers", 502, "headers"),
+    ("/download", 502, "download"),
+    ("/to-gopher", 502, ""),
+    ("/to-ftp", 502, ""),
+    ("/to-dict", 502, ""),
+    ("/to-file", 502, ""),
+]
+
+
+@pytest.mark.chromium
+@pytest.mark.gen_test(timeout=240)
+async def test_target_caused_failures_answer_502_fast_without_traceback(
+    http_client, base_url, hostile, key, caplog
+) -> None:
+    caplog.set_level(logging.INFO)
+    for path, status, words in HOSTILE_CASES:
+        started = time.monotonic()
+        response, body = await shot(
+            http_client, base_url, hostile.url(path), key, navigationTimeout="20000"
+        )
+        elapsed = time.monotonic() - started
+        assert response.code == status, (path, body)
+        assert body["error"]["code"] == "target_unreachable", (path, body)
+        assert words in body["error"]["message"], (path, body)
+        assert response.headers["X-BILLING-REQUESTS"] == "0"
+        # Ended by the failure itself, never by the 20 s navigationTimeout.
+        assert elapsed < 10, (path, elapsed)
+    assert hostile.sent.get("/endless", 0) < 64 * MIB
+    assert_one_line_logs(caplog)
+    # The farm is still serving ordinary pages.
+    response, body = await shot(http_client, base_url, hostile.url("/ordinary"), key)
+    assert response.code == 200, body
+
+
+@pytest.mark.chromium
+@pytest.mark.gen_test(timeout=180)
+async def test_renderer_memory_is_bounded_while_the_page_runs(
+    http_client, base_url, hostile, key, farm, caplog
+) -> None:
+    # Script that allocates outside V8's heap (array buffers): the watchdog kills the renderer
+    # once it passes page_memory_mb (384 MiB here), well before the capture's time is up.
+    started = time.monotonic()
+    response, body = await shot(
+        http_client,
+        base_url,
+        hostile.url("/buffers"),
+        key,
+        navigationTimeout="30000",
+        capture_delay="10000",
+    )
+    assert response.code == 502, body
+    assert "memory" in body["error"]["message"]
+    assert time.monotonic() - started < 20
+    assert farm.health()["renderers_killed"] >= 1
+    # Script that grows V8's heap in a loop: stopped by the heap limit or the watchdog.
+    response, body = await shot(
+        http_client,
+        base_url,
+        hostile.url("/js-heap"),
+        key,
+        navigationTimeout="30000",
+        capture_delay="10000",
+    )
+    assert response.code == 502, body
+    assert_one_line_logs(caplog)
+    response, body = await shot(http_client, base_url, hostile.url("/ordinary"), key)
+    assert response.code == 200, body
+
+
+@pytest.mark.chromium
+@pytest.mark.gen_test(timeout=120)
+async def test_script_that_never_yields_is_a_navigation_timeout(
+    http_client, base_url, hostile, key
+) -> None:
+    response, body = await shot(
+        http_client, base_url, hostile.url("/js-loop"), key, navigationTimeout="3000"
+    )
+    assert response.code == 504, body
+    assert body["error"]["code"] == "navigation_timeout"
+
+
+@pytest.mark.chromium
+@pytest.mark.gen_test(timeout=180)
+async def test_one_organization_cannot_starve_another(farm, hostile, http_server) -> None:
+    assert farm.settings.max_pages == 4 and farm.settings.org_slots() == 2
+    ordinary = hostile.url("/ordinary")
+
+    async def alone() -> float:
+        started = time.monotonic()
+        await farm.capture(ordinary, CaptureOptions(org="victim"))
+        return time.monotonic() - started
+
+    baseline = [await alone() for _ in range(3)]
+    slow = CaptureOptions(org="attacker", navigation_timeout_ms=15_000)
+    attacks = [asyncio.ensure_future(farm.capture(hostile.url("/drip"), slow)) for _ in range(10)]
+    await asyncio.sleep(1.0)  # the attacker holds its share of the pages
+    during = [await alone() for _ in range(5)]
+    results = await asyncio.gather(*attacks, return_exceptions=True)
+    # The attacker's surplus waited in its own queue and got busy or its own timeout.
+    kinds = {r.kind for r in results if isinstance(r, FarmError)}
+    assert kinds <= {FarmErrorKind.busy, FarmErrorKind.navigation_timeout}, results
+    # Every victim capture succeeded, none waiting for the attacker's pages to time out.
+    assert max(during) < max(baseline) + 5.0, (baseline, during)
