@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from convert.providers import RegistryError, load_registry_file
+from handlers.allocator import release_large_blocks
 from handlers.app import make_api_app, make_frame_app, make_metrics_app, make_server
 from handlers.base import RequestIdFilter
 from handlers.config import (
@@ -76,6 +77,7 @@ def configure_logging(level: str, log_format: str = "text") -> None:
 async def serve(settings: Settings) -> None:
     """Run until SIGTERM or SIGINT, then drain in-flight requests and close everything."""
     server_settings = settings.server
+    release_large_blocks()
     own = [
         (server_settings.host, server_settings.port),
         (server_settings.host, server_settings.frame_port),

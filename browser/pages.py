@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections import OrderedDict
 from collections.abc import Coroutine
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -23,10 +22,15 @@ from browser.fetch import Fetcher, FetchError, FetchResult, fail_for_status
 from browser.proxies import TIERS, ProxyPool, ProxySettings, ladder
 from browser.retry import retryable, retryable_on_same_tier
 from store.cache import CachedPage, cache_key
+from store.memcache import BoundedCache
 from store.store import StoreUnavailable
 from store.strategy import Strategy
 
 log = logging.getLogger(__name__)
+
+MEMO_ENTRY_BYTES = 1024
+"""Bytes allowed per remembered domain (a host name of at most 253 characters and a tier take
+about half): the strategy memo's byte bound is this times ``learned_max_domains``."""
 
 
 class PageRequestError(Exception):
@@ -285,35 +289,33 @@ class PageFetcher:
 class StrategyMemo:
     """This process's copy of the learned strategies, so that a busy domain costs no database
     round trip per request. An entry is trusted for a tenth of the learned TTL (other processes
-    may learn meanwhile); the database is written only when the tier changes or the stored
-    entry needs refreshing before it expires."""
+    may learn meanwhile) and dropped after that; the database is written only when the tier
+    changes or the stored entry needs refreshing before it expires. Bounded in domains and in
+    bytes."""
 
     def __init__(self, ttl: float, max_domains: int) -> None:
         self.fresh_for = ttl / 10
-        self.max_domains = max_domains
-        # domain -> (tier or None when nothing is learned, read or written at, written at)
-        self._entries: OrderedDict[str, tuple[str | None, float, float]] = OrderedDict()
+        # domain -> (tier or None when nothing is learned, written at or 0.0)
+        self._entries: BoundedCache[str, tuple[str | None, float]] = BoundedCache(
+            max_domains * MEMO_ENTRY_BYTES, self.fresh_for, max_entries=max_domains
+        )
 
     def get(self, domain: str) -> tuple[bool, str | None]:
         """(known, tier): known is False when the database must be asked."""
         entry = self._entries.get(domain)
-        if entry is None or time.monotonic() - entry[1] > self.fresh_for:
+        if entry is None:
             return False, None
-        self._entries.move_to_end(domain)
         return True, entry[0]
 
     def needs_write(self, domain: str, tier: str) -> bool:
         entry = self._entries.get(domain)
-        return entry is None or entry[0] != tier or time.monotonic() - entry[2] > self.fresh_for
+        return entry is None or entry[0] != tier or time.monotonic() - entry[1] > self.fresh_for
 
     def put(self, domain: str, tier: str | None, *, written: bool) -> None:
         now = time.monotonic()
         previous = self._entries.get(domain)
-        written_at = now if written else (previous[2] if previous and previous[0] == tier else 0.0)
-        self._entries[domain] = (tier, now, written_at)
-        self._entries.move_to_end(domain)
-        while len(self._entries) > self.max_domains:
-            self._entries.popitem(last=False)
+        written_at = now if written else (previous[1] if previous and previous[0] == tier else 0.0)
+        self._entries.put(domain, (tier, written_at))
 
 
 def _domain(url: str) -> str:
