@@ -5,13 +5,32 @@ A provider that is unreachable, slow, failing or answering something that is not
 is skipped, never fatal: the next tier is tried. Provider endpoints and discovered endpoints are
 fetched through the same SSRF-guarded fetcher as pages; proxy and rendering controls apply only
 to the page fetch of the fallback tier.
+
+Trust. A native provider is one Pagecast lists (the built-in registry and the imported one): its
+``html`` is answered as the provider wrote it. A discovered endpoint is whatever the page
+advertises, so its ``html`` is never handed out as written (clients insert ``html`` as it is):
+:func:`convert.embed_html.discovered_snippet` keeps a discovered answer only when its html is a
+single plain ``<iframe>`` of an http(s) URL, rebuilt as a sandboxed iframe with fixed attributes
+(a photo becomes an ``<img>`` of its URL, a link a plain link, both written by Pagecast). Any
+other discovered html (scripts, markup, handlers, ``javascript:`` URLs, several elements) makes
+the answer fall through to the next tier, the hosted card built from the page's metadata, which
+is already static, escaped and served from the frame host under a strict CSP. Hosting the
+untrusted html itself (a frame page embedding it through a sandboxed ``srcdoc``) was weighed and
+left out: it would store third-party markup in frame rows, make discovery answers carry
+``embed_id``/``frame_url`` that SPEC 2.2 reserves for og_frame, and keep a provider's script
+running for every viewer, for little over the card. A page whose discovered html is refused and
+that has no card metadata is answered from discovery with a plain link to the page.
+
+Memory. Provider answers and resolved answers are kept in :class:`store.memcache.BoundedCache`
+caches, bounded in bytes (``provider_cache_bytes``, ``answer_cache_bytes``) and dropping expired
+entries; what they hold is small because page metadata is capped where it is read
+(:mod:`convert.metadata`).
 """
 
 from __future__ import annotations
 
 import logging
 import time
-from collections import OrderedDict
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
@@ -21,9 +40,11 @@ from browser.farm_types import FarmError, RenderOptions
 from browser.fetch import Fetcher
 from browser.fetchtypes import FetchResult
 from browser.pages import PageFetcher, PageRequest, PageResult, rendered_result
+from convert.embed_html import discovered_snippet, link_snippet
 from convert.oembed import EmbedPage, embed_fields, parse_provider_answer, read_embed_page
 from convert.pool import ConverterPool
 from convert.providers import ProviderRegistry, endpoint_url
+from store.memcache import BoundedCache
 from store.settings import setting
 
 log = logging.getLogger(__name__)
@@ -31,8 +52,7 @@ log = logging.getLogger(__name__)
 MAX_PROVIDER_ANSWER = 1 << 20
 """Bytes of a provider answer read at most (oEmbed answers are a few kilobytes)."""
 RENDER_TIMEOUT_MS = 20_000
-PROVIDER_CACHE_SIZE = 10_000
-"""Provider answers kept in memory at most."""
+MIB = 1024 * 1024
 
 
 @dataclass
@@ -56,6 +76,24 @@ class OembedSettings:
         60.0,
         "Seconds a resolved embed is answered again from memory for the same organization, URL "
         "and parameters (cache_ok=false and max_cache_age bypass it); 0 turns it off.",
+        min=0,
+    )
+    provider_cache_bytes: int = setting(
+        8 * MIB,
+        "Most bytes (estimated) of native provider answers kept in memory; the least recently "
+        "used go first. 0 turns the cache off.",
+        min=0,
+    )
+    answer_cache_bytes: int = setting(
+        16 * MIB,
+        "Most bytes (estimated) of resolved embeds kept in memory; the least recently used go "
+        "first. 0 turns the cache off.",
+        min=0,
+    )
+    frame_page_cache_bytes: int = setting(
+        16 * MIB,
+        "Most bytes of hosted frame pages the frame host keeps in memory (each for a few "
+        "seconds); the least recently used go first. 0 turns the cache off.",
         min=0,
     )
     registry_file: str = setting(
@@ -119,8 +157,10 @@ class EmbedResolver:
         self.pages = pages
         self.pool = pool
         self.farm = farm
-        self._answers: OrderedDict[str, tuple[float, dict[str, Any]]] = OrderedDict()
-        self.answers = AnswerCache(settings.answer_cache_seconds)
+        self._answers: BoundedCache[str, dict[str, Any]] = BoundedCache(
+            settings.provider_cache_bytes, settings.provider_cache_seconds
+        )
+        self.answers = AnswerCache(settings.answer_cache_seconds, settings.answer_cache_bytes)
 
     async def resolve(self, request: EmbedRequest) -> Resolved:
         """The first tier that answers; :class:`ResolutionError` when none does."""
@@ -129,17 +169,25 @@ class EmbedResolver:
             if native is not None:
                 return Resolved("native", fields=native)
         page, fetched, rendered = await self.read_page(request)
+        refused: dict[str, Any] | None = None
         if not request.always_og_frame:
             for fmt, endpoint in page.discovery:
                 found = await self._provider(
                     endpoint_url_with_size(endpoint, request), fmt, request.url
                 )
-                if found is not None:
-                    found["provider_name"] = found["provider_name"] or page.metadata.get(
-                        "site_name", ""
-                    )
-                    return Resolved("discovery", fields=found)
+                if found is None:
+                    continue
+                found["provider_name"] = found["provider_name"] or page.metadata.get(
+                    "site_name", ""
+                )
+                snippet = discovered_snippet(found, request.url)
+                if snippet is not None:
+                    return Resolved("discovery", fields={**found, "html": snippet})
+                log.info("discovered embed %s refused: not a plain iframe", _shown(endpoint))
+                refused = refused or found
         if not page.has_metadata:
+            if refused is not None:
+                return Resolved("discovery", fields=_as_link(refused, request.url))
             raise ResolutionError(
                 "oembed_resolution_failed",
                 "no native embed, and the page has no title, description or image for a card",
@@ -153,8 +201,8 @@ class EmbedResolver:
             return None
         endpoint = endpoint_url(match, request.url, request.maxwidth, request.maxheight)
         cached = self._answers.get(endpoint) if request.page.cache_ok else None
-        if cached is not None and time.monotonic() < cached[0]:
-            return dict(cached[1])
+        if cached is not None:
+            return dict(cached)
         found = await self._provider(endpoint, "json", request.url)
         if found is not None:
             found["provider_name"] = found["provider_name"] or match.provider_name
@@ -162,14 +210,8 @@ class EmbedResolver:
         return found
 
     def _remember(self, endpoint: str, answer: dict[str, Any]) -> None:
-        """Keep a provider's answer for ``provider_cache_seconds`` (bounded, oldest out)."""
-        seconds = self.settings.provider_cache_seconds
-        if seconds <= 0:
-            return
-        self._answers[endpoint] = (time.monotonic() + seconds, dict(answer))
-        self._answers.move_to_end(endpoint)
-        while len(self._answers) > PROVIDER_CACHE_SIZE:
-            self._answers.popitem(last=False)
+        """Keep a provider's answer for ``provider_cache_seconds`` (bounded in bytes)."""
+        self._answers.put(endpoint, dict(answer))
 
     async def _provider(self, endpoint: str, fmt: str, page_url: str) -> dict[str, Any] | None:
         deadline = time.monotonic() + self.settings.provider_timeout
@@ -234,44 +276,31 @@ class EmbedResolver:
         return result
 
 
-@dataclass
-class _Answer:
-    expires: float
-    stored: float
-    body: dict[str, Any]
-
-
 class AnswerCache:
     """Resolved embeds kept in memory for a short while: a repeated request is answered without
-    fetching, parsing or writing anything. Bounded; a deleted frame's answers are dropped."""
+    fetching, parsing or writing anything. Bounded in bytes, expired answers dropped; a deleted
+    frame's answers are dropped."""
 
-    def __init__(self, seconds: float, size: int = PROVIDER_CACHE_SIZE) -> None:
-        self.seconds = seconds
-        self.size = size
-        self._entries: OrderedDict[tuple[Any, ...], _Answer] = OrderedDict()
+    def __init__(self, seconds: float, max_bytes: int) -> None:
+        self._cache: BoundedCache[tuple[Any, ...], dict[str, Any]] = BoundedCache(
+            max_bytes, seconds
+        )
+
+    @property
+    def cache(self) -> BoundedCache[tuple[Any, ...], dict[str, Any]]:
+        """The underlying cache (its size, for metrics and tests)."""
+        return self._cache
 
     def get(self, key: tuple[Any, ...], max_age: float | None) -> dict[str, Any] | None:
-        entry = self._entries.get(key)
-        now = time.monotonic()
-        if entry is None or now >= entry.expires:
-            return None
-        if max_age is not None and now - entry.stored > max_age:
-            return None
-        return dict(entry.body)
+        body = self._cache.get(key, max_age)
+        return None if body is None else dict(body)
 
     def put(self, key: tuple[Any, ...], body: dict[str, Any]) -> None:
-        if self.seconds <= 0:
-            return
-        now = time.monotonic()
-        self._entries[key] = _Answer(now + self.seconds, now, dict(body))
-        self._entries.move_to_end(key)
-        while len(self._entries) > self.size:
-            self._entries.popitem(last=False)
+        self._cache.put(key, dict(body))
 
     def forget_frame(self, embed_id: str) -> None:
         """Drop every answer that points at the frame ``embed_id``."""
-        for key in [k for k, v in self._entries.items() if v.body.get("embed_id") == embed_id]:
-            del self._entries[key]
+        self._cache.drop_where(lambda _, body: body.get("embed_id") == embed_id)
 
 
 def endpoint_url_with_size(endpoint: str, request: EmbedRequest) -> str:
@@ -283,6 +312,11 @@ def endpoint_url_with_size(endpoint: str, request: EmbedRequest) -> str:
         if value and name not in names:
             query.append((name, str(value)))
     return urlunsplit(parts._replace(query=urlencode(query)))
+
+
+def _as_link(found: dict[str, Any], page_url: str) -> dict[str, Any]:
+    """A refused discovered answer reduced to a plain link to the page."""
+    return {**found, "type": "link", "html": link_snippet(page_url, str(found.get("title", "")))}
 
 
 def _unusable(answer: FetchResult) -> str | None:

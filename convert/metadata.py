@@ -1,5 +1,11 @@
 """Page metadata (title, description, canonical URL, site name, image, language) read from Open
-Graph, Twitter cards, JSON-LD, standard meta tags and the document, best source first."""
+Graph, Twitter cards, JSON-LD, standard meta tags and the document, best source first.
+
+Every field is capped here, where the page is read, so that a hostile page (a 5 MB ``<title>``)
+cannot make the frames, answers and caches built from its metadata large: texts are cut to
+``TEXT_LIMITS`` characters (an ellipsis last), and a URL longer than ``URL_LIMIT`` is dropped
+rather than cut (a cut URL points somewhere else).
+"""
 
 from __future__ import annotations
 
@@ -11,6 +17,13 @@ from urllib.parse import urljoin, urlsplit
 import lxml.html
 
 FIELDS = ("title", "description", "canonical_url", "site_name", "image", "language", "final_url")
+TEXT_LIMITS = {"title": 300, "description": 1000, "site_name": 300, "language": 35}
+"""Longest text kept of each text field, in characters."""
+URL_LIMIT = 2048
+"""Longest URL kept from a page; a longer one is dropped."""
+ELLIPSIS = "\u2026"
+_SCAN_FACTOR = 8
+"""Whitespace is collapsed over at most this many times a field's limit (a value is cut anyway)."""
 
 
 def page_metadata(root: lxml.html.HtmlElement, url: str) -> dict[str, str]:
@@ -18,10 +31,14 @@ def page_metadata(root: lxml.html.HtmlElement, url: str) -> dict[str, str]:
     meta = _meta_tags(root)
     ld = list(_json_ld(root))
 
-    def first(*candidates: str | None) -> str:
+    def first(*candidates: str | None, limit: int | None = None) -> str:
+        """The first non-blank candidate: a text cut to ``limit``, or (no limit) a URL, dropped
+        when too long."""
         for value in candidates:
             if value and value.strip():
-                return " ".join(value.split())
+                if limit is not None:
+                    return cap_text(value, limit)
+                return cap_url(" ".join(value.split()))
         return ""
 
     title_tag = root.find(".//title")
@@ -42,12 +59,14 @@ def page_metadata(root: lxml.html.HtmlElement, url: str) -> dict[str, str]:
             title_tag.text_content() if title_tag is not None else None,
             _ld_value(ld, "name"),
             h1.text_content() if h1 is not None else None,
+            limit=TEXT_LIMITS["title"],
         ),
         "description": first(
             meta.get("og:description"),
             meta.get("twitter:description"),
             meta.get("description"),
             _ld_value(ld, "description"),
+            limit=TEXT_LIMITS["description"],
         ),
         "canonical_url": _absolute(url, first(canonical, meta.get("og:url"))) or url,
         "site_name": first(
@@ -55,6 +74,7 @@ def page_metadata(root: lxml.html.HtmlElement, url: str) -> dict[str, str]:
             meta.get("application-name"),
             _ld_publisher(ld),
             urlsplit(url).hostname,
+            limit=TEXT_LIMITS["site_name"],
         ),
         "image": _absolute(url, image),
         "language": first(
@@ -62,10 +82,26 @@ def page_metadata(root: lxml.html.HtmlElement, url: str) -> dict[str, str]:
             root.get("xml:lang"),
             meta.get("content-language"),
             (meta.get("og:locale") or "").replace("_", "-"),
+            limit=TEXT_LIMITS["language"],
         ),
         "final_url": url,
     }
     return out
+
+
+def cap_text(value: str, limit: int) -> str:
+    """``value`` with whitespace collapsed, cut to ``limit`` characters (the last an ellipsis)
+    when longer."""
+    scanned = value[: limit * _SCAN_FACTOR]
+    text = " ".join(scanned.split())
+    if len(text) <= limit and len(scanned) == len(value):
+        return text
+    return text[: limit - 1].rstrip() + ELLIPSIS
+
+
+def cap_url(value: str) -> str:
+    """``value``, or "" when it is longer than ``URL_LIMIT``."""
+    return value if len(value) <= URL_LIMIT else ""
 
 
 def _meta_tags(root: lxml.html.HtmlElement) -> dict[str, str]:
@@ -135,9 +171,10 @@ def _ld_publisher(ld: list[dict[str, Any]]) -> str | None:
 
 
 def _absolute(base: str, value: str) -> str:
-    if not value:
+    """``value`` made absolute against ``base``; "" when empty, broken or too long."""
+    if not value or len(value) > URL_LIMIT:
         return ""
     try:
-        return urljoin(base, value.strip())
+        return cap_url(urljoin(base, value.strip()))
     except ValueError:
         return ""

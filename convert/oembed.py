@@ -20,7 +20,8 @@ import lxml.html
 
 from convert.appshell import detect_app_shell
 from convert.document import parse_document
-from convert.metadata import page_metadata
+from convert.embed_html import link_snippet, photo_snippet
+from convert.metadata import TEXT_LIMITS, cap_text, cap_url, page_metadata
 
 OEMBED_TYPES = ("photo", "video", "link", "rich")
 JSON_TYPE = "application/json+oembed"
@@ -29,6 +30,8 @@ TEMPLATE_SIZES = {"default": (800, 600), "compact": (400, 300), "horizontal": (4
 ORIENTATION_TEMPLATES = {"vertical": "default", "horizontal": "horizontal"}
 MAX_FRAME_SIDE = 4000
 """Largest width or height of a frame, whatever maxwidth/maxheight ask."""
+MAX_DISCOVERY_LINKS = 4
+"""Discovery links of a page tried at most (each may cost a provider timeout)."""
 _EMBED_NAMESPACE = uuid.UUID("6f0c3c8e-5a57-4b8e-9d0b-7061676563a1")
 _LINK_HEADER = re.compile(r"<([^>]*)>\s*((?:;\s*[^;,]*)*)")
 
@@ -56,6 +59,7 @@ def read_embed_page(page_html: str, url: str, link_header: str = "") -> EmbedPag
     metadata["favicon"] = _favicon(root, url)
     links = _discovery_links(root, url) + _header_links(link_header, url)
     links.sort(key=lambda link: link[0] != "json")
+    del links[MAX_DISCOVERY_LINKS:]
     shell = detect_app_shell(root).is_shell
     return EmbedPage(metadata=metadata, discovery=links, app_shell=shell)
 
@@ -77,11 +81,14 @@ def _favicon(root: lxml.html.HtmlElement, url: str) -> str:
 
 
 def _join(base: str, href: str) -> str:
+    """``href`` made absolute; "" unless http(s), or when longer than the URL cap."""
+    if not cap_url(href):
+        return ""
     try:
-        joined = urljoin(base, href)
+        joined = cap_url(urljoin(base, href))
+        return joined if urlsplit(joined).scheme in ("http", "https") else ""
     except ValueError:
         return ""
-    return joined if urlsplit(joined).scheme in ("http", "https") else ""
 
 
 def _discovery_links(root: lxml.html.HtmlElement, url: str) -> list[tuple[str, str]]:
@@ -173,34 +180,27 @@ def _int(value: Any) -> int | None:
 
 def embed_fields(data: dict[str, Any], page_url: str) -> dict[str, Any]:
     """The response fields of a native or discovered embed, ``html`` always set (an image or
-    a link snippet when the provider gave none)."""
-    title = str(data.get("title") or "")
+    a link snippet when the provider gave none); ``url`` is the provider's (photos). Texts are
+    capped like page metadata."""
+    title = cap_text(str(data.get("title") or ""), TEXT_LIMITS["title"])
     width, height = _int(data.get("width")), _int(data.get("height"))
     raw = data.get("html")
     snippet = raw if isinstance(raw, str) else ""
+    url = cap_url(str(data.get("url") or ""))
     if not snippet.strip():
-        target = str(data.get("url") or page_url)
         if data["type"] == "photo":
-            size = "".join(
-                f' {name}="{value}"'
-                for name, value in (("width", width), ("height", height))
-                if value
-            )
-            source, alt = html.escape(target, quote=True), html.escape(title, quote=True)
-            snippet = f'<img src="{source}" alt="{alt}"{size} loading="lazy">'
+            snippet = photo_snippet(url or page_url, title, width, height)
         else:
-            snippet = (
-                f'<a href="{html.escape(page_url, quote=True)}" target="_blank" '
-                f'rel="noopener noreferrer">{html.escape(title or page_url)}</a>'
-            )
+            snippet = link_snippet(page_url, title)
     return {
         "type": data["type"],
         "version": "1.0",
-        "provider_name": str(data.get("provider_name") or ""),
+        "provider_name": cap_text(str(data.get("provider_name") or ""), TEXT_LIMITS["site_name"]),
         "width": width or 0,
         "height": height or 0,
         "html": snippet,
         "title": title,
+        "url": url,
     }
 
 

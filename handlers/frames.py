@@ -1,11 +1,12 @@
 """The frame host: hosted frame pages at ``/oembed/<customer_hash>/<params_hash>`` and the frame
-management API under ``/api/v1/frames`` (SPEC 4.3, DESIGN section 6)."""
+management API under ``/api/v1/frames`` (SPEC 4.3, DESIGN section 6).
+
+Rendered frame pages are kept in this process's memory for ``PAGE_CACHE_SECONDS``, in a cache
+bounded in bytes (``oembed.frame_page_cache_bytes``)."""
 
 from __future__ import annotations
 
 import hashlib
-import time
-from collections import OrderedDict
 from typing import ClassVar
 
 from browser.oembed import EmbedRequest, ResolutionError, with_cache_off
@@ -26,11 +27,11 @@ from handlers.errors import ApiError
 from handlers.params import Param, ParamTable
 from handlers.services import Services
 from store.frames import METADATA_FIELDS, BadCursorError, FrameRecord
+from store.memcache import BoundedCache
 from store.store import StoreUnavailable
 
 PAGE_CACHE_SECONDS = 5.0
 """How long a process serves a frame page from memory before reading its row again."""
-PAGE_CACHE_SIZE = 1000
 NOT_FOUND_PAGE = (
     "<!doctype html><html><head><meta charset='utf-8'><title>Frame not found</title>"
     "<meta name='robots' content='noindex'></head><body style='font:14px sans-serif;"
@@ -91,19 +92,23 @@ class FramePageHandler(BaseHandler):
     """The card of one frame: static HTML and CSS, no script, cacheable with an ETag."""
 
     endpoint = "frame_page"
-    _cache: ClassVar[OrderedDict[str, tuple[float, str, bytes]]] = OrderedDict()
+    # path -> (ETag, "" when the frame does not exist; the page); its byte limit is set from
+    # the settings before each write.
+    _cache: ClassVar[BoundedCache[str, tuple[str, bytes]]] = BoundedCache(0, PAGE_CACHE_SECONDS)
 
     @classmethod
     def forget(cls, path: str) -> None:
         """Drop a frame page from this process's memory (after an update or a delete)."""
-        cls._cache.pop(path, None)
+        cls._cache.pop(path)
 
     async def get(self, customer: str, params: str) -> None:
         path = f"/oembed/{customer}/{params}"
         cached = self._cache.get(path)
-        if cached is None or time.monotonic() - cached[0] > PAGE_CACHE_SECONDS:
-            cached = await self._render(path, customer, params)
-        _, etag, body = cached
+        if cached is None:
+            cached = await self._render(customer, params)
+            self._cache.max_bytes = self.services.settings.oembed.frame_page_cache_bytes
+            self._cache.put(path, cached)
+        etag, body = cached
         self.set_header("Content-Security-Policy", CSP)
         self.set_header("X-Content-Type-Options", "nosniff")
         self.set_header("Referrer-Policy", "no-referrer")
@@ -122,39 +127,32 @@ class FramePageHandler(BaseHandler):
         self.set_header("Content-Type", "text/html; charset=utf-8")
         self.finish(body)
 
-    async def _render(self, path: str, customer: str, params: str) -> tuple[float, str, bytes]:
+    async def _render(self, customer: str, params: str) -> tuple[str, bytes]:
         try:
             record = await self.services.frames.page(customer, params)
         except StoreUnavailable as exc:
             raise ApiError("unavailable") from exc
         if record is None:
-            entry = (time.monotonic(), "", NOT_FOUND_PAGE.encode())
-        else:
-            plan = self.services.settings.plans.get(record.plan)
-            meta = record.metadata
-            body = render_card(
-                CardData(
-                    url=record.url,
-                    title=meta.get("title", ""),
-                    description=meta.get("description", ""),
-                    image=meta.get("image", ""),
-                    site_name=meta.get("site_name", ""),
-                    favicon=meta.get("favicon", ""),
-                    canonical_url=meta.get("canonical_url", ""),
-                ),
-                template=record.template,
-                theme=record.theme,
-                width=record.width,
-                height=record.height,
-                badge=plan.badge if plan is not None else True,
-            ).encode()
-            etag = '"' + hashlib.sha256(body).hexdigest()[:32] + '"'
-            entry = (time.monotonic(), etag, body)
-        self._cache[path] = entry
-        self._cache.move_to_end(path)
-        while len(self._cache) > PAGE_CACHE_SIZE:
-            self._cache.popitem(last=False)
-        return entry
+            return "", NOT_FOUND_PAGE.encode()
+        plan = self.services.settings.plans.get(record.plan)
+        meta = record.metadata
+        body = render_card(
+            CardData(
+                url=record.url,
+                title=meta.get("title", ""),
+                description=meta.get("description", ""),
+                image=meta.get("image", ""),
+                site_name=meta.get("site_name", ""),
+                favicon=meta.get("favicon", ""),
+                canonical_url=meta.get("canonical_url", ""),
+            ),
+            template=record.template,
+            theme=record.theme,
+            width=record.width,
+            height=record.height,
+            badge=plan.badge if plan is not None else True,
+        ).encode()
+        return '"' + hashlib.sha256(body).hexdigest()[:32] + '"', body
 
 
 # -- the management API -------------------------------------------------------------------------
