@@ -83,7 +83,7 @@ import zlib
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, Final
+from typing import Any, Final, TypeVar
 from urllib.parse import unquote, urljoin, urlsplit
 
 from cssselect import HTMLTranslator
@@ -976,7 +976,31 @@ def _triggers(norm: str) -> Iterator[tuple[int, str]]:
         yield match.start(1), match.group(1)
 
 
-@functools.lru_cache(maxsize=4096)
+_T = TypeVar("_T")
+CACHED_KEY_CHARS: Final = 2048
+"""Longest string argument whose result the memo caches below keep: their entries are then
+bounded in bytes as well as in number (a page's 5 MB word is judged, not kept)."""
+
+
+def _small_key_cache(maxsize: int) -> Callable[[Callable[..., _T]], Callable[..., _T]]:
+    """``functools.lru_cache(maxsize)`` for calls whose string arguments are at most
+    ``CACHED_KEY_CHARS`` long; longer ones are computed without being cached."""
+
+    def wrap(func: Callable[..., _T]) -> Callable[..., _T]:
+        cached = functools.lru_cache(maxsize=maxsize)(func)
+
+        @functools.wraps(func)
+        def call(*args: Any) -> _T:
+            if any(isinstance(arg, str) and len(arg) > CACHED_KEY_CHARS for arg in args):
+                return func(*args)
+            return cached(*args)
+
+        return call
+
+    return wrap
+
+
+@_small_key_cache(4096)
 def _candidates(word: str) -> tuple[int, ...]:
     """Indexes of the phrases that may start with ``word``."""
     found: set[int] = set()
@@ -1243,7 +1267,7 @@ _STRIPPED_LINK: Final = 0.5  # links and images at least this strong are removed
 _URL_SUSPECT_RE: Final = re.compile(r"[{}$\[<]|%(?:7[bBdD]|24|5[bB]|3[cC])|=[A-Za-z0-9+/_%-]{40}")
 
 
-@functools.lru_cache(maxsize=2048)
+@_small_key_cache(2048)
 def _judge_url(url: str, page_host: str) -> str | None:
     """The exfiltration variant a URL shows (``data``, ``template``, ``long``...), or ``None``.
 
@@ -1824,7 +1848,7 @@ def _declarations(text: str) -> dict[str, str]:
     return declarations
 
 
-@functools.lru_cache(maxsize=1024)
+@_small_key_cache(1024)
 def _selector_xpath(selector: str) -> etree.XPath | None:
     try:
         return etree.XPath(_TRANSLATOR.css_to_xpath(selector))
