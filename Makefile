@@ -1,5 +1,5 @@
 # Everyday verbs. Each one sets up what it needs first (deploy/bootstrap.sh is idempotent).
-.PHONY: run test setup lint format config bench bench-oembed bench-fetch bench-screenshot bench-markdown load chaos fuzz ssrf clean
+.PHONY: run test setup lint format config bench bench-oembed bench-fetch bench-screenshot bench-markdown load chaos fuzz ssrf hostile clean
 
 run:            ## set up, print an API key, run the server
 	bash deploy/bootstrap.sh run
@@ -49,6 +49,10 @@ chaos:          ## Chromium killed, Postgres stopped, data disk full, under load
 fuzz:           ## schemathesis against /openapi.json, longer and unseeded (the suite runs a short one)
 	bash deploy/bootstrap.sh setup
 	PAGECAST_FUZZ_EXAMPLES=200 PAGECAST_FUZZ_RANDOM=1 .venv/bin/pytest -q tests/test_fuzz.py
+
+hostile:        ## hostile pages (bombs, endless bodies, memory hogs) beside ordinary screenshots
+	bash deploy/bootstrap.sh setup
+	.venv/bin/python -m bench.hostile
 
 ssrf:           ## the SSRF battery alone (150 cases; it also runs in the test suite)
 	bash deploy/bootstrap.sh setup

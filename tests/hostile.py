@@ -236,3 +236,17 @@ PAGES: dict[str, Page] = {
     "/to-file": _redirect("file:///etc/passwd"),
 }
 """Every page the hostile origin serves, by path."""
+
+
+async def _serve_forever(port: int) -> None:
+    origin = HostileOrigin()
+    origin._server = await asyncio.start_server(origin._accept, "127.0.0.1", port)
+    origin.port = port
+    print(f"hostile origin on {origin.url('/')}", flush=True)
+    await asyncio.Event().wait()
+
+
+if __name__ == "__main__":  # python -m tests.hostile PORT (for bench/hostile.py)
+    import sys
+
+    asyncio.run(_serve_forever(int(sys.argv[1])))

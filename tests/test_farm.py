@@ -693,7 +693,7 @@ def saved_downloads(since: float) -> list[str]:
 @pytest.mark.gen_test(timeout=30)
 async def test_downloads_are_refused(shared: Shared) -> None:
     error = await shared.fail("/download")
-    assert error.kind == "capture_failed" and "download" in error.message
+    assert error.kind == "target_unreachable" and "download" in error.message
     # A page that starts a download: the file is requested but never written, not even for the
     # moment before the page's download handler would cancel it.
     since = time.time() - 1
@@ -954,7 +954,7 @@ async def test_a_crashed_page_fails_alone(site: tuple[Origin, SiteState]) -> Non
             os.kill(renderer, signal.SIGKILL)
         with pytest.raises(FarmError) as caught:
             await capture
-        assert caught.value.kind == "capture_failed" and "crashed" in caught.value.message
+        assert caught.value.kind == "target_unreachable" and "crashed" in caught.value.message
         assert time.monotonic() - started < 3
         health = farm.health()
         assert health["page_crashes"] == 1 and health["crashes"] == 0
