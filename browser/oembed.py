@@ -115,6 +115,8 @@ class EmbedRequest:
     full_render: bool = False
     auto_render: bool = False
     render_route: str = "direct"
+    org: str = ""
+    """The organization asking (it holds at most its share of the farm's pages)."""
 
 
 @dataclass
@@ -262,7 +264,9 @@ class EmbedResolver:
         return result
 
     async def _render(self, request: EmbedRequest) -> PageResult:
-        options = RenderOptions(navigation_timeout_ms=RENDER_TIMEOUT_MS, route=request.render_route)
+        options = RenderOptions(
+            navigation_timeout_ms=RENDER_TIMEOUT_MS, route=request.render_route, org=request.org
+        )
         try:
             rendered = await self.farm.render(request.url, options)
         except (FarmError, ValueError) as exc:

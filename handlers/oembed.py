@@ -211,6 +211,7 @@ class OembedHandler(ApiHandler):
             full_render=params["full_render"],
             auto_render=versioned("auto_render"),
             render_route="standard" if params["use_proxy"] else "direct",
+            org=self.key_info.org if self.key_info else "",
         )
 
     async def _frame_answer(
