@@ -3,7 +3,7 @@ ordinary screenshots of another organization see meanwhile.
 
 For each kind of hostile page (tests/hostile.py: stacked gzip, a gzip bomb, an endless body, a
 reset mid-body, a megabyte of headers, a download, a redirect to gopher, script that fills V8's
-heap, script that fills array buffers, script that never yields, a page that drips), an
+heap, script that fills canvases, script that never yields, a page that drips), an
 "attacker" organization asks for ``--at-once`` screenshots of it at the same time while a
 "victim" organization takes ordinary screenshots one after another. Then the attacker keeps ten
 dripping pages in flight. Prints one Markdown table: peak memory of Pagecast's process tree
@@ -48,7 +48,7 @@ KINDS = (
     "download",
     "to-gopher",
     "js-heap",
-    "buffers",
+    "canvases",
     "js-loop",
     "drip",
 )

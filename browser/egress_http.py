@@ -92,6 +92,18 @@ class ResponseHead:
             if token.strip() and token.strip().lower() != "identity"
         ]
 
+    def close_delimited(self) -> bool:
+        """Whether the body ends only when the connection closes (no length, not chunked)."""
+        chunked = "chunked" in self.get("transfer-encoding").lower()
+        return not chunked and not self.get("content-length").strip()
+
+    def rechunked(self) -> ResponseHead:
+        """This head for a body the guard re-frames as chunked: a body cut short then fails in
+        the browser (incomplete chunked encoding) instead of passing for a complete page."""
+        headers = [(k, v) for k, v in self.headers if k.lower() != "transfer-encoding"]
+        headers.append(("Transfer-Encoding", "chunked"))
+        return ResponseHead("HTTP/1.1", self.status, self.reason, headers)
+
     def encode(self) -> bytes:
         """The head for the browser: hop-by-hop headers dropped, ``Connection: close`` added."""
         lines = [f"{self.version} {self.status} {self.reason}".rstrip()]
@@ -224,35 +236,47 @@ async def relay_response(
     client: asyncio.StreamWriter,
     limits: EgressLimits,
     method: str,
-    progress: Callable[[], None] | None = None,
+    progress: Callable[[int], None] | None = None,
 ) -> ResponseHead | None:
     """Relay the origin's response (interim 1xx answers first) to the browser; returns the final
     head (status 101: the caller relays the upgraded connection), None if the origin sent none.
 
     Raises :class:`LimitExceededError`; ``started`` tells whether bytes already reached the client.
-    ``progress`` is called whenever body bytes arrive (the caller's idle clock).
+    ``progress(size)`` is called whenever body bytes arrive (the caller's idle clock and byte
+    budget; it may raise :class:`LimitExceededError`).
     """
     while True:
         head = await read_head(origin, limits)
         if head is None:
             return None
         check_head(head, limits)
-        client.write(head.encode())
         if not 100 <= head.status < 200 or head.status == 101:
             break
+        client.write(head.encode())
     if head.status == 101 or method.upper() == "HEAD" or head.status in _NO_BODY_STATUSES:
+        client.write(head.encode())
         await client.drain()
         return head
+    rechunk = head.close_delimited()
+    client.write((head.rechunked() if rechunk else head).encode())
     codings = head.codings()
     meter = _Meter(limits, codings[0] if codings else None)
 
     def feed(data: bytes) -> None:
         if progress is not None:
-            progress()
+            progress(len(data))
         meter.feed(data)
 
     try:
-        await relay_body(origin, client, head.headers, feed)
+        if rechunk:
+            while data := await origin.read(_CHUNK):
+                feed(data)
+                client.write(b"%x\r\n%b\r\n" % (len(data), data))
+                await client.drain()
+            client.write(b"0\r\n\r\n")
+            await client.drain()
+        else:
+            await relay_body(origin, client, head.headers, feed)
     except LimitExceededError as exc:
         exc.started = True
         raise

@@ -38,6 +38,7 @@ from browser import farm_page
 from browser.farm_browser import (
     DEFAULT_ROUTE,
     ContextKey,
+    Egress,
     FarmBrowser,
     close_context,
     proxy_settings,
@@ -130,7 +131,9 @@ class Farm:
     """Chromium pages for captures and renders; create and start it on the running IOLoop.
 
     ``egress_urls`` maps each route name ("direct", "standard") to the local proxy URL (the SSRF
-    egress guard) that contexts of that route must use; ``egress_url`` is the "direct" one. With
+    egress guard) that contexts of that route must use, or to an opener of one guard lane per
+    context (:meth:`browser.egress.EgressGuard.open_lane`: a byte budget per page);
+    ``egress_url`` is the "direct" one. With
     neither, pages reach the network without a proxy (tests of the farm alone).
     """
 
@@ -138,7 +141,7 @@ class Farm:
         self,
         settings: FarmSettings,
         egress_url: str | None = None,
-        egress_urls: Mapping[str, str] | None = None,
+        egress_urls: Mapping[str, Egress] | None = None,
     ) -> None:
         self.settings = settings
         egress = dict(egress_urls or {})
@@ -147,8 +150,9 @@ class Farm:
         if egress and DEFAULT_ROUTE not in egress:
             raise ValueError(f"egress URLs need a {DEFAULT_ROUTE!r} route")
         for url in egress.values():
-            proxy_settings(url)  # a malformed URL fails here, not on the first request
-        self._egress: dict[str, str] | None = egress or None
+            if isinstance(url, str):
+                proxy_settings(url)  # a malformed URL fails here, not on the first request
+        self._egress: dict[str, Egress] | None = egress or None
         self._supervisor = Supervisor(
             settings,
             self._egress,

@@ -12,9 +12,9 @@ import asyncio
 import logging
 import time
 import weakref
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 from urllib.parse import unquote, urlsplit
 
 from playwright.async_api import Browser, BrowserContext, Playwright
@@ -50,6 +50,19 @@ def launch_args(settings: FarmSettings) -> list[str]:
     """Chromium's command line: LAUNCH_ARGS and script's heap limited to half a page's share."""
     return [*LAUNCH_ARGS, f"--js-flags=--max-old-space-size={settings.page_memory_mb // 2}"]
 
+
+class EgressLane(Protocol):
+    """One context's own way through the egress guard (:class:`browser.egress.Lane`)."""
+
+    @property
+    def url(self) -> str: ...
+
+    def close(self) -> None: ...
+
+
+Egress = str | Callable[[], Awaitable[EgressLane]]
+"""How contexts of a route reach the egress guard: its proxy URL, or an opener of one lane per
+context (the guard then counts everything the page brings in against the page's budget)."""
 
 DEFAULT_ROUTE = "direct"
 CLOSE_GRACE = 5.0
@@ -133,7 +146,7 @@ class FarmBrowser:
         generation: int,
         pid: int | None,
         helpers: set[int],
-        egress: Mapping[str, str] | None,
+        egress: Mapping[str, Egress] | None,
         warm_per_key: int,
         on_change: Callable[[], None],
     ) -> None:
@@ -152,6 +165,7 @@ class FarmBrowser:
         self.gone = asyncio.Event()
         """Set when the browser disconnects, whatever the reason."""
         self._egress = egress
+        self._lanes: set[EgressLane] = set()
         self._warm_per_key = warm_per_key
         self._on_change = on_change
         self._warm: dict[ContextKey, list[BrowserContext]] = {
@@ -168,7 +182,7 @@ class FarmBrowser:
         playwright: Playwright,
         settings: FarmSettings,
         generation: int,
-        egress: Mapping[str, str] | None,
+        egress: Mapping[str, Egress] | None,
         on_change: Callable[[], None],
     ) -> FarmBrowser:
         """Start a Chromium (within ``launch_timeout``) and begin warming its contexts."""
@@ -205,19 +219,39 @@ class FarmBrowser:
     def _disconnected(self, browser: Browser) -> None:
         self.gone.set()
         self._warm = {key: [] for key in self._warm}
+        self._close_lanes()
         self._on_change()
 
     def idle(self, preset: str) -> int:
         """Warm contexts ready for ``preset`` (both color schemes)."""
         return sum(len(pool) for key, pool in self._warm.items() if key.preset == preset)
 
-    def _proxy(self, route: str) -> dict[str, str] | None:
+    async def _proxy(self, route: str) -> tuple[dict[str, str] | None, EgressLane | None]:
+        """The proxy option for a context of ``route``, and the lane it was opened on (a route
+        given as a lane opener gives each context a lane of its own)."""
         if self._egress is None:
-            return None
-        url = self._egress.get(route)
-        if url is None:
+            return None, None
+        egress = self._egress.get(route)
+        if egress is None:
             raise ValueError(f"no egress URL for route {route!r}")
-        return proxy_settings(url)
+        if isinstance(egress, str):
+            return proxy_settings(egress), None
+        lane = await egress()
+        return proxy_settings(lane.url), lane
+
+    def _lane_closer(self, lane: EgressLane) -> Callable[[BrowserContext], None]:
+        self._lanes.add(lane)
+
+        def closed(_context: BrowserContext) -> None:
+            lane.close()
+            self._lanes.discard(lane)
+
+        return closed
+
+    def _close_lanes(self) -> None:
+        for lane in list(self._lanes):
+            lane.close()
+        self._lanes.clear()
 
     async def new_context(self, key: ContextKey) -> BrowserContext:
         """A fresh context of shape ``key``."""
@@ -237,11 +271,19 @@ class FarmBrowser:
             "bypass_csp": False,
             "java_script_enabled": True,
         }
-        proxy = self._proxy(key.route)
+        proxy, lane = await self._proxy(key.route)
         if proxy is not None:
             options["proxy"] = proxy
-        async with asyncio.timeout(CONTEXT_TIMEOUT):
-            return await self.browser.new_context(**options)
+        try:
+            async with asyncio.timeout(CONTEXT_TIMEOUT):
+                context = await self.browser.new_context(**options)
+        except BaseException:
+            if lane is not None:
+                lane.close()
+            raise
+        if lane is not None:
+            context.on("close", self._lane_closer(lane))
+        return context
 
     async def take(self, key: ContextKey) -> BrowserContext:
         """A context for one request: a warm one when there is one, else a new one."""

@@ -18,7 +18,7 @@ from typing import Any
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Playwright, async_playwright
 
-from browser.farm_browser import CLOSE_GRACE, FarmBrowser
+from browser.farm_browser import CLOSE_GRACE, Egress, FarmBrowser
 from browser.farm_procs import enable_subreaper, reap_orphans, tree_memory_bytes
 from browser.farm_types import FarmSettings
 
@@ -44,7 +44,7 @@ class Supervisor:
     def __init__(
         self,
         settings: FarmSettings,
-        egress: Mapping[str, str] | None,
+        egress: Mapping[str, Egress] | None,
         *,
         on_change: Callable[[], None],
         on_restart: Callable[[str], None],

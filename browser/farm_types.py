@@ -72,6 +72,13 @@ class FarmSettings:
         min=0.01,
         max=1.0,
     )
+    max_page_mb: int = setting(
+        128,
+        "MiB one page may bring in through the egress guard, all its responses and tunnels "
+        "together; past it the page's connections are cut and new ones refused.",
+        min=1,
+        max=65_536,
+    )
     max_tunnel_mb: int = setting(
         64,
         "MiB one HTTPS connection of a page may bring in through the egress guard before it is "

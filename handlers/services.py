@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from browser.egress import EgressGuard, EgressLimits
 from browser.farm import Farm
+from browser.farm_browser import Egress
 from browser.fetch import Fetcher
 from browser.oembed import EmbedResolver
 from browser.pages import PageFetcher
@@ -122,6 +125,12 @@ def egress_limits(settings: Settings) -> EgressLimits:
     )
 
 
+def egress_lanes(guards: Mapping[str, EgressGuard], settings: Settings) -> dict[str, Egress]:
+    """Each route's guard, opening one lane per browser context (a byte budget per page)."""
+    budget = settings.farm.max_page_mb * 2**20
+    return {name: functools.partial(guard.open_lane, budget) for name, guard in guards.items()}
+
+
 async def open_services(settings: Settings, own_endpoints: list[tuple[str, int]]) -> Services:
     """Open the store, the fetchers, the worker pool, the egress guards and the farm."""
     loop = asyncio.get_running_loop()
@@ -146,7 +155,7 @@ async def open_services(settings: Settings, own_endpoints: list[tuple[str, int]]
         )
     for guard in guards.values():
         await guard.start()
-    farm = Farm(settings.farm, egress_urls={name: guard.url for name, guard in guards.items()})
+    farm = Farm(settings.farm, egress_urls=egress_lanes(guards, settings))
     await farm.start()
     screenshots = ScreenshotStore(
         store, images, janitor_interval=settings.screenshots.janitor_interval

@@ -25,7 +25,7 @@ from convert.pool import ConverterPool, ConvertSettings
 from convert.providers import ProviderRegistry, builtin_providers
 from handlers.config import PlanSettings, Settings
 from handlers.ratelimit import RateLimiter
-from handlers.services import Services, egress_limits
+from handlers.services import Services, egress_lanes, egress_limits
 from store.db import close_database, open_database
 from store.frames import FrameStore
 from store.screenshots import ImageFiles, ScreenshotStore
@@ -127,7 +127,7 @@ def running_farm(io_loop: Any, settings: Settings) -> Iterator[Farm]:
     need Chromium override the ``farm`` fixture with it)."""
     guard = EgressGuard(AddressPolicy(settings.fetch.allow_hosts), limits=egress_limits(settings))
     io_loop.run_sync(guard.start)
-    farm = Farm(settings.farm, egress_urls={"direct": guard.url})
+    farm = Farm(settings.farm, egress_urls=egress_lanes({"direct": guard}, settings))
     io_loop.run_sync(farm.start, timeout=60)
     try:
         yield farm

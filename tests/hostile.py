@@ -31,12 +31,19 @@ JS_HEAP = (
     "<html><body><p>heap</p><script>const keep=[];(function grow(){for(let i=0;i<200000;i++)"
     "keep.push({a:i,b:'x'+i});setTimeout(grow,0)})();</script></body></html>"
 )
-# Memory outside V8's heap (array buffers): only the watchdog stops it.
-BUFFERS = (
-    "<html><body><p>buffers</p><script>const keep=[];setInterval(()=>{for(let i=0;i<4;i++)"
-    "keep.push(new Uint8Array(32*1024*1024).fill(7))},20);</script></body></html>"
+# Memory outside V8's heap (canvas backing stores, 64 MiB each): only the watchdog stops it.
+CANVASES = (
+    "<html><body><p>canvases</p><script>const keep=[];setInterval(()=>{"
+    "const c=document.createElement('canvas');c.width=4096;c.height=4096;"
+    "const x=c.getContext('2d');x.fillStyle='#f00';x.fillRect(0,0,4096,4096);keep.push(c)},30);"
+    "</script></body></html>"
 )
 JS_LOOP = "<html><body><p>loop</p><script>while(true){}</script></body></html>"
+# Sixteen downloads of a megabyte each: more than a small per-page budget.
+HEAVY = (
+    "<html><body><p>heavy</p><script>for(let i=0;i<16;i++)"
+    "fetch('/blob?'+i).then(r=>r.arrayBuffer()).catch(()=>0);</script></body></html>"
+)
 
 
 @cache
@@ -210,6 +217,21 @@ async def _download(origin: HostileOrigin, writer: Writer) -> None:
     await writer.drain()
 
 
+async def _blob(origin: HostileOrigin, writer: Writer) -> None:
+    """A megabyte of zeros (the heavy page asks for sixteen of them)."""
+    body = bytes(1024 * 1024)
+    writer.write(
+        _head(
+            "200 OK",
+            {"Content-Type": "application/octet-stream", "Content-Length": str(len(body))},
+        )
+    )
+    for start in range(0, len(body), 64 * 1024):
+        writer.write(body[start : start + 64 * 1024])
+        origin.count("/blob", 64 * 1024)
+        await writer.drain()
+
+
 def _redirect(location: str) -> Page:
     async def page(origin: HostileOrigin, writer: Writer) -> None:
         writer.write(_head("302 Found", {"Location": location, "Content-Length": "0"}))
@@ -228,8 +250,10 @@ PAGES: dict[str, Page] = {
     "/huge-headers": _huge_headers,
     "/download": _download,
     "/js-heap": _html(JS_HEAP),
-    "/buffers": _html(BUFFERS),
+    "/canvases": _html(CANVASES),
     "/js-loop": _html(JS_LOOP),
+    "/heavy": _html(HEAVY),
+    "/blob": _blob,
     "/to-gopher": _redirect("gopher://127.0.0.1:70/1"),
     "/to-ftp": _redirect("ftp://127.0.0.1/file"),
     "/to-dict": _redirect("dict://127.0.0.1:2628/d:word"),
@@ -239,6 +263,7 @@ PAGES: dict[str, Page] = {
 
 
 async def _serve_forever(port: int) -> None:
+    zeros_gzip(256 * 1024 * 1024)  # made once before serving: the bench times Pagecast, not this
     origin = HostileOrigin()
     origin._server = await asyncio.start_server(origin._accept, "127.0.0.1", port)
     origin.port = port
