@@ -5,10 +5,13 @@ real source of lazy-loaded images. Pure functions over lxml trees."""
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 import lxml.html
 from cssselect import SelectorSyntaxError
 from lxml import etree
+
+from convert.depth import flatten_source, flatten_tree, too_deep
 
 # Elements whose content is never text a reader sees.
 INVISIBLE_TAGS = (
@@ -37,7 +40,8 @@ _HIDDEN_STYLE = re.compile(
 _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 _PARSER = lxml.html.HTMLParser(huge_tree=True)
 """Lenient HTML parsing that keeps documents nested deeper than libxml2's default 255 levels
-(old sites leave hundreds of <font> tags open); huge_tree allows about 2,000."""
+(old sites leave hundreds of <font> tags open); huge_tree allows about 2,000, and deeper documents
+are flattened first (:mod:`convert.depth`)."""
 _LAZY_SOURCES = ("data-src", "data-lazy-src", "data-original", "data-lazy", "data-url")
 
 
@@ -80,21 +84,59 @@ def check_selectors(parameter: str, selectors: tuple[str, ...]) -> None:
             raise SelectorError(parameter, selector) from exc
 
 
+@dataclass
+class ParsedDocument:
+    """A parsed page. ``flattened``: it was nested deeper than the limit, so its deepest text
+    was gathered at the limit; ``cut``: even flattened, the parser gave up before its end, so
+    text after that point is missing."""
+
+    root: lxml.html.HtmlElement
+    flattened: bool = False
+    cut: bool = False
+
+
 def parse_document(html: str) -> lxml.html.HtmlElement:
     """Parse HTML leniently; an empty or unparsable document becomes an empty <html>."""
+    return read_document(html).root
+
+
+def read_document(html: str) -> ParsedDocument:
+    """Parse HTML leniently (see :func:`parse_document`), no element nested deeper than
+    :data:`~convert.depth.MAX_DEPTH`: a deeper document is flattened, its text kept."""
     if not html.strip():
-        return empty_document()
+        return ParsedDocument(empty_document())
     # lxml refuses str input that carries an XML encoding declaration.
     cleaned = re.sub(r"^\s*<\?xml[^>]*>", "", html, count=1)
     # Characters XML cannot hold (controls, lone surrogates) would break edits of the tree later.
     cleaned = _NOT_XML.sub("", cleaned)
-    try:
-        root = lxml.html.document_fromstring(cleaned, parser=_PARSER)
-    except (etree.ParserError, ValueError):
-        return empty_document()
+    root, cut = _parse(cleaned)
+    flattened = root is not None and too_deep(root)
+    if flattened:
+        root, cut = _parse(flatten_source(cleaned, hiding_tags=INVISIBLE_TAGS))
+        if root is not None:
+            flatten_tree(root, unseen=_unseen)
+    if root is None:
+        return ParsedDocument(empty_document())
     if root.find("body") is None:
         root.append(lxml.html.Element("body"))
-    return root
+    return ParsedDocument(root, flattened=flattened, cut=cut)
+
+
+def _parse(html: str) -> tuple[lxml.html.HtmlElement | None, bool]:
+    """The document (None when unparsable), and whether the parser gave up at its depth limit."""
+    try:
+        root = lxml.html.document_fromstring(html, parser=_PARSER)
+    except (etree.ParserError, ValueError):
+        return None, False
+    cut = any(
+        error.type == etree.ErrorTypes.ERR_RESOURCE_LIMIT and "depth" in error.message
+        for error in _PARSER.error_log
+    )
+    return root, cut
+
+
+def _unseen(element: etree._Element) -> bool:
+    return element.tag in INVISIBLE_TAGS or is_hidden(element)
 
 
 def empty_document() -> lxml.html.HtmlElement:

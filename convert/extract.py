@@ -409,9 +409,13 @@ class Extraction:
     fell_back: bool
 
 
-def main_content(root: lxml.html.HtmlElement, title: str = "") -> Extraction:
+def main_content(
+    root: lxml.html.HtmlElement, title: str = "", *, scoring: bool = True
+) -> Extraction:
     """Reduce the cleaned document ``root`` to its main content, in place. ``title`` (the
-    page's title from its metadata) tells the headline from a logo in an ``<h1>``."""
+    page's title from its metadata) tells the headline from a logo in an ``<h1>``. Without
+    ``scoring``, only a semantic container is looked for, else the whole body is kept (less the
+    furniture)."""
     body = body_of(root)
     measures = Measures()
     headline = _headline(body, title, measures)
@@ -421,7 +425,7 @@ def main_content(root: lxml.html.HtmlElement, title: str = "") -> Extraction:
     measures = Measures()  # the furniture is gone: measure again
     total = len(text_of(body))
     container, method = _semantic(body, total, measures)
-    if container is None:
+    if container is None and scoring:
         container, method = _scored(body, total, measures)
     if container is not None and headline is not None and headline.getparent() is not None:
         container = _with_headline(container, headline, body, measures)

@@ -16,7 +16,7 @@ from typing import Any
 from convert import safety
 from convert.appshell import detect_app_shell
 from convert.chunks import Chunk, ChunkOptions, chunk_markdown
-from convert.document import apply_selectors, check_selectors, clean_document, parse_document
+from convert.document import apply_selectors, check_selectors, clean_document, read_document
 from convert.extract import main_content
 from convert.markdown import estimate_tokens, render_markdown, truncate
 from convert.metadata import page_metadata
@@ -26,6 +26,8 @@ from convert.structure import Structure, StructureLimits, page_structure
 log = logging.getLogger(__name__)
 
 SAFETY_MODES = ("sanitize", "warn", "block")
+TOO_DEEP = "document_too_deep"
+"""Truncation reason of a page nested too deep to read to its end, even flattened."""
 
 
 @dataclass(frozen=True)
@@ -99,7 +101,8 @@ def convert_page(html: str, url: str, options: ConvertOptions) -> PageConversion
     """Convert one page; raises :class:`~convert.document.SelectorError` for a bad selector."""
     check_selectors("include_tags", options.include_tags)
     check_selectors("exclude_tags", options.exclude_tags)
-    root = parse_document(html)
+    parsed = read_document(html)
+    root = parsed.root
     metadata = page_metadata(root, url)
     shell = detect_app_shell(root)
     html_scan = None
@@ -111,7 +114,9 @@ def convert_page(html: str, url: str, options: ConvertOptions) -> PageConversion
     root = apply_selectors(root, options.include_tags, options.exclude_tags)
     extraction, fell_back = "whole_page", False
     if options.only_main_content and not options.include_tags:
-        found = main_content(root, metadata.get("title", ""))
+        # A flattened page's paragraphs no longer sit where the page put them: scoring would
+        # crown the block they were gathered in and drop the rest.
+        found = main_content(root, metadata.get("title", ""), scoring=not parsed.flattened)
         extraction, fell_back = found.method, found.fell_back
     result = PageConversion(
         markdown="",
@@ -121,6 +126,8 @@ def convert_page(html: str, url: str, options: ConvertOptions) -> PageConversion
         app_shell=shell.is_shell,
         app_shell_reason=shell.reason,
     )
+    if parsed.cut:
+        result.truncated, result.truncation_reason = True, TOO_DEEP
     if options.structure.wanted:
         try:
             result.structure = page_structure(root, url, options.structure.limits)
