@@ -203,8 +203,16 @@ def is_hidden(element: etree._Element) -> bool:
     return bool(style and _HIDDEN_STYLE.search(style))
 
 
+# Empty elements in HTML5 that libxml2 (HTML 4 rules) opens as containers: what follows them in
+# the same parent lands inside, and must not go when they do.
+_VOID_AS_CONTAINER = ("embed", "source", "track", "wbr")
+
+
 def clean_document(root: lxml.html.HtmlElement, url: str) -> None:
     """Resolve URLs, then remove comments, invisible elements, hidden elements and the head."""
+    for element in list(root.iter(*_VOID_AS_CONTAINER)):
+        if len(element) or (element.text or "").strip():
+            element.drop_tag()  # keeps the text and elements the parser put inside
     _lazy_images(root)
     # Before removing <head>: <base href> lives there.
     root.make_links_absolute(url, resolve_base_href=True, handle_failures="discard")

@@ -47,6 +47,16 @@ def test_tail_text_survives_dropped_elements() -> None:
     assert "before after" in convert("<p>before <script>x</script>after</p>").replace("  ", " ")
 
 
+def test_text_after_an_embed_survives() -> None:
+    # libxml2 nests what follows <embed>, <source>, <track> and <wbr> inside them.
+    markdown = convert(
+        "<p>before <embed src='x.swf'> after embed</p><video><source src='v.mp4'></video>"
+        "<p>long<wbr>word and <b>bold</b></p>"
+    )
+    assert "before after embed" in " ".join(markdown.split())
+    assert "longword" in markdown and "**bold**" in markdown
+
+
 def test_tables_and_code() -> None:
     text = convert(
         "<table><tr><th>h1</th><th>h2</th></tr><tr><td>a</td><td>b</td></tr></table>"
