@@ -179,7 +179,8 @@ async def report(bench: Bench, args: argparse.Namespace) -> None:
         "| victim p50 ms | victim p95 ms | p95 / alone |"
     )
     print("|---|---:|---|---:|---:|---|---:|---:|---:|")
-    cases = [(kind, args.at_once) for kind in KINDS] + [("drip", 10)]
+    kinds = args.only.split(",") if args.only else [*KINDS, "drip10"]
+    cases = [("drip", 10) if kind == "drip10" else (kind, args.at_once) for kind in kinds]
     for kind, count in cases:
         result = await bench.case(f"/{kind}", count, args.navigation_ms)
         answers = ", ".join(f"{n}x{code}" for code, n in sorted(result["answers"].items()))  # type: ignore[attr-defined]
@@ -196,6 +197,9 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--at-once", type=int, default=4, help="hostile pages at once per kind")
     parser.add_argument("--navigation-ms", type=int, default=30_000, help="navigationTimeout")
+    parser.add_argument(
+        "--only", default="", help="comma-separated page kinds (drip10: ten drips at once)"
+    )
     return asyncio.run(run(parser.parse_args()))
 
 

@@ -223,6 +223,7 @@ class Farm:
             "crashes": supervisor.crashes,
             "page_crashes": self.page_crashes,
             "renderers_killed": self._watchdog.kills,
+            "renderers_lowered": self._watchdog.lowered,
             "contexts_served": self.contexts_served,
             "browser_contexts_served": current.contexts_served if current else 0,
             "rss_mb": round(supervisor.memory_bytes / 2**20),

@@ -21,6 +21,7 @@ log = logging.getLogger(__name__)
 
 _PR_SET_CHILD_SUBREAPER = 36
 _PAGE_SIZE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
+_CLOCK_TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
 CHROMIUM_NAMES: tuple[str, ...] = ("chromium", "chrome", "chrome_crashpad", "headless_shell")
 """Process names (``/proc/<pid>/comm``, at most 15 characters) of Chromium builds' processes."""
 
@@ -36,6 +37,8 @@ class ProcessInfo:
     state: str
     name: str
     rss_bytes: int
+    cpu_seconds: float = 0.0
+    """User and system CPU time used so far."""
 
 
 def enable_subreaper() -> bool:
@@ -78,6 +81,7 @@ def read_process(pid: int) -> ProcessInfo | None:
             state=fields[0],
             name=raw[open_paren + 1 : close_paren],
             rss_bytes=int(fields[21]) * _PAGE_SIZE,
+            cpu_seconds=(int(fields[11]) + int(fields[12])) / _CLOCK_TICKS,
         )
     except (IndexError, ValueError):
         return None

@@ -8,15 +8,23 @@ then crashes, its capture fails with a clear error, and the browser and the othe
 
 V8's own heap limit (``--max-old-space-size``, set at launch) stops script that allocates in a
 loop earlier and more gently; the watchdog catches what lives outside V8's heap (the DOM, images,
-array buffers, a huge document). Reads ``/proc`` only; one pass costs a few milliseconds.
+canvases, a huge document).
+
+A renderer that keeps a core busy (script that never yields) is lowered to the lowest scheduling
+priority: on a small host two spinning pages would otherwise take every core from the other
+organizations' pages, which now get the CPU first. Reads ``/proc`` only; one pass costs a few
+milliseconds.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
+import os
 import time
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 
 from browser.farm_procs import ProcessInfo, kill_processes, process_tree
 
@@ -26,6 +34,24 @@ RENDERER_FLAG = b"--type=renderer"
 """What a renderer process's command line carries."""
 KILL_MEMORY_WINDOW = 5.0
 """Seconds after a kill during which a page crash is put down to the watchdog."""
+SPIN_WINDOW = 1.0
+"""Seconds over which a renderer's CPU use is judged."""
+SPIN_SHARE = 0.8
+"""Share of one core above which a window counts as busy."""
+SPIN_WINDOWS = 2
+"""Busy windows in a row after which a renderer is lowered."""
+LOW_PRIORITY = 19
+"""The nice value of a lowered renderer (the lowest priority)."""
+
+
+@dataclass
+class _CpuWatch:
+    """A renderer's CPU use at the start of the current window, and its busy windows so far."""
+
+    since: float
+    cpu_seconds: float
+    busy: int = 0
+    lowered: bool = False
 
 
 def is_renderer(pid: int, known: dict[int, bool]) -> bool:
@@ -60,6 +86,9 @@ class RendererWatchdog:
         self._roots = roots
         self._on_kill = on_kill
         self._known: dict[int, bool] = {}
+        self._cpu: dict[int, _CpuWatch] = {}
+        self.lowered = 0
+        """Renderers lowered in priority for keeping a core busy."""
         self._task: asyncio.Task[None] | None = None
 
     def start(self) -> None:
@@ -89,6 +118,7 @@ class RendererWatchdog:
         """One pass: kill every renderer over the limit; returns how many were killed."""
         living: set[int] = set()
         over: list[ProcessInfo] = []
+        now = time.monotonic()
         for root in self._roots():
             for info in process_tree(root):
                 living.add(info.pid)
@@ -96,8 +126,10 @@ class RendererWatchdog:
                     continue
                 if info.rss_bytes > self.limit_bytes:
                     over.append(info)
+                self._watch_cpu(info, now)
         for pid in [pid for pid in self._known if pid not in living]:
             del self._known[pid]  # pids are reused: forget the ones that are gone
+            self._cpu.pop(pid, None)
         for info in over:
             if kill_processes([info.pid]):
                 self.kills += 1
@@ -110,3 +142,39 @@ class RendererWatchdog:
                 )
                 self._on_kill(info.rss_bytes)
         return len(over)
+
+    def _watch_cpu(self, info: ProcessInfo, now: float) -> None:
+        watch = self._cpu.get(info.pid)
+        if watch is None:
+            self._cpu[info.pid] = _CpuWatch(now, info.cpu_seconds)
+            return
+        elapsed = now - watch.since
+        if elapsed < SPIN_WINDOW or watch.lowered:
+            return
+        share = (info.cpu_seconds - watch.cpu_seconds) / elapsed
+        watch.busy = watch.busy + 1 if share >= SPIN_SHARE else 0
+        watch.since, watch.cpu_seconds = now, info.cpu_seconds
+        if watch.busy >= SPIN_WINDOWS:
+            watch.lowered = True
+            if lower_priority(info.pid):
+                self.lowered += 1
+                log.info(
+                    "renderer %d kept a core busy for %.0f s: lowered to nice %d",
+                    info.pid,
+                    SPIN_WINDOW * SPIN_WINDOWS,
+                    LOW_PRIORITY,
+                )
+
+
+def lower_priority(pid: int) -> bool:
+    """Give every thread of ``pid`` the lowest scheduling priority; whether it worked."""
+    try:
+        threads = [int(tid) for tid in os.listdir(f"/proc/{pid}/task")]
+    except OSError:
+        return False
+    done = False
+    for tid in threads:
+        with contextlib.suppress(OSError):
+            os.setpriority(os.PRIO_PROCESS, tid, LOW_PRIORITY)
+            done = True
+    return done
