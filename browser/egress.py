@@ -28,22 +28,17 @@ import contextlib
 import ipaddress
 import itertools
 import logging
-from collections.abc import Callable
 from typing import Final
 from urllib.parse import unquote, urlsplit
 
 from prometheus_client import Counter
 
-from browser.egress_http import EgressLimits, LimitExceededError, relay_body
-from browser.egress_http import relay_response as relay_http_response
+from browser.egress_limits import EGRESS_HEADER, EGRESS_REASON_HEADER, EgressLimits
+from browser.egress_relay import Lane, Relay
 from browser.egress_wire import (
     AUTHORITY,
-    CHUNK,
-    EGRESS_HEADER,
-    EGRESS_REASON_HEADER,
     MAX_HEAD_BYTES,
     ReplyError,
-    RequestHead,
     Streams,
     answer,
     check_url,
@@ -84,46 +79,6 @@ EGRESS_REQUESTS = Counter(
 OUTCOMES: Final = ("allowed", "refused", "failed", "limited")
 for _outcome in OUTCOMES:
     EGRESS_REQUESTS.labels(_outcome)
-
-
-class Lane:
-    """One page's own way out through the guard: a port of its own, so that everything the page
-    brings in (all its responses and tunnels together) counts against one byte budget."""
-
-    def __init__(self, limit: int, on_close: Callable[[Lane], None]) -> None:
-        self.limit = limit
-        self.received = 0
-        self.port = 0
-        self._server: asyncio.Server | None = None
-        self._on_close = on_close
-
-    def listen(self, server: asyncio.Server) -> None:
-        self._server = server
-        self.port = server.sockets[0].getsockname()[1]
-
-    @property
-    def url(self) -> str:
-        """The proxy server for the page's context."""
-        return f"http://127.0.0.1:{self.port}"
-
-    @property
-    def exhausted(self) -> bool:
-        return self.received > self.limit
-
-    def take(self, size: int) -> None:
-        """Count ``size`` bytes in; raises :class:`LimitExceededError` past the budget."""
-        self.received += size
-        if self.received > self.limit:
-            raise LimitExceededError(
-                f"the page brought in more than {self.limit // 2**20} MiB", started=True
-            )
-
-    def close(self) -> None:
-        """Stop listening (connections in progress end with the page's context)."""
-        if self._server is not None:
-            self._server.close()
-            self._server = None
-            self._on_close(self)
 
 
 class EgressGuard:
@@ -294,9 +249,7 @@ class EgressGuard:
             return
         request = parse_head(head)
         if lane is not None and lane.exhausted:
-            raise ReplyError(
-                502, f"the page brought in more than {lane.limit // 2**20} MiB", "limited"
-            )
+            raise lane.refusal()
         connect = request.method.upper() == "CONNECT"
         if connect:
             match = AUTHORITY.match(request.target)
@@ -309,65 +262,16 @@ class EgressGuard:
         upstream = await self._open(conn, target)
         self._count("allowed")
         log.debug("egress #%d: %s %s:%d allowed", conn, request.method, target.host, target.port)
+        relay = Relay(conn, self.limits, self.idle_timeout, self._count, lane)
         try:
             if connect:
                 writer.write(b"HTTP/1.1 200 Connection Established\r\n\r\n")
-                await self._splice(conn, (reader, writer), upstream, lane)
+                await relay.splice((reader, writer), upstream)
             else:
                 upstream[1].write(origin_head(request, target))
-                await self._exchange(conn, request, (reader, writer), upstream, lane)
+                await relay.exchange(request, (reader, writer), upstream)
         finally:
             await shut(upstream[1])
-
-    async def _exchange(
-        self,
-        conn: int,
-        request: RequestHead,
-        client: Streams,
-        origin: Streams,
-        lane: Lane | None,
-    ) -> None:
-        """One plain-HTTP request and its response (or a WebSocket upgrade), then the end."""
-        loop = asyncio.get_running_loop()
-        body = asyncio.create_task(
-            relay_body(client[0], origin[1], request.headers, until_close=False)
-        )
-        try:
-            async with asyncio.timeout(self.idle_timeout) as idle:
-
-                def progress(size: int) -> None:
-                    idle.reschedule(loop.time() + self.idle_timeout)
-                    if lane is not None:
-                        lane.take(size)
-
-                head = await relay_http_response(
-                    origin[0], client[1], self.limits, request.method, progress
-                )
-        except TimeoutError:
-            log.debug("egress #%d: no progress for %.1f s, closing", conn, self.idle_timeout)
-            return
-        except LimitExceededError as exc:
-            if not exc.started:
-                raise ReplyError(502, exc.message, "limited") from None
-            # Part of the response is with the browser already: only a reset tells it the
-            # load failed (a clean close could pass for a complete, shorter page).
-            log.info("egress #%d: response cut: %s", conn, exc.message)
-            self._count("limited")
-            client[1].transport.abort()
-            origin[1].transport.abort()
-            return
-        except (OSError, asyncio.IncompleteReadError, asyncio.LimitOverrunError) as exc:
-            log.debug("egress #%d: exchange broke off: %s", conn, exc.__class__.__name__)
-            client[1].transport.abort()
-            return
-        finally:
-            if not body.done():
-                body.cancel()
-            await asyncio.gather(body, return_exceptions=True)
-        if head is None:
-            raise ReplyError(502, "the target closed the connection without answering")
-        if head.status == 101:
-            await self._splice(conn, client, origin, lane)
 
     async def _check(self, url: str) -> Target:
         try:
@@ -379,7 +283,8 @@ class EgressGuard:
             raise ReplyError(502, str(exc)) from None
         except TimeoutError:
             raise ReplyError(502, "resolving the host timed out") from None
-        if target.port == self.port and any(
+        own_ports = {self.port} | {lane.port for lane in self._lanes}
+        if target.port in own_ports and any(
             ipaddress.ip_address(address).is_loopback
             or ipaddress.ip_address(address).is_unspecified
             for address in target.addresses
@@ -446,54 +351,6 @@ class EgressGuard:
             )
             raise ReplyError(502, f"the upstream proxy refused the tunnel ({status})")
         return reader, writer
-
-    async def _splice(
-        self, conn: int, client: Streams, origin: Streams, lane: Lane | None = None
-    ) -> None:
-        """Relay bytes both ways until either side closes or nothing moves for idle_timeout."""
-        loop = asyncio.get_running_loop()
-        last = [loop.time()]
-
-        async def pump(
-            reader: asyncio.StreamReader, writer: asyncio.StreamWriter, cap: int | None
-        ) -> None:
-            moved = 0
-            while data := await reader.read(CHUNK):
-                last[0] = loop.time()
-                moved += len(data)
-                if cap is not None and moved > cap:
-                    log.info("egress #%d: tunnel over %d bytes, closing", conn, cap)
-                    self._count("limited")
-                    return
-                if cap is not None and lane is not None:
-                    try:
-                        lane.take(len(data))
-                    except LimitExceededError as exc:
-                        log.info("egress #%d: %s, closing", conn, exc.message)
-                        self._count("limited")
-                        return
-                writer.write(data)
-                await writer.drain()
-
-        tasks = {
-            asyncio.create_task(pump(client[0], origin[1], None)),
-            asyncio.create_task(pump(origin[0], client[1], self.limits.max_tunnel_bytes)),
-        }
-        try:
-            while True:
-                remaining = last[0] + self.idle_timeout - loop.time()
-                if remaining <= 0:
-                    log.debug("egress #%d: idle for %.1f s, closing", conn, self.idle_timeout)
-                    return
-                done, _ = await asyncio.wait(
-                    tasks, timeout=remaining, return_when=asyncio.FIRST_COMPLETED
-                )
-                if done:
-                    return
-        finally:
-            for task in tasks:
-                task.cancel()
-            await asyncio.gather(*tasks, return_exceptions=True)
 
     def _count(self, outcome: str) -> None:
         EGRESS_REQUESTS.labels(outcome).inc()

@@ -6,13 +6,16 @@ passes the SSRF check. While relaying it reads the response the way the fetcher 
 what the fetcher refuses:
 
 - a response head larger than the head limit (answered 502 before anything reaches the browser);
-- stacked content codings (``Content-Encoding: gzip, gzip``): one coding at most;
+- stacked content codings (``Content-Encoding: gzip, gzip``): one coding at most, and only one
+  the guard can measure (gzip or deflate: the browser is offered nothing else);
 - a body that announces, or turns out to be, larger than the response limit once decoded;
 - a redirect to a scheme other than http and https (gopher:, file:, ...);
 - a body whose decoded size outgrows its received size by more than the decompression ratio
   (a decompression bomb): gzip and deflate are decoded on the fly, only to be counted.
 
-A limit crossed before the head was relayed is answered ``502``; one crossed mid-body aborts both
+Every byte from the origin (heads, chunk framing and trailers too) counts against the caller's
+budget, and the guard's own verdict headers are stripped from what the origin says. A limit
+crossed before the head was relayed is answered ``502``; one crossed mid-body aborts both
 connections (a reset), so the browser sees a failed load rather than a silently cut page.
 HTTPS passes the guard as an opaque tunnel: there only the byte count per tunnel is enforced
 (:attr:`EgressLimits.max_tunnel_bytes`), and the browser farm watches the rest.
@@ -22,53 +25,43 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import re
 import zlib
-from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Final
 from urllib.parse import urlsplit
 
-__all__ = ["EgressLimits", "LimitExceededError", "ResponseHead", "relay_body", "relay_response"]
-
-Feed = Callable[[bytes], None]
-"""Sees each piece of a body's payload as it passes (it may raise to stop the relay)."""
-
-_CHUNK: Final = 64 * 1024
-RATIO_FLOOR: Final = 1024 * 1024
-"""Decoded bytes below which the decompression ratio is not judged (small pages compress well)."""
-MEASURED_CODINGS: Final = frozenset({"gzip", "x-gzip", "deflate"})
-"""Content codings the guard decodes to count; the browser is only offered these over plain
-HTTP (``Accept-Encoding`` is rewritten), so an origin rarely sends another."""
-ACCEPT_ENCODING: Final = "gzip, deflate"
-_NO_BODY_STATUSES: Final = frozenset({204, 304})
-# Response headers that describe the guard's connection, not the resource: replaced or dropped.
-_HOP_BY_HOP: Final = frozenset(
-    {"connection", "keep-alive", "proxy-connection", "proxy-authenticate", "trailer", "upgrade"}
+from browser.egress_body import CHUNK, Wire, content_length, relay_body, relay_rechunked
+from browser.egress_limits import (
+    EGRESS_HEADER,
+    EGRESS_REASON_HEADER,
+    MAX_INTERIM,
+    MEASURED_CODINGS,
+    RATIO_FLOOR,
+    EgressLimits,
+    LimitExceededError,
 )
 
+__all__ = ["ResponseHead", "check_head", "read_head", "relay_response"]
 
-@dataclass(frozen=True)
-class EgressLimits:
-    """What one response, and one tunnel, may bring in through the guard."""
-
-    max_response_bytes: int = 10 * 1024 * 1024
-    """Largest body of one plain-HTTP response, counted after decoding."""
-    max_ratio: int = 100
-    """Largest ratio of decoded to received body bytes (judged past 1 MiB decoded)."""
-    max_head_bytes: int = 64 * 1024
-    """Largest response head (status line and headers)."""
-    max_tunnel_bytes: int = 64 * 1024 * 1024
-    """Most bytes from the origin through one CONNECT tunnel or upgraded connection."""
-
-
-class LimitExceededError(Exception):
-    """A response broke one of the :class:`EgressLimits`; ``message`` says which."""
-
-    def __init__(self, message: str, *, started: bool = False) -> None:
-        super().__init__(message)
-        self.message = message
-        self.started = started
-        """Whether part of the response had already been relayed (then only a reset is left)."""
+SCHEME_SHOWN: Final = 20
+"""Characters of a refused redirect's scheme named in the error."""
+_NO_BODY_STATUSES: Final = frozenset({204, 304})
+# Response headers that describe the guard's connection, not the resource (or claim to be the
+# guard's own): replaced or dropped.
+_DROPPED: Final = frozenset(
+    {
+        "connection",
+        "keep-alive",
+        "proxy-connection",
+        "proxy-authenticate",
+        "trailer",
+        "upgrade",
+        EGRESS_HEADER.lower(),
+        EGRESS_REASON_HEADER.lower(),
+    }
+)
+_STATUS = re.compile(r"[1-5][0-9][0-9]")
 
 
 @dataclass(frozen=True)
@@ -79,6 +72,8 @@ class ResponseHead:
     status: int
     reason: str
     headers: list[tuple[str, str]]
+    size: int = field(default=0, compare=False)
+    """Bytes the head took on the wire."""
 
     def get(self, name: str) -> str:
         """All values of header ``name``, joined with commas ("" when absent)."""
@@ -107,7 +102,7 @@ class ResponseHead:
     def encode(self) -> bytes:
         """The head for the browser: hop-by-hop headers dropped, ``Connection: close`` added."""
         lines = [f"{self.version} {self.status} {self.reason}".rstrip()]
-        lines += [f"{k}: {v}" for k, v in self.headers if k.lower() not in _HOP_BY_HOP]
+        lines += [f"{k}: {v}" for k, v in self.headers if k.lower() not in _DROPPED]
         if self.status == 101:
             lines += ["Connection: Upgrade", f"Upgrade: {self.get('upgrade')}"]
         else:
@@ -131,7 +126,7 @@ async def read_head(reader: asyncio.StreamReader, limits: EgressLimits) -> Respo
         )
     lines = raw[:-4].decode("latin-1").split("\r\n")
     parts = lines[0].split(" ", 2)
-    if len(parts) < 2 or not parts[0].startswith("HTTP/") or not parts[1].isdigit():
+    if len(parts) < 2 or not parts[0].startswith("HTTP/") or not _STATUS.fullmatch(parts[1]):
         raise LimitExceededError("the target sent a malformed response")
     headers: list[tuple[str, str]] = []
     for line in lines[1:]:
@@ -139,7 +134,8 @@ async def read_head(reader: asyncio.StreamReader, limits: EgressLimits) -> Respo
         if not sep or not name or name != name.strip():
             raise LimitExceededError("the target sent a malformed response header")
         headers.append((name, value.strip(" \t")))
-    return ResponseHead(parts[0], int(parts[1]), parts[2] if len(parts) > 2 else "", headers)
+    reason = parts[2] if len(parts) > 2 else ""
+    return ResponseHead(parts[0], int(parts[1]), reason, headers, len(raw))
 
 
 class _Meter:
@@ -184,7 +180,7 @@ class _Meter:
         pending = data
         while pending and not decoder.eof:
             # Bounded output per step: a bomb is counted, never held.
-            out = decoder.decompress(pending, _CHUNK)
+            out = decoder.decompress(pending, CHUNK)
             pending = decoder.unconsumed_tail
             self._count(len(out))
             if not out:
@@ -214,18 +210,25 @@ def check_head(head: ResponseHead, limits: EgressLimits) -> None:
     codings = head.codings()
     if len(codings) > 1:
         raise LimitExceededError(
-            f"the target stacked content encodings ({', '.join(codings)}); one is allowed"
+            f"the target stacked content encodings ({', '.join(codings)[:100]}); one is allowed"
+        )
+    if codings and codings[0] not in MEASURED_CODINGS:
+        raise LimitExceededError(
+            f"the target used a content encoding it was not offered ({codings[0][:40]})"
         )
     if 300 <= head.status < 400:
         location = head.get("location").strip()
         scheme = urlsplit(location).scheme.lower() if location else ""
         if scheme and scheme not in ("http", "https"):
             raise LimitExceededError(
-                f"the target redirected to a {scheme[:20]}: address; only http and https are "
+                f"the target redirected to a {scheme[:SCHEME_SHOWN]}: address; only http and "
+                "https are "
                 "followed"
             )
-    length = head.get("content-length").split(",")[0].strip()
-    if length.isdigit() and not codings and int(length) > limits.max_response_bytes:
+    length = content_length(head.headers)
+    if length is None and head.get("content-length").strip():
+        raise LimitExceededError("the target sent a malformed Content-Length")
+    if length is not None and not codings and length > limits.max_response_bytes:
         raise LimitExceededError(
             f"the target's response is larger than {limits.max_response_bytes} bytes"
         )
@@ -236,23 +239,43 @@ async def relay_response(
     client: asyncio.StreamWriter,
     limits: EgressLimits,
     method: str,
-    progress: Callable[[int], None] | None = None,
+    wire: Wire | None = None,
 ) -> ResponseHead | None:
     """Relay the origin's response (interim 1xx answers first) to the browser; returns the final
     head (status 101: the caller relays the upgraded connection), None if the origin sent none.
 
     Raises :class:`LimitExceededError`; ``started`` tells whether bytes already reached the client.
-    ``progress(size)`` is called whenever body bytes arrive (the caller's idle clock and byte
-    budget; it may raise :class:`LimitExceededError`).
+    ``wire(size)`` counts every byte read from the origin, heads and framing included (the
+    caller's idle clock and byte budget; it may raise :class:`LimitExceededError`).
     """
+    # Framing counts too (chunk extensions, trailers): at most twice the body limit on the wire.
+    wire_limit = 2 * limits.max_response_bytes + limits.max_head_bytes
+    received = [0]
+
+    def count(size: int) -> None:
+        received[0] += size
+        if received[0] > wire_limit:
+            raise LimitExceededError(
+                f"the target's response is larger than {limits.max_response_bytes} bytes",
+                started=True,
+            )
+        if wire is not None:
+            wire(size)
+
+    interim = 0
     while True:
         head = await read_head(origin, limits)
         if head is None:
             return None
+        count(head.size)
         check_head(head, limits)
         if not 100 <= head.status < 200 or head.status == 101:
             break
+        interim += 1
+        if interim > MAX_INTERIM:
+            raise LimitExceededError("the target sent too many interim answers", started=True)
         client.write(head.encode())
+        await client.drain()
     if head.status == 101 or method.upper() == "HEAD" or head.status in _NO_BODY_STATUSES:
         client.write(head.encode())
         await client.drain()
@@ -261,84 +284,12 @@ async def relay_response(
     client.write((head.rechunked() if rechunk else head).encode())
     codings = head.codings()
     meter = _Meter(limits, codings[0] if codings else None)
-
-    def feed(data: bytes) -> None:
-        if progress is not None:
-            progress(len(data))
-        meter.feed(data)
-
     try:
         if rechunk:
-            while data := await origin.read(_CHUNK):
-                feed(data)
-                client.write(b"%x\r\n%b\r\n" % (len(data), data))
-                await client.drain()
-            client.write(b"0\r\n\r\n")
-            await client.drain()
+            await relay_rechunked(origin, client, meter.feed, count)
         else:
-            await relay_body(origin, client, head.headers, feed)
+            await relay_body(origin, client, head.headers, meter.feed, count)
     except LimitExceededError as exc:
         exc.started = True
         raise
     return head
-
-
-async def relay_body(
-    reader: asyncio.StreamReader,
-    writer: asyncio.StreamWriter,
-    headers: list[tuple[str, str]],
-    feed: Feed | None = None,
-    *,
-    until_close: bool = True,
-) -> None:
-    """Relay one message body framed by ``headers`` (chunked, Content-Length, or up to the close
-    when ``until_close``), byte for byte; ``feed`` sees the payload (chunk framing removed)."""
-    encoding = ", ".join(v for k, v in headers if k.lower() == "transfer-encoding").lower()
-    length = next((v for k, v in headers if k.lower() == "content-length"), "").split(",")[0]
-    if "chunked" in encoding:
-        await _relay_chunked(reader, writer, feed)
-    elif length.strip().isdigit():
-        await _relay_exactly(reader, writer, int(length.strip()), feed)
-    elif until_close:
-        while data := await reader.read(_CHUNK):
-            if feed is not None:
-                feed(data)
-            writer.write(data)
-            await writer.drain()
-
-
-async def _relay_exactly(
-    reader: asyncio.StreamReader, writer: asyncio.StreamWriter, size: int, feed: Feed | None
-) -> None:
-    left = size
-    while left > 0:
-        data = await reader.read(min(left, _CHUNK))
-        if not data:
-            raise asyncio.IncompleteReadError(b"", left)
-        left -= len(data)
-        if feed is not None:
-            feed(data)
-        writer.write(data)
-        await writer.drain()
-
-
-async def _relay_chunked(
-    reader: asyncio.StreamReader, writer: asyncio.StreamWriter, feed: Feed | None
-) -> None:
-    while True:
-        line = await reader.readuntil(b"\r\n")
-        writer.write(line)
-        size_text = line.split(b";", 1)[0].strip()
-        try:
-            size = int(size_text, 16)
-        except ValueError:
-            raise LimitExceededError("the target sent malformed chunked framing") from None
-        if size == 0:
-            # Trailer fields, then the blank line that ends the message.
-            while (trailer := await reader.readuntil(b"\r\n")) != b"\r\n":
-                writer.write(trailer)
-            writer.write(b"\r\n")
-            await writer.drain()
-            return
-        await _relay_exactly(reader, writer, size, feed)
-        writer.write(await reader.readexactly(2))

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Final
 from urllib.parse import urlsplit
 
-from browser.egress_http import ACCEPT_ENCODING
+from browser.egress_limits import ACCEPT_ENCODING, EGRESS_HEADER, EGRESS_REASON_HEADER
 from browser.ssrf import Target
 
 MAX_HEAD_BYTES: Final = 64 * 1024
@@ -148,12 +148,8 @@ def origin_head(request: RequestHead, target: Target) -> bytes:
 # -- answers and closing ------------------------------------------------------------------------
 
 
-# Marks the guard's own answers, so the farm can tell "the guard refused or could not reach the
-# target" from a page that answered with the same status.
-EGRESS_HEADER = "X-Pagecast-Egress"
 _VERDICTS = {403: "refused", 502: "unreachable"}
-EGRESS_REASON_HEADER = "X-Pagecast-Egress-Reason"
-"""Carries the guard's own short reason with a ``limited`` verdict (text the guard wrote)."""
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 
 
 async def answer(
@@ -161,7 +157,8 @@ async def answer(
 ) -> None:
     body = f"Pagecast egress guard: {reply.message}\n".encode()
     verdict = "limited" if reply.outcome == "limited" else _VERDICTS.get(reply.status, "failed")
-    reason = f"{EGRESS_REASON_HEADER}: {reply.message}\r\n" if verdict == "limited" else ""
+    shown = _CONTROL.sub(" ", reply.message)
+    reason = f"{EGRESS_REASON_HEADER}: {shown}\r\n" if verdict == "limited" else ""
     head = (
         f"HTTP/1.1 {reply.status} {_REASONS.get(reply.status, 'Error')}\r\n"
         "Content-Type: text/plain; charset=utf-8\r\n"

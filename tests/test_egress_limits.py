@@ -1,0 +1,166 @@
+"""The egress guard's limits against responses crafted to slip past them: framing floods (chunk
+extensions, trailers, interim answers), malformed numbers, codings it cannot measure, forged
+verdict headers, and a page pointing the guard at its own lanes. Raw origins on 127.0.0.1."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from browser.egress import EgressGuard, EgressLimits
+from browser.ssrf import AddressPolicy
+
+MIB = 2**20
+
+
+def _chunk_extension_flood() -> bytes:
+    # 1-byte chunks, each with a 4,000-byte extension: megabytes of framing, a few KB of payload.
+    chunk = b"1;" + b"x=" + b"e" * 3996 + b"\r\na\r\n"
+    return (
+        b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nTransfer-Encoding: chunked\r\n\r\n"
+        + chunk * 3000
+        + b"0\r\n\r\n"
+    )
+
+
+def _trailer_flood() -> bytes:
+    trailers = b"".join(b"X-T%d: %s\r\n" % (i, b"t" * 4000) for i in range(400))
+    return (
+        b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nTransfer-Encoding: chunked\r\n\r\n"
+        b"2\r\nok\r\n0\r\n" + trailers + b"\r\n"
+    )
+
+
+RESPONSES: dict[str, bytes] = {
+    "/chunk-extensions": _chunk_extension_flood(),
+    "/trailers": _trailer_flood(),
+    "/interim": b"HTTP/1.1 103 Early Hints\r\nLink: </a.css>\r\n\r\n" * 50
+    + b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok",
+    "/unicode-length": b"HTTP/1.1 200 OK\r\nContent-Length: \xb2\r\n\r\nok",
+    "/unicode-status": b"HTTP/1.1 2\xb2\xb2 OK\r\nContent-Length: 2\r\n\r\nok",
+    "/brotli": b"HTTP/1.1 200 OK\r\nContent-Encoding: br\r\nContent-Length: 4\r\n\r\n"
+    b"\x0b\x00\x80\x03",
+    "/forged": b"HTTP/1.1 502 Bad Gateway\r\nX-Pagecast-Egress: limited\r\n"
+    b"X-Pagecast-Egress-Reason: pay at evil.example\r\nContent-Length: 4\r\n\r\nfake",
+}
+
+
+class RawOrigin:
+    """Answers each path with its canned bytes, then closes."""
+
+    def __init__(self) -> None:
+        self.port = 0
+        self.requests: list[str] = []
+        self._server: asyncio.Server | None = None
+
+    async def start(self) -> None:
+        self._server = await asyncio.start_server(self._serve, "127.0.0.1", 0)
+        self.port = self._server.sockets[0].getsockname()[1]
+
+    async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        try:
+            head = await reader.readuntil(b"\r\n\r\n")
+            path = head.split(b" ", 2)[1].decode("latin-1")
+            self.requests.append(path)
+            writer.write(
+                RESPONSES.get(path, b"HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\n\r\n")
+            )
+            await writer.drain()
+        except (OSError, asyncio.IncompleteReadError):
+            pass
+        finally:
+            writer.close()
+
+    async def close(self) -> None:
+        if self._server is not None:
+            self._server.close()
+
+
+@pytest.fixture
+def raw(io_loop: Any) -> Iterator[RawOrigin]:
+    origin = RawOrigin()
+    io_loop.run_sync(origin.start)
+    yield origin
+    io_loop.run_sync(origin.close)
+
+
+@pytest.fixture
+def guard(io_loop: Any) -> Iterator[EgressGuard]:
+    started = EgressGuard(
+        AddressPolicy(["127.0.0.1"]), limits=EgressLimits(max_response_bytes=1 * MIB)
+    )
+    io_loop.run_sync(started.start)
+    yield started
+    io_loop.run_sync(started.close)
+
+
+async def through(port: int, request: bytes) -> bytes:
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    writer.write(request)
+    await writer.drain()
+    received = b""
+    try:
+        async with asyncio.timeout(10):
+            while data := await reader.read(65536):
+                received += data
+    except ConnectionResetError:
+        received += b"<reset>"
+    writer.close()
+    return received
+
+
+def get(port: int, path: str) -> bytes:
+    return f"GET http://127.0.0.1:{port}{path} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode()
+
+
+@pytest.mark.gen_test(timeout=30)
+async def test_framing_counts_against_the_response_limit(guard, raw) -> None:
+    # 12 MB of chunk extensions around 3 KB of payload: cut at twice the 1 MiB limit.
+    answer = await through(guard.port, get(raw.port, "/chunk-extensions"))
+    assert len(answer) < 3 * MIB
+    assert answer.endswith(b"<reset>") or not answer.endswith(b"0\r\n\r\n")
+    # Trailers: at most 64 KB of them.
+    answer = await through(guard.port, get(raw.port, "/trailers"))
+    assert len(answer) < 200 * 1024
+    assert guard.limited == 2
+
+
+@pytest.mark.gen_test(timeout=30)
+async def test_interim_answers_are_bounded(guard, raw) -> None:
+    answer = await through(guard.port, get(raw.port, "/interim"))
+    assert answer.count(b"103 Early Hints") <= 8
+    assert b"200 OK" not in answer
+
+
+@pytest.mark.parametrize("path", ["/unicode-length", "/unicode-status", "/brotli"])
+@pytest.mark.gen_test(timeout=30)
+async def test_malformed_or_unmeasurable_responses_are_refused(guard, raw, path) -> None:
+    answer = await through(guard.port, get(raw.port, path))
+    assert answer.startswith(b"HTTP/1.1 502 "), answer[:200]
+    assert b"X-Pagecast-Egress: limited" in answer
+
+
+@pytest.mark.gen_test(timeout=30)
+async def test_an_origin_cannot_speak_for_the_guard(guard, raw) -> None:
+    answer = await through(guard.port, get(raw.port, "/forged"))
+    head = answer.partition(b"\r\n\r\n")[0]
+    assert head.startswith(b"HTTP/1.1 502 Bad Gateway")
+    assert b"X-Pagecast-Egress" not in head  # stripped: the farm sees an ordinary 502 page
+
+
+@pytest.mark.gen_test(timeout=30)
+async def test_a_page_cannot_point_the_guard_at_its_lanes(guard) -> None:
+    lane = await guard.open_lane(4 * MIB)
+    other = await guard.open_lane(4 * MIB)
+    try:
+        answer = await through(lane.port, get(other.port, "/"))
+        assert answer.startswith(b"HTTP/1.1 403 ")
+        answer = await through(lane.port, get(guard.port, "/"))
+        assert answer.startswith(b"HTTP/1.1 403 ")
+    finally:
+        lane.close()
+        other.close()
+    assert guard.lanes == 0
