@@ -40,6 +40,13 @@ class RateLimiter:
             return None
         return max(1, math.ceil((1.0 - bucket.tokens) / rate))
 
+    def give_back(self, key: str, burst: int) -> None:
+        """Return a token taken in advance for what turned out not to cost one. A bucket that was
+        forgotten meanwhile had refilled, so there is nothing to return it to."""
+        bucket = self._buckets.get(key)
+        if bucket is not None:
+            bucket.tokens = min(float(burst), bucket.tokens + 1.0)
+
     def _forget_full(self, now: float, rate: float, burst: int) -> None:
         """Drop buckets that have refilled: forgetting them changes nothing."""
         for key, bucket in list(self._buckets.items()):

@@ -23,6 +23,7 @@ from convert.providers import (
     load_registry_file,
 )
 from handlers.config import Settings
+from handlers.lookupgate import AddressGate
 from handlers.ratelimit import RateLimiter
 from store.frames import FrameStore
 from store.objects import ObjectStorage
@@ -47,6 +48,7 @@ class Services:
     frames: FrameStore
     embeds: EmbedResolver
     egress: list[EgressGuard] = field(default_factory=list)
+    key_gate: AddressGate = field(default_factory=AddressGate)
     in_flight: int = 0
     draining: bool = False
     _idle: asyncio.Event = field(default_factory=asyncio.Event)

@@ -222,6 +222,11 @@ class Store:
 
     # -- the server's calls ------------------------------------------------------------------
 
+    def needs_lookup(self, key: str) -> bool:
+        """Whether :meth:`authenticate` would ask the database about ``key``: it has the shape
+        of an issued key and is not remembered (as known or as unknown)."""
+        return keys.is_well_formed(key) and self._cache.get(keys.hash_key(key)) is None
+
     async def authenticate(self, key: str) -> KeyInfo | None:
         """Who ``key`` belongs to; None for an unknown, malformed or revoked key."""
         if not keys.is_well_formed(key):
