@@ -19,7 +19,9 @@ untrusted html itself (a frame page embedding it through a sandboxed ``srcdoc``)
 left out: it would store third-party markup in frame rows, make discovery answers carry
 ``embed_id``/``frame_url`` that SPEC 2.2 reserves for og_frame, and keep a provider's script
 running for every viewer, for little over the card. A page whose discovered html is refused and
-that has no card metadata is answered from discovery with a plain link to the page.
+that has no card metadata is answered from discovery with a plain link to the page. Whichever
+way a discovered answer is kept, its URL fields (``url``, ``thumbnail_url``...) are kept only
+when they are absolute http(s) URLs (:func:`convert.oembed.discovered_fields`).
 
 Memory. Provider answers and resolved answers are kept in :class:`store.memcache.BoundedCache`
 caches, bounded in bytes (``provider_cache_bytes``, ``answer_cache_bytes``) and dropping expired
@@ -41,7 +43,13 @@ from browser.fetch import Fetcher
 from browser.fetchtypes import FetchResult
 from browser.pages import PageFetcher, PageRequest, PageResult, rendered_result
 from convert.embed_html import discovered_snippet, link_snippet
-from convert.oembed import EmbedPage, embed_fields, parse_provider_answer, read_embed_page
+from convert.oembed import (
+    EmbedPage,
+    discovered_fields,
+    embed_fields,
+    parse_provider_answer,
+    read_embed_page,
+)
 from convert.pool import ConverterPool
 from convert.providers import ProviderRegistry, endpoint_url
 from store.memcache import BoundedCache
@@ -179,6 +187,7 @@ class EmbedResolver:
                 )
                 if found is None:
                     continue
+                found = discovered_fields(found)
                 found["provider_name"] = found["provider_name"] or page.metadata.get(
                     "site_name", ""
                 )

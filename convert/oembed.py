@@ -20,7 +20,7 @@ import lxml.html
 
 from convert.appshell import detect_app_shell
 from convert.document import parse_document
-from convert.embed_html import link_snippet, photo_snippet
+from convert.embed_html import http_url, link_snippet, photo_snippet
 from convert.metadata import TEXT_LIMITS, cap_text, cap_url, page_metadata
 
 OEMBED_TYPES = ("photo", "video", "link", "rich")
@@ -32,6 +32,8 @@ MAX_FRAME_SIDE = 4000
 """Largest width or height of a frame, whatever maxwidth/maxheight ask."""
 MAX_DISCOVERY_LINKS = 4
 """Discovery links of a page tried at most (each may cost a provider timeout)."""
+URL_FIELDS = frozenset({"url", "thumbnail_url", "author_url", "provider_url"})
+"""oEmbed fields that hold a URL (and so does any other field whose name ends in ``_url``)."""
 _EMBED_NAMESPACE = uuid.UUID("6f0c3c8e-5a57-4b8e-9d0b-7061676563a1")
 _LINK_HEADER = re.compile(r"<([^>]*)>\s*((?:;\s*[^;,]*)*)")
 
@@ -202,6 +204,21 @@ def embed_fields(data: dict[str, Any], page_url: str) -> dict[str, Any]:
         "title": title,
         "url": url,
     }
+
+
+def discovered_fields(fields: dict[str, Any]) -> dict[str, Any]:
+    """A discovered (untrusted) answer's fields with each URL field (:data:`URL_FIELDS` and any
+    ``*_url``) kept only when it is an absolute http(s) URL, else dropped: a ``javascript:`` or
+    ``data:`` URL never reaches a client."""
+    kept: dict[str, Any] = {}
+    for name, value in fields.items():
+        if name in URL_FIELDS or name.endswith("_url"):
+            url = http_url(value) if isinstance(value, str) else ""
+            if url:
+                kept[name] = url
+        else:
+            kept[name] = value
+    return kept
 
 
 # -- frames -------------------------------------------------------------------------------------

@@ -1,7 +1,8 @@
 """html from discovered (untrusted) oEmbed endpoints: only a plain iframe is kept, rebuilt as a
 sandboxed iframe; hostile html (script, event handlers, javascript: URLs) never reaches the
-answer, which falls through to the hosted card (or a plain link when the page has no card).
-End to end against a real origin on 127.0.0.1 that advertises its own endpoints."""
+answer, which falls through to the hosted card (or a plain link when the page has no card); URL
+fields (url, thumbnail_url...) are kept only when they are http(s). End to end against a real
+origin on 127.0.0.1 that advertises its own endpoints."""
 
 from __future__ import annotations
 
@@ -15,7 +16,10 @@ import lxml.html
 import pytest
 import tornado.web
 
+from browser.oembed import EmbedRequest
+from browser.pages import PageRequest
 from convert.embed_html import SANDBOX, discovered_snippet, plain_iframe
+from convert.oembed import discovered_fields
 from handlers.app import make_api_app, make_frame_app
 from handlers.config import Settings
 from handlers.services import Services
@@ -48,6 +52,15 @@ ANSWERS: dict[str, dict[str, Any]] = {
     },
     "js-photo": {"type": "photo", "url": "javascript:alert(1)", "html": "<b>x</b>"},
     "link": {"type": "link", "title": "<b>Bold</b>", "html": "<script>alert(1)</script>"},
+    "js-urls": {
+        "type": "video",
+        "html": IFRAME_HTML,
+        "url": "javascript:alert(1)",
+        "thumbnail_url": "data:image/svg+xml,<svg onload=alert(2)>",
+        "author_url": " JavaScript:alert(3)",
+        "provider_url": "https://provider.example/",
+    },
+    "data-url": {"type": "rich", "html": HOSTILE_HTML, "url": "data:text/html,<script>x</script>"},
 }
 CARD_HEAD = (
     "<title>Card title</title><meta property='og:description' content='A page with a card.'>"
@@ -232,3 +245,61 @@ def test_a_plain_iframe_is_rebuilt_from_its_url_and_sizes() -> None:
     assert snippet is not None
     assert_inert(snippet)
     assert 'width="480" height="270"' in snippet and 'title="&lt;t&gt;"' in snippet
+
+
+def assert_http_urls_only(fields: dict[str, Any]) -> None:
+    for name, value in fields.items():
+        if name == "url" or name.endswith("_url"):
+            assert value.startswith(("http://", "https://")), (name, value)
+
+
+@pytest.mark.gen_test(timeout=30)
+async def test_discovered_url_fields_are_kept_only_when_http(
+    http_client, base_url, origin, key, services
+) -> None:
+    """What the resolver hands on, for a kept iframe, a refused answer turned into a link, and a
+    photo whose http(s) URL stays; and the answer clients get."""
+
+    async def resolve(path: str) -> dict[str, Any]:
+        target = origin.url(path)
+        resolved = await services.embeds.resolve(EmbedRequest(target, PageRequest(target)))
+        assert resolved.source == "discovery" and resolved.fields is not None
+        assert_http_urls_only(resolved.fields)
+        return resolved.fields
+
+    kept = await resolve("/card/js-urls")
+    assert kept["type"] == "video" and "url" not in kept
+    assert "data:" not in json.dumps(kept) and "javascript:" not in json.dumps(kept).lower()
+    link = await resolve("/bare/data-url")
+    assert link["type"] == "link" and "url" not in link
+    assert (await resolve("/card/photo"))["url"] == "https://img.example/p.jpg"
+
+    for path in ("/card/js-urls", "/bare/data-url"):
+        body = await oembed(http_client, base_url, origin.url(path), key)
+        assert body["source"] == "discovery"
+        assert_http_urls_only(body)
+        assert "data:" not in json.dumps(body) and "javascript:" not in json.dumps(body).lower()
+
+
+def test_discovered_fields_drop_every_url_field_that_is_not_http() -> None:
+    fields = {
+        "type": "video",
+        "title": "javascript: the good parts",
+        "url": "javascript:alert(1)",
+        "thumbnail_url": "data:image/png;base64,AAAA",
+        "author_url": " JavaScript:alert(2)",
+        "provider_url": "//provider.example/",
+        "cover_url": "vbscript:msgbox(1)",
+        "image_url": ["https://a.example/"],
+        "html": "<iframe></iframe>",
+    }
+    assert discovered_fields(fields) == {
+        "type": "video",
+        "title": "javascript: the good parts",
+        "html": "<iframe></iframe>",
+    }
+    good = {"url": " https://a.example/p.jpg", "author_url": "http://b.example/me"}
+    assert discovered_fields(good) == {
+        "url": "https://a.example/p.jpg",
+        "author_url": "http://b.example/me",
+    }
