@@ -249,7 +249,7 @@ class EmbedResolver:
             fetched = await self._render(request)
             return await self._read(fetched), fetched, True
         fetched = await self.pages.get(request.page)
-        failure = _page_failure(fetched.fetch)
+        failure = _page_failure(fetched.fetch, fetched.attempts)
         if failure:
             raise ResolutionError("oembed_resolution_failed", failure)
         page = await self._read(fetched)
@@ -342,9 +342,14 @@ def _unusable(answer: FetchResult) -> str | None:
     return None
 
 
-def _page_failure(page: FetchResult) -> str:
+def _page_failure(page: FetchResult, attempts: int = 0) -> str:
+    """Why the page cannot be read ("" when it can); a failed fetch says how many ``attempts``
+    were made (when given), as the Markdown endpoint does."""
     if page.error is not None:
-        return f"the page could not be fetched ({page.message or page.error.value})"
+        message = f"the page could not be fetched: {page.message or page.error.value}"
+        if attempts > 0:
+            message += f" (after {attempts} attempt{'' if attempts == 1 else 's'})"
+        return message
     if not page.is_html or not (page.text or "").strip():
         return "the page is not HTML"
     return ""

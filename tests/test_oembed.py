@@ -154,6 +154,9 @@ def sites(io_loop: Any) -> Iterator[dict[str, Origin]]:
                     "<?xml version='1.0'?><oembed><type>link</type><version>1.0</version>"
                     "<title>XML found</title><provider_name>XML Co</provider_name></oembed>"
                 )
+            elif name == "busy":
+                self.set_status(503)
+                self.finish("<html><body>busy</body></html>")
             elif name in pages:
                 self.finish(pages[name])
             else:
@@ -328,6 +331,23 @@ async def test_no_metadata_is_422_and_a_dead_page_too(http_client, base_url, sit
         assert body["error"]["code"] == "oembed_resolution_failed"
         assert body["error"]["stage"] == "fallback"
         assert response.headers["X-BILLING-REQUESTS"] == "0"
+
+
+@pytest.mark.gen_test(timeout=30)
+async def test_a_failed_page_fetch_says_how_many_attempts_were_made(
+    http_client, base_url, sites, key
+) -> None:
+    """Worded as the Markdown endpoint words it: a 503 is retried, a 404 is not."""
+    response, body = await oembed(http_client, base_url, sites["origin"].url("/busy"), app_id=key)
+    assert response.code == 422, body
+    assert body["error"]["message"] == (
+        "the page could not be fetched: the target answered 503 (after 4 attempts)"
+    )
+    target = sites["origin"].url("/missing")
+    _, body = await oembed(http_client, base_url, target, app_id=key, retry="false")
+    assert body["error"]["message"] == (
+        "the page could not be fetched: the target answered 404 (after 1 attempt)"
+    )
 
 
 @pytest.mark.gen_test(timeout=30)
