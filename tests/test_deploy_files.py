@@ -15,6 +15,8 @@ import pytest
 import yaml
 from prometheus_client import REGISTRY
 
+from handlers.app import MAX_HEADER_BYTES
+
 ROOT = Path(__file__).resolve().parent.parent
 DEPLOY = ROOT / "deploy"
 DASHBOARD = DEPLOY / "grafana-dashboard.json"
@@ -236,6 +238,10 @@ def test_nginx_proxies_api_and_frame_host_only() -> None:
         read_timeout = re.search(r"proxy_read_timeout\s+(\d+)s;", body)
         assert read_timeout and int(read_timeout.group(1)) > 85
         assert re.search(r"client_max_body_size\s+\d+k;", body)
+
+    # Request heads as long as Pagecast takes reach it (nginx's default gives 414 past 8k).
+    buffers = re.search(r"(?m)^large_client_header_buffers\s+(\d+)\s+(\d+)k;", code)
+    assert buffers and int(buffers.group(2)) * 1024 >= MAX_HEADER_BYTES
 
     assert backends["api.example.com"][0] == "127.0.0.1:8080"
     assert backends["frames.example.com"][0] == "127.0.0.1:8081"
