@@ -1,6 +1,7 @@
 """Loading a page within its budget: the deadlines of one request, navigation that tolerates a
-page whose load event never fires, and the mapping of Chromium's network errors (and of the
-egress guard's refusals) to :class:`FarmError` kinds."""
+page whose load event never fires, and the mapping of Chromium's network errors, of the egress
+guard's refusals and of what a page does to itself during a capture to :class:`FarmError`
+kinds."""
 
 from __future__ import annotations
 
@@ -77,6 +78,36 @@ lowercase, as Playwright gives header names."""
 EGRESS_REFUSED = (
     "the target could not be reached through the egress guard; the address may not be allowed"
 )
+REASON_CHARS = 200
+"""Most characters of the egress guard's reason passed on in an error message."""
+SCHEME_CHARS = 20
+"""Most characters of a redirect's scheme named in an error message."""
+PAGE_CAUSED: tuple[tuple[str, str], ...] = (
+    (
+        "Execution context was destroyed",
+        "the page navigated away or reloaded itself while it was being captured",
+    ),
+    (
+        "Cannot find context with specified id",
+        "the page navigated away or reloaded itself while it was being captured",
+    ),
+    (
+        "Not attached to an active page",
+        "the page navigated away or reloaded itself while it was being captured",
+    ),
+    (
+        "Target page, context or browser has been closed",
+        "the page closed itself while it was being captured",
+    ),
+    ("Target closed", "the page closed itself while it was being captured"),
+    ("frame was detached", "the page removed the frame being captured"),
+    ("Frame has been detached", "the page removed the frame being captured"),
+    ("Element is not attached to the DOM", "the page removed the element being captured"),
+    ("Node is detached from document", "the page removed the element being captured"),
+)
+"""Playwright's words (matched case-insensitively) for failures a page causes itself by
+navigating, reloading, closing itself or removing what is being captured, with the message the
+client gets (target_unreachable, 502). Only consulted once the browser is known to be alive."""
 
 
 @dataclass
@@ -116,7 +147,13 @@ async def navigate(page: Page, url: str, budget: Budget) -> Response | None:
     failed: asyncio.Future[FarmError] = asyncio.get_running_loop().create_future()
 
     def on_failed(request: Request) -> None:
-        if failed.done() or request.frame != page.main_frame:
+        if failed.done():
+            return
+        try:
+            frame = request.frame
+        except PlaywrightError:
+            return  # a service worker's request has no frame
+        if frame != page.main_frame:
             return
         if not request.is_navigation_request():
             return
@@ -126,8 +163,8 @@ async def navigate(page: Page, url: str, budget: Budget) -> Response | None:
             failed.set_result(
                 FarmError(
                     FarmErrorKind.target_unreachable,
-                    f"the target redirected to a {scheme[:20] or 'schemeless'}: address; only "
-                    "http and https are followed",
+                    f"the target redirected to a {scheme[:SCHEME_CHARS] or 'schemeless'}: "
+                    "address; only http and https are followed",
                 )
             )
             return
@@ -241,6 +278,16 @@ def _navigation_error_text(message: str) -> FarmError | None:
     return FarmError(FarmErrorKind.target_unreachable, f"the page could not be loaded ({code})")
 
 
+def page_caused_error(message: str) -> FarmError | None:
+    """The FarmError for a Playwright failure the page caused itself (see PAGE_CAUSED), or None.
+    The caller has ruled out a browser that went away and a crashed renderer."""
+    lowered = message.lower()
+    for words, explanation in PAGE_CAUSED:
+        if words.lower() in lowered:
+            return FarmError(FarmErrorKind.target_unreachable, explanation)
+    return None
+
+
 def _egress_refusal(response: Response) -> FarmError | None:
     """The egress guard's own answer to a plain-HTTP page, as an error (an HTTPS destination it
     refuses fails the CONNECT tunnel instead, ERR_TUNNEL_CONNECTION_FAILED).
@@ -257,7 +304,7 @@ def _egress_refusal(response: Response) -> FarmError | None:
     if verdict == "unreachable":
         return FarmError(FarmErrorKind.target_unreachable, "the target could not be reached")
     if verdict == "limited":
-        reason = response.headers.get(_REASON_HEADER, "").strip()[:200]
+        reason = response.headers.get(_REASON_HEADER, "").strip()[:REASON_CHARS]
         return FarmError(
             FarmErrorKind.target_unreachable, reason or "the target's response broke the limits"
         )
