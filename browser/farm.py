@@ -1,20 +1,25 @@
 """The supervised Chromium farm: screenshots (:meth:`Farm.capture`) and rendered HTML
 (:meth:`Farm.render`) from one Chromium driven by Playwright.
 
-Admission: at most ``max_pages`` pages render at once; up to ``queue_size`` requests wait, each at
-most ``queue_timeout``, else :class:`FarmError` ``busy`` with a ``retry_after`` hint. Each request
-then gets a fresh, isolated context (pre-warmed where its shape allows), used once and closed, and
-a deadline of navigationTimeout + ``capture_margin`` (+ capture_delay); every wait inside keeps to
+Admission (:mod:`browser.farm_admission`): at most ``max_pages`` pages render at once and one
+organization holds at most its share of them (``org_share``); its surplus waits in a queue of its
+own, the others' requests in the farm's queue, each bounded by ``queue_size`` and each wait by
+``queue_timeout``, else :class:`FarmError` ``busy`` with a ``retry_after`` hint. Each request then
+gets a fresh, isolated context (pre-warmed where its shape allows), used once and closed, and a
+deadline of navigationTimeout + ``capture_margin`` (+ capture_delay); every wait inside keeps to
 it. The request deadline starts once a page slot is granted.
 
 A request whose browser went away during it (crash, kill, failed health probe) is retried once on
 the browser that replaced it, with a fresh deadline: a request may take twice its deadline plus a
 launch. Keeping a browser healthy (replacement, probes, recycling, reaping) is
-:mod:`browser.farm_supervisor`'s job; the pages' work is :mod:`browser.farm_page`'s.
+:mod:`browser.farm_supervisor`'s job; the pages' work is :mod:`browser.farm_page`'s. The renderer
+watchdog (:mod:`browser.farm_watchdog`) kills a page's renderer the moment it uses more than
+``page_memory_mb`` and lowers one that keeps a core busy; the page's request then fails alone
+(502).
 
-Metrics: ``pagecast_farm_*`` gauges of busy and idle contexts per preset and of the queue,
-counters of browser replacements, crashes and captures by outcome, and a latency histogram. No
-label carries a URL.
+Metrics: ``pagecast_farm_*`` gauges of busy and idle contexts per preset and of the queues,
+counters of browser replacements, crashes, renderers killed and captures by outcome, and a latency
+histogram. No label carries a URL or an organization.
 """
 
 from __future__ import annotations
@@ -22,28 +27,30 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import math
 import time
 from collections import Counter as Tally
-from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
-from contextlib import asynccontextmanager
+from collections.abc import Awaitable, Callable, Mapping
 from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
 from playwright.async_api import BrowserContext
 from playwright.async_api import Error as PlaywrightError
-from prometheus_client import Counter, Gauge, Histogram
 
 from browser import farm_page
-from browser.farm_browser import (
-    DEFAULT_ROUTE,
-    ContextKey,
-    Egress,
-    FarmBrowser,
-    close_context,
-    proxy_settings,
+from browser.farm_admission import Admission
+from browser.farm_browser import DEFAULT_ROUTE, ContextKey, FarmBrowser
+from browser.farm_lanes import Egress, proxy_settings
+from browser.farm_metrics import (
+    CAPTURE_DURATION,
+    CAPTURES,
+    CONTEXTS,
+    CRASHES,
+    ORG_QUEUE,
+    QUEUE,
+    RENDERERS_KILLED,
+    RESTARTS,
 )
-from browser.farm_navigation import Budget
+from browser.farm_navigation import Budget, page_caused_error
 from browser.farm_page import PageSession
 from browser.farm_supervisor import Supervisor
 from browser.farm_types import (
@@ -75,46 +82,6 @@ log = logging.getLogger(__name__)
 
 T = TypeVar("T")
 Work = Callable[[PageSession, Budget], Awaitable[T]]
-
-CONTEXTS = Gauge(
-    "pagecast_farm_contexts",
-    "Browser contexts by preset and state: busy (a page rendering) or idle (warm, ready).",
-    ["preset", "state"],
-)
-QUEUE = Gauge("pagecast_farm_queue_length", "Requests waiting for a free page slot.")
-RESTARTS = Counter(
-    "pagecast_farm_restarts_total",
-    "Browsers replaced, by reason: crash, unhealthy, recycle (context count) or memory.",
-    ["reason"],
-)
-CRASHES = Counter(
-    "pagecast_farm_crashes_total",
-    "Unexpected ends of a browser or of a page's renderer.",
-    ["process"],
-)
-CAPTURES = Counter(
-    "pagecast_farm_captures_total",
-    "Captures and renders by kind and outcome (ok or the error kind).",
-    ["kind", "outcome"],
-)
-CAPTURE_DURATION = Histogram(
-    "pagecast_farm_capture_duration_seconds",
-    "Time from admission to result of a capture or render, queueing included.",
-    ["kind"],
-    buckets=(0.25, 0.5, 1, 2, 3, 5, 8, 12, 20, 30, 45, 60, 90),
-)
-for _kind in ("capture", "render"):
-    CAPTURE_DURATION.labels(_kind)
-    for _outcome in ("ok", *FarmErrorKind):
-        CAPTURES.labels(_kind, _outcome)
-for _reason in ("crash", "unhealthy", "recycle", "memory"):
-    RESTARTS.labels(_reason)
-for _process in ("browser", "page"):
-    CRASHES.labels(_process)
-RENDERERS_KILLED = Counter(
-    "pagecast_farm_renderers_killed_total",
-    "Page renderers killed by the watchdog for using more than page_memory_mb.",
-)
 
 WATCHDOG_INTERVAL = 0.1
 """Seconds between the renderer watchdog's passes: how long a page may run over its share."""
@@ -166,15 +133,10 @@ class Farm:
             roots=lambda: [b.pid for b in list(self._supervisor.browsers) if b.pid],
             on_kill=lambda _rss: RENDERERS_KILLED.inc(),
         )
-        self._slots = asyncio.Semaphore(settings.max_pages)
-        self._org_slots: dict[str, asyncio.Semaphore] = {}
-        self._org_users: Tally[str] = Tally()
-        """Requests of each organization holding or waiting for its share."""
-        self._waiting = 0
+        self._admission = Admission(settings, on_change=self._publish)
         self._busy: Tally[str] = Tally()
         self._started = False
         self._closing = False
-        self._typical_seconds = 2.0
         self.page_crashes = 0
         self.contexts_served = 0
 
@@ -189,6 +151,7 @@ class Farm:
         await self._supervisor.start()
         self._watchdog.start()
         self._started = True
+        self._admission.open = True
         self._publish()
 
     async def close(self) -> None:
@@ -197,6 +160,7 @@ class Farm:
         if self._closing:
             return
         self._closing = True
+        self._admission.open = False
         await self._watchdog.stop()
         await self._supervisor.close()
         self._publish()
@@ -229,7 +193,8 @@ class Farm:
             "rss_mb": round(supervisor.memory_bytes / 2**20),
             "pages_busy": sum(self._busy.values()),
             "max_pages": self.settings.max_pages,
-            "queue_length": self._waiting,
+            "queue_length": self._admission.waiting,
+            "org_queue_length": self._admission.org_waiting,
             "presets": {
                 preset: {
                     "busy": self._busy[preset],
@@ -288,7 +253,7 @@ class Farm:
         outcome = FarmErrorKind.capture_failed.value
         navigation_s = options.navigation_timeout_ms / 1000
         try:
-            async with self._slot(options.org):
+            async with self._admission.slot(options.org):
                 result = await self._attempts(key, navigation_s, delay_ms / 1000, work)
             outcome = "ok"
             return result
@@ -300,56 +265,7 @@ class Farm:
             CAPTURES.labels(kind, outcome).inc()
             CAPTURE_DURATION.labels(kind).observe(elapsed)
             if outcome == "ok":
-                self._typical_seconds = 0.8 * self._typical_seconds + 0.2 * elapsed
-
-    def _busy_error(self, message: str) -> FarmError:
-        # How long until a slot is likely free: the typical request time per queue "row".
-        rows = self._waiting / self.settings.max_pages + 1
-        retry_after = min(max(math.ceil(self._typical_seconds * rows), 1), 60)
-        return FarmError(FarmErrorKind.busy, message, retry_after=retry_after)
-
-    @asynccontextmanager
-    async def _slot(self, org: str) -> AsyncIterator[None]:
-        """Hold one of the ``max_pages`` page slots, waiting in the bounded queue for it.
-
-        An organization first waits for its own share (``org_share`` of the pages) in a queue of
-        its own, and only then for a page: its surplus never queues ahead of other organizations.
-        """
-        if not self._started or self._closing:
-            raise self._busy_error("the browser farm is not running")
-        share = self._org_slots.get(org)
-        if share is None:
-            share = self._org_slots[org] = asyncio.Semaphore(self.settings.org_slots())
-        if share.locked() and self._org_users[org] - self.settings.org_slots() >= (
-            self.settings.queue_size
-        ):
-            raise self._busy_error("this organization's capture queue is full")
-        if self._slots.locked() and self._waiting >= self.settings.queue_size:
-            raise self._busy_error("the capture queue is full")
-        self._org_users[org] += 1
-        self._waiting += 1
-        self._publish()
-        acquired: list[asyncio.Semaphore] = []
-        try:
-            try:
-                async with asyncio.timeout(self.settings.queue_timeout):
-                    await share.acquire()
-                    acquired.append(share)
-                    await self._slots.acquire()
-                    acquired.append(self._slots)
-            except TimeoutError:
-                raise self._busy_error("no browser page became free in time") from None
-            finally:
-                self._waiting -= 1
-                self._publish()
-            yield
-        finally:
-            for semaphore in acquired:
-                semaphore.release()
-            self._org_users[org] -= 1
-            if self._org_users[org] <= 0:
-                del self._org_users[org]
-                self._org_slots.pop(org, None)
+                self._admission.observe(elapsed)
 
     async def _attempts(
         self, key: ContextKey, navigation_s: float, delay_s: float, work: Work[T]
@@ -359,8 +275,8 @@ class Farm:
             browser = await self._supervisor.serving_browser()
             if browser is None:
                 if self._closing:
-                    raise self._busy_error("the browser farm is shutting down")
-                raise self._busy_error("the browser is restarting")
+                    raise self._admission.busy("the browser farm is shutting down")
+                raise self._admission.busy("the browser is restarting")
             try:
                 return await self._on_browser(browser, key, work, budget)
             except _BrowserGoneError:
@@ -371,7 +287,7 @@ class Farm:
                     browser.generation,
                 )
         # Two browsers gone under one request: the farm is restarting, not the page failing.
-        raise self._busy_error("the browser restarted during the capture; retry shortly")
+        raise self._admission.busy("the browser restarted during the capture; retry shortly")
 
     async def _on_browser(
         self, browser: FarmBrowser, key: ContextKey, work: Work[T], budget: Budget
@@ -412,11 +328,18 @@ class Farm:
                 raise self._crash_error() from exc
             if await self._gone(browser):
                 raise _BrowserGoneError() from exc
-            log.warning("capture failed: %s", exc)
+            # One line: Playwright's messages carry a multi-line call log.
+            message = exc.message if isinstance(exc, PlaywrightError) else str(exc)
+            first_line = next(iter(message.splitlines()), "")
+            caused = page_caused_error(message) if isinstance(exc, PlaywrightError) else None
+            if caused is not None:
+                log.info("capture failed by the page's doing: %s", first_line)
+                raise caused from exc
+            log.warning("capture failed: %s", first_line)
             raise FarmError(FarmErrorKind.capture_failed, "the page could not be captured") from exc
         finally:
             if context is not None:
-                await close_context(context)
+                await browser.discard(context)
             browser.active -= 1
             self._busy[key.preset] -= 1
             self._publish()
@@ -453,17 +376,10 @@ class Farm:
 
     def _crash_error(self) -> FarmError:
         """Why a page's renderer went away: the target's page caused it either way (502)."""
-        if self._watchdog.killed_recently():
-            return FarmError(
-                FarmErrorKind.target_unreachable,
-                f"the page used more than the {self.settings.page_memory_mb} MiB of memory a "
-                "page may use, and was stopped",
-            )
-        return FarmError(
-            FarmErrorKind.target_unreachable, "the page's renderer crashed (out of memory?)"
-        )
+        return FarmError(FarmErrorKind.target_unreachable, self._watchdog.crash_message())
 
     def _page_crashed(self) -> None:
+        self._watchdog.page_crashed()
         self.page_crashes += 1
         CRASHES.labels("page").inc()
         log.warning("a page's renderer crashed")
@@ -476,4 +392,5 @@ class Farm:
             CONTEXTS.labels(preset, "busy").set(self._busy[preset])
             idle = current.idle(preset) if serving and current is not None else 0
             CONTEXTS.labels(preset, "idle").set(idle)
-        QUEUE.set(self._waiting)
+        QUEUE.set(self._admission.waiting)
+        ORG_QUEUE.set(self._admission.org_waiting)

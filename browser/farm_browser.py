@@ -12,14 +12,14 @@ import asyncio
 import logging
 import time
 import weakref
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, Protocol
-from urllib.parse import unquote, urlsplit
+from typing import Any
 
 from playwright.async_api import Browser, BrowserContext, Playwright
 from playwright.async_api import Error as PlaywrightError
 
+from browser.farm_lanes import ContextLanes, Egress
 from browser.farm_procs import (
     chromium_orphans,
     is_chromium,
@@ -43,6 +43,15 @@ LAUNCH_ARGS: tuple[str, ...] = (
     "--force-webrtc-ip-handling-policy=disable_non_proxied_udp",
     "--webrtc-ip-handling-policy=disable_non_proxied_udp",
     "--disable-dev-shm-usage",
+    # Site isolation off: a page's cross-site frames then share its renderer instead of getting
+    # one each, so one page is one renderer and page_memory_mb (enforced per renderer by the
+    # watchdog) bounds the whole page, not each of its frames. Organizations stay apart: each
+    # request has its own browser context, and contexts never share a renderer. This switch
+    # alone is enough (a page with cross-site frames gets no out-of-process frame). No
+    # --disable-features=IsolateOrigins,site-per-process beside it: Playwright passes a
+    # --disable-features list of its own and Chromium keeps only the last such switch, so a
+    # second one would turn Playwright's disabled features back on.
+    "--disable-site-isolation-trials",
 )
 
 
@@ -50,19 +59,6 @@ def launch_args(settings: FarmSettings) -> list[str]:
     """Chromium's command line: LAUNCH_ARGS and script's heap limited to half a page's share."""
     return [*LAUNCH_ARGS, f"--js-flags=--max-old-space-size={settings.page_memory_mb // 2}"]
 
-
-class EgressLane(Protocol):
-    """One context's own way through the egress guard (:class:`browser.egress.Lane`)."""
-
-    @property
-    def url(self) -> str: ...
-
-    def close(self) -> None: ...
-
-
-Egress = str | Callable[[], Awaitable[EgressLane]]
-"""How contexts of a route reach the egress guard: its proxy URL, or an opener of one lane per
-context (the guard then counts everything the page brings in against the page's budget)."""
 
 DEFAULT_ROUTE = "direct"
 CLOSE_GRACE = 5.0
@@ -103,24 +99,6 @@ def user_agents(version: str) -> tuple[str, str]:
         f"Chrome/{major}.0.0.0 Mobile Safari/537.36"
     )
     return desktop, mobile
-
-
-def proxy_settings(url: str) -> dict[str, str]:
-    """Playwright's proxy option for a proxy URL (credentials split out).
-
-    ``<-loopback>`` makes Chromium send loopback addresses through the proxy too: by default it
-    would reach 127.0.0.1 directly, around the egress guard.
-    """
-    parts = urlsplit(url)
-    if not parts.hostname:
-        raise ValueError("an egress URL needs a host")
-    host = f"[{parts.hostname}]" if ":" in parts.hostname else parts.hostname
-    server = f"{parts.scheme or 'http'}://{host}" + (f":{parts.port}" if parts.port else "")
-    proxy = {"server": server, "bypass": "<-loopback>"}
-    if parts.username:
-        proxy["username"] = unquote(parts.username)
-        proxy["password"] = unquote(parts.password or "")
-    return proxy
 
 
 _LIVE: weakref.WeakSet[FarmBrowser] = weakref.WeakSet()
@@ -164,8 +142,7 @@ class FarmBrowser:
         self.closing = False
         self.gone = asyncio.Event()
         """Set when the browser disconnects, whatever the reason."""
-        self._egress = egress
-        self._lanes: set[EgressLane] = set()
+        self._lanes = ContextLanes(egress)
         self._warm_per_key = warm_per_key
         self._on_change = on_change
         self._warm: dict[ContextKey, list[BrowserContext]] = {
@@ -219,39 +196,12 @@ class FarmBrowser:
     def _disconnected(self, browser: Browser) -> None:
         self.gone.set()
         self._warm = {key: [] for key in self._warm}
-        self._close_lanes()
+        self._lanes.close_all()
         self._on_change()
 
     def idle(self, preset: str) -> int:
         """Warm contexts ready for ``preset`` (both color schemes)."""
         return sum(len(pool) for key, pool in self._warm.items() if key.preset == preset)
-
-    async def _proxy(self, route: str) -> tuple[dict[str, str] | None, EgressLane | None]:
-        """The proxy option for a context of ``route``, and the lane it was opened on (a route
-        given as a lane opener gives each context a lane of its own)."""
-        if self._egress is None:
-            return None, None
-        egress = self._egress.get(route)
-        if egress is None:
-            raise ValueError(f"no egress URL for route {route!r}")
-        if isinstance(egress, str):
-            return proxy_settings(egress), None
-        lane = await egress()
-        return proxy_settings(lane.url), lane
-
-    def _lane_closer(self, lane: EgressLane) -> Callable[[BrowserContext], None]:
-        self._lanes.add(lane)
-
-        def closed(_context: BrowserContext) -> None:
-            lane.close()
-            self._lanes.discard(lane)
-
-        return closed
-
-    def _close_lanes(self) -> None:
-        for lane in list(self._lanes):
-            lane.close()
-        self._lanes.clear()
 
     async def new_context(self, key: ContextKey) -> BrowserContext:
         """A fresh context of shape ``key``."""
@@ -271,7 +221,7 @@ class FarmBrowser:
             "bypass_csp": False,
             "java_script_enabled": True,
         }
-        proxy, lane = await self._proxy(key.route)
+        proxy, lane = await self._lanes.proxy(key.route)
         if proxy is not None:
             options["proxy"] = proxy
         try:
@@ -282,8 +232,16 @@ class FarmBrowser:
                 lane.close()
             raise
         if lane is not None:
-            context.on("close", self._lane_closer(lane))
+            self._lanes.bind(context, lane)
         return context
+
+    async def discard(self, context: BrowserContext) -> None:
+        """Close a context the farm is done with, and its egress lane whatever the close did (a
+        close that times out may never report the context closed)."""
+        try:
+            await close_context(context)
+        finally:
+            self._lanes.release(context)
 
     async def take(self, key: ContextKey) -> BrowserContext:
         """A context for one request: a warm one when there is one, else a new one."""
@@ -314,7 +272,7 @@ class FarmBrowser:
                         log.warning("could not warm a %s context: %s", key.preset, exc)
                     return
                 if self.dead or self.closing or self.retiring:
-                    await close_context(context)
+                    await self.discard(context)
                     return
                 pool.append(context)
                 self._on_change()

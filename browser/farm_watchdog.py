@@ -1,10 +1,14 @@
 """The renderer watchdog: a page's memory is bounded while it runs, not after the capture.
 
-Every browser context the farm makes serves one organization's page, and Chromium never shares a
-renderer process between contexts, so a renderer process is one page (or one of its cross-site
-frames). The watchdog reads the resident memory of every renderer under the farm's browsers a few
-times a second and kills, at once, any renderer over its share (``page_memory_mb``). The page
-then crashes, its capture fails with a clear error, and the browser and the other pages carry on.
+Every browser context the farm makes serves one organization's page, Chromium never shares a
+renderer process between contexts, and with site isolation off (see
+:data:`browser.farm_browser.LAUNCH_ARGS`) a page's frames share its renderer, so a renderer
+process is one page, frames included. The watchdog reads the resident memory of every renderer
+under the farm's browsers a few times a second and kills, at once, any renderer over its share
+(``page_memory_mb``). The page then crashes, its capture fails with a clear error, and the
+browser and the other pages carry on. Which page a renderer served is not known here, so a crash
+is put down to memory for sure only when it is the one crash just after the one kill
+(:meth:`RendererWatchdog.crash_message`).
 
 V8's own heap limit (``--max-old-space-size``, set at launch) stops script that allocates in a
 loop earlier and more gently; the watchdog catches what lives outside V8's heap (the DOM, images,
@@ -23,6 +27,7 @@ import contextlib
 import logging
 import os
 import time
+from collections import deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
@@ -34,6 +39,8 @@ RENDERER_FLAG = b"--type=renderer"
 """What a renderer process's command line carries."""
 KILL_MEMORY_WINDOW = 5.0
 """Seconds after a kill during which a page crash is put down to the watchdog."""
+EVENTS_KEPT = 64
+"""Most recent kills and page crashes remembered to explain a crash."""
 SPIN_WINDOW = 1.0
 """Seconds over which a renderer's CPU use is judged."""
 SPIN_SHARE = 0.8
@@ -81,8 +88,10 @@ class RendererWatchdog:
         self.limit_bytes = limit_bytes
         self.interval = interval
         self.kills = 0
-        self.last_kill = float("-inf")
-        """``time.monotonic()`` of the latest kill."""
+        self.recent_kills: deque[tuple[float, int]] = deque(maxlen=EVENTS_KEPT)
+        """``(time.monotonic(), pid)`` of the latest kills."""
+        self._crashes: deque[float] = deque(maxlen=EVENTS_KEPT)
+        """``time.monotonic()`` of the latest page crashes the farm reported."""
         self._roots = roots
         self._on_kill = on_kill
         self._known: dict[int, bool] = {}
@@ -102,9 +111,36 @@ class RendererWatchdog:
             await asyncio.gather(self._task, return_exceptions=True)
             self._task = None
 
-    def killed_recently(self) -> bool:
-        """Whether a renderer was killed in the last KILL_MEMORY_WINDOW seconds."""
-        return time.monotonic() - self.last_kill < KILL_MEMORY_WINDOW
+    def killed_since(self, since: float) -> list[int]:
+        """The pids of the renderers killed since ``since`` (``time.monotonic()``)."""
+        return [pid for at, pid in self.recent_kills if at >= since]
+
+    def page_crashed(self) -> None:
+        """A page's renderer went away (the farm saw its crash event)."""
+        self._crashes.append(time.monotonic())
+
+    def crash_message(self) -> str:
+        """Why a page that just crashed did, as far as the watchdog can tell.
+
+        The firm answer (the page used too much memory) only when exactly one renderer was
+        killed and exactly one page crashed within KILL_MEMORY_WINDOW: the crash is then that
+        kill. With more kills or crashes the crashed page's renderer may not be the one killed.
+        """
+        since = time.monotonic() - KILL_MEMORY_WINDOW
+        kills = len(self.killed_since(since))
+        crashes = sum(1 for at in self._crashes if at >= since)
+        limit_mb = self.limit_bytes // 2**20
+        if kills == 1 and crashes == 1:
+            return (
+                f"the page used more than the {limit_mb} MiB of memory a page may use, "
+                "and was stopped"
+            )
+        if kills:
+            return (
+                f"the page's renderer crashed; it may have used more than the {limit_mb} MiB "
+                "of memory a page may use"
+            )
+        return "the page's renderer crashed (out of memory?)"
 
     async def _watch(self) -> None:
         while True:
@@ -133,7 +169,7 @@ class RendererWatchdog:
         for info in over:
             if kill_processes([info.pid]):
                 self.kills += 1
-                self.last_kill = time.monotonic()
+                self.recent_kills.append((time.monotonic(), info.pid))
                 log.warning(
                     "killed renderer %d: %d MiB resident, over a page's share of %d MiB",
                     info.pid,

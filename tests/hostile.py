@@ -39,6 +39,11 @@ CANVASES = (
     "</script></body></html>"
 )
 JS_LOOP = "<html><body><p>loop</p><script>while(true){}</script></body></html>"
+# A page that reloads itself every 50 ms: whatever the farm evaluates in it loses its context.
+SELF_RELOAD = (
+    "<html><body style='height:5000px'><p>reloading</p>"
+    "<script>setTimeout(() => location.reload(), 50)</script></body></html>"
+)
 # Sixteen downloads of a megabyte each: more than a small per-page budget.
 HEAVY = (
     "<html><body><p>heavy</p><script>for(let i=0;i<16;i++)"
@@ -252,6 +257,7 @@ PAGES: dict[str, Page] = {
     "/js-heap": _html(JS_HEAP),
     "/canvases": _html(CANVASES),
     "/js-loop": _html(JS_LOOP),
+    "/self-reload": _html(SELF_RELOAD),
     "/heavy": _html(HEAVY),
     "/blob": _blob,
     "/to-gopher": _redirect("gopher://127.0.0.1:70/1"),

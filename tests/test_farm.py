@@ -12,10 +12,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import glob
 import os
 import signal
 import struct
+import subprocess
+import sys
 import tempfile
 import threading
 import time
@@ -28,6 +31,7 @@ import pytest
 import tornado.web
 from prometheus_client import REGISTRY
 
+from browser.egress import EgressGuard
 from browser.farm import (
     CaptureOptions,
     CaptureResult,
@@ -38,6 +42,9 @@ from browser.farm import (
     RenderResult,
     image_size,
 )
+from browser.farm_admission import Admission
+from browser.farm_watchdog import RendererWatchdog
+from browser.ssrf import AddressPolicy
 from tests.origin import Origin, closed_port, serve
 
 pytestmark = pytest.mark.chromium
@@ -763,24 +770,217 @@ async def test_busy_when_the_queue_is_full_or_the_wait_too_long(
     await farm.start()
     try:
         busy_before = sample("pagecast_farm_captures_total", kind="capture", outcome="busy")
-        slow = asyncio.ensure_future(farm.capture(origin.url("/slow?s=1.5"), CaptureOptions()))
+        slow = asyncio.ensure_future(
+            farm.capture(origin.url("/slow?s=1.5"), CaptureOptions(org="a"))
+        )
         await eventually(lambda: farm.health()["pages_busy"] == 1)
-        waiting = asyncio.ensure_future(farm.capture(origin.url("/box"), CaptureOptions()))
+        # Another organization waits for the page in the farm's queue...
+        waiting = asyncio.ensure_future(farm.capture(origin.url("/box"), CaptureOptions(org="b")))
         await eventually(lambda: farm.health()["queue_length"] == 1)
+        assert sample("pagecast_farm_queue_length") == 1
         with pytest.raises(FarmError) as full:
-            await farm.capture(origin.url("/box"), CaptureOptions())
-        assert full.value.kind == "busy" and "full" in full.value.message
+            await farm.capture(origin.url("/box"), CaptureOptions(org="c"))
+        assert full.value.kind == "busy" and full.value.message == "the capture queue is full"
         assert full.value.retry_after is not None and 1 <= full.value.retry_after <= 60
+        # ... the first one's next request for its share in a queue of its own.
+        own = asyncio.ensure_future(farm.capture(origin.url("/box"), CaptureOptions(org="a")))
+        await eventually(lambda: farm.health()["org_queue_length"] == 1)
+        assert sample("pagecast_farm_org_queue_length") == 1
+        with pytest.raises(FarmError) as own_full:
+            await farm.capture(origin.url("/box"), CaptureOptions(org="a"))
+        assert own_full.value.kind == "busy" and "organization" in own_full.value.message
         started = time.monotonic()
-        with pytest.raises(FarmError) as late:
-            await waiting
-        assert late.value.kind == "busy" and time.monotonic() - started < 0.5
+        for queued in (waiting, own):
+            with pytest.raises(FarmError) as late:
+                await queued
+            assert late.value.kind == "busy" and time.monotonic() - started < 0.5
         assert (await slow).status == 200
+        health = farm.health()
+        assert health["queue_length"] == health["org_queue_length"] == 0
         assert sample("pagecast_farm_captures_total", kind="capture", outcome="busy") == (
-            busy_before + 2
+            busy_before + 4
         )
     finally:
         await farm.close()
+
+
+# -- admission: page slots, organization shares, queues -------------------------------------------
+
+
+def open_admission(**overrides: Any) -> Admission:
+    admission = Admission(farm_settings(**overrides), on_change=lambda: None)
+    admission.open = True
+    return admission
+
+
+async def hold(admission: Admission, org: str, until: asyncio.Event, held: list[str]) -> None:
+    async with admission.slot(org):
+        held.append(org)
+        await until.wait()
+
+
+async def refused(admission: Admission, org: str) -> FarmError:
+    with pytest.raises(FarmError) as caught:
+        async with admission.slot(org):
+            pass
+    assert caught.value.kind == "busy" and caught.value.retry_after is not None
+    return caught.value
+
+
+@pytest.mark.gen_test(timeout=20)
+async def test_an_organizations_surplus_waits_in_its_own_queue() -> None:
+    admission = open_admission(max_pages=4, org_share=0.5, queue_size=2, queue_timeout=10)
+    release = {org: asyncio.Event() for org in "abcd"}
+    held: list[str] = []
+    tasks: dict[str, list[asyncio.Future[None]]] = {org: [] for org in "abcd"}
+
+    def start(org: str, count: int = 1) -> None:
+        for _ in range(count):
+            tasks[org].append(asyncio.ensure_future(hold(admission, org, release[org], held)))
+
+    start("a", 4)  # two hold a's share of the pages, two wait in a's own queue
+    await eventually(lambda: held.count("a") == 2 and admission.org_waiting == 2)
+    assert "organization" in (await refused(admission, "a")).message
+    start("b", 2)
+    await eventually(lambda: held.count("b") == 2)
+    assert admission.waiting == 0  # a's surplus is not in the farm's queue
+    start("c")
+    start("d")
+    await eventually(lambda: admission.waiting == 2)  # c and d wait for a page
+    assert (await refused(admission, "e")).message == "the capture queue is full"
+    # A cancelled wait gives back its place in the farm's queue and its share, nothing more.
+    tasks["d"][0].cancel()
+    await asyncio.gather(*tasks["d"], return_exceptions=True)
+    assert admission.waiting == 1 and admission.organizations == 3
+    # b's pages go to c, first in the farm's queue; a's surplus still waits for a's share.
+    release["b"].set()
+    await eventually(lambda: held.count("c") == 1)
+    assert held.count("a") == 2 and admission.org_waiting == 2
+    release["a"].set()
+    await eventually(lambda: held.count("a") == 4)
+    release["c"].set()
+    await asyncio.gather(*tasks["a"], *tasks["b"], *tasks["c"])
+    assert admission.waiting == admission.org_waiting == admission.organizations == 0
+    # Every page and share came back: four organizations hold the four pages at once.
+    again = asyncio.Event()
+    held.clear()
+    others = [asyncio.ensure_future(hold(admission, org, again, held)) for org in "wxyz"]
+    await eventually(lambda: len(held) == 4)
+    assert admission.waiting == 0
+    again.set()
+    await asyncio.gather(*others)
+
+
+@pytest.mark.gen_test(timeout=20)
+async def test_a_timed_out_wait_gives_back_what_it_took() -> None:
+    admission = open_admission(max_pages=2, org_share=0.5, queue_size=4, queue_timeout=0.2)
+    release = asyncio.Event()
+    held: list[str] = []
+    holders = [asyncio.ensure_future(hold(admission, org, release, held)) for org in "ab"]
+    await eventually(lambda: len(held) == 2)
+    # Waiting for its organization's share (a holds its one page), then for a page.
+    for org in ("a", "c"):
+        error = await refused(admission, org)
+        assert error.message == "no browser page became free in time"
+        assert admission.waiting == admission.org_waiting == 0
+        assert admission.organizations == 2
+    release.set()
+    await asyncio.gather(*holders)
+    assert admission.organizations == 0
+    again = asyncio.Event()
+    held.clear()
+    both = [asyncio.ensure_future(hold(admission, "c", again, held)) for _ in range(2)]
+    await eventually(lambda: held == ["c"] and admission.org_waiting == 1)
+    again.set()
+    await asyncio.gather(*both)
+
+
+# -- the renderer watchdog's account of a crash ----------------------------------------------------
+
+
+def fake_renderer() -> subprocess.Popen[bytes]:
+    """A process the watchdog takes for a renderer (its command line says so), of some MiB."""
+    return subprocess.Popen(
+        [sys.executable, "-c", "import time; time.sleep(60)", "--type=renderer"]
+    )
+
+
+def exec_done(process: subprocess.Popen[bytes]) -> bool:
+    with open(f"/proc/{process.pid}/cmdline", "rb") as handle:
+        return b"--type=renderer" in handle.read()
+
+
+@pytest.mark.gen_test(timeout=30)
+async def test_a_crash_is_put_down_to_memory_only_when_it_is_the_one_kill() -> None:
+    fakes = [fake_renderer() for _ in range(3)]
+    try:
+        for fake in fakes:
+            await eventually(lambda fake=fake: exec_done(fake))
+        roots: list[int] = [fakes[0].pid]
+        watchdog = RendererWatchdog(2**20, 0.1, roots=lambda: roots, on_kill=lambda _rss: None)
+        watchdog.page_crashed()
+        assert watchdog.crash_message() == "the page's renderer crashed (out of memory?)"
+        # One kill, one crash: that crash is the kill.
+        watchdog = RendererWatchdog(2**20, 0.1, roots=lambda: roots, on_kill=lambda _rss: None)
+        assert watchdog.check() == 1
+        assert fakes[0].wait(5) == -signal.SIGKILL
+        watchdog.page_crashed()
+        assert watchdog.crash_message().startswith("the page used more than the 1 MiB")
+        # A second page crashing in the same window may be another organization's page.
+        watchdog.page_crashed()
+        assert watchdog.crash_message().startswith("the page's renderer crashed; it may have")
+        # Two kills (two pages' renderers), one crash so far: which one it is is not known.
+        roots[:] = [fakes[1].pid, fakes[2].pid]
+        watchdog = RendererWatchdog(2**20, 0.1, roots=lambda: roots, on_kill=lambda _rss: None)
+        assert watchdog.check() == 2
+        assert sorted(watchdog.killed_since(0)) == sorted(roots)
+        watchdog.page_crashed()
+        message = watchdog.crash_message()
+        assert message.startswith("the page's renderer crashed; it may have used more than")
+        assert "1 MiB" in message and watchdog.kills == 2
+    finally:
+        for fake in fakes:
+            fake.kill()
+            fake.wait(5)
+
+
+# -- egress lanes ----------------------------------------------------------------------------------
+
+
+@pytest.mark.gen_test(timeout=60)
+async def test_a_context_that_does_not_close_in_time_gives_back_its_lane(
+    site: tuple[Origin, SiteState],
+) -> None:
+    origin, state = site
+    guard = EgressGuard(AddressPolicy(["127.0.0.1"]))
+    await guard.start()
+    opener = functools.partial(guard.open_lane, 64 * 2**20)
+    farm = Farm(farm_settings(warm_contexts=0, health_interval=600), egress_urls={"direct": opener})
+    await farm.start()
+    pid = farm.health()["browser_pid"]
+    assert isinstance(pid, int)
+    try:
+        assert (await farm.capture(origin.url("/box"), CaptureOptions())).status == 200
+        assert guard.lanes == 0
+        capture = asyncio.ensure_future(
+            farm.capture(
+                origin.url("/gate"), CaptureOptions(selector="#box", navigation_timeout_ms=1000)
+            )
+        )
+        await asyncio.wait_for(state.gate_arrived.wait(), 10)
+        assert guard.lanes == 1
+        # A stopped browser neither closes the context nor says it closed: the farm gives up
+        # on the close after CONTEXT_CLOSE_TIMEOUT and closes the lane itself.
+        os.kill(pid, signal.SIGSTOP)
+        with pytest.raises(FarmError) as caught:
+            await asyncio.wait_for(capture, 20)
+        assert caught.value.kind == "navigation_timeout"
+        assert guard.lanes == 0
+    finally:
+        os.kill(pid, signal.SIGCONT)
+        state.gate_release.set()
+        await farm.close()
+        await guard.close()
 
 
 @pytest.mark.gen_test(timeout=40)

@@ -1,0 +1,150 @@
+"""Admission to the farm's pages: at most ``max_pages`` render at once, one organization holds at
+most its share of them (``org_share``), and requests that cannot start at once wait in bounded
+queues, each request at most ``queue_timeout``; a request that cannot be admitted gets
+:class:`~browser.farm_types.FarmError` ``busy`` with a ``retry_after`` hint.
+
+There are two kinds of queue, each bounded by ``queue_size``:
+
+* an organization's own queue: its requests beyond its share wait there for one of its own
+  requests to finish;
+* the farm's queue: requests that hold their organization's share and wait for a free page.
+
+An organization's surplus therefore never fills the farm's queue: another organization arriving
+while every page is busy still queues for the next free page. A request moves from its
+organization's queue to the farm's only when another request of the same organization leaves
+(giving up a page, or its own place in the farm's queue), so the farm's queue does not grow that
+way.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import math
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+
+from browser.farm_types import FarmError, FarmErrorKind, FarmSettings
+
+TYPICAL_SECONDS = 2.0
+"""A request's expected duration before any has finished (for ``retry_after``)."""
+TYPICAL_WEIGHT = 0.2
+"""Weight of each successful request's duration in the running typical duration."""
+RETRY_AFTER_RANGE = (1, 60)
+"""The ``retry_after`` hint (seconds) is kept within these bounds."""
+
+
+@dataclass
+class _Organization:
+    """One organization's share of the pages and its requests."""
+
+    share: asyncio.Semaphore
+    users: int = 0
+    """Its requests holding or waiting for its share."""
+    waiting: int = 0
+    """Its requests waiting for its share (its own queue)."""
+
+
+class Admission:
+    """The page slots, the organizations' shares and the queues; ``on_change`` is called when the
+    queue lengths change (for the gauges). Takes requests once :attr:`open` is set."""
+
+    def __init__(self, settings: FarmSettings, on_change: Callable[[], None]) -> None:
+        self.settings = settings
+        self.open = False
+        """Whether requests are taken (the farm is started and not closing)."""
+        self.waiting = 0
+        """Requests holding their organization's share and waiting for a page (the farm's
+        queue)."""
+        self.org_waiting = 0
+        """Requests waiting for their organization's share (all organizations' queues)."""
+        self.typical_seconds = TYPICAL_SECONDS
+        """Running typical duration of a successful request, queueing included."""
+        self._pages = asyncio.Semaphore(settings.max_pages)
+        self._orgs: dict[str, _Organization] = {}
+        self._on_change = on_change
+
+    @property
+    def organizations(self) -> int:
+        """Organizations with a request holding or waiting for its share."""
+        return len(self._orgs)
+
+    def observe(self, seconds: float) -> None:
+        """A request succeeded after ``seconds``: update the typical duration."""
+        self.typical_seconds += TYPICAL_WEIGHT * (seconds - self.typical_seconds)
+
+    def busy(self, message: str, waiting: int | None = None, slots: int | None = None) -> FarmError:
+        """A ``busy`` error; ``retry_after`` is the typical duration per "row" of the queue
+        (``waiting`` requests over ``slots`` slots; the farm's queue by default)."""
+        waiting = self.waiting if waiting is None else waiting
+        slots = self.settings.max_pages if slots is None else slots
+        rows = waiting / slots + 1
+        low, high = RETRY_AFTER_RANGE
+        retry_after = min(max(math.ceil(self.typical_seconds * rows), low), high)
+        return FarmError(FarmErrorKind.busy, message, retry_after=retry_after)
+
+    @asynccontextmanager
+    async def slot(self, org: str) -> AsyncIterator[None]:
+        """Hold one of the ``max_pages`` page slots for ``org``: first its share (waiting in its
+        own queue when its share is taken), then a page (waiting in the farm's queue). Raises
+        ``busy`` when the queue it would join is full or the wait passes ``queue_timeout``; a
+        timeout or a cancellation gives back exactly what was taken."""
+        if not self.open:
+            raise self.busy("the browser farm is not running")
+        queue_size = self.settings.queue_size
+        member = self._orgs.get(org)
+        if member is not None and member.share.locked():
+            if member.waiting >= queue_size:
+                raise self.busy(
+                    "this organization's capture queue is full",
+                    member.waiting,
+                    self.settings.org_slots(),
+                )
+        elif self._pages.locked() and self.waiting >= queue_size:
+            raise self.busy("the capture queue is full")
+        if member is None:
+            member = self._orgs[org] = _Organization(asyncio.Semaphore(self.settings.org_slots()))
+        member.users += 1
+        held_share = held_page = False
+        try:
+            try:
+                async with asyncio.timeout(self.settings.queue_timeout):
+                    held_share = await self._take_share(member)
+                    held_page = await self._take_page()
+            except TimeoutError:
+                raise self.busy("no browser page became free in time") from None
+            yield
+        finally:
+            if held_page:
+                self._pages.release()
+            if held_share:
+                member.share.release()
+            member.users -= 1
+            if member.users <= 0:
+                del self._orgs[org]
+
+    async def _take_share(self, member: _Organization) -> bool:
+        """Wait in the organization's queue for its share; True once taken."""
+        if not member.share.locked():
+            return await member.share.acquire()
+        member.waiting += 1
+        self.org_waiting += 1
+        self._on_change()
+        try:
+            return await member.share.acquire()
+        finally:
+            member.waiting -= 1
+            self.org_waiting -= 1
+            self._on_change()
+
+    async def _take_page(self) -> bool:
+        """Wait in the farm's queue for a page; True once taken."""
+        if not self._pages.locked():
+            return await self._pages.acquire()
+        self.waiting += 1
+        self._on_change()
+        try:
+            return await self._pages.acquire()
+        finally:
+            self.waiting -= 1
+            self._on_change()
