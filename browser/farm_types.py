@@ -25,8 +25,10 @@ class FarmSettings:
     max_pages: int = setting(4, "Pages rendering at once, across all presets.", min=1, max=64)
     queue_size: int = setting(
         32,
-        "Requests that may wait for a page slot; with the queue full a request is answered 503 "
-        "busy at once.",
+        "Requests that may wait for a free page (the farm's queue), and, apart from those, "
+        "requests of one organization that may wait for its share of the pages (each "
+        "organization's own queue, see org_share); a request whose queue is full is answered "
+        "503 busy at once.",
         min=0,
         max=10_000,
     )
