@@ -296,7 +296,9 @@ def _egress_refusal(response: Response) -> FarmError | None:
     target's own 403 or 502 is captured like any page. An RFC 9209 ``Proxy-Status`` header naming
     an error (as other forward proxies send) counts the same as a refusal.
     """
-    if response.status < 400:
+    # Only the guard's answers to plain HTTP can carry its verdict (it strips the header from
+    # what origins send); over HTTPS the header could only come from the target itself.
+    if response.status < 400 or not response.url.lower().startswith("http:"):
         return None
     verdict = response.headers.get(EGRESS_HEADER, "").strip().lower()
     if verdict == "refused":
