@@ -56,7 +56,7 @@ ADMIN_URL = os.environ.get(
 )
 DATABASE = "pagecast_chaos"
 ERROR_CODE = re.compile(rb'"(?:code|error)"\s*:\s*"?(-?[\w-]+)')
-TMPFS_SIZE = "48m"
+TMPFS_SIZE = "128m"
 # What a request may answer while something underneath is broken (both error shapes): the
 # documented "a backing service is down" and "busy, retry shortly", and for an oEmbed whose
 # hosted frame cannot be stored, the documented 502 frame_generation_failed. A 500 is never
@@ -115,7 +115,11 @@ def small_disk(folder: Path) -> Iterator[bool]:
 def fill(folder: Path) -> Path:
     """Write a file until the filesystem under ``folder`` is full; the file."""
     filler = folder / "filler"
-    with filler.open("wb") as handle:
+    try:
+        handle = filler.open("wb", buffering=0)
+    except OSError:  # the screenshots written so far filled it already
+        return filler
+    with handle:
         for size in (2**20, 1024):  # megabytes, then the last partial one a kilobyte at a time
             with contextlib.suppress(OSError):
                 while True:
@@ -167,7 +171,7 @@ class Breaker:
         if self.disk:
             filler = await loop.run_in_executor(None, fill, self.data_dir)
             await asyncio.sleep(seconds)
-            filler.unlink()
+            filler.unlink(missing_ok=True)
         else:
             await asyncio.sleep(seconds)
 
