@@ -51,6 +51,28 @@ HEAVY = (
 )
 
 
+async def through_proxy(port: int, request: bytes, limit: float = 10.0) -> bytes:
+    """Send raw bytes to a proxy on 127.0.0.1:``port`` (the egress guard or one of its lanes);
+    everything it answers until it closes, ``<reset>`` appended when it resets the connection."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    writer.write(request)
+    await writer.drain()
+    received = b""
+    try:
+        async with asyncio.timeout(limit):
+            while data := await reader.read(65536):
+                received += data
+    except ConnectionResetError:
+        received += b"<reset>"
+    writer.close()
+    return received
+
+
+def proxy_get(url: str) -> bytes:
+    """An absolute-form GET of ``url``, as a browser sends it to its proxy."""
+    return f"GET {url} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode()
+
+
 @cache
 def zeros_gzip(size: int) -> bytes:
     """``size`` zero bytes, gzipped (about 1 KB per MB)."""

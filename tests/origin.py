@@ -13,10 +13,14 @@ Use from a fixture that depends on pytest-tornado's ``io_loop``::
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+from collections import Counter
 from dataclasses import dataclass
 
 import tornado.web
 from tornado.httpserver import HTTPServer
+from tornado.iostream import StreamClosedError
 from tornado.testing import bind_unused_port
 
 
@@ -56,3 +60,38 @@ def closed_port() -> int:
     sock, port = bind_unused_port()
     sock.close()
     return port
+
+
+class DripHandler(tornado.web.RequestHandler):
+    """Headers at once, then one byte a second, for a minute or until the client hangs up.
+
+    With ``hits``, each request counts as ``drip:<value of label_header>`` (``direct`` without
+    it), e.g. to see which proxy tier a fetch came through."""
+
+    def initialize(self, hits: Counter[str] | None = None, label_header: str = "") -> None:
+        self.hits = hits
+        self.label_header = label_header
+        self.gone = asyncio.Event()
+
+    def on_connection_close(self) -> None:
+        self.gone.set()
+
+    async def get(self) -> None:
+        if self.hits is not None:
+            label = (
+                self.request.headers.get(self.label_header, "direct")
+                if self.label_header
+                else "direct"
+            )
+            self.hits[f"drip:{label}"] += 1
+        self.set_header("Content-Type", "text/html")
+        with contextlib.suppress(StreamClosedError):
+            self.write(b"<p>")
+            await self.flush()
+            for _ in range(60):
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self.gone.wait(), 1)
+                if self.gone.is_set():
+                    return
+                self.write(b"x")
+                await self.flush()

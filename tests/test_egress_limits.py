@@ -12,6 +12,7 @@ import pytest
 
 from browser.egress import EgressGuard, EgressLimits
 from browser.ssrf import AddressPolicy
+from tests.hostile import proxy_get, through_proxy
 
 MIB = 2**20
 
@@ -97,40 +98,23 @@ def guard(io_loop: Any) -> Iterator[EgressGuard]:
     io_loop.run_sync(started.close)
 
 
-async def through(port: int, request: bytes) -> bytes:
-    reader, writer = await asyncio.open_connection("127.0.0.1", port)
-    writer.write(request)
-    await writer.drain()
-    received = b""
-    try:
-        async with asyncio.timeout(10):
-            while data := await reader.read(65536):
-                received += data
-    except ConnectionResetError:
-        received += b"<reset>"
-    writer.close()
-    return received
-
-
-def get(port: int, path: str) -> bytes:
-    return f"GET http://127.0.0.1:{port}{path} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode()
-
-
 @pytest.mark.gen_test(timeout=30)
 async def test_framing_counts_against_the_response_limit(guard, raw) -> None:
     # 12 MB of chunk extensions around 3 KB of payload: cut at twice the 1 MiB limit.
-    answer = await through(guard.port, get(raw.port, "/chunk-extensions"))
+    answer = await through_proxy(
+        guard.port, proxy_get(f"http://127.0.0.1:{raw.port}/chunk-extensions")
+    )
     assert len(answer) < 3 * MIB
     assert answer.endswith(b"<reset>") or not answer.endswith(b"0\r\n\r\n")
     # Trailers: at most 64 KB of them.
-    answer = await through(guard.port, get(raw.port, "/trailers"))
+    answer = await through_proxy(guard.port, proxy_get(f"http://127.0.0.1:{raw.port}/trailers"))
     assert len(answer) < 200 * 1024
     assert guard.limited == 2
 
 
 @pytest.mark.gen_test(timeout=30)
 async def test_interim_answers_are_bounded(guard, raw) -> None:
-    answer = await through(guard.port, get(raw.port, "/interim"))
+    answer = await through_proxy(guard.port, proxy_get(f"http://127.0.0.1:{raw.port}/interim"))
     assert answer.count(b"103 Early Hints") <= 8
     assert b"200 OK" not in answer
 
@@ -138,14 +122,14 @@ async def test_interim_answers_are_bounded(guard, raw) -> None:
 @pytest.mark.parametrize("path", ["/unicode-length", "/unicode-status", "/brotli"])
 @pytest.mark.gen_test(timeout=30)
 async def test_malformed_or_unmeasurable_responses_are_refused(guard, raw, path) -> None:
-    answer = await through(guard.port, get(raw.port, path))
+    answer = await through_proxy(guard.port, proxy_get(f"http://127.0.0.1:{raw.port}{path}"))
     assert answer.startswith(b"HTTP/1.1 502 "), answer[:200]
     assert b"X-Pagecast-Egress: limited" in answer
 
 
 @pytest.mark.gen_test(timeout=30)
 async def test_an_origin_cannot_speak_for_the_guard(guard, raw) -> None:
-    answer = await through(guard.port, get(raw.port, "/forged"))
+    answer = await through_proxy(guard.port, proxy_get(f"http://127.0.0.1:{raw.port}/forged"))
     head = answer.partition(b"\r\n\r\n")[0]
     assert head.startswith(b"HTTP/1.1 502 Bad Gateway")
     assert b"X-Pagecast-Egress" not in head  # stripped: the farm sees an ordinary 502 page
@@ -156,9 +140,9 @@ async def test_a_page_cannot_point_the_guard_at_its_lanes(guard) -> None:
     lane = await guard.open_lane(4 * MIB)
     other = await guard.open_lane(4 * MIB)
     try:
-        answer = await through(lane.port, get(other.port, "/"))
+        answer = await through_proxy(lane.port, proxy_get(f"http://127.0.0.1:{other.port}/"))
         assert answer.startswith(b"HTTP/1.1 403 ")
-        answer = await through(lane.port, get(guard.port, "/"))
+        answer = await through_proxy(lane.port, proxy_get(f"http://127.0.0.1:{guard.port}/"))
         assert answer.startswith(b"HTTP/1.1 403 ")
     finally:
         lane.close()

@@ -38,7 +38,7 @@ from handlers.errors import KINDS
 from handlers.markdown import _FETCH_ERRORS
 from handlers.services import Services
 from tests.conftest import make_settings
-from tests.origin import Origin, closed_port, serve
+from tests.origin import DripHandler, Origin, closed_port, serve
 
 MiB = 1024 * 1024
 PNG = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0\0\x10\0\0\0\x10\x08\x06\0\0\0\x1f\xf3\xffa" + bytes(200)
@@ -91,29 +91,6 @@ class EndlessHandler(tornado.web.RequestHandler):
         with contextlib.suppress(StreamClosedError):
             while True:
                 self.write(chunk)
-                await self.flush()
-
-
-class DripHandler(tornado.web.RequestHandler):
-    """Headers at once, then one byte a second, for a minute or until the client hangs up."""
-
-    def initialize(self) -> None:
-        self.gone = asyncio.Event()
-
-    def on_connection_close(self) -> None:
-        self.gone.set()
-
-    async def get(self) -> None:
-        self.set_header("Content-Type", "text/html")
-        with contextlib.suppress(StreamClosedError):
-            self.write(b"<p>")
-            await self.flush()
-            for _ in range(60):
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(self.gone.wait(), 1)
-                if self.gone.is_set():
-                    return
-                self.write(b"x")
                 await self.flush()
 
 

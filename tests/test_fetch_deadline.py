@@ -6,7 +6,6 @@ failures (a refused connection, a 503) are still retried as before."""
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import time
 from collections import Counter
@@ -18,7 +17,6 @@ from urllib.parse import quote
 import pytest
 import tornado.web
 from tornado.httpclient import AsyncHTTPClient
-from tornado.iostream import StreamClosedError
 
 from browser.fetch import Fetcher, FetchError, FetchSettings
 from browser.pages import PageFetcher, PageRequest
@@ -27,36 +25,11 @@ from handlers.app import make_api_app
 from handlers.config import Settings
 from handlers.services import Services
 from tests.conftest import make_settings
-from tests.origin import Origin, closed_port, serve
+from tests.origin import DripHandler, Origin, closed_port, serve
 from tests.proxies import TIER_HEADER, ProxyStats, proxy_url, start_proxy
 
 TOTAL_TIMEOUT = 4.0
 ALL_TIERS = frozenset({"standard", "premium", "superior"})
-
-
-class Drip(tornado.web.RequestHandler):
-    """Headers at once, then one byte a second until the client hangs up (at most a minute)."""
-
-    def initialize(self, hits: Counter[str]) -> None:
-        self.hits = hits
-        self.gone = asyncio.Event()
-
-    def on_connection_close(self) -> None:
-        self.gone.set()
-
-    async def get(self) -> None:
-        self.hits[f"drip:{self.request.headers.get(TIER_HEADER, 'direct')}"] += 1
-        self.set_header("Content-Type", "text/html")
-        with contextlib.suppress(StreamClosedError):
-            self.write(b"<p>")
-            await self.flush()
-            for _ in range(60):
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(self.gone.wait(), 1)
-                if self.gone.is_set():
-                    return
-                self.write(b"x")
-                await self.flush()
 
 
 class Unavailable(tornado.web.RequestHandler):
@@ -82,7 +55,7 @@ def origin(io_loop: Any, hits: Counter[str]) -> Iterator[Origin]:
     site = serve(
         tornado.web.Application(
             [
-                (r"/drip", Drip, {"hits": hits}),
+                (r"/drip", DripHandler, {"hits": hits, "label_header": TIER_HEADER}),
                 (r"/busy", Unavailable, {"hits": hits, "delay": 0}),
                 (r"/late-busy", Unavailable, {"hits": hits, "delay": 1.5}),
             ]

@@ -27,7 +27,7 @@ from handlers.app import make_api_app
 from handlers.config import Settings, load_settings
 from handlers.services import Services
 from tests.conftest import make_settings, running_farm
-from tests.hostile import HostileOrigin, zeros_gzip
+from tests.hostile import HostileOrigin, proxy_get, through_proxy, zeros_gzip
 
 MIB = 2**20
 
@@ -86,22 +86,6 @@ async def shot(
 # -- the egress guard alone ---------------------------------------------------------------------
 
 
-async def through_guard(guard: EgressGuard, request: bytes, limit: float = 10.0) -> bytes:
-    """Send raw bytes to the guard; everything it answers until it closes."""
-    reader, writer = await asyncio.open_connection("127.0.0.1", guard.port)
-    writer.write(request)
-    await writer.drain()
-    received = b""
-    try:
-        async with asyncio.timeout(limit):
-            while data := await reader.read(65536):
-                received += data
-    except ConnectionResetError:
-        received += b"<reset>"
-    writer.close()
-    return received
-
-
 @pytest.fixture
 def guard(io_loop: Any) -> Iterator[EgressGuard]:
     limits = EgressLimits(max_response_bytes=4 * MIB, max_ratio=100)
@@ -111,15 +95,10 @@ def guard(io_loop: Any) -> Iterator[EgressGuard]:
     io_loop.run_sync(started.close)
 
 
-def get(origin: HostileOrigin, path: str, extra: str = "") -> bytes:
-    url = origin.url(path)
-    return f"GET {url} HTTP/1.1\r\nHost: 127.0.0.1\r\n{extra}\r\n".encode()
-
-
 @pytest.mark.gen_test(timeout=30)
 async def test_guard_refuses_stacked_encodings_before_relaying(guard, hostile) -> None:
     started = time.monotonic()
-    answer = await through_guard(guard, get(hostile, "/gzip-gzip"))
+    answer = await through_proxy(guard.port, proxy_get(hostile.url("/gzip-gzip")))
     assert answer.startswith(b"HTTP/1.1 502 ")
     assert b"X-Pagecast-Egress: limited" in answer
     assert b"stacked content encodings" in answer
@@ -129,10 +108,10 @@ async def test_guard_refuses_stacked_encodings_before_relaying(guard, hostile) -
 
 @pytest.mark.gen_test(timeout=30)
 async def test_guard_cuts_a_decompression_bomb_and_an_endless_body(guard, hostile) -> None:
-    bomb = await through_guard(guard, get(hostile, "/gzip-bomb"))
+    bomb = await through_proxy(guard.port, proxy_get(hostile.url("/gzip-bomb")))
     assert bomb.startswith(b"HTTP/1.1 200 ")  # the head went out; the body was cut with a reset
     assert len(bomb) < 2 * MIB
-    endless = await through_guard(guard, get(hostile, "/endless"))
+    endless = await through_proxy(guard.port, proxy_get(hostile.url("/endless")))
     body = endless.partition(b"\r\n\r\n")[2]
     # Cut at the response limit (4 MiB here), with a reset rather than a clean end.
     assert 3 * MIB < len(body) < 6 * MIB
@@ -141,7 +120,7 @@ async def test_guard_cuts_a_decompression_bomb_and_an_endless_body(guard, hostil
 
 @pytest.mark.gen_test(timeout=30)
 async def test_guard_refuses_a_megabyte_of_headers(guard, hostile) -> None:
-    answer = await through_guard(guard, get(hostile, "/huge-headers"))
+    answer = await through_proxy(guard.port, proxy_get(hostile.url("/huge-headers")))
     assert answer.startswith(b"HTTP/1.1 502 ")
     assert b"headers are over" in answer
 
@@ -151,7 +130,7 @@ async def test_guard_relays_one_request_per_connection(guard, hostile) -> None:
     # A second request pipelined on the same connection (to a refused address) is never relayed:
     # the guard answers the first and closes.
     second = "GET http://127.0.0.2:9/secret HTTP/1.1\r\nHost: 127.0.0.2:9\r\n\r\n"
-    answer = await through_guard(guard, get(hostile, "/ordinary") + second.encode())
+    answer = await through_proxy(guard.port, proxy_get(hostile.url("/ordinary")) + second.encode())
     assert answer.count(b"HTTP/1.1 ") == 1
     assert b"Connection: close" in answer
     assert b"An ordinary page" in answer
