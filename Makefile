@@ -54,9 +54,10 @@ fuzz:           ## schemathesis against /openapi.json, longer and unseeded (the 
 	bash deploy/bootstrap.sh setup
 	PAGECAST_FUZZ_EXAMPLES=200 PAGECAST_FUZZ_RANDOM=1 .venv/bin/pytest -q tests/test_fuzz.py
 
-hostile:        ## hostile pages (bombs, endless bodies, memory hogs) beside ordinary screenshots
+hostile:        ## hostile pages beside ordinary screenshots; server memory over 1,000 oEmbed bombs
 	bash deploy/bootstrap.sh setup
 	.venv/bin/python -m bench.hostile
+	.venv/bin/python bench/hostile_memory.py
 
 ssrf:           ## the SSRF battery alone (150 cases; it also runs in the test suite)
 	bash deploy/bootstrap.sh setup
