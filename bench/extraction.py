@@ -78,7 +78,7 @@ def pagecast(page: WcxbPage) -> tuple[str, bool]:
 
 
 def trafilatura_markdown(page: WcxbPage) -> tuple[str, bool]:
-    extracted = trafilatura.extract(page.html, url=page.url, output_format="markdown")
+    extracted = trafilatura.extract(page.html, url=page.url or None, output_format="markdown")
     return markdown_to_text(extracted or ""), False
 
 
@@ -148,7 +148,11 @@ def selected_ids(data: Path, types: set[str] | None, limit: int | None) -> list[
 def run(data: Path, ids: list[str]) -> list[PageRow]:
     rows = []
     for n, file_id in enumerate(ids):
-        page = load_page(data, file_id)
+        try:
+            page = load_page(data, file_id)
+        except (OSError, ValueError, KeyError) as exc:  # a broken file is named, not fatal
+            print(f"  {file_id}: not loaded ({type(exc).__name__})", file=sys.stderr)
+            continue
         row = PageRow(replace(page, html=""))  # the tables need the labels, not the page
         order = SYSTEMS if n % 2 == 0 else SYSTEMS[::-1]
         for name in order:

@@ -106,7 +106,7 @@ def load_page(directory: Path, file_id: str) -> WcxbPage:
     raw = gzip.decompress((directory / "html" / f"{file_id}.html.gz").read_bytes())
     return WcxbPage(
         file_id=file_id,
-        url=str(label["url"]),
+        url=str(label.get("url") or truth.get("url") or ""),  # one page of the set has none
         page_type=page_type(label),
         html=raw.decode("utf-8", errors="replace"),
         main_content=truth.get("main_content") or "",
