@@ -439,8 +439,9 @@ def main_content(
     kept_text = len(text_of(kept))
     page_text = len(text_of(snapshot))
     if kept_text < MIN_TEXT and page_text > max(kept_text * 2, MIN_TEXT):
-        # Near-empty: the whole body with the furniture removed, or all of it if that is empty.
-        _replace_children(body, snapshot)
+        # Near-empty: the whole body with the furniture removed, or all of it if that is empty
+        # (a copy each time: moving the snapshot's children would leave nothing to fall back to).
+        _replace_children(body, _copy(snapshot))
         _remove_furniture(body, Measures())
         if len(text_of(body)) < MIN_TEXT:
             _replace_children(body, _copy(snapshot))

@@ -105,6 +105,18 @@ def test_no_empty_result_on_a_page_with_readable_text(extractions: list[Extracti
 # -- the scoring itself -----------------------------------------------------------------------
 
 
+REGRESSIONS = SAMPLE.parent / "wcxb_regressions"
+
+
+@pytest.mark.parametrize("file_id", file_ids(REGRESSIONS))
+def test_a_page_once_emptied_keeps_its_text(file_id: str) -> None:
+    # Main-content selection found nothing and its whole-body fallback came back empty too.
+    page = load_page(REGRESSIONS, file_id)
+    converted = convert_page(page.html, page.url, ConvertOptions())
+    score = score_page(markdown_to_text(converted.markdown), page)
+    assert score.f1 > 0.5, score
+
+
 def test_word_f1_counts_lower_case_words_as_a_multiset() -> None:
     assert word_f1("The cat, the CAT!", "the cat the cat") == 1.0
     assert word_f1("", "") == 1.0
