@@ -209,10 +209,15 @@ _VOID_AS_CONTAINER = ("embed", "source", "track", "wbr")
 
 
 def clean_document(root: lxml.html.HtmlElement, url: str) -> None:
-    """Resolve URLs, then remove comments, invisible elements, hidden elements and the head."""
+    """Resolve URLs, then remove comments, invisible elements, hidden elements and the head.
+
+    A page that serves its content only inside ``<noscript>`` (a script-built app's version for
+    crawlers, as forum software does) keeps that content instead: ``<noscript>`` elements are
+    unwrapped when they hold most of the body's text."""
     for element in list(root.iter(*_VOID_AS_CONTAINER)):
         if len(element) or (element.text or "").strip():
             element.drop_tag()  # keeps the text and elements the parser put inside
+    _unwrap_noscript_content(root)
     _lazy_images(root)
     # Before removing <head>: <base href> lives there.
     root.make_links_absolute(url, resolve_base_href=True, handle_failures="discard")
@@ -226,6 +231,30 @@ def clean_document(root: lxml.html.HtmlElement, url: str) -> None:
     doomed += list(root.iter("head"))
     for element in doomed:
         drop(element)
+
+
+NOSCRIPT_MIN_TEXT = 500
+"""Characters of text ``<noscript>`` elements must hold together to count as the content."""
+NOSCRIPT_SHARE = 0.67
+"""Share of the body's text they must hold: the rest of the page is an empty app shell."""
+
+
+def _unwrap_noscript_content(root: lxml.html.HtmlElement) -> None:
+    body = root.find("body")
+    if body is None:
+        return
+    blocks = [element for element in body.iter("noscript") if not _in_noscript(element)]
+    inside = sum(len(text_of(element)) for element in blocks)
+    # Script and style text is no reader's text: judge the share against what a reader sees.
+    unseen = sum(len(text_of(element)) for element in body.iter("script", "style", "template"))
+    if inside < NOSCRIPT_MIN_TEXT or inside < NOSCRIPT_SHARE * (len(text_of(body)) - unseen):
+        return
+    for element in blocks:
+        element.drop_tag()
+
+
+def _in_noscript(element: etree._Element) -> bool:
+    return any(ancestor.tag == "noscript" for ancestor in element.iterancestors())
 
 
 def _lazy_images(root: lxml.html.HtmlElement) -> None:
