@@ -38,6 +38,12 @@ CANVASES = (
     "const x=c.getContext('2d');x.fillStyle='#f00';x.fillRect(0,0,4096,4096);keep.push(c)},30);"
     "</script></body></html>"
 )
+# Text held by detached DOM nodes (Blink's memory, not V8's heap): grows until stopped.
+DOM_TEXT = (
+    "<html><body><p>dom text</p><script>const keep=[];setInterval(()=>{for(let i=0;i<8;i++){"
+    "const d=document.createElement('div');d.textContent='x'.repeat(4e6)+i;keep.push(d)}},20);"
+    "</script></body></html>"
+)
 JS_LOOP = "<html><body><p>loop</p><script>while(true){}</script></body></html>"
 # A page that reloads itself every 50 ms: whatever the farm evaluates in it loses its context.
 SELF_RELOAD = (
@@ -278,6 +284,7 @@ PAGES: dict[str, Page] = {
     "/download": _download,
     "/js-heap": _html(JS_HEAP),
     "/canvases": _html(CANVASES),
+    "/dom-text": _html(DOM_TEXT),
     "/js-loop": _html(JS_LOOP),
     "/self-reload": _html(SELF_RELOAD),
     "/heavy": _html(HEAVY),

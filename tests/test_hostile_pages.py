@@ -211,13 +211,13 @@ async def test_target_caused_failures_answer_502_fast_without_traceback(
 async def test_renderer_memory_is_bounded_while_the_page_runs(
     http_client, base_url, hostile, key, farm, caplog
 ) -> None:
-    # Script that allocates outside V8's heap (canvases): the watchdog kills the renderer
+    # Script that allocates outside V8's heap (DOM text): the watchdog kills the renderer
     # once it passes page_memory_mb (384 MiB here), well before the capture's time is up.
     started = time.monotonic()
     response, body = await shot(
         http_client,
         base_url,
-        hostile.url("/canvases"),
+        hostile.url("/dom-text"),
         key,
         navigationTimeout="30000",
         capture_delay="10000",
@@ -225,7 +225,10 @@ async def test_renderer_memory_is_bounded_while_the_page_runs(
     assert response.code == 502, body
     assert "memory" in body["error"]["message"]
     assert time.monotonic() - started < 20
-    assert farm.health()["renderers_killed"] >= 1
+    # Killed by the watchdog, or (when V8's own garbage outruns its collector on a busy
+    # machine) by V8's heap limit: either way the renderer went at its bound, not after.
+    health = farm.health()
+    assert health["renderers_killed"] + health["page_crashes"] >= 1
     # Script that grows V8's heap in a loop: stopped by the heap limit or the watchdog.
     response, body = await shot(
         http_client,
