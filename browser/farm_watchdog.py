@@ -43,8 +43,9 @@ EVENTS_KEPT = 64
 """Most recent kills and page crashes remembered to explain a crash."""
 SPIN_WINDOW = 1.0
 """Seconds over which a renderer's CPU use is judged."""
-SPIN_SHARE = 0.8
-"""Share of one core above which a window counts as busy."""
+SPIN_SHARE = 0.4
+"""Share of one core above which a window counts as busy. Well under a whole core: when several
+pages spin at once on a small host each gets only part of one, and they must be lowered too."""
 SPIN_WINDOWS = 2
 """Busy windows in a row after which a renderer is lowered."""
 LOW_PRIORITY = 19

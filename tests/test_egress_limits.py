@@ -1,10 +1,10 @@
 """The egress guard's limits against responses crafted to slip past them: framing floods (chunk
 extensions, trailers, interim answers), malformed numbers, codings it cannot measure, forged
-verdict headers, and a page pointing the guard at its own lanes. Raw origins on 127.0.0.1."""
+verdict headers, and a page pointing the guard at its own lanes. Origins on 127.0.0.1 that answer
+canned bytes."""
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Iterator
 from typing import Any
 
@@ -12,7 +12,7 @@ import pytest
 
 from browser.egress import EgressGuard, EgressLimits
 from browser.ssrf import AddressPolicy
-from tests.hostile import proxy_get, through_proxy
+from tests.hostile import HostileOrigin, canned, proxy_get, through_proxy
 
 MIB = 2**20
 
@@ -49,40 +49,9 @@ RESPONSES: dict[str, bytes] = {
 }
 
 
-class RawOrigin:
-    """Answers each path with its canned bytes, then closes."""
-
-    def __init__(self) -> None:
-        self.port = 0
-        self.requests: list[str] = []
-        self._server: asyncio.Server | None = None
-
-    async def start(self) -> None:
-        self._server = await asyncio.start_server(self._serve, "127.0.0.1", 0)
-        self.port = self._server.sockets[0].getsockname()[1]
-
-    async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        try:
-            head = await reader.readuntil(b"\r\n\r\n")
-            path = head.split(b" ", 2)[1].decode("latin-1")
-            self.requests.append(path)
-            writer.write(
-                RESPONSES.get(path, b"HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\n\r\n")
-            )
-            await writer.drain()
-        except (OSError, asyncio.IncompleteReadError):
-            pass
-        finally:
-            writer.close()
-
-    async def close(self) -> None:
-        if self._server is not None:
-            self._server.close()
-
-
 @pytest.fixture
-def raw(io_loop: Any) -> Iterator[RawOrigin]:
-    origin = RawOrigin()
+def raw(io_loop: Any) -> Iterator[HostileOrigin]:
+    origin = HostileOrigin(pages={path: canned(data) for path, data in RESPONSES.items()})
     io_loop.run_sync(origin.start)
     yield origin
     io_loop.run_sync(origin.close)

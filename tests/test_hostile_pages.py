@@ -27,14 +27,14 @@ from handlers.app import make_api_app
 from handlers.config import Settings, load_settings
 from handlers.services import Services
 from tests.conftest import make_settings, running_farm
-from tests.hostile import HostileOrigin, proxy_get, through_proxy, zeros_gzip
+from tests.hostile import BOMB_BYTES, HostileOrigin, proxy_get, through_proxy, zeros_gzip
 
 MIB = 2**20
 
 
 @pytest.fixture
 def hostile(io_loop: Any) -> Iterator[HostileOrigin]:
-    zeros_gzip(256 * MIB)  # made before serving, so no answer waits for it
+    zeros_gzip(BOMB_BYTES)  # made before serving, so no answer waits for it
     origin = HostileOrigin()
     io_loop.run_sync(origin.start)
     yield origin
@@ -252,7 +252,7 @@ async def test_script_that_never_yields_is_lowered_then_times_out(
     # While the spinning page waits out its navigationTimeout, its renderer is moved to the
     # lowest CPU priority, so other pages get the cores first.
     response, body = await shot(
-        http_client, base_url, hostile.url("/js-loop"), key, navigationTimeout="4000"
+        http_client, base_url, hostile.url("/js-loop"), key, navigationTimeout="6000"
     )
     assert response.code == 504, body
     assert body["error"]["code"] == "navigation_timeout"
