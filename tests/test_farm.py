@@ -899,15 +899,18 @@ async def test_a_timed_out_wait_gives_back_what_it_took() -> None:
 
 
 def fake_renderer() -> subprocess.Popen[bytes]:
-    """A process the watchdog takes for a renderer (its command line says so), of some MiB."""
+    """A process the watchdog takes for a renderer (its command line says so), of 8 MiB or more
+    once it has said ``ready``."""
+    script = "import time; ballast = b'x' * (8 << 20); print('ready', flush=True); time.sleep(60)"
     return subprocess.Popen(
-        [sys.executable, "-c", "import time; time.sleep(60)", "--type=renderer"]
+        [sys.executable, "-c", script, "--type=renderer"], stdout=subprocess.PIPE
     )
 
 
-def exec_done(process: subprocess.Popen[bytes]) -> bool:
-    with open(f"/proc/{process.pid}/cmdline", "rb") as handle:
-        return b"--type=renderer" in handle.read()
+async def ready(process: subprocess.Popen[bytes]) -> None:
+    """Until the fake has its ballast: just after exec its resident memory can be under 1 MiB."""
+    assert process.stdout is not None
+    assert await asyncio.to_thread(process.stdout.readline) == b"ready\n"
 
 
 @pytest.mark.gen_test(timeout=30)
@@ -915,7 +918,7 @@ async def test_a_crash_is_put_down_to_memory_only_when_it_is_the_one_kill() -> N
     fakes = [fake_renderer() for _ in range(3)]
     try:
         for fake in fakes:
-            await eventually(lambda fake=fake: exec_done(fake))
+            await ready(fake)
         roots: list[int] = [fakes[0].pid]
         watchdog = RendererWatchdog(2**20, 0.1, roots=lambda: roots, on_kill=lambda _rss: None)
         watchdog.page_crashed()
@@ -942,6 +945,8 @@ async def test_a_crash_is_put_down_to_memory_only_when_it_is_the_one_kill() -> N
         for fake in fakes:
             fake.kill()
             fake.wait(5)
+            if fake.stdout is not None:
+                fake.stdout.close()
 
 
 # -- egress lanes ----------------------------------------------------------------------------------
