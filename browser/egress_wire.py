@@ -177,7 +177,7 @@ async def answer(
             if writer.can_write_eof():
                 writer.write_eof()
             while await reader.read(CHUNK):
-                pass
+                continue  # discarded: only the reading matters
 
 
 async def shut(writer: asyncio.StreamWriter) -> None:

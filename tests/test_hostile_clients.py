@@ -6,6 +6,7 @@ dropped, and the metrics can leave organizations unnamed."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -226,12 +227,11 @@ async def raw_exchange(origin: Origin, request: bytes) -> bytes:
     reader, writer = await asyncio.open_connection(origin.host, origin.port)
     received = b""
     try:
-        writer.write(request)
-        await asyncio.wait_for(writer.drain(), 20)
-        while chunk := await asyncio.wait_for(reader.read(65536), 20):
-            received += chunk
-    except (ConnectionResetError, BrokenPipeError):
-        pass
+        with contextlib.suppress(ConnectionResetError, BrokenPipeError):  # the break-off itself
+            writer.write(request)
+            await asyncio.wait_for(writer.drain(), 20)
+            while chunk := await asyncio.wait_for(reader.read(65536), 20):
+                received += chunk
     finally:
         writer.close()
     return received

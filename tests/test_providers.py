@@ -27,7 +27,6 @@ from convert.providers import (
 
 ROOT = Path(__file__).resolve().parent.parent
 PUBLIC_REGISTRY_FILES = (
-    ROOT.parent / "shared" / "data" / "oembed-providers.json",
     ROOT / ".cache" / "npm" / "node_modules" / "oembed-providers" / "providers.json",
 )
 
@@ -58,10 +57,7 @@ def public_registry_file() -> Path:
     for path in PUBLIC_REGISTRY_FILES:
         if path.is_file():
             return path
-    missing = (
-        "no public oEmbed registry: neither shared/data/oembed-providers.json beside the repository"
-        " nor the oembed-providers npm package under .cache/npm"
-    )
+    missing = "no public oEmbed registry: the oembed-providers npm package is not under .cache/npm"
     if os.environ.get("CI"):
         pytest.fail(missing + " (the set-up installs the package; CI must test it)")
     pytest.skip(missing)
