@@ -1,0 +1,210 @@
+"""Content that a page keeps out of sight until its scripts run, put where a reader would see it.
+
+Pagecast converts the HTML as served (or as Chromium left it); three kinds of page carry their
+content in places the hidden-element pass would otherwise remove:
+
+- **Streamed React boundaries.** A server-rendered React page that streams (React 18's
+  ``renderToPipeableStream``, as Next.js's app router does) first sends a fallback ("Loading...")
+  behind a ``<template id="B:0">`` marker, then the real content at the end of the body in a
+  ``<div hidden id="S:0">``, and a script call ``$RC("B:0","S:0")`` that swaps them
+  (``$RS("S:1","P:1")`` fills a placeholder ``<template id="P:1">`` the same way). The swap is
+  done here: the segment's children replace the marker and the fallback after it.
+- **``<noscript>`` content.** A script-built site's version for crawlers (forum software does
+  this): the ``<noscript>`` elements are unwrapped when they hold most of what a reader would see.
+- **Collapsed panels.** Tab panels, accordion and FAQ answers are hidden until a click, and are
+  the page's content all the same (every language of a code sample, every answer): a hidden
+  element that names itself a panel (:data:`PANEL_ROLES`, :data:`PANEL_NAMES`,
+  :data:`PANEL_TAGS`) is shown. Menus, dialogs and drawers stay hidden.
+- **Hidden for a reveal.** A block hidden by an inline style or attribute that holds most of the
+  page's text is the content waiting for a script to show it (a fade-in, a client-side router),
+  not a menu: its hiding is removed.
+
+Pure functions over lxml trees; the thresholds are the constants below.
+"""
+
+from __future__ import annotations
+
+import re
+
+import lxml.html
+from lxml import etree
+
+from convert.document import drop, is_hidden, text_of, unwrap
+
+NOSCRIPT_MIN_TEXT = 500
+"""Characters of text ``<noscript>`` elements must hold together to count as the content."""
+NOSCRIPT_SHARE = 0.67
+"""Share of the body's visible text they must hold: the rest of the page is an empty shell."""
+HIDDEN_MIN_TEXT = 500
+"""Characters a hidden block must hold to be taken for content waiting to be revealed."""
+HIDDEN_SHARE = 0.5
+"""Share of the body's text (the hidden block's included) it must hold..."""
+HIDDEN_MAX_LINKS = 0.6
+"""...with less than this share of link text (a hidden menu or drawer stays hidden), unless it
+holds this share of the body's text (the whole page hidden until a script shows it):"""
+HIDDEN_WHOLE_PAGE = 0.9
+
+PANEL_ROLES = frozenset({"tabpanel", "region"})
+"""ARIA roles of the panels of tabs and accordions."""
+PANEL_NAMES = frozenset(
+    {"accordion", "tabpanel", "tab-pane", "tab-panel", "faq", "answer", "accordion-content"}
+)
+"""Class or id words (split at spaces, ``_`` and ``__``) that name a collapsed panel."""
+PANEL_TAGS = frozenset({"dd", "pre", "details"})
+"""Elements that are content even when hidden: a definition, a code block."""
+_NAME_WORDS = re.compile(r"[\s_]+")
+
+_SWAP = re.compile(r"""\$R([CS])\(\s*["']([^"']+)["']\s*,\s*["']([^"']+)["']""")
+"""React's streaming calls: ``$RC(boundary, segment)`` and ``$RS(segment, placeholder)``."""
+_SEGMENT_ID = re.compile(r"^S:[0-9a-zA-Z]+$")
+_UNSEEN = ("script", "style", "template")
+
+
+def reveal_scripted_content(root: lxml.html.HtmlElement) -> None:
+    """Put streamed, ``<noscript>`` and hidden-for-reveal content in sight, in place (before
+    :func:`convert.document.clean_document` removes what is hidden)."""
+    body = root.find("body")
+    if body is None:
+        return
+    _swap_streamed_segments(body)
+    _unwrap_noscript_content(body)
+    _show_collapsed_panels(body)
+    _unhide_dominant_block(body)
+
+
+# -- React streaming ----------------------------------------------------------------------------
+
+
+def _swap_streamed_segments(body: etree._Element) -> None:
+    """Put each streamed segment where its swap call says, in place of its marker."""
+    segments = {
+        element.get("id"): element
+        for element in body.iter("div")
+        if "hidden" in element.attrib and _SEGMENT_ID.match(element.get("id") or "")
+    }
+    if not segments:
+        return
+    markers = {element.get("id"): element for element in body.iter("template") if element.get("id")}
+    for script in list(body.iter("script")):
+        for kind, first, second in _SWAP.findall(script.text or ""):
+            segment_id, marker_id = (second, first) if kind == "C" else (first, second)
+            segment, marker = segments.pop(segment_id, None), markers.get(marker_id)
+            if segment is None:
+                continue  # unknown, or already moved
+            if (
+                marker is None
+                or marker.getparent() is None
+                or any(ancestor is segment for ancestor in marker.iterancestors())
+            ):
+                segments[segment_id] = segment  # no place to go: shown where it stands
+                continue
+            if kind == "C":
+                _drop_fallback(marker)
+            segment.tag = "div"
+            del segment.attrib["hidden"]
+            marker.addnext(segment)  # the segment's content, unwrapped, replaces the marker
+            segment.tail, marker.tail = marker.tail, None
+            drop(marker)
+            unwrap(segment)
+    for segment in segments.values():  # no swap call found: shown where it stands
+        del segment.attrib["hidden"]
+
+
+def _drop_fallback(marker: etree._Element) -> None:
+    """Remove what stands between a boundary's marker and its end comment (``<!--/$-->``),
+    text included ("Loading..." is often bare text)."""
+    fallback: list[etree._Element] = []
+    for sibling in marker.itersiblings():
+        if sibling.tag is etree.Comment and (sibling.text or "").strip() == "/$":
+            break
+        fallback.append(sibling)
+    else:
+        return  # no end comment: nothing is known to be the fallback
+    marker.tail = None
+    for element in fallback:
+        element.tail = None
+        drop(element)
+
+
+# -- <noscript> ---------------------------------------------------------------------------------
+
+
+def _unwrap_noscript_content(body: etree._Element) -> None:
+    blocks = [element for element in body.iter("noscript") if not _in_noscript(element)]
+    inside = sum(len(text_of(element)) for element in blocks)
+    if inside < NOSCRIPT_MIN_TEXT or inside < NOSCRIPT_SHARE * _seen_text(body):
+        return
+    for element in blocks:
+        element.drop_tag()
+
+
+def _in_noscript(element: etree._Element) -> bool:
+    return any(ancestor.tag == "noscript" for ancestor in element.iterancestors())
+
+
+def _seen_text(body: etree._Element) -> int:
+    """The body's text less that of scripts, styles and templates (no reader's text)."""
+    unseen = sum(len(text_of(element)) for element in body.iter(*_UNSEEN))
+    return len(text_of(body)) - unseen
+
+
+# -- collapsed panels -------------------------------------------------------------------------
+
+
+def _show_collapsed_panels(body: etree._Element) -> None:
+    panels = [
+        element
+        for element in body.iter()
+        if isinstance(element.tag, str) and is_hidden(element) and _is_panel(element)
+    ]
+    for element in panels:
+        _show(element)
+
+
+def _is_panel(element: etree._Element) -> bool:
+    if element.tag in PANEL_TAGS or element.get("role", "").lower() in PANEL_ROLES:
+        return True
+    names = f"{element.get('class', '')} {element.get('id', '')}".lower()
+    return not PANEL_NAMES.isdisjoint(_NAME_WORDS.split(names))
+
+
+# -- hidden for a reveal ------------------------------------------------------------------------
+
+
+def _unhide_dominant_block(body: etree._Element) -> None:
+    seen = _seen_text(body)
+    if seen < HIDDEN_MIN_TEXT:
+        return
+    for element in _outermost_hidden(body):
+        length = len(text_of(element))
+        if length < HIDDEN_MIN_TEXT or length < HIDDEN_SHARE * seen:
+            continue
+        linked = sum(len(text_of(link)) for link in element.iter("a"))
+        if linked < HIDDEN_MAX_LINKS * length or length >= HIDDEN_WHOLE_PAGE * seen:
+            _show(element)  # not a menu (mostly links), or the whole page hidden at once
+            return
+
+
+def _outermost_hidden(body: etree._Element) -> list[etree._Element]:
+    """The hidden elements with no hidden ancestor, in document order (one walk that does not
+    go into hidden elements)."""
+    found: list[etree._Element] = []
+    pending = [child for child in reversed(body) if isinstance(child.tag, str)]
+    while pending:
+        element = pending.pop()
+        if element.tag in _UNSEEN:
+            continue
+        if is_hidden(element):
+            found.append(element)
+            continue
+        pending.extend(child for child in reversed(element) if isinstance(child.tag, str))
+    return found
+
+
+def _show(element: etree._Element) -> None:
+    attrib = element.attrib
+    attrib.pop("hidden", None)
+    if attrib.get("aria-hidden", "").lower() == "true":
+        del attrib["aria-hidden"]
+    if "style" in attrib:
+        del attrib["style"]

@@ -1,0 +1,157 @@
+"""Content a page keeps out of sight until its scripts run: streamed React boundaries,
+``<noscript>`` versions for crawlers, and blocks hidden for a reveal."""
+
+from __future__ import annotations
+
+from convert.page import ConvertOptions, convert_page
+
+URL = "https://example.com/blog/post"
+PROSE = "The paragraph explains the setting step by step, with the options that worked. "
+
+
+def convert(html: str) -> str:
+    return convert_page(html, URL, ConvertOptions(only_main_content=False)).markdown
+
+
+def main_content(html: str) -> str:
+    return convert_page(html, URL, ConvertOptions()).markdown
+
+
+def test_a_streamed_boundary_replaces_its_fallback_in_place() -> None:
+    html = (
+        "<html><body><header><p>Site header</p></header><main>"
+        "<h1>Query tuning</h1><!--$?--><template id='B:0'></template>"
+        "<div class='spinner'>Loading the article...</div><!--/$-->"
+        "<p>Closing words after the boundary.</p></main><footer>Footer</footer>"
+        f"<div hidden id='S:0'><h2>Indexes</h2><p>{PROSE * 6}</p></div>"
+        '<script>$RC("B:0","S:0")</script></body></html>'
+    )
+    markdown = convert(html)
+    assert "Loading the article" not in markdown
+    assert markdown.index("# Query tuning") < markdown.index("## Indexes")
+    assert markdown.index("## Indexes") < markdown.index("Closing words") < markdown.index("Footer")
+
+
+def test_a_streamed_segment_fills_its_placeholder() -> None:
+    html = (
+        "<html><body><article><h1>Title</h1><template id='P:1'></template>"
+        "<p>After the placeholder.</p></article>"
+        f"<div hidden id='S:1'><p>Streamed part. {PROSE * 4}</p></div>"
+        '<script>$RS("S:1","P:1")</script></body></html>'
+    )
+    markdown = convert(html)
+    assert markdown.index("# Title") < markdown.index("Streamed part.")
+    assert markdown.index("Streamed part.") < markdown.index("After the placeholder.")
+
+
+def test_a_segment_without_its_swap_call_is_shown_where_it_stands() -> None:
+    html = f"<html><body><p>Intro.</p><div hidden id='S:2'><p>Late. {PROSE}</p></div></body></html>"
+    assert "Late." in convert(html)
+
+
+def test_main_content_finds_an_article_streamed_into_a_boundary() -> None:
+    # The segment is short: shown by the swap, not as a hidden block holding the page.
+    nav = "".join(f"<a href='/p{i}'>Product {i}</a>" for i in range(20))
+    html = (
+        f"<html><head><title>Query tuning</title></head><body><nav>{nav}</nav>"
+        "<main><h1>Query tuning</h1><!--$?--><template id='B:0'></template><p>Loading...</p>"
+        f"<!--/$--><p>{PROSE * 4}</p></main>"
+        "<div hidden id='S:0'><p>Indexes first, then the planner.</p></div>"
+        '<script>$RC("B:0","S:0")</script></body></html>'
+    )
+    markdown = main_content(html)
+    assert "Loading" not in markdown and "Product 3" not in markdown
+    assert markdown.index("Indexes first") < markdown.index("The paragraph explains")
+
+
+def test_a_text_fallback_goes_with_its_boundary() -> None:
+    html = (
+        "<html><body><article><h1>Title</h1><!--$?--><template id='B:1'></template>"
+        "Loading...<!--/$--><p>After.</p></article>"
+        "<div hidden id='S:1'><p>Streamed.</p></div><script>$RC('B:1','S:1')</script>"
+        "</body></html>"
+    )
+    markdown = convert(html)
+    assert "Loading" not in markdown
+    assert markdown.index("Streamed.") < markdown.index("After.")
+
+
+def test_a_marker_inside_its_own_segment_is_left_alone() -> None:
+    html = (
+        "<html><body><div hidden id='S:0'><div><template id='B:0'></template>"
+        '<p>Inside.</p></div></div><script>$RC("B:0","S:0")</script></body></html>'
+    )
+    assert "Inside." in convert(html)
+
+
+def test_a_hidden_menu_holding_most_of_the_text_stays_hidden() -> None:
+    menu = "".join(
+        f"<li><a href='/c{i}'>Category number {i} of the shop</a></li>" for i in range(40)
+    )
+    html = (
+        f"<html><body><ul style='display:none'>{menu}</ul><h1>Guide</h1>"
+        f"<p>{PROSE * 5}</p></body></html>"
+    )
+    assert "Category number" not in convert(html)
+
+
+def test_a_block_hidden_for_a_reveal_is_shown_when_it_holds_the_page() -> None:
+    html = (
+        "<html><body><nav><a href='/'>Home</a></nav>"
+        f"<div style='display:none' class='fade-in'><h1>Guide</h1><p>{PROSE * 12}</p></div>"
+        "</body></html>"
+    )
+    assert "The paragraph explains" in main_content(html)
+
+
+def test_a_small_hidden_block_stays_hidden() -> None:
+    html = (
+        f"<html><body><article><h1>Guide</h1><p>{PROSE * 12}</p></article>"
+        "<div style='display:none'><p>Hidden menu entry one, hidden menu entry two.</p></div>"
+        "<div hidden><p>Another hidden thing.</p></div></body></html>"
+    )
+    markdown = convert(html)
+    assert "Hidden menu entry" not in markdown and "Another hidden thing" not in markdown
+
+
+def test_content_served_only_in_noscript_is_kept() -> None:
+    # A script-built forum's version for crawlers: the posts live inside <noscript>.
+    posts = "".join(
+        f"<div class='post'><span class='author'>user{i}</span><p>Reply number {i} explains "
+        "the configuration step by step, with the options that worked.</p></div>"
+        for i in range(8)
+    )
+    html = (
+        "<html><body><div id='app'></div><script>var data = {\"x\": 1};</script>"
+        f"<noscript><h1>Topic title</h1>{posts}</noscript></body></html>"
+    )
+    markdown = convert(html)
+    assert "Reply number 0" in markdown and "Reply number 7" in markdown
+    assert "user7" in markdown
+
+
+def test_a_noscript_notice_is_still_dropped() -> None:
+    body = "<p>" + "A paragraph of the article itself. " * 30 + "</p>"
+    markdown = convert(
+        f"<html><body><article>{body}</article>"
+        "<noscript>Please enable JavaScript to see the comments.</noscript></body></html>"
+    )
+    assert "A paragraph of the article itself." in markdown
+    assert "enable JavaScript" not in markdown
+
+
+def test_hidden_tab_panels_and_accordion_answers_are_kept() -> None:
+    html = (
+        "<html><body><article><h1>Quickstart</h1><div role='tablist'>"
+        "<button role='tab'>Python</button><button role='tab'>Node.js</button></div>"
+        "<div role='tabpanel'><pre><code>pip install client</code></pre></div>"
+        "<div role='tabpanel' hidden><pre><code>npm install client</code></pre></div>"
+        "<h2>FAQ</h2><div class='faq-item'><h3>Is there a free tier?</h3>"
+        "<div class='accordion-content' style='display:none'><p>Yes, for small projects.</p>"
+        "</div></div></article>"
+        "<ul role='menu' hidden><li>Hidden menu entry</li></ul></body></html>"
+    )
+    markdown = convert(html)
+    assert "pip install client" in markdown and "npm install client" in markdown
+    assert "Yes, for small projects." in markdown
+    assert "Hidden menu entry" not in markdown
