@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from urllib.parse import urljoin
 
 import lxml.html
 from cssselect import SelectorSyntaxError
@@ -208,19 +209,16 @@ def is_hidden(element: etree._Element) -> bool:
 _VOID_AS_CONTAINER = ("embed", "source", "track", "wbr")
 
 
-def clean_document(root: lxml.html.HtmlElement, url: str) -> None:
-    """Resolve URLs, then remove comments, invisible elements, hidden elements and the head.
-
-    A page that serves its content only inside ``<noscript>`` (a script-built app's version for
-    crawlers, as forum software does) keeps that content instead: ``<noscript>`` elements are
-    unwrapped when they hold most of the body's text."""
+def clean_document(root: lxml.html.HtmlElement, url: str) -> str:
+    """Remove comments, invisible elements, hidden elements and the head (content hidden until
+    scripts run is put in sight first by :mod:`convert.reveal`). Returns the URL the page's
+    relative links resolve against (its ``<base href>``, else ``url``): links are made absolute
+    by :func:`absolute_links` once extraction has left only what is kept, which is cheaper."""
     for element in list(root.iter(*_VOID_AS_CONTAINER)):
         if len(element) or (element.text or "").strip():
             element.drop_tag()  # keeps the text and elements the parser put inside
-    _unwrap_noscript_content(root)
     _lazy_images(root)
-    # Before removing <head>: <base href> lives there.
-    root.make_links_absolute(url, resolve_base_href=True, handle_failures="discard")
+    base = _base_url(root, url)  # before removing <head>, where <base href> lives
     doomed: list[etree._Element] = list(root.iter(etree.Comment, etree.ProcessingInstruction))
     doomed += [element for element in root.iter(*INVISIBLE_TAGS)]
     doomed += [
@@ -231,30 +229,24 @@ def clean_document(root: lxml.html.HtmlElement, url: str) -> None:
     doomed += list(root.iter("head"))
     for element in doomed:
         drop(element)
+    return base
 
 
-NOSCRIPT_MIN_TEXT = 500
-"""Characters of text ``<noscript>`` elements must hold together to count as the content."""
-NOSCRIPT_SHARE = 0.67
-"""Share of the body's text they must hold: the rest of the page is an empty app shell."""
+def absolute_links(root: lxml.html.HtmlElement, base: str) -> None:
+    """Make every link and image source in ``root`` absolute against ``base``; those that
+    cannot be resolved are dropped."""
+    root.make_links_absolute(base, resolve_base_href=False, handle_failures="discard")
 
 
-def _unwrap_noscript_content(root: lxml.html.HtmlElement) -> None:
-    body = root.find("body")
-    if body is None:
-        return
-    blocks = [element for element in body.iter("noscript") if not _in_noscript(element)]
-    inside = sum(len(text_of(element)) for element in blocks)
-    # Script and style text is no reader's text: judge the share against what a reader sees.
-    unseen = sum(len(text_of(element)) for element in body.iter("script", "style", "template"))
-    if inside < NOSCRIPT_MIN_TEXT or inside < NOSCRIPT_SHARE * (len(text_of(body)) - unseen):
-        return
-    for element in blocks:
-        element.drop_tag()
-
-
-def _in_noscript(element: etree._Element) -> bool:
-    return any(ancestor.tag == "noscript" for ancestor in element.iterancestors())
+def _base_url(root: lxml.html.HtmlElement, url: str) -> str:
+    for element in root.iter("base"):
+        href = (element.get("href") or "").strip()
+        if href:
+            try:
+                return urljoin(url, href)
+            except ValueError:
+                return url
+    return url
 
 
 def _lazy_images(root: lxml.html.HtmlElement) -> None:
@@ -298,6 +290,12 @@ def apply_selectors(
         element.tail = None
         body.append(element)
     return doc
+
+
+def xml_safe(text: str) -> str:
+    """``text`` without the characters an XML tree cannot hold (control characters, lone
+    surrogates): for text that comes from elsewhere than the parsed page (its JSON-LD)."""
+    return _NOT_XML.sub("", text)
 
 
 def text_of(element: etree._Element) -> str:

@@ -29,7 +29,7 @@ _SCAN_FACTOR = 8
 def page_metadata(root: lxml.html.HtmlElement, url: str) -> dict[str, str]:
     """Every metadata field as a string ("" when the page says nothing)."""
     meta = _meta_tags(root)
-    ld = list(_json_ld(root))
+    ld = list(json_ld_objects(root))
 
     def first(*candidates: str | None, limit: int | None = None) -> str:
         """The first non-blank candidate: a text cut to ``limit``, or (no limit) a URL, dropped
@@ -123,7 +123,7 @@ def _link_href(root: lxml.html.HtmlElement, rel: str) -> str | None:
     return None
 
 
-def _json_ld(root: lxml.html.HtmlElement) -> Iterator[dict[str, Any]]:
+def json_ld_objects(root: lxml.html.HtmlElement) -> Iterator[dict[str, Any]]:
     """Every JSON-LD object on the page, @graph members included; broken blocks are skipped."""
     for element in root.iter("script"):
         if (element.get("type") or "").strip().lower() != "application/ld+json":

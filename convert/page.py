@@ -13,14 +13,28 @@ import logging
 from dataclasses import dataclass, field
 from typing import Any
 
+import lxml.html
+from lxml import etree
+
 from convert import safety
 from convert.appshell import detect_app_shell
 from convert.chunks import Chunk, ChunkOptions, chunk_markdown
-from convert.document import apply_selectors, check_selectors, clean_document, read_document
+from convert.document import (
+    ParsedDocument,
+    absolute_links,
+    apply_selectors,
+    body_of,
+    check_selectors,
+    clean_document,
+    read_document,
+    xml_safe,
+)
 from convert.extract import main_content
 from convert.markdown import estimate_tokens, render_markdown, truncate
 from convert.metadata import page_metadata
+from convert.product import add_missing_facts, product_facts
 from convert.query import rank_chunks
+from convert.reveal import reveal_scripted_content
 from convert.structure import Structure, StructureLimits, page_structure
 
 log = logging.getLogger(__name__)
@@ -70,7 +84,8 @@ class PageConversion:
     truncated: bool = False
     truncation_reason: str | None = None
     extraction: str = "whole_page"
-    """How the main content was found: semantic, scored, whole_body, fallback, whole_page."""
+    """How the main content was found: semantic, scored, whole_body, fallback, whole_page, or
+    metadata (the body held no text; the title and description stand for it)."""
     fell_back: bool = False
     app_shell: bool = False
     app_shell_reason: str = ""
@@ -110,14 +125,7 @@ def convert_page(html: str, url: str, options: ConvertOptions) -> PageConversion
         html_scan = safety.scan_html(root, url)
         if options.safety_mode == "sanitize":
             safety.strip_html(root, html_scan)
-    clean_document(root, url)
-    root = apply_selectors(root, options.include_tags, options.exclude_tags)
-    extraction, fell_back = "whole_page", False
-    if options.only_main_content and not options.include_tags:
-        # A flattened page's paragraphs no longer sit where the page put them: scoring would
-        # crown the block they were gathered in and drop the rest.
-        found = main_content(root, metadata.get("title", ""), scoring=not parsed.flattened)
-        extraction, fell_back = found.method, found.fell_back
+    root, extraction, fell_back = _content(root, url, parsed, metadata, options)
     result = PageConversion(
         markdown="",
         metadata=metadata,
@@ -148,6 +156,55 @@ def convert_page(html: str, url: str, options: ConvertOptions) -> PageConversion
     if options.chunking is not None:
         _chunk(result, options)
     return result
+
+
+def _content(
+    root: lxml.html.HtmlElement,
+    url: str,
+    parsed: ParsedDocument,
+    metadata: dict[str, str],
+    options: ConvertOptions,
+) -> tuple[lxml.html.HtmlElement, str, bool]:
+    """Reduce the parsed page to what is converted (cleaned, selected, its main content);
+    returns the document and how its content was found (:attr:`PageConversion.extraction`)."""
+    reveal_scripted_content(root)
+    main_only = options.only_main_content and not options.include_tags
+    product = product_facts(root) if main_only else None  # before cleaning drops the scripts
+    base = clean_document(root, url)
+    if options.include_tags or options.exclude_tags:
+        absolute_links(root, base)  # selectors may match on absolute hrefs, as the page resolves
+        root = apply_selectors(root, options.include_tags, options.exclude_tags)
+    extraction, fell_back = "whole_page", False
+    if main_only:
+        # A flattened page's paragraphs no longer sit where the page put them: scoring would
+        # crown the block they were gathered in and drop the rest.
+        found = main_content(root, metadata.get("title", ""), scoring=not parsed.flattened)
+        extraction, fell_back = found.method, found.fell_back
+        if product is not None:
+            add_missing_facts(root, product)
+    if not (options.include_tags or options.exclude_tags):
+        absolute_links(root, base)  # only what is kept: cheaper than the whole page
+    if not options.include_tags and _from_metadata(root, metadata):
+        extraction, fell_back = "metadata", True
+    return root, extraction, fell_back
+
+
+def _from_metadata(root: lxml.html.HtmlElement, metadata: dict[str, str]) -> bool:
+    """When the page's body holds no text at all (a forum whose posts the served HTML lacks),
+    its title and description are its content: written into the empty body. Returns whether
+    that was done."""
+    body = body_of(root)
+    if "".join(body.itertext()).strip():
+        return False
+    title = xml_safe(metadata.get("title", ""))
+    description = xml_safe(metadata.get("description", ""))
+    if not (title or description):
+        return False
+    if title:
+        etree.SubElement(body, "h1").text = title
+    if description:
+        etree.SubElement(body, "p").text = description
+    return True
 
 
 def _chunk(result: PageConversion, options: ConvertOptions) -> None:

@@ -57,32 +57,6 @@ def test_text_after_an_embed_survives() -> None:
     assert "longword" in markdown and "**bold**" in markdown
 
 
-def test_content_served_only_in_noscript_is_kept() -> None:
-    # A script-built forum's version for crawlers: the posts live inside <noscript>.
-    posts = "".join(
-        f"<div class='post'><span class='author'>user{i}</span><p>Reply number {i} explains "
-        "the configuration step by step, with the options that worked.</p></div>"
-        for i in range(8)
-    )
-    html = (
-        "<html><body><div id='app'></div><script>var data = {\"x\": 1};</script>"
-        f"<noscript><h1>Topic title</h1>{posts}</noscript></body></html>"
-    )
-    markdown = convert(html)
-    assert "Reply number 0" in markdown and "Reply number 7" in markdown
-    assert "user7" in markdown
-
-
-def test_a_noscript_notice_is_still_dropped() -> None:
-    body = "<p>" + "A paragraph of the article itself. " * 30 + "</p>"
-    markdown = convert(
-        f"<html><body><article>{body}</article>"
-        "<noscript>Please enable JavaScript to see the comments.</noscript></body></html>"
-    )
-    assert "A paragraph of the article itself." in markdown
-    assert "enable JavaScript" not in markdown
-
-
 def test_tables_and_code() -> None:
     text = convert(
         "<table><tr><th>h1</th><th>h2</th></tr><tr><td>a</td><td>b</td></tr></table>"

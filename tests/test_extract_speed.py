@@ -20,7 +20,9 @@ from lxml.cssselect import CSSSelector
 from browser.consent import BANNERS
 from convert.appshell import LITTLE_TEXT, _visible_text, detect_app_shell
 from convert.document import clean_document, parse_document, text_of
-from convert.extract import _BANNERS, _COMMAS, Measures, _Banners
+from convert.extract_rules import COMMAS
+from convert.furniture import _BANNERS, _Banners
+from convert.measures import Measures
 from convert.page import ConvertOptions, convert_page
 from tests.corpus import load_corpus
 
@@ -176,7 +178,7 @@ def test_measures_are_the_lengths_of_the_collapsed_text() -> None:
             text = text_of(element)
             links = list(element.iter("a"))
             assert measures.length(element) == len(text)
-            assert measures.commas(element) == sum(text.count(comma) for comma in _COMMAS)
+            assert measures.commas(element) == sum(text.count(comma) for comma in COMMAS)
             assert measures.linked(element) == sum(len(text_of(link)) for link in links)
             assert measures.links(element) == len(links)
             for tag in ("article", "main", "h1", "img"):

@@ -1,0 +1,169 @@
+"""Text lengths, link text and the tags an element holds, measured once per element, bottom up,
+and kept until the tree changes: main-content extraction asks about many elements and their
+ancestors, and reading each one's text anew would make deep or large pages quadratic."""
+
+from __future__ import annotations
+
+import copy
+from typing import NamedTuple
+
+from lxml import etree
+
+_HELD = {"article": 1, "main": 2, "h1": 4, "img": 8}
+"""The tags :meth:`Measures.holds` answers for, as bits."""
+
+
+class _Measure(NamedTuple):
+    """One element's text (``text_content()``, whitespace not yet collapsed) as far as its
+    collapsed length needs it, what links hold of it and what the element contains; or the same
+    for a stretch of raw text (no links, nothing below)."""
+
+    chars: int
+    """Characters that are not whitespace."""
+    words: int
+    """Runs of such characters; the collapsed text has one space between two of them."""
+    starts: bool | None
+    """Whether the text starts with a non-space (None: the text is empty)."""
+    ends: bool
+    """Whether it ends with one."""
+    commas: int
+    linked: int = 0
+    """The collapsed length of the text of every link in ``iter("a")`` (itself included)."""
+    links: int = 0
+    """The ``<a>`` elements in ``iter("a")``."""
+    below: int = 0
+    """The bits of :data:`_HELD` for the tags of its descendants (not its own)."""
+
+
+_NO_TEXT = _Measure(0, 0, None, False, 0)
+
+
+def _run(text: str | None) -> _Measure:
+    """A stretch of raw text (a ``.text`` or ``.tail``)."""
+    if not text:
+        return _NO_TEXT
+    words = text.split()
+    if not words:
+        return _Measure(0, 0, False, False, 0)
+    # rules.COMMAS, counted one by one: this runs for every stretch of text in the tree.
+    commas = text.count(",") + text.count("\uff0c") + text.count("\u3001")
+    return _Measure(
+        len("".join(words)), len(words), not text[0].isspace(), not text[-1].isspace(), commas
+    )
+
+
+class Measures:
+    """Lengths of elements' whitespace-collapsed text (``len(text_of(element))``), the length
+    of their link text and the tags they hold, each computed once for a tree, bottom up, when
+    first asked for.
+
+    An element is measured only after all its children are, so a known element has known
+    children. Call :meth:`forget` before changing an element's subtree; changes to a tree with
+    no forgetting need a new instance."""
+
+    def __init__(self) -> None:
+        self._known: dict[etree._Element, _Measure] = {}
+
+    def length(self, element: etree._Element) -> int:
+        """``len(text_of(element))``, without building the text."""
+        measure = self._measure(element)
+        return measure.chars + measure.words - 1 if measure.words else 0
+
+    def commas(self, element: etree._Element) -> int:
+        """The commas (Latin and CJK) in the element's text."""
+        return self._measure(element).commas
+
+    def linked(self, element: etree._Element) -> int:
+        """The summed text lengths of the links in ``element.iter("a")``."""
+        return self._measure(element).linked
+
+    def links(self, element: etree._Element) -> int:
+        """The number of links in ``element.iter("a")``."""
+        return self._measure(element).links
+
+    def holds(self, element: etree._Element, tag: str) -> bool:
+        """Whether a descendant of ``element`` is a ``tag`` (one of :data:`_HELD`)."""
+        return bool(self._measure(element).below & _HELD[tag])
+
+    def copy(self, element: etree._Element) -> etree._Element:
+        """A deep copy of ``element`` without its tail, with what is known of ``element`` and
+        its descendants known of their copies."""
+        clone = copy_element(element)
+        known = self._known
+        for original, twin in zip(element.iter(), clone.iter(), strict=True):
+            found = known.get(original)
+            if found is not None:
+                known[twin] = found
+        return clone
+
+    def forget(self, element: etree._Element) -> None:
+        """Drop what is known of ``element`` and of its ancestors, before it changes."""
+        self._known.pop(element, None)
+        for ancestor in element.iterancestors():
+            if self._known.pop(ancestor, None) is None:
+                break  # not known, so neither are the ancestors above it
+
+    def _measure(self, element: etree._Element) -> _Measure:
+        known = self._known
+        found = known.get(element)
+        if found is not None:
+            return found
+        # The unknown part of the subtree, parents before children, with an explicit stack
+        # (trees can be thousands of levels deep); then measured children first.
+        order: list[etree._Element] = []
+        pending = [element]
+        while pending:
+            node = pending.pop()
+            order.append(node)
+            pending.extend(c for c in node if isinstance(c.tag, str) and c not in known)
+        for node in reversed(order):
+            known[node] = self._tally(node)
+        return known[element]
+
+    def _tally(self, element: etree._Element) -> _Measure:
+        """Measure ``element`` from its own text, its children's measures and their tails."""
+        known = self._known
+        linked = links = below = 0
+        runs = [_run(element.text)]
+        for child in element:
+            if isinstance(child.tag, str):
+                inner = known[child]
+                runs.append(inner)
+                linked += inner.linked
+                links += inner.links
+                below |= inner.below | _HELD.get(child.tag, 0)
+            if child.tail:
+                runs.append(_run(child.tail))
+        chars = words = commas = 0
+        starts: bool | None = None
+        ends = False
+        for run in runs:
+            if run.starts is None:
+                continue
+            if starts is None:
+                starts = run.starts
+            elif ends and run.starts:
+                words -= 1  # one word across the seam
+            chars += run.chars
+            words += run.words
+            ends = run.ends
+            commas += run.commas
+        if element.tag == "a":
+            linked += chars + words - 1 if words else 0
+            links += 1
+        return _Measure(chars, words, starts, ends, commas, linked, links, below)
+
+
+def link_density(element: etree._Element, measures: Measures) -> float:
+    """The share of the element's text that is link text."""
+    text = measures.length(element)
+    if text == 0:
+        return 0.0
+    return min(measures.linked(element) / text, 1.0)
+
+
+def copy_element(element: etree._Element) -> etree._Element:
+    """A deep copy of ``element`` without its tail."""
+    clone = copy.deepcopy(element)
+    clone.tail = None
+    return clone

@@ -1,0 +1,376 @@
+"""Main-content selection on pages built the way real sites build them: the steps that fall
+back when the first pass leaves too little, and the blocks it must keep or drop."""
+
+from __future__ import annotations
+
+from convert.page import ConvertOptions, convert_page
+from tests.corpus import CORPUS
+
+URL = "https://example.com/t/1"
+PROSE = "The reply explains the setting step by step, with the options that worked for me. "
+
+
+def main_content(html: str) -> str:
+    return convert_page(html, URL, ConvertOptions()).markdown
+
+
+def site(content: str, title: str = "Topic") -> str:
+    nav = "".join(f"<li><a href='/c{i}'>Category {i}</a></li>" for i in range(12))
+    return (
+        f"<html><head><title>{title}</title></head><body>"
+        f"<header><nav><ul>{nav}</ul></nav></header>{content}"
+        "<footer><p>Copyright Example forum. All rights reserved.</p></footer></body></html>"
+    )
+
+
+def test_forum_posts_named_comments_are_kept() -> None:
+    # Forum software names its posts "comment" (IPS: ipsComment): a name that usually marks
+    # the thread below an article. When the named pass leaves little of the page, the pass
+    # with only the declared furniture is taken.
+    posts = "".join(
+        f"<article class='ipsComment' id='comment-{i}'><div class='ipsComment_author'>user{i}"
+        f"</div><div class='ipsComment_content'><p>Post {i}. {PROSE * 3}</p></div></article>"
+        for i in range(6)
+    )
+    lead = f"<p class='ipsType_lead'>Asked by user0. {PROSE * 3}</p>"
+    markdown = main_content(site(f"<div class='topic'><h1>Topic</h1>{lead}{posts}</div>"))
+    for i in range(6):
+        assert f"Post {i}." in markdown
+    assert "Category 3" not in markdown and "Copyright" not in markdown
+
+
+def test_a_long_comment_thread_below_a_full_article_goes() -> None:
+    article = f"<article><h1>Topic</h1>{f'<p>{PROSE * 4}</p>' * 8}</article>"
+    comments = "".join(
+        f"<div class='comment'><p>Comment {i}: I disagree, and here is why. {PROSE * 2}</p></div>"
+        for i in range(40)
+    )
+    markdown = main_content(site(f"{article}<div id='comments'>{comments}</div>"))
+    assert "The reply explains" in markdown
+    assert "Comment 3:" not in markdown
+
+
+def test_content_in_blocks_named_widget_is_kept() -> None:
+    # Page builders (Elementor) wrap every block, the article's too, in "...-widget" classes.
+    blocks = "".join(
+        f"<div class='elementor-widget elementor-widget-text-editor'>"
+        f"<div class='elementor-widget-container'><p>Section {i}. {PROSE * 3}</p></div></div>"
+        for i in range(5)
+    )
+    markdown = main_content(site(f"<div class='elementor-section'><h1>Topic</h1>{blocks}</div>"))
+    for i in range(5):
+        assert f"Section {i}." in markdown
+
+
+def corpus_markdown(name: str) -> str:
+    html = (CORPUS / f"{name}.html").read_text(encoding="utf-8")
+    return main_content(html)
+
+
+def test_every_reply_of_the_corpus_forum_thread_keeps_its_author_and_date() -> None:
+    markdown = corpus_markdown("a_forum_thread")
+    said = [
+        ("**oakandiron** · 8 Jan 2026", "I've got a 14 inch bandsaw"),
+        ("**Gary_T** · 8 Jan 2026", "Classic drift."),
+        ("**Helen_W** · 8 Jan 2026", "To find the drift angle"),
+        ("**splinterbob** · 9 Jan 2026", "Slightly different view"),
+        ("**oakandiron** · 9 Jan 2026", "Thank you all."),
+    ]
+    at = 0
+    for speaker, words in said:
+        at = markdown.index(speaker, at)
+        assert markdown.index(words, at) - at < 200, f"{speaker} is not above {words!r}"
+    assert "Measure twice, cut once" not in markdown  # signatures still go
+
+
+def test_the_question_and_every_answer_keep_their_authors() -> None:
+    markdown = corpus_markdown("b_forum_qa")
+    speakers = ["**Kofi Mensah** · asked", "**Annika Vos** · answered", "**lowell_p** · answered"]
+    positions = [markdown.index(speaker) for speaker in speakers]
+    assert positions == sorted(positions)
+    assert "**M. Ishikawa** · answered yesterday" in markdown
+
+
+def test_a_single_byline_is_not_a_thread() -> None:
+    html = site(
+        "<article><h1>Topic</h1><p class='byline'>By <a class='author' href='/a'>Jane Roe</a>"
+        f"</p><p>{PROSE * 6}</p></article>"
+    )
+    assert "**Jane Roe**" not in main_content(html)
+
+
+def test_json_ld_product_facts_missing_from_the_page_are_added() -> None:
+    ld = (
+        '{"@context": "https://schema.org", "@type": "Product", "name": "Trail Runner 2",'
+        ' "description": "<p>A light shoe for rocky trails.</p><p>Grippy outsole.</p>",'
+        ' "offers": {"@type": "Offer", "price": "129.00", "priceCurrency": "EUR"},'
+        ' "additionalProperty": [{"@type": "PropertyValue", "name": "Weight", "value": "280 g"}]}'
+    )
+    html = site(
+        f"<script type='application/ld+json'>{ld}</script>"
+        f"<main><h1>Trail Runner 2</h1><p>{PROSE * 3}</p><div id='app'></div></main>",
+        title="Trail Runner 2",
+    )
+    markdown = main_content(html)
+    assert markdown.count("Trail Runner 2") == 1  # the name the page shows is not repeated
+    assert "Price: 129.00 EUR" in markdown
+    assert "A light shoe for rocky trails.\n\nGrippy outsole." in markdown
+    assert "- Weight: 280 g" in markdown
+
+
+def test_product_facts_the_page_shows_are_not_repeated() -> None:
+    ld = (
+        '{"@type": "Product", "name": "Desk Lamp", "description": "A warm lamp for late work.",'
+        ' "offers": [{"price": 35, "priceCurrency": "USD"}]}'
+    )
+    html = site(
+        f"<script type='application/ld+json'>{ld}</script><main><h1>Desk Lamp</h1>"
+        f"<p>A warm lamp for late work. {PROSE * 3}</p><p>Price 35 USD</p></main>",
+        title="Desk Lamp",
+    )
+    markdown = main_content(html)
+    assert markdown.count("A warm lamp for late work.") == 1
+    assert "Price:" not in markdown
+
+
+def test_the_edges_of_an_article_lose_their_boilerplate() -> None:
+    article = (
+        "<article><div class='row'><a href='/'>Home</a> / <a href='/blog'>Blog</a></div>"
+        "<h1>Topic</h1><div class='row'>By Jane Roe · 5 min read</div>"
+        + "".join(f"<p>Part {i}. {PROSE * 2}</p>" for i in range(6))
+        + "<div class='row'><a href='/x'>Follow us on X</a> <a href='/f'>Facebook</a></div>"
+        "<div class='row'>Was this helpful?</div></article>"
+    )
+    markdown = main_content(site(article))
+    assert "# Topic" in markdown and "Part 0." in markdown and "Part 5." in markdown
+    for boilerplate in ("Home", "5 min read", "Follow us", "Was this helpful?"):
+        assert boilerplate not in markdown
+
+
+def test_a_listing_of_link_cards_keeps_every_card() -> None:
+    cards = "".join(
+        f"<div class='item'><h3><a href='/p/{i}'>Product number {i}</a></h3>"
+        f"<a href='/p/{i}'>See the product {i}</a></div>"
+        for i in range(12)
+    )
+    markdown = main_content(site(f"<main><h1>Topic</h1><p>{PROSE * 2}</p>{cards}</main>"))
+    assert "Product number 0" in markdown and "Product number 11" in markdown
+
+
+def test_a_price_under_a_product_name_is_kept() -> None:
+    product = (
+        f"<main><h1>Desk Lamp</h1><div class='s'>In stock</div><div class='p'>€35.00</div>"
+        f"<p>{PROSE * 3}</p><p>{PROSE * 2}</p><p>{PROSE}</p><p>{PROSE}</p></main>"
+    )
+    markdown = main_content(site(product, title="Desk Lamp"))
+    assert "€35.00" in markdown and "In stock" not in markdown
+
+
+def test_a_page_whose_body_holds_no_text_gives_its_title_and_description() -> None:
+    html = (
+        "<html><head><title>Best first telescope?</title><meta name='description' "
+        "content='I am new to astronomy and would like advice on a first telescope.'></head>"
+        "<body><div id='app'></div><script>boot()</script></body></html>"
+    )
+    converted = convert_page(html, URL, ConvertOptions())
+    assert converted.markdown.startswith("# Best first telescope?")
+    assert "advice on a first telescope" in converted.markdown
+    assert (converted.extraction, converted.fell_back) == ("metadata", True)
+
+
+def test_an_article_of_several_text_modules_is_kept_whole() -> None:
+    # Page builders put every section of an article in a module of its own; the best-scored
+    # module is one part of the article.
+    modules = "".join(
+        f"<div class='fl-row'><div class='fl-col'><div class='fl-module-content'>"
+        f"<div class='fl-rich-text'><h2>Section {i}</h2>"
+        f"<p>{PROSE * (4 if i == 2 else 2)}</p><p>{PROSE}, with commas, and more, here.</p>"
+        "</div></div></div></div>"
+        for i in range(5)
+    )
+    markdown = main_content(site(f"<div class='page'><h1>Topic</h1>{modules}</div>"))
+    for i in range(5):
+        assert f"## Section {i}" in markdown
+
+
+def test_an_index_page_keeps_its_lists_of_links() -> None:
+    sections = "".join(
+        f"<h2>{letter}</h2><ul>"
+        + "".join(
+            f"<li><a href='/wiki/{letter}{i}'>{letter}-language {i}</a></li>" for i in range(8)
+        )
+        + "</ul>"
+        for letter in "ABCDE"
+    )
+    html = site(
+        f"<main><h1>Topic</h1><p>An index of notable languages, old and new. {PROSE * 2}</p>"
+        f"{sections}<ul><li><a href='/r1'>Related one</a></li><li><a href='/r2'>Two</a></li>"
+        "<li><a href='/r3'>Three</a></li></ul></main>"
+    )
+    markdown = main_content(html)
+    assert "A-language 0" in markdown and "E-language 7" in markdown
+
+
+def test_a_link_farm_beside_an_article_goes() -> None:
+    related = "".join(f"<li><a href='/p{i}'>Another story number {i}</a></li>" for i in range(8))
+    html = site(f"<main><h1>Topic</h1>{f'<p>{PROSE * 3}</p>' * 5}<ul>{related}</ul></main>")
+    markdown = main_content(html)
+    assert "The reply explains" in markdown and "Another story" not in markdown
+
+
+def test_recommendations_under_a_heading_of_their_own_go() -> None:
+    grid = "".join(f"<div class='tile'>Other jacket {i} €39.99</div>" for i in range(6))
+    html = site(
+        f"<main><h1>Faux leather jacket</h1><p>{PROSE * 4}</p><h3>Care</h3><p>Wash at 30.</p>"
+        f"<div class='t'><h3>How about these?</h3></div>{grid}</main>",
+        title="Faux leather jacket",
+    )
+    markdown = main_content(html)
+    assert "Wash at 30." in markdown
+    assert "How about these" not in markdown and "Other jacket" not in markdown
+
+
+def test_every_reply_of_a_thread_is_kept_whatever_its_software_calls_it() -> None:
+    replies = "".join(
+        f"<div class='comment'><div class='comment-meta'><span class='username'>user{i}</span>"
+        f"<time datetime='2026-01-0{i + 1}'>{i + 1} Jan</time></div>"
+        f"<div class='comment-content'><p>Reply {i}. {PROSE}</p></div></div>"
+        for i in range(5)
+    )
+    html = site(f"<div class='thread'><h1>Topic</h1>{replies}</div>")
+    markdown = main_content(html)
+    for i in range(5):
+        assert f"**user{i}** · {i + 1} Jan" in markdown
+        assert f"Reply {i}." in markdown
+
+
+def test_the_comments_under_an_article_go_even_with_their_authors() -> None:
+    comments = "".join(
+        f"<div class='comment'><span class='comment-author'>reader{i}</span>"
+        f"<p>Comment {i}: {PROSE}</p></div>"
+        for i in range(6)
+    )
+    html = site(
+        f"<article><h1>Topic</h1><div class='byline'><span class='author'>Jane Roe</span></div>"
+        f"{f'<p>{PROSE * 3}</p>' * 4}</article><section id='comments'>{comments}</section>"
+    )
+    markdown = main_content(html)
+    assert "The reply explains" in markdown
+    assert "Comment 2:" not in markdown and "reader2" not in markdown
+
+
+def test_affiliate_disclosures_and_calls_to_action_go() -> None:
+    article = (
+        "<article><h1>Topic</h1><p class='note'>We may earn a commission from links on this "
+        f"page, but we only recommend products we back.</p>{f'<p>{PROSE * 3}</p>' * 4}"
+        "<p><a class='btn' href='/demo'>Book a demo</a></p>"
+        f"<p>{PROSE * 2}</p></article>"
+    )
+    markdown = main_content(site(article))
+    assert "The reply explains" in markdown
+    assert "earn a commission" not in markdown and "Book a demo" not in markdown
+
+
+def test_json_ld_with_control_characters_converts() -> None:
+    ld = (
+        '{"@type": "Product", "name": "Lamp \\u0001\\ud800", "description": "Bright \\u0002 lamp."}'
+    )
+    html = site(f"<script type='application/ld+json'>{ld}</script><main><p>{PROSE}</p></main>")
+    markdown = main_content(html)
+    assert "Bright  lamp." in markdown or "Bright lamp." in markdown
+
+
+def test_a_listing_without_prose_keeps_every_card() -> None:
+    cards = "".join(f"<li><a href='/p/{i}'>Product number {i}</a></li>" for i in range(10))
+    markdown = main_content(site(f"<main><h1>Topic</h1><ul>{cards}</ul></main>"))
+    assert all(f"Product number {i}" in markdown for i in range(10))
+
+
+def test_a_page_in_one_form_with_a_subscribe_word_keeps_its_content() -> None:
+    html = site(
+        f"<form id='aspnetForm'><h1>Topic</h1>{f'<p>{PROSE * 3}</p>' * 4}"
+        "<p>Subscribe to our updates.</p></form>"
+    )
+    assert "The reply explains" in main_content(html)
+
+
+def test_the_container_lead_text_is_said_once() -> None:
+    html = site(f"<article>Lead words of the story. <p>{PROSE * 4}</p><p>{PROSE * 3}</p></article>")
+    assert main_content(html).count("Lead words of the story.") == 1
+
+
+def test_a_page_cannot_mark_its_own_blocks_as_posts() -> None:
+    html = site(
+        f"<article><h1>Topic</h1>{f'<p>{PROSE * 3}</p>' * 4}</article>"
+        "<div class='sidebar' data-pagecast-post=''><p>Sidebar promotion text here.</p></div>"
+    )
+    assert "Sidebar promotion" not in main_content(html)
+
+
+def test_button_links_go_and_named_cards_stay() -> None:
+    cards = "".join(
+        f"<div class='c'><a href='/p/{i}'>Trail shoe model {i}</a></div>" for i in range(4)
+    )
+    html = site(
+        f"<main><h1>Topic</h1><p>{PROSE * 3}</p><div class='cta'><a href='/d'>Request a demo</a>"
+        f"</div><p>{PROSE * 2}</p>{cards}<p><a href='/s'>Get started today</a></p>"
+        f"<p>{PROSE}</p></main>"
+    )
+    markdown = main_content(html)
+    assert "Request a demo" not in markdown and "Get started" not in markdown
+    assert "Trail shoe model 3" in markdown
+
+
+def test_a_heading_left_with_nothing_under_it_goes() -> None:
+    html = site(
+        f"<main><h1>Topic</h1><h2>Part one</h2><p>{PROSE * 3}</p>"
+        "<h3>Trending now</h3><h2>Part two</h2>"
+        f"<p>{PROSE * 3}</p><h3>Item A</h3><h3>Item B</h3><p>{PROSE}</p></main>"
+    )
+    markdown = main_content(html)
+    assert "Trending now" not in markdown
+    assert "## Part two" in markdown and "### Item A" in markdown
+
+
+def test_a_footer_holding_most_of_the_text_still_goes() -> None:
+    terms = "".join(
+        f"<p>Term {i}: these terms of use apply to every purchase, always.</p>" for i in range(60)
+    )
+    html = (
+        "<html><head><title>Wool Runner</title></head><body><div class='product'>"
+        f"<h1>Wool Runner</h1><p>{PROSE * 4}</p></div>"
+        f"<footer><div class='modal'>{terms}</div></footer></body></html>"
+    )
+    markdown = main_content(html)
+    assert "The reply explains" in markdown and "Term 7:" not in markdown
+
+
+def test_user_stats_pagination_and_stock_lines_go() -> None:
+    html = site(
+        f"<article><h1>Topic</h1><p>{PROSE * 3}</p><dl class='stats'><dt>Posts:</dt>"
+        "<dd>116</dd></dl><p>Page 1 of 8</p><div>Out of stock</div>"
+        f"<p>{PROSE * 3}</p><p>{PROSE}</p></article>"
+    )
+    markdown = main_content(html)
+    assert "The reply explains" in markdown
+    for line in ("Posts:", "Page 1 of 8", "Out of stock"):
+        assert line not in markdown
+
+
+def test_call_to_action_headings_go() -> None:
+    html = site(
+        f"<main><h1>Topic</h1><p>{PROSE * 3}</p><h3>Get started today</h3>"
+        f"<h2>Details</h2><p>{PROSE * 3}</p><h4>Talk to a specialist</h4><p>{PROSE}</p></main>"
+    )
+    markdown = main_content(html)
+    assert "Get started" not in markdown and "Talk to a specialist" not in markdown
+    assert "## Details" in markdown
+
+
+def test_a_newsletter_pitch_goes() -> None:
+    html = site(
+        f"<article><h1>Topic</h1><p>{PROSE * 3}</p><p>Want more? Sign up for our newsletter, "
+        f"The Weekly, and get the best stories.</p><p>{PROSE * 3}</p><p>{PROSE}</p></article>"
+    )
+    markdown = main_content(html)
+    assert "The reply explains" in markdown and "Sign up for our newsletter" not in markdown
