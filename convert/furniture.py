@@ -226,8 +226,16 @@ def _inside_content(element: etree._Element, known: dict[etree._Element, bool]) 
 def holds_article(element: etree._Element, total: int, measures: Measures) -> bool:
     """Whether removing ``element`` would take the article with it."""
     if element.tag in ("form", "button", "input", "select", "textarea", "label"):
-        # A page wrapped in one big <form> (old ASP.NET sites) keeps its content.
-        return element.tag == "form" and measures.length(element) > 0.5 * total
+        # A page wrapped in one big <form> (old ASP.NET sites) keeps its content; so does a page
+        # the parser left inside a <button> or <label> (a <div> unclosed in a menu button nests
+        # the rest of the page in it, where a browser would close it).
+        if element.tag not in ("form", "button", "label"):
+            return False
+        return (
+            measures.length(element) > 0.5 * total
+            or (element.tag != "form" and measures.holds(element, "main"))
+            or (element.tag != "form" and measures.holds(element, "article"))
+        )
     if measures.holds(element, "article") or measures.holds(element, "main"):
         return True
     if element.tag == "footer":

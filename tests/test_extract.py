@@ -374,3 +374,17 @@ def test_a_newsletter_pitch_goes() -> None:
     )
     markdown = main_content(html)
     assert "The reply explains" in markdown and "Sign up for our newsletter" not in markdown
+
+
+def test_a_page_the_parser_nests_inside_a_menu_button_keeps_its_article() -> None:
+    # A <div> left open inside the header's menu button: browsers close both at </button>, the
+    # HTML parser nests the rest of the page in the button, which is furniture to remove.
+    html = site(
+        "<main><article><h1>Topic</h1>" + f"<p>{PROSE * 4}</p>" * 6 + "</article></main>"
+    ).replace(
+        "<header>",
+        "<header role='banner'><button class='menu-button'><div class='inner'><div></button>",
+    )
+    markdown = main_content(html)
+    assert markdown.count("The reply explains") == 6 * 4
+    assert "Category 3" not in markdown and "Copyright" not in markdown
