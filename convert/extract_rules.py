@@ -221,7 +221,14 @@ BOILERPLATE_TEXT = re.compile(
     r"(joined|member since|registered)\W{0,3}[\w ,./-]{0,20}\d{2,4}|get started( today| now)?|"
     r"shop now|book now|learn more|schedule a (demo|call|consultation)|talk to (a|an|our) \w+|"
     r"speak (to|with) (a|an|our) \w+|explore (our )?products|what our (customers|clients) "
-    r"(are )?say(ing)?)\W*$",
+    r"(are )?say(ing)?|share (this )?(article|post|story|page|on other sites)|link to "
+    r"(post|comment)|sign ?in( now| here)?|sign in or register( to (comment|reply|post))?|"
+    r"create an account|register (a new account|now|here)|ask (a )?question|add a comment|"
+    r"recently browsing \d+ members?|no registered users viewing this page|go to topic listing|"
+    r"you need to be a member in order to (leave a comment|reply)|start asking to get answers|"
+    r"join the (conversation|discussion)|(popular|recent|latest) (posts|articles|stories)|"
+    r"you (may|might) (also )?like|try it (for yourself|free|now)|(start|get) your free trial|"
+    r"download (our|the) free [\w -]{1,30}|not open for further replies)\W*$",
     re.I,
 )
 DISCLOSURE = re.compile(

@@ -4,6 +4,8 @@ link farms, unless the links are the content (an index page)."""
 
 from __future__ import annotations
 
+from collections import Counter
+
 from lxml import etree
 
 from convert import extract_rules as rules
@@ -116,20 +118,57 @@ def _calls_to_action(container: etree._Element, measures: Measures) -> list[etre
     ("Get started", "Request a demo", "Shop now"): the block goes. Links in lists, tables and
     headings are not asked, nor links that name a thing (a listing's cards)."""
     found: list[etree._Element] = []
+    targets: dict[etree._Element, Counter[str | None]] = {}
     for link in container.iter("a"):
         block = link.getparent()
         while block is not None and block.tag in rules.INLINE_TAGS:
             block = block.getparent()
-        if block is None or block is container or block.tag in rules.CTA_NOT_IN:
+        if block is None or block.tag in rules.CTA_NOT_IN:
             continue
         length = measures.length(block)
         if (
-            0 < length <= rules.CTA_MAX_CHARS
+            block is not container
+            and 0 < length <= rules.CTA_MAX_CHARS
             and measures.linked(block) >= length
             and rules.CTA_TEXT.match(text_of(block))
         ):
             found.append(block)
+        elif (
+            0 < measures.length(link) <= rules.CTA_MAX_CHARS
+            and _on_its_own_line(link)
+            and rules.CTA_TEXT.match(text_of(link))
+            and not _repeats_a_link(link, block, targets)
+        ):
+            found.append(link)  # a button-like link between the blocks of a larger one
     return found
+
+
+def _repeats_a_link(
+    link: etree._Element,
+    block: etree._Element,
+    known: dict[etree._Element, Counter[str | None]],
+) -> bool:
+    """Whether ``block`` has another link to the same place: a card's second link ("See the
+    product" under the linked name) belongs to the card. ``known`` keeps each block's count of
+    link targets."""
+    href = link.get("href")
+    if not href:
+        return False
+    if block not in known:
+        known[block] = Counter(other.get("href") for other in block.iter("a"))
+    return known[block][href] > 1
+
+
+def _on_its_own_line(link: etree._Element) -> bool:
+    """Whether a link stands between blocks (or at the start or end of its parent) with no
+    text of its own line around it: it renders as a line of its own, as a button does."""
+    if (link.tail or "").strip():
+        return False
+    before = link.getprevious()
+    if before is None:
+        parent = link.getparent()
+        return parent is not None and not (parent.text or "").strip()
+    return before.tag in rules.BLOCK_CHILDREN and not (before.tail or "").strip()
 
 
 def _boilerplate_block(element: etree._Element, measures: Measures) -> bool:

@@ -321,6 +321,19 @@ def test_button_links_go_and_named_cards_stay() -> None:
     assert "Trail shoe model 3" in markdown
 
 
+def test_a_button_link_between_the_blocks_of_a_feature_goes() -> None:
+    # "Learn more" after a feature's paragraph, inside the feature's own block: a line of its
+    # own, as a button; a link in the paragraph's text stays.
+    features = "".join(
+        f"<div class='feature'><h2>Feature {i}</h2><p>{PROSE} See <a href='/d{i}'>the guide</a>."
+        f"</p><a href='/f{i}'>Learn more</a></div>"
+        for i in range(3)
+    )
+    markdown = main_content(site(f"<main><h1>Topic</h1><p>{PROSE * 3}</p>{features}</main>"))
+    assert "Learn more" not in markdown
+    assert markdown.count("the guide") == 3 and "Feature 2" in markdown
+
+
 def test_a_heading_left_with_nothing_under_it_goes() -> None:
     html = site(
         f"<main><h1>Topic</h1><h2>Part one</h2><p>{PROSE * 3}</p>"
