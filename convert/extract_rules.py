@@ -210,7 +210,7 @@ BOILERPLATE_TEXT = re.compile(
     r"print recipe|skip to (main )?content|back to top|\d+ comments?|leave a (comment|reply)|"
     r"view (all|more|earlier|older)( \w+)?|see (all|more)( \w+)?|show more|load more|"
     r"(older|newer) (posts|entries)|(next|previous) (post|article|story|page)|"
-    r"loading\W*|cookies?|accept( all)?( cookies)?|click to expand|start a free trial|"
+    r"loading( \w+)?\W*|cookies?|accept( all)?( cookies)?|click to expand|start a free trial|"
     r"(get|request) a (free )?(quote|demo)|contact (us|sales)|book a (demo|call)|"
     r"be the first to (comment|review)|join our (newsletter|mailing list)|newsletters?|"
     r"sign up for (our|the) (free )?newsletter|log ?in|already have an account\W*log ?in|"
@@ -286,7 +286,7 @@ EDIT_LINK = re.compile(
     re.I,
 )
 BOILERPLATE_HEADING = re.compile(
-    r"^(\d+\s+)?(comments?|replies|community q ?& ?a|questions? (and|&) "
+    r"^(\d+\s+)?(comments?|replies|community q ?& ?a|customer questions? (and|&) "
     r"answers?|related(\s+\w+)?|you (may|might) also like|more (from|like this|stories|"
     r"articles|to read)|recommended( for you)?|popular( posts)?|most (read|popular)|trending|"
     r"(customer |user )?reviews|leave a (reply|comment)|share this( \w+)?|about the author|"

@@ -24,10 +24,10 @@ _XML_SPACE = re.compile(r"[ \t\r\n]+")
 # -- class and id names ---------------------------------------------------------------------
 
 
-def _names(element: etree._Element) -> str:
-    """The element's class and id names, lower case, camel case split with hyphens, without
-    utility classes (:data:`~convert.extract_rules.UTILITY_CLASS`)."""
-    value = f"{element.get('class', '')} {element.get('id', '')}"
+def _names(element: etree._Element, *, with_id: bool = True) -> str:
+    """The element's class and id names (``with_id``), lower case, camel case split with
+    hyphens, without utility classes (:data:`~convert.extract_rules.UTILITY_CLASS`)."""
+    value = f"{element.get('class', '')} {element.get('id', '') if with_id else ''}"
     if value == " ":
         return value  # most elements have neither
     if rules.UTILITY_CLASS.search(value):
@@ -35,8 +35,9 @@ def _names(element: etree._Element) -> str:
     return _CAMEL.sub("-", value).lower()
 
 
-def is_negative(element: etree._Element, measures: Measures) -> bool:
-    names = _names(element)
+def is_negative(element: etree._Element, measures: Measures, *, with_id: bool = True) -> bool:
+    """Whether the element's names say it is not content (``with_id``: its id too)."""
+    names = _names(element, with_id=with_id)
     if not names.strip():
         return False
     words = set(_SPLIT.split(names))
@@ -156,6 +157,7 @@ def remove_furniture(
         post_of.update((element, post) for element in post.iterdescendants())
     doomed: list[etree._Element] = [e for e in _BANNERS(body) if e not in kept]
     in_content: dict[etree._Element, bool] = {}
+    anchors = _link_targets(body)
     for element in body.iter():
         if not isinstance(element.tag, str) or element is body:
             continue
@@ -165,7 +167,11 @@ def remove_furniture(
             tag in rules.FURNITURE_TAGS
             or role in rules.NOT_CONTENT_ROLES
             or (tag in ("header", "footer") and not _inside_content(element, in_content))
-            or (by_name and tag in rules.BLOCKS and is_negative(element, measures))
+            or (
+                by_name
+                and tag in rules.BLOCKS
+                and is_negative(element, measures, with_id=element.get("id") not in anchors)
+            )
         ) and not (
             element in kept
             or holds_article(element, total, measures)
@@ -181,6 +187,16 @@ def remove_furniture(
     for element in doomed:
         if element.getparent() is not None:
             drop(element)
+
+
+def _link_targets(body: etree._Element) -> set[str]:
+    """The ids the page's own links point to (``href="#id"``): a table of contents names its
+    sections so ("toc_pricing"), and the sections are the content, whatever their id says."""
+    return {
+        href[1:]
+        for link in body.iter("a")
+        if (href := link.get("href") or "").startswith("#") and len(href) > 1
+    }
 
 
 def _holds_post_text(element: etree._Element, post: etree._Element, measures: Measures) -> bool:

@@ -85,29 +85,52 @@ def _swap_streamed_segments(body: etree._Element) -> None:
     if not segments:
         return
     markers = {element.get("id"): element for element in body.iter("template") if element.get("id")}
-    for script in list(body.iter("script")):
-        for kind, first, second in _SWAP.findall(script.text or ""):
-            segment_id, marker_id = (second, first) if kind == "C" else (first, second)
-            segment, marker = segments.pop(segment_id, None), markers.get(marker_id)
-            if segment is None:
-                continue  # unknown, or already moved
-            if (
-                marker is None
-                or marker.getparent() is None
-                or any(ancestor is segment for ancestor in marker.iterancestors())
-            ):
-                segments[segment_id] = segment  # no place to go: shown where it stands
-                continue
-            if kind == "C":
-                _drop_fallback(marker)
-            segment.tag = "div"
-            del segment.attrib["hidden"]
-            marker.addnext(segment)  # the segment's content, unwrapped, replaces the marker
-            segment.tail, marker.tail = marker.tail, None
-            drop(marker)
-            unwrap(segment)
+    for kind, segment_id, marker_id in _swaps(body, segments, markers):
+        segment, marker = segments.pop(segment_id, None), markers.get(marker_id)
+        if segment is None:
+            continue  # unknown, or already moved
+        if (
+            marker is None
+            or marker.getparent() is None
+            or any(ancestor is segment for ancestor in marker.iterancestors())
+        ):
+            segments[segment_id] = segment  # no place to go: shown where it stands
+            continue
+        if kind == "C":
+            _drop_fallback(marker)
+        segment.tag = "div"
+        del segment.attrib["hidden"]
+        marker.addnext(segment)  # the segment's content, unwrapped, replaces the marker
+        segment.tail, marker.tail = marker.tail, None
+        drop(marker)
+        unwrap(segment)
     for segment in segments.values():  # no swap call found: shown where it stands
         del segment.attrib["hidden"]
+
+
+def _swaps(
+    body: etree._Element,
+    segments: dict[str | None, etree._Element],
+    markers: dict[str | None, etree._Element],
+) -> list[tuple[str, str, str]]:
+    """``(kind, segment id, marker id)`` for every swap: the page's own calls, then, for the
+    segments no call names (a page saved without its inline scripts), the pairs React's naming
+    implies: a placeholder ``P:x`` is filled by the segment ``S:x``, and a boundary ``B:x``
+    whose segment is ``S:x`` is the likeliest pairing left."""
+    swaps: list[tuple[str, str, str]] = []
+    for script in body.iter("script"):
+        for kind, first, second in _SWAP.findall(script.text or ""):
+            swaps.append((kind, second, first) if kind == "C" else (kind, first, second))
+    named = {segment_id for _kind, segment_id, _marker in swaps}
+    for segment_id in segments:
+        if segment_id is None or segment_id in named:
+            continue
+        suffix = segment_id[2:]
+        if f"P:{suffix}" in markers:
+            swaps.append(("S", segment_id, f"P:{suffix}"))
+        elif f"B:{suffix}" in markers:
+            swaps.append(("C", segment_id, f"B:{suffix}"))
+    return swaps
 
 
 def _drop_fallback(marker: etree._Element) -> None:

@@ -401,3 +401,23 @@ def test_a_page_the_parser_nests_inside_a_menu_button_keeps_its_article() -> Non
     markdown = main_content(html)
     assert markdown.count("The reply explains") == 6 * 4
     assert "Category 3" not in markdown and "Copyright" not in markdown
+
+
+def test_sections_a_table_of_contents_links_to_are_kept() -> None:
+    # The sections are named after the table of contents that links to them ("toc_...").
+    toc = "".join(f"<li><a href='#toc_part-{i}'>Part {i}</a></li>" for i in range(4))
+    sections = "".join(
+        f"<div id='toc_part-{i}'><h2>Part {i}</h2><p>Part {i} says. {PROSE * 3}</p></div>"
+        for i in range(4)
+    )
+    lead = f"<p>{PROSE * 30}</p>"  # enough for the first pass to stand without the sections
+    markdown = main_content(site(f"<main><h1>Topic</h1>{lead}<ul>{toc}</ul>{sections}</main>"))
+    for i in range(4):
+        assert f"Part {i} says." in markdown
+
+
+def test_a_questions_and_answers_section_of_the_page_is_kept() -> None:
+    faq = f"<section><h2>Questions and Answers</h2><p><b>What is it?</b> {PROSE * 3}</p></section>"
+    reviews = f"<section><h2>Customer questions & answers</h2><p>Q: Size? {PROSE}</p></section>"
+    markdown = main_content(site(f"<main><h1>Topic</h1><p>{PROSE * 4}</p>{faq}{reviews}</main>"))
+    assert "What is it?" in markdown and "Q: Size?" not in markdown

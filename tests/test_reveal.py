@@ -49,6 +49,22 @@ def test_a_segment_without_its_swap_call_is_shown_where_it_stands() -> None:
     assert "Late." in convert(html)
 
 
+def test_segments_whose_swap_calls_are_missing_go_where_their_names_say() -> None:
+    # A page saved without its inline scripts: P:x is filled by S:x, B:x by S:x.
+    html = (
+        "<html><body><article><h1>Title</h1><!--$?--><template id='B:0'></template>"
+        "<div>Loading paragraph...</div><!--/$--><template id='P:5'></template>"
+        "<p>Closing words.</p></article><footer>Footer</footer>"
+        f"<div hidden id='S:5'><p>Second part. {PROSE}</p></div>"
+        f"<div hidden id='S:0'><p>First part. {PROSE}</p></div></body></html>"
+    )
+    markdown = convert(html)
+    assert "Loading" not in markdown
+    assert markdown.index("First part.") < markdown.index("Second part.")
+    assert markdown.index("Second part.") < markdown.index("Closing words.")
+    assert markdown.index("Closing words.") < markdown.index("Footer")
+
+
 def test_main_content_finds_an_article_streamed_into_a_boundary() -> None:
     # The segment is short: shown by the swap, not as a hidden block holding the page.
     nav = "".join(f"<a href='/p{i}'>Product {i}</a>" for i in range(20))
