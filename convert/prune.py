@@ -11,6 +11,7 @@ from lxml import etree
 from convert import extract_rules as rules
 from convert.document import drop, text_of
 from convert.measures import Measures, link_density
+from convert.posts import POST_MARK
 
 
 def prune_inside(container: etree._Element, measures: Measures) -> None:
@@ -33,10 +34,11 @@ def prune_inside(container: etree._Element, measures: Measures) -> None:
     doomed: list[etree._Element] = []
     farms: list[etree._Element] = []
     farm_set: set[etree._Element] = set()
+    holders = _post_holders(container)
     for element in container.iter(*rules.PRUNED_BLOCKS):
         if element is container:
             continue
-        if _boilerplate_section(element):
+        if _boilerplate_section(element) and element not in holders:
             doomed.append(element)
             continue
         length = measures.length(element)
@@ -67,6 +69,19 @@ def prune_inside(container: etree._Element, measures: Measures) -> None:
         if element.getparent() is not None:
             measures.forget(element)
             drop(element)
+
+
+def _post_holders(container: etree._Element) -> set[etree._Element]:
+    """A thread's posts and the elements holding them: a section headed "Comments" that holds
+    them is the forum's replies, not an article's comments."""
+    holders: set[etree._Element] = set()
+    for post in container.iterfind(f".//*[@{POST_MARK}]"):
+        holders.add(post)
+        for ancestor in post.iterancestors():
+            if ancestor in holders or ancestor is container:
+                break
+            holders.add(ancestor)
+    return holders
 
 
 def _boilerplate_runs(container: etree._Element) -> list[etree._Element]:

@@ -421,3 +421,21 @@ def test_a_questions_and_answers_section_of_the_page_is_kept() -> None:
     reviews = f"<section><h2>Customer questions & answers</h2><p>Q: Size? {PROSE}</p></section>"
     markdown = main_content(site(f"<main><h1>Topic</h1><p>{PROSE * 4}</p>{faq}{reviews}</main>"))
     assert "What is it?" in markdown and "Q: Size?" not in markdown
+
+
+def test_replies_in_a_section_headed_comments_are_kept_when_the_page_is_the_thread() -> None:
+    # Vanilla forums: the first post, then the replies under an <h2>Comments</h2>.
+    def post(i: int) -> str:
+        return (
+            f"<span class='Author'><a href='/u/{i}'>user{i}</a></span>"
+            f"<div class='Message'><p>Post {i}. {PROSE * (30 if i == 0 else 2)}</p></div>"
+        )
+
+    replies = "".join(f"<li class='ItemComment'>{post(i)}</li>" for i in range(1, 4))
+    html = site(
+        f"<main><div class='Discussion'><h1>Topic</h1>{post(0)}</div><div class='Comments'>"
+        f"<h2>Comments</h2><ul>{replies}</ul></div></main>"
+    )
+    markdown = main_content(html)
+    for i in range(4):
+        assert f"**user{i}**" in markdown and f"Post {i}." in markdown
