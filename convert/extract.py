@@ -33,7 +33,7 @@ from lxml import etree
 
 from convert import extract_rules as rules
 from convert.container import detached, scored, semantic, with_posts
-from convert.document import body_of, text_of
+from convert.document import body_of, drop, text_of
 from convert.edges import drop_empty_headings, trim_edges
 from convert.furniture import is_negative, remove_furniture
 from convert.measures import Measures, copy_element
@@ -114,6 +114,7 @@ def _extract(
     else:
         kept, method = body, "whole_body"
     prune_inside(kept, measures)
+    _drop_site_name(kept, title, measures)
     trim_edges(kept, measures)
     drop_empty_headings(kept, measures)
     if headline_copy is not None and not _contains_heading(kept, headline_copy):
@@ -138,7 +139,9 @@ def _headline(body: etree._Element, title: str, measures: Measures) -> etree._El
         if not words:
             continue
         if title_words:
-            if sum(word in title_words for word in words) >= 0.5 * len(words):
+            if sum(word in title_words for word in words) >= 0.5 * len(words) and not (
+                _names_the_site(heading, title, body)
+            ):
                 return heading
         elif not any(
             ancestor.tag in ("nav", "header", "aside") or is_negative(ancestor, measures)
@@ -165,6 +168,32 @@ def _with_headline(
     if measures.length(common) <= 1.25 * measures.length(container) + 300:
         return common
     return container
+
+
+def _drop_site_name(container: etree._Element, title: str, measures: Measures) -> None:
+    """Remove the first heading of the content when it says only the site's part of the title
+    ("The Rust Programming Language" over "Defining Shared Behavior with Traits")."""
+    first = next(container.iter(*rules.HEADING_TAGS), None)
+    if first is not None and _names_the_site(first, title, container):
+        measures.forget(first)
+        drop(first)
+
+
+def _names_the_site(heading: etree._Element, title: str, within: etree._Element) -> bool:
+    """Whether ``heading`` says one part of the title ("Page - Site") and the next heading in
+    ``within`` says most of the rest: the heading is the site's name, the next the page's."""
+    parts = rules.TITLE_SEPARATOR.split(title.strip())
+    said = " ".join(text_of(heading).split()).casefold()
+    if len(parts) < 2 or said not in [" ".join(part.split()).casefold() for part in parts]:
+        return False
+    rest = set(_WORDS.findall(title.casefold())) - set(_WORDS.findall(said))
+    following = False
+    for other in within.iter(*rules.HEADING_TAGS):
+        if following:
+            words = set(_WORDS.findall(text_of(other).casefold()))
+            return bool(rest) and len(rest & words) >= 0.5 * len(rest)
+        following = other is heading
+    return False
 
 
 def _contains_heading(container: etree._Element, heading: etree._Element) -> bool:

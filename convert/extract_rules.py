@@ -382,3 +382,7 @@ EDGE_MAX_SHARE = 0.15
 not trimmed)."""
 EDGE_MIN_BLOCKS = 4
 """Content of fewer blocks is left as it is."""
+TITLE_SEPARATOR = re.compile(r"\s+(?:[-|\u2013\u2014\u00b7:\u00bb/]|::)\s+")
+"""What separates a page's own title from its site's name in ``<title>`` ("Traits - The Rust
+Programming Language"): a heading over the content that says only the site's part is the
+site's name, not the page's headline."""

@@ -439,3 +439,18 @@ def test_replies_in_a_section_headed_comments_are_kept_when_the_page_is_the_thre
     markdown = main_content(html)
     for i in range(4):
         assert f"**user{i}**" in markdown and f"Post {i}." in markdown
+
+
+def test_a_heading_with_the_sites_part_of_the_title_goes() -> None:
+    body = f"<p>{PROSE * 6}</p>"
+    book = site(
+        f"<main><h1 class='menu-title'>The Example Book</h1><h2>Defining Traits</h2>{body}</main>",
+        title="Defining Traits - The Example Book",
+    )
+    markdown = main_content(book)
+    assert "Defining Traits" in markdown and "Example Book" not in markdown
+    # The site's part first, the page's heading alone: the heading stays.
+    docs = site(
+        f"<main><h1>Creating Types</h1>{body}</main>", title="Documentation - Creating Types"
+    )
+    assert "# Creating Types" in main_content(docs)
