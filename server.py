@@ -30,7 +30,7 @@ from handlers.config import (
 )
 from handlers.oneshot import ROUTES, parse_pairs, run_once
 from handlers.services import close_services, open_services, registry_path
-from store.settings import SettingsError
+from settings.fields import SettingsError
 from store.store import Store
 
 log = logging.getLogger("pagecast")

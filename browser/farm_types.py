@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import ClassVar, Literal
 
-from store.settings import setting
+from settings.fields import setting
 
 
 @dataclass

@@ -13,7 +13,7 @@ from browser.charset import (
     looks_binary,
     looks_like_html,
 )
-from store.settings import setting
+from settings.fields import setting
 
 
 @dataclass

@@ -52,8 +52,8 @@ from convert.oembed import (
 )
 from convert.pool import ConverterPool
 from convert.providers import ProviderRegistry, endpoint_url
+from settings.fields import setting
 from store.memcache import BoundedCache
-from store.settings import setting
 
 log = logging.getLogger(__name__)
 

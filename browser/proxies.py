@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 from urllib.parse import urlsplit
 
-from store.settings import SettingsError, setting
+from settings.fields import SettingsError, setting
 
 TIERS: tuple[str, ...] = ("direct", "standard", "premium", "superior")
 PROXY_TIERS: tuple[str, ...] = TIERS[1:]

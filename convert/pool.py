@@ -21,7 +21,7 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import Any, ClassVar, TypeVar
 
-from store.settings import setting
+from settings.fields import setting
 
 log = logging.getLogger(__name__)
 

@@ -14,19 +14,18 @@ from browser.fetch import FetchSettings
 from browser.oembed import OembedSettings
 from browser.proxies import ProxyPool, ProxySettings
 from convert.pool import ConvertSettings
-from store.cache import CacheSettings
-from store.db import StoreSettings
-from store.screenshots import ScreenshotSettings
-from store.settings import (
+from settings.fields import (
     SettingsError,
     build_section,
     default_environ,
     env_prefix,
     read_toml,
-    reference_rows,
-    render_section,
     setting,
 )
+from settings.render import reference_rows, render_section
+from store.cache import CacheSettings
+from store.db import StoreSettings
+from store.screenshots import ScreenshotSettings
 
 
 @dataclass

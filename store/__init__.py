@@ -1,9 +1,7 @@
-"""Persistence: settings machinery, database, models, keys, usage.
+"""Persistence: database, models, keys, usage, the page cache and stored images.
 
 The modules, each with one job:
 
-- :mod:`store.settings`: typed settings declared beside each component, and the ``config.toml``
-  loader and generator;
 - :mod:`store.db`: the store's settings and opening a SQLite or Postgres database;
 - :mod:`store.models`: the Peewee models (tables) and the error types of the drivers;
 - :mod:`store.migrations`: numbered schema steps and :func:`~store.migrations.migrate`;
@@ -13,6 +11,5 @@ The modules, each with one job:
 - :mod:`store.strategy`: the learned fetch strategy per target domain;
 - :mod:`store.store`: the :class:`~store.store.Store` service the server and the CLI use.
 
-Nothing is imported here, so importing :mod:`store.settings` stays light for components that only
-declare settings.
+Nothing is imported here: importing one module does not open the others.
 """

@@ -25,9 +25,9 @@ from urllib.parse import urlsplit, urlunsplit
 
 import peewee
 
+from settings.fields import setting
 from store.db import write_transaction
 from store.models import PageCache, as_utc, utc_now
-from store.settings import setting
 
 log = logging.getLogger(__name__)
 

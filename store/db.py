@@ -22,7 +22,7 @@ import psycopg2
 from playhouse.pool import MaxConnectionsExceeded, PooledPostgresqlDatabase, PooledSqliteDatabase
 from playhouse.shortcuts import ReconnectMixin
 
-from store.settings import setting
+from settings.fields import setting
 
 log = logging.getLogger(__name__)
 

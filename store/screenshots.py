@@ -28,8 +28,8 @@ from urllib.parse import urlsplit
 
 import peewee
 
+from settings.fields import setting
 from store.models import Screenshot, as_utc, utc_now
-from store.settings import setting
 from store.store import Store, StoreUnavailable
 
 log = logging.getLogger(__name__)

@@ -15,12 +15,12 @@ from typing import Any
 import peewee
 import pytest
 
+from settings.fields import build_section
 from store import keys
 from store.cache import MIB, CachedPage, CacheSettings, Eviction, cache_key, evict, normalize_url
 from store.db import StoreSettings, run_unit
 from store.migrations import MIGRATIONS, latest_version, migrate
 from store.models import PageCache, SchemaVersion
-from store.settings import build_section
 from store.store import Store, StoreUnavailable
 from tests.conftest import raw_database
 

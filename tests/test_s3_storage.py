@@ -24,10 +24,10 @@ from handlers.app import make_api_app
 from handlers.config import Settings, load_settings
 from handlers.playground import content_security_policy
 from handlers.services import Services, open_image_storage
+from settings.fields import SettingsError
 from store.db import StoreSettings
 from store.objects import ObjectStorage
 from store.screenshots import ImageStorageError, ScreenshotStore
-from store.settings import SettingsError
 from store.store import Store, StoreUnavailable
 from tests.conftest import make_settings
 from tests.objectstore import SECRET_ACCESS_KEY, LocalS3, local_s3

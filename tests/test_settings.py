@@ -15,7 +15,7 @@ from handlers.config import (
     render_reference,
     splice_reference,
 )
-from store.settings import SettingsError
+from settings.fields import SettingsError
 
 ROOT = Path(__file__).resolve().parent.parent
 

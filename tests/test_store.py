@@ -19,11 +19,11 @@ import peewee
 import psycopg2
 import pytest
 
+from settings.fields import build_section
 from store import keys
 from store.db import StoreSettings, close_database, open_database, run_unit
 from store.migrations import MIGRATIONS, Migration, create_tables, latest_version, migrate
 from store.models import ApiKey, BaseModel, SchemaVersion, Usage
-from store.settings import build_section
 from store.store import Store, StoreUnavailable
 from tests.conftest import raw_database
 

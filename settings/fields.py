@@ -1,5 +1,5 @@
-"""Typed settings: declaration helpers, loading from ``config.toml`` and the environment, and the
-generator of the commented ``config.toml``.
+"""Typed settings: declaration helpers, and loading from ``config.toml`` and the environment
+(:mod:`settings.render` writes the commented ``config.toml`` and the reference).
 
 Each component declares its settings beside its code as a dataclass whose fields are made with
 :func:`setting` (default, help, bounds)::
@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import dataclasses
 import os
-import textwrap
 import tomllib
 import typing
 from collections.abc import Mapping, Sequence
@@ -63,12 +62,12 @@ def setting(
     return dataclasses.field(default=default, metadata=meta, repr=not secret)
 
 
-def _fields(cls: type) -> list[tuple[dataclasses.Field[Any], Any]]:
+def declared_fields(cls: type) -> list[tuple[dataclasses.Field[Any], Any]]:
     hints = typing.get_type_hints(cls)
     return [(f, hints[f.name]) for f in dataclasses.fields(cls)]
 
 
-def _type_name(kind: Any) -> str:
+def type_name(kind: Any) -> str:
     return {int: "integer", float: "number", bool: "boolean", str: "string"}.get(
         kind, "list of strings"
     )
@@ -138,7 +137,7 @@ def build_section(
     """
     values: dict[str, Any] = {}
     known = set()
-    for field, kind in _fields(cls):
+    for field, kind in declared_fields(cls):
         known.add(field.name)
         env_name = f"{env_prefix}{field.name.upper()}"
         if env_name in environ:
@@ -152,7 +151,7 @@ def build_section(
         try:
             value = _coerce(kind, raw, from_env)
         except ValueError as exc:
-            problems.append(f"{where}: {exc} ({_type_name(kind)})")
+            problems.append(f"{where}: {exc} ({type_name(kind)})")
             continue
         reason = _check_bounds(field, value)
         if reason:
@@ -187,87 +186,3 @@ def env_prefix(section: str, name: str | None = None) -> str:
 def default_environ() -> Mapping[str, str]:
     """The process environment, for callers that do not pass their own."""
     return os.environ
-
-
-# -- the commented config.toml ------------------------------------------------------------------
-
-
-def toml_value(value: Any) -> str:
-    """Render a scalar or list of strings as TOML."""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, (int, float)):
-        return repr(value)
-    if isinstance(value, str):
-        escaped = value.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
-        return f'"{escaped}"'
-    return "[" + ", ".join(toml_value(item) for item in value) + "]"
-
-
-def _comment(text: str, width: int = 98) -> list[str]:
-    return [f"# {line}" if line else "#" for line in textwrap.wrap(text, width - 2)]
-
-
-def _bounds(field: dataclasses.Field[Any]) -> str:
-    """``min 1; max 64``, ``one of a, b``: the limits a setting declares ("" when none)."""
-    meta = field.metadata
-    bounds = []
-    if meta["min"] is not None:
-        bounds.append(f"min {meta['min']}")
-    if meta["max"] is not None:
-        bounds.append(f"max {meta['max']}")
-    if meta["choices"]:
-        bounds.append("one of " + ", ".join(meta["choices"]))
-    return "; ".join(bounds)
-
-
-def _kind_text(field: dataclasses.Field[Any], kind: Any) -> str:
-    """``integer; min 1; max 64`` as config.toml's comments write it."""
-    bounds = _bounds(field)
-    return _type_name(kind) + (f"; {bounds}" if bounds else "")
-
-
-def render_section(cls: type, header: str, instance: Any, with_doc: bool = True) -> list[str]:
-    """The commented TOML lines of one section, values taken from ``instance``."""
-    lines: list[str] = []
-    if with_doc and cls.__doc__:
-        lines += _comment(" ".join(cls.__doc__.split()))
-    lines.append(f"[{header}]")
-    for field, kind in _fields(cls):
-        meta = field.metadata
-        text = meta["help"]
-        suffix = f" ({_kind_text(field, kind)})"
-        lines += _comment(text + suffix)
-        lines.append(f"{field.name} = {toml_value(getattr(instance, field.name))}")
-    lines.append("")
-    return lines
-
-
-def _cell(text: str) -> str:
-    """Text for a Markdown table cell: one line, pipes escaped."""
-    return " ".join(text.split()).replace("|", "\\|")
-
-
-def _declared_default(field: dataclasses.Field[Any]) -> Any:
-    if field.default_factory is not dataclasses.MISSING:
-        return field.default_factory()
-    return field.default
-
-
-def reference_rows(cls: type, instance: Any, env: str) -> list[str]:
-    """The Markdown table rows of one section for the configuration reference: name, type and
-    bounds, default (a secret's shown empty), environment variable (``env`` + the name), help."""
-    rows = []
-    for field, kind in _fields(cls):
-        meta = field.metadata
-        bounds = _bounds(field)
-        kind_text = _type_name(kind) + (f" ({bounds})" if bounds else "")
-        # A secret shows its declared default (never a secret), whatever ``instance`` holds.
-        value = getattr(instance, field.name) if field.repr else _declared_default(field)
-        default = toml_value(value)
-        variable = env + field.name.upper()
-        rows.append(
-            f"| `{field.name}` | {_cell(kind_text)} | `{_cell(default)}` | `{variable}` | "
-            f"{_cell(meta['help'])} |"
-        )
-    return rows
