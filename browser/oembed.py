@@ -50,8 +50,8 @@ from convert.oembed import (
     parse_provider_answer,
     read_embed_page,
 )
-from convert.pool import ConverterPool
 from convert.providers import ProviderRegistry, endpoint_url
+from services.pool import ConverterPool
 from settings.fields import setting
 from store.memcache import BoundedCache
 

@@ -12,8 +12,8 @@ from cssselect import parser as css
 from lxml import etree
 from lxml.cssselect import CSSSelector
 
-from browser.consent import BANNERS
 from convert import extract_rules as rules
+from convert.consent import BANNERS
 from convert.document import drop, text_of
 from convert.measures import Measures, link_density
 
@@ -68,7 +68,7 @@ def class_weight(element: etree._Element) -> float:
 
 
 class _Banners:
-    """The consent-manager containers :data:`browser.consent.BANNERS` names, found in one walk
+    """The consent-manager containers :data:`convert.consent.BANNERS` names, found in one walk
     over the tree: its selectors are ids (``#x``), classes (``.x``) and id prefixes
     (``div[id^="x"]``), matched here as lxml's ``CSSSelector`` matches them but without one
     XPath pass over the whole tree per selector. Any other kind of selector in the list makes

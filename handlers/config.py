@@ -13,7 +13,7 @@ from browser.farm_types import FarmSettings
 from browser.fetch import FetchSettings
 from browser.oembed import OembedSettings
 from browser.proxies import ProxyPool, ProxySettings
-from convert.pool import ConvertSettings
+from services.pool import ConvertSettings
 from settings.fields import (
     SettingsError,
     build_section,

@@ -13,12 +13,12 @@ from browser.pages import PageRequest, PageRequestError, PageResult, rendered_re
 from convert.chunks import ChunkOptions
 from convert.document import SelectorError, check_selectors, split_selectors
 from convert.page import ConvertOptions, PageConversion, StructureRequest, convert_page
-from convert.pool import ConversionTimeoutError, PoolBusyError
 from convert.structure import Structure, StructureLimits
 from handlers.base import ApiHandler, params_error
 from handlers.errors import KINDS, ApiError
 from handlers.params import Param, ParamTable, ParsedParams
 from handlers.target import check_target, decode_target
+from services.pool import ConversionTimeoutError, PoolBusyError
 
 log = logging.getLogger(__name__)
 

@@ -14,8 +14,8 @@ from urllib.parse import urlsplit
 
 from PIL import Image
 
-from browser.consent import LOADERS, banner_css, hide_css
 from browser.farm import CaptureOptions, CaptureResult, FarmError
+from convert.consent import LOADERS, banner_css, hide_css
 from convert.document import SelectorError, check_selectors, split_selectors
 from handlers.base import ApiHandler, BaseHandler
 from handlers.errors import ApiError

@@ -15,7 +15,6 @@ from browser.farm_browser import Egress
 from browser.fetch import Fetcher
 from browser.oembed import EmbedResolver
 from browser.pages import PageFetcher
-from convert.pool import ConverterPool
 from convert.providers import (
     ProviderRegistry,
     RegistryError,
@@ -25,6 +24,7 @@ from convert.providers import (
 from handlers.config import Settings
 from handlers.lookupgate import AddressGate
 from handlers.ratelimit import RateLimiter
+from services.pool import ConverterPool
 from store.frames import FrameStore
 from store.objects import ObjectStorage
 from store.screenshots import ImageFiles, ImageStorage, ImageStorageError, ScreenshotStore

@@ -14,9 +14,9 @@ from tornado.httpclient import AsyncHTTPClient, HTTPResponse
 from tornado.httpserver import HTTPServer
 from tornado.testing import bind_unused_port
 
-from convert.pool import ConverterPool, ConvertSettings
 from handlers.app import make_api_app
 from handlers.services import Services
+from services.pool import ConverterPool, ConvertSettings
 
 ARTICLE = """<!doctype html><html lang="en"><head><title>Field notes</title>
 <meta name="description" content="Notes from the field.">

@@ -17,8 +17,8 @@ import pytest
 from lxml import etree
 from lxml.cssselect import CSSSelector
 
-from browser.consent import BANNERS
 from convert.appshell import LITTLE_TEXT, _visible_text, detect_app_shell
+from convert.consent import BANNERS
 from convert.document import clean_document, parse_document, text_of
 from convert.extract_rules import COMMAS
 from convert.furniture import _BANNERS, _Banners

@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from convert.pool import ConversionTimeoutError, ConverterPool, ConvertSettings, PoolBusyError
+from services.pool import ConversionTimeoutError, ConverterPool, ConvertSettings, PoolBusyError
 from tests.pool_jobs import pid, sleep_then
 
 

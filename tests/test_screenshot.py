@@ -20,8 +20,8 @@ from tornado.httpclient import AsyncHTTPClient, HTTPResponse
 from tornado.httpserver import HTTPServer
 from tornado.testing import bind_unused_port
 
-from browser.consent import BANNERS
 from browser.farm import Farm
+from convert.consent import BANNERS
 from handlers.app import make_api_app
 from handlers.config import Settings
 from handlers.services import Services
