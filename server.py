@@ -17,7 +17,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from convert.providers import RegistryError, load_registry_file
+from convert.providers import RegistryError
 from handlers.allocator import release_large_blocks
 from handlers.app import make_api_app, make_frame_app, make_metrics_app, make_server
 from handlers.base import RequestIdFilter
@@ -30,6 +30,7 @@ from handlers.config import (
 )
 from handlers.oneshot import ROUTES, parse_pairs, run_once
 from handlers.services import close_services, open_services, registry_path
+from services.registry import load_registry_file
 from settings.fields import SettingsError
 from store.store import Store
 

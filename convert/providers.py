@@ -8,11 +8,10 @@ format of oembed.com (``providers.json``)::
                      "url": "https://vimeo.com/api/oembed.{format}",
                      "discovery": true, "formats": ["json"]}]}]
 
-Pagecast ships its own list (``oembed_providers.json`` beside this module, read by
-``builtin_providers``); an operator can import a full public registry with
-``load_registry_file``. ``parse_registry`` validates decoded data and reports, rather than raises
-on, the entries it has to skip. ``ProviderRegistry`` compiles the schemes once and answers
-``match(url)``; ``endpoint_url`` builds the request for a match.
+Pagecast ships its own list and an operator can import a full public registry; the files are
+read by :mod:`services.registry`. ``parse_registry`` validates decoded data and reports, rather
+than raises on, the entries it has to skip. ``ProviderRegistry`` compiles the schemes once and
+answers ``match(url)``; ``endpoint_url`` builds the request for a match.
 
 Scheme matching
     * ``*`` matches any run of characters, empty included. In the path, query and fragment it
@@ -45,12 +44,10 @@ host is nothing but wildcards (``https://*/...``) would claim every site and is 
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from functools import cache, lru_cache
-from pathlib import Path
+from functools import lru_cache
 from urllib.parse import quote, unquote_plus, urlsplit
 
 __all__ = [
@@ -61,15 +58,12 @@ __all__ = [
     "ProviderMatch",
     "ProviderRegistry",
     "RegistryError",
-    "builtin_providers",
     "endpoint_url",
-    "load_registry_file",
     "parse_registry",
 ]
 
 MAX_URL_LENGTH = 8192
 MAX_HOST_LENGTH = 254  # a DNS name with its trailing dot
-BUILTIN_FILE = Path(__file__).with_name("oembed_providers.json")
 
 _HTTP = frozenset({"http", "https"})
 _DEFAULT_PORTS = {"http": 80, "https": 443}
@@ -134,32 +128,6 @@ def parse_registry(data: object) -> tuple[list[Provider], list[str]]:
         if provider is not None:
             providers.append(provider)
     return providers, problems
-
-
-def load_registry_file(path: str | Path) -> tuple[list[Provider], list[str]]:
-    """Read and parse a providers.json file; ``RegistryError`` if unreadable or not JSON."""
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise RegistryError(f"cannot read provider registry {path}: {exc}") from exc
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise RegistryError(f"provider registry {path} is not valid JSON: {exc}") from exc
-    return parse_registry(data)
-
-
-def builtin_providers() -> list[Provider]:
-    """Pagecast's shipped provider list (read once)."""
-    return list(_builtin())
-
-
-@cache
-def _builtin() -> tuple[Provider, ...]:
-    providers, problems = load_registry_file(BUILTIN_FILE)
-    if problems:
-        raise RegistryError(f"built-in provider list has problems: {'; '.join(problems)}")
-    return tuple(providers)
 
 
 def _parse_provider(index: int, entry: object, problems: list[str]) -> Provider | None:

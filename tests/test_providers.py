@@ -12,18 +12,16 @@ from urllib.parse import parse_qsl, urlsplit
 import pytest
 
 from convert.providers import (
-    BUILTIN_FILE,
     MAX_URL_LENGTH,
     Endpoint,
     Provider,
     ProviderMatch,
     ProviderRegistry,
     RegistryError,
-    builtin_providers,
     endpoint_url,
-    load_registry_file,
     parse_registry,
 )
+from services.registry import BUILTIN_FILE, builtin_providers, load_registry_file
 
 ROOT = Path(__file__).resolve().parent.parent
 PUBLIC_REGISTRY_FILES = (
