@@ -7,7 +7,7 @@ attributes (``SANDBOX``, ``ALLOW``, lazy loading, no referrer beyond the origin)
 attribute of the original is dropped. A photo is rebuilt as an ``<img>`` of its ``url``, a link
 as a plain link to the page. Any other html (script, event handlers, ``javascript:`` URLs,
 several elements, text around the iframe) is refused: :func:`discovered_snippet` answers None and
-the resolver falls through to the hosted card (see :mod:`browser.oembed`). Pure functions, no I/O.
+the resolver falls through to the hosted card (see :mod:`services.embeds`). Pure functions, no I/O.
 """
 
 from __future__ import annotations

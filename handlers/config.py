@@ -11,8 +11,8 @@ from typing import Any, ClassVar
 
 from browser.farm_types import FarmSettings
 from browser.fetch import FetchSettings
-from browser.oembed import OembedSettings
 from browser.proxies import ProxyPool, ProxySettings
+from services.embeds import OembedSettings
 from services.pool import ConvertSettings
 from settings.fields import (
     SettingsError,

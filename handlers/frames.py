@@ -9,8 +9,6 @@ from __future__ import annotations
 import hashlib
 from typing import ClassVar
 
-from browser.oembed import EmbedRequest, ResolutionError, with_cache_off
-from browser.pages import PageRequest
 from convert.frame_card import CSP, CardData, render_card
 from convert.oembed import (
     EmbedPage,
@@ -26,6 +24,8 @@ from handlers.base import ApiHandler, BaseHandler
 from handlers.errors import ApiError
 from handlers.params import Param, ParamTable
 from handlers.services import Services
+from services.embeds import EmbedRequest, ResolutionError, with_cache_off
+from services.pages import PageRequest
 from store.frames import METADATA_FIELDS, BadCursorError, FrameRecord
 from store.memcache import BoundedCache
 from store.store import StoreUnavailable

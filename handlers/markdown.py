@@ -9,7 +9,6 @@ from typing import Any
 from browser.charset import HTML_TYPES
 from browser.farm_types import FarmError, FarmErrorKind, RenderOptions
 from browser.fetch import FetchError, FetchResult
-from browser.pages import PageRequest, PageRequestError, PageResult, rendered_result
 from convert.chunks import ChunkOptions
 from convert.document import SelectorError, check_selectors, split_selectors
 from convert.page import ConvertOptions, PageConversion, StructureRequest, convert_page
@@ -18,6 +17,7 @@ from handlers.base import ApiHandler, params_error
 from handlers.errors import KINDS, ApiError
 from handlers.params import Param, ParamTable, ParsedParams
 from handlers.target import check_target, decode_target
+from services.pages import PageRequest, PageRequestError, PageResult, rendered_result
 from services.pool import ConversionTimeoutError, PoolBusyError
 
 log = logging.getLogger(__name__)

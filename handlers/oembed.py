@@ -6,14 +6,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from browser.oembed import EmbedRequest, ResolutionError, Resolved
-from browser.pages import PageRequest, PageRequestError
 from convert.oembed import TEMPLATE_SIZES, frame_size, frame_template, normalize_url
 from handlers.base import ApiHandler, params_error
 from handlers.errors import ApiError
 from handlers.frames import build_frame
 from handlers.params import Param, ParamTable, ParsedParams
 from handlers.target import decode_target
+from services.embeds import EmbedRequest, ResolutionError, Resolved
+from services.pages import PageRequest, PageRequestError
 from store.store import StoreUnavailable
 
 DEFAULT_MAX_CACHE_AGE_MS = 432_000_000

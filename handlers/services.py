@@ -13,12 +13,12 @@ from browser.egress import EgressGuard, EgressLimits
 from browser.farm import Farm
 from browser.farm_browser import Egress
 from browser.fetch import Fetcher
-from browser.oembed import EmbedResolver
-from browser.pages import PageFetcher
 from convert.providers import ProviderRegistry, RegistryError
 from handlers.config import Settings
 from handlers.lookupgate import AddressGate
 from handlers.ratelimit import RateLimiter
+from services.embeds import EmbedResolver
+from services.pages import PageFetcher
 from services.pool import ConverterPool
 from services.registry import builtin_providers, load_registry_file
 from store.frames import FrameStore

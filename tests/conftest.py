@@ -18,13 +18,13 @@ import pytest
 from browser.egress import EgressGuard
 from browser.farm import Farm
 from browser.fetch import Fetcher
-from browser.oembed import EmbedResolver
-from browser.pages import PageFetcher
 from browser.ssrf import AddressPolicy
 from convert.providers import ProviderRegistry
 from handlers.config import PlanSettings, Settings
 from handlers.ratelimit import RateLimiter
 from handlers.services import Services, egress_lanes, egress_limits
+from services.embeds import EmbedResolver
+from services.pages import PageFetcher
 from services.pool import ConverterPool, ConvertSettings
 from services.registry import builtin_providers
 from store.db import close_database, open_database

@@ -14,8 +14,6 @@ from urllib.parse import quote
 import pytest
 import tornado.web
 
-from browser.oembed import AnswerCache
-from browser.pages import StrategyMemo
 from convert.metadata import TEXT_LIMITS, URL_LIMIT, cap_text
 from convert.oembed import embed_fields, read_embed_page
 from handlers.allocator import release_large_blocks
@@ -23,6 +21,8 @@ from handlers.app import make_api_app, make_frame_app
 from handlers.config import Settings
 from handlers.frames import FramePageHandler
 from handlers.services import Services
+from services.embeds import AnswerCache
+from services.pages import StrategyMemo
 from store.memcache import BoundedCache, approx_size
 from tests.conftest import make_settings
 from tests.origin import Origin, serve

@@ -16,13 +16,13 @@ import lxml.html
 import pytest
 import tornado.web
 
-from browser.oembed import EmbedRequest
-from browser.pages import PageRequest
 from convert.embed_html import SANDBOX, discovered_snippet, plain_iframe
 from convert.oembed import discovered_fields
 from handlers.app import make_api_app, make_frame_app
 from handlers.config import Settings
 from handlers.services import Services
+from services.embeds import EmbedRequest
+from services.pages import PageRequest
 from tests.conftest import make_settings
 from tests.origin import Origin, serve
 

@@ -19,11 +19,11 @@ import tornado.web
 from tornado.httpclient import AsyncHTTPClient
 
 from browser.fetch import Fetcher, FetchError, FetchSettings
-from browser.pages import PageFetcher, PageRequest
 from browser.proxies import ProxySettings
 from handlers.app import make_api_app
 from handlers.config import Settings
 from handlers.services import Services
+from services.pages import PageFetcher, PageRequest
 from tests.conftest import make_settings
 from tests.origin import DripHandler, Origin, closed_port, serve
 from tests.proxies import TIER_HEADER, ProxyStats, proxy_url, start_proxy

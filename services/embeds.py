@@ -41,7 +41,6 @@ from browser.farm import Farm
 from browser.farm_types import FarmError, RenderOptions
 from browser.fetch import Fetcher
 from browser.fetchtypes import FetchResult
-from browser.pages import PageFetcher, PageRequest, PageResult, rendered_result
 from convert.embed_html import discovered_snippet, link_snippet
 from convert.oembed import (
     EmbedPage,
@@ -51,6 +50,7 @@ from convert.oembed import (
     read_embed_page,
 )
 from convert.providers import ProviderRegistry, endpoint_url
+from services.pages import PageFetcher, PageRequest, PageResult, rendered_result
 from services.pool import ConverterPool
 from settings.fields import setting
 from store.memcache import BoundedCache

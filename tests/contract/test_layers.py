@@ -1,0 +1,90 @@
+"""The layers keep their promises: which package may import which, read from the source.
+
+- ``settings`` is the ground floor: it imports nothing of Pagecast's, and anyone may import it.
+- ``convert`` is pure: it turns text into text, so it imports none of the packages that fetch,
+  persist, orchestrate or serve, and no module that does I/O or runs processes.
+- ``browser`` gets pages and ``store`` persists; neither imports the services or the handlers,
+  and ``store`` does not drive the browser.
+- ``services`` orchestrate the parts below and never import the handlers.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent.parent
+PACKAGES = ("settings", "convert", "browser", "store", "services", "handlers")
+IO_MODULES = frozenset(
+    {
+        "asyncio",
+        "boto3",
+        "http",
+        "httpx",
+        "multiprocessing",
+        "os",
+        "pathlib",
+        "peewee",
+        "playwright",
+        "psycopg2",
+        "pycurl",
+        "shutil",
+        "socket",
+        "sqlite3",
+        "subprocess",
+        "tempfile",
+        "threading",
+        "tornado",
+        "urllib.request",
+    }
+)
+FORBIDDEN: dict[str, frozenset[str]] = {
+    "settings": frozenset({"convert", "browser", "store", "services", "handlers", "server"}),
+    "convert": frozenset({"browser", "store", "services", "handlers", "server"}) | IO_MODULES,
+    "browser": frozenset({"services", "handlers", "server"}),
+    "store": frozenset({"browser", "services", "handlers", "server"}),
+    "services": frozenset({"handlers", "server"}),
+}
+
+
+def imported_modules(path: Path) -> set[str]:
+    """Every module a source file imports, at the top or inside a function."""
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            found.add(node.module)
+    return found
+
+
+def breaks(module: str, forbidden: frozenset[str]) -> bool:
+    """Whether ``module`` is one of ``forbidden`` or inside one of them."""
+    return any(module == name or module.startswith(name + ".") for name in forbidden)
+
+
+@pytest.mark.parametrize("package", sorted(FORBIDDEN))
+def test_a_package_imports_only_what_its_layer_allows(package: str) -> None:
+    sources = sorted((ROOT / package).rglob("*.py"))
+    assert sources, f"no sources under {package}/"
+    wrong = [
+        f"{path.relative_to(ROOT)} imports {module}"
+        for path in sources
+        for module in sorted(imported_modules(path))
+        if breaks(module, FORBIDDEN[package])
+    ]
+    assert not wrong, "\n".join(wrong)
+
+
+def test_the_rules_name_every_package_but_the_handlers() -> None:
+    # The handlers are the top floor: they may import any package below.
+    assert set(FORBIDDEN) == set(PACKAGES) - {"handlers"}
+
+
+def test_the_walk_sees_imports_inside_functions(tmp_path: Path) -> None:
+    source = tmp_path / "late.py"
+    source.write_text("def f():\n    import store.db\n    from browser import fetch\n")
+    assert imported_modules(source) == {"store.db", "browser"}
+    assert breaks("store.db", FORBIDDEN["convert"]) and not breaks("storey", FORBIDDEN["convert"])
