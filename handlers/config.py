@@ -12,6 +12,7 @@ from typing import Any, ClassVar
 from browser.farm_types import FarmSettings
 from browser.fetch import FetchSettings
 from browser.proxies import ProxyPool, ProxySettings
+from services.billing import CreditSettings
 from services.embeds import OembedSettings
 from services.pool import ConvertSettings
 from settings.fields import (
@@ -70,33 +71,6 @@ class ServerSettings:
 
     def public_frame_host(self) -> str:
         return (self.frame_host or f"http://{self.host}:{self.frame_port}").rstrip("/")
-
-
-@dataclass
-class CreditSettings:
-    """Credits billed per request: a base per endpoint plus add-ons for what a request used.
-    Failed requests cost nothing."""
-
-    SECTION: ClassVar[str] = "credits"
-    markdown: int = setting(1, "Base credits of a Markdown request.", min=0)
-    screenshot: int = setting(1, "Base credits of a screenshot.", min=0)
-    oembed_v3: int = setting(1, "Base credits of an oEmbed 3.0 request.", min=0)
-    oembed_v1: int = setting(10, "Flat credits of an oEmbed 1.1 request, whatever it used.", min=0)
-    standard_proxy: int = setting(1, "Add-on when the standard proxy tier fetched the page.", min=0)
-    premium_proxy: int = setting(5, "Add-on when the premium proxy tier fetched the page.", min=0)
-    superior_proxy: int = setting(
-        10, "Add-on when the superior proxy tier fetched the page.", min=0
-    )
-    full_render: int = setting(5, "Add-on for a billed browser render (full_render).", min=0)
-    ai_sanitize: int = setting(1, "Add-on for the prompt-injection scan (ai_sanitize).", min=0)
-
-    def proxy_addon(self, tier: str) -> int:
-        """The add-on for a page fetched through ``tier`` (0 for a direct fetch)."""
-        return {
-            "standard": self.standard_proxy,
-            "premium": self.premium_proxy,
-            "superior": self.superior_proxy,
-        }.get(tier, 0)
 
 
 @dataclass

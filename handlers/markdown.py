@@ -17,6 +17,7 @@ from handlers.base import ApiHandler, params_error
 from handlers.errors import KINDS, ApiError
 from handlers.params import Param, ParamTable, ParsedParams
 from handlers.target import check_target, decode_target
+from services.billing import Usage, price
 from services.pages import PageRequest, PageRequestError, PageResult, rendered_result
 from services.pool import ConversionTimeoutError, PoolBusyError
 
@@ -488,15 +489,14 @@ class MarkdownHandler(ApiHandler):
     # -- answering -------------------------------------------------------------------------------
 
     def _bill(self, params: ParsedParams, got: PageResult, rendering: Rendering) -> None:
-        credits = self.services.settings.credits
-        total = credits.markdown
-        if not got.cache_hit:
-            total += credits.proxy_addon(got.tier)
-        if rendering.full_render:
-            total += credits.full_render
-        if params["ai_sanitize"]:
-            total += credits.ai_sanitize
-        self.bill(total)
+        usage = Usage(
+            "markdown",
+            "3.0",
+            fetched_through=None if got.cache_hit else got.tier,
+            render=rendering.full_render,
+            ai_sanitize=params["ai_sanitize"],
+        )
+        self.bill(price(self.services.settings.credits, usage))
 
     def _envelope(
         self,

@@ -12,6 +12,7 @@ from handlers.errors import ApiError
 from handlers.frames import build_frame
 from handlers.params import Param, ParamTable, ParsedParams
 from handlers.target import decode_target
+from services.billing import Usage, price
 from services.embeds import EmbedRequest, ResolutionError, Resolved
 from services.pages import PageRequest, PageRequestError
 from store.store import StoreUnavailable
@@ -148,8 +149,7 @@ class OembedHandler(ApiHandler):
             cached = answers.get(key, params["max_cache_age"] / 1000)
             if cached is not None:
                 self.log_fields.update(source=str(cached.get("source", "-")), answer="memory")
-                credits = self.services.settings.credits
-                self.bill(credits.oembed_v1 if version == "1.1" else credits.oembed_v3)
+                self.bill(price(self.services.settings.credits, Usage("oembed", version)))
                 self.write_json(cached)
                 return
         request = self._embed_request(url, params, version)
@@ -248,17 +248,11 @@ class OembedHandler(ApiHandler):
         }
 
     def _bill(self, version: str, resolved: Resolved) -> None:
-        credits = self.services.settings.credits
-        if version == "1.1":
-            self.bill(credits.oembed_v1)
-            return
-        total = credits.oembed_v3
         fetched = resolved.fetched
+        usage = Usage("oembed", version)
         if resolved.source == "og_frame" and fetched is not None and not fetched.cache_hit:
-            total += credits.proxy_addon(fetched.tier)
-            if resolved.rendered:
-                total += credits.full_render
-        self.bill(total)
+            usage = Usage("oembed", version, fetched_through=fetched.tier, render=resolved.rendered)
+        self.bill(price(self.services.settings.credits, usage))
 
 
 _ANSWER_PARAMS = (

@@ -21,6 +21,7 @@ from handlers.base import ApiHandler, BaseHandler
 from handlers.errors import ApiError
 from handlers.params import Param, ParamTable, ParsedParams
 from handlers.target import check_target, decode_target
+from services.billing import Usage, price
 from store.screenshots import CONTENT_TYPES, ScreenshotRecord
 from store.store import StoreUnavailable
 
@@ -128,7 +129,7 @@ class ScreenshotHandler(ApiHandler):
         assert self.key_info is not None
         services = self.services
         request_hash = _request_hash(url, params)
-        credits = services.settings.credits.screenshot
+        fetched_through: str | None = None  # a reused capture fetched nothing
         record: ScreenshotRecord | None = None
         image: bytes | None = None  # the bytes of a fresh capture, to answer without a read
         try:
@@ -138,11 +139,11 @@ class ScreenshotHandler(ApiHandler):
                 )
             if record is None:
                 record, image = await self._capture(url, options, params, request_hash)
-                if params["use_proxy"]:
-                    credits += services.settings.credits.proxy_addon("standard")
+                fetched_through = "standard" if params["use_proxy"] else "direct"
         except StoreUnavailable as exc:
             raise ApiError("unavailable") from exc
-        self.bill(credits)
+        usage = Usage("screenshot", "1.1", fetched_through=fetched_through)
+        self.bill(price(services.settings.credits, usage))
         self.log_fields.update(
             tier="standard" if params["use_proxy"] else "direct",
             render="reused" if image is None else "yes",
