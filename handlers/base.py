@@ -16,7 +16,7 @@ import tornado.web
 
 from handlers import metrics
 from handlers.config import PlanSettings
-from handlers.errors import ApiError, Shape, from_status, render
+from handlers.errors import ApiError, Shape, from_exception, from_status, render
 from handlers.lookupgate import NoTurn
 from handlers.params import ParamProblem, ParamTable, ParsedParams
 from handlers.services import Services
@@ -123,12 +123,9 @@ class BaseHandler(tornado.web.RequestHandler):
 
     def write_error(self, status_code: int, **kwargs: Any) -> None:
         exc = kwargs.get("exc_info", (None, None, None))[1]
-        if isinstance(exc, ApiError):
-            error = exc
-        elif isinstance(exc, StoreUnavailable):
-            # Wherever the database (or image storage) failed, the answer is the same: down for
-            # now, retry shortly.
-            error = ApiError("unavailable")
+        known = from_exception(exc)
+        if known is not None:
+            error = known
         elif isinstance(exc, tornado.web.HTTPError):
             error = from_status(exc.status_code)
         else:
@@ -152,7 +149,8 @@ class BaseHandler(tornado.web.RequestHandler):
         # only for Pagecast's own failures.
         if isinstance(value, StoreUnavailable) or isinstance(value.__cause__, StoreUnavailable):
             return  # the store logged what failed, once
-        if isinstance(value, ApiError) and value.kind not in OWN_FAILURES:
+        known = from_exception(value)
+        if known is not None and known.kind not in OWN_FAILURES:
             return
         if isinstance(value, tornado.web.HTTPError) and value.status_code < 500:
             return

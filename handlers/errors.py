@@ -10,8 +10,16 @@ decides the HTTP status and, per shape, the code clients see:
 
 from __future__ import annotations
 
+import enum
 from dataclasses import dataclass
 from typing import Any, Literal
+
+from browser.farm_types import FarmErrorKind
+from browser.fetch import FetchError
+from services.markdown import MarkdownError, MarkdownFailure
+from services.pages import PageRequestError
+from services.targets import TargetProblem, TargetRefusedError
+from store.store import StoreUnavailable
 
 Shape = Literal["oembed", "markdown"]
 
@@ -192,3 +200,71 @@ def from_status(status: int) -> ApiError:
     if kind is None:
         return ApiError("internal")
     return ApiError(kind)
+
+
+FAILURE_KINDS: dict[enum.Enum, str] = {
+    FetchError.invalid_url: "invalid_url",
+    FetchError.dns: "fetch_dns",
+    FetchError.connect: "fetch_connect",
+    FetchError.timeout: "fetch_timeout",
+    FetchError.blocked: "fetch_blocked",
+    FetchError.tls: "fetch_tls",
+    FetchError.too_many_redirects: "fetch_redirects",
+    FetchError.address_not_allowed: "fetch_not_allowed",
+    FetchError.too_large: "fetch_too_large",
+    FetchError.http_status: "fetch_status",
+    FetchError.invalid_response: "fetch_invalid_response",
+    FarmErrorKind.busy: "busy",
+    FarmErrorKind.navigation_timeout: "navigation_timeout",
+    FarmErrorKind.target_unreachable: "target_unreachable",
+    FarmErrorKind.selector_not_found: "selector_not_found",
+    FarmErrorKind.capture_failed: "capture_failed",
+    TargetProblem.MALFORMED: "invalid_url",
+    TargetProblem.NOT_ALLOWED: "fetch_not_allowed",
+    TargetProblem.UNRESOLVED: "target_unreachable",
+    MarkdownFailure.RENDER_TIER: "invalid_parameter",
+    MarkdownFailure.NO_BROWSER_PROXY: "invalid_parameter",
+    MarkdownFailure.BUSY: "busy",
+    MarkdownFailure.SELECTOR_NOT_FOUND: "selector_not_found",
+    MarkdownFailure.CONVERSION_TIMEOUT: "conversion_failed",
+    MarkdownFailure.CONVERSION_FAILED: "conversion_failed",
+    MarkdownFailure.EMPTY_DOCUMENT: "no_html",
+    MarkdownFailure.NOT_HTML: "no_html",
+}
+"""Every failure kind of the layers below -> the API error it is answered as."""
+
+
+def failure_error(
+    failure: enum.Enum,
+    message: str | None = None,
+    *,
+    retry_after: int | None = None,
+    attempts: int = 0,
+) -> ApiError:
+    """The API error of a lower layer's ``failure``; ``attempts`` (fetches made) is said after
+    the message when there were any."""
+    kind = FAILURE_KINDS[failure]
+    text = message or KINDS[kind].message
+    if attempts > 0:
+        text += f" (after {attempts} attempt{'' if attempts == 1 else 's'})"
+    return ApiError(kind, text, retry_after=retry_after)
+
+
+def from_exception(exc: BaseException | None) -> ApiError | None:
+    """The API error a raised exception is answered with; None when it is not one of the
+    failures the layers below report (an unexpected failure, answered as internal)."""
+    if isinstance(exc, ApiError):
+        return exc
+    if isinstance(exc, MarkdownError):
+        return failure_error(
+            exc.failure, exc.message, retry_after=exc.retry_after, attempts=exc.attempts
+        )
+    if isinstance(exc, TargetRefusedError):
+        return failure_error(exc.problem, exc.message)
+    if isinstance(exc, PageRequestError):
+        return ApiError(exc.kind, exc.message)
+    if isinstance(exc, StoreUnavailable):
+        # Wherever the database (or image storage) failed, the answer is the same: down for
+        # now, retry shortly.
+        return ApiError("unavailable")
+    return None

@@ -2,29 +2,19 @@
 
 from __future__ import annotations
 
-import logging
-from dataclasses import dataclass
 from typing import Any
 
-from browser.charset import HTML_TYPES
-from browser.farm_types import FarmError, FarmErrorKind, RenderOptions
-from browser.fetch import FetchError, FetchResult
+from browser.farm_types import RenderOptions
 from convert.chunks import ChunkOptions
 from convert.document import SelectorError, check_selectors, split_selectors
-from convert.page import ConvertOptions, PageConversion, StructureRequest, convert_page
+from convert.page import ConvertOptions, StructureRequest
 from convert.structure import Structure, StructureLimits
 from handlers.base import ApiHandler, params_error
-from handlers.errors import KINDS, ApiError
+from handlers.errors import ApiError
 from handlers.params import Param, ParamTable, ParsedParams
-from handlers.target import check_target, decode_target
-from services.billing import Usage, price
-from services.pages import PageRequest, PageRequestError, PageResult, rendered_result
-from services.pool import ConversionTimeoutError, PoolBusyError
-
-log = logging.getLogger(__name__)
-
-RENDER_TIMEOUT_MS = 20_000
-"""Navigation time limit of a render for Markdown (the fetch limit of DESIGN.md)."""
+from handlers.target import decode_target
+from services.markdown import MarkdownAnswer, MarkdownJob
+from services.pages import PageRequest
 
 MARKDOWN_PARAMS = ParamTable(
     [
@@ -247,41 +237,10 @@ MARKDOWN_PARAMS = ParamTable(
     ]
 )
 
-_FETCH_ERRORS = {
-    FetchError.invalid_url: "invalid_url",
-    FetchError.dns: "fetch_dns",
-    FetchError.connect: "fetch_connect",
-    FetchError.timeout: "fetch_timeout",
-    FetchError.blocked: "fetch_blocked",
-    FetchError.tls: "fetch_tls",
-    FetchError.too_many_redirects: "fetch_redirects",
-    FetchError.address_not_allowed: "fetch_not_allowed",
-    FetchError.too_large: "fetch_too_large",
-    FetchError.http_status: "fetch_status",
-    FetchError.invalid_response: "fetch_invalid_response",
-}
-
-
-_FARM_ERRORS = {
-    FarmErrorKind.busy: "busy",
-    FarmErrorKind.navigation_timeout: "fetch_timeout",
-    FarmErrorKind.target_unreachable: "fetch_connect",
-    FarmErrorKind.selector_not_found: "selector_not_found",
-    FarmErrorKind.capture_failed: "fetch_invalid_response",
-}
-
-
-@dataclass
-class Rendering:
-    """How the page was obtained, for billing and ``debug``."""
-
-    full_render: bool = False
-    auto_render: bool = False
-
 
 class MarkdownHandler(ApiHandler):
-    """Fetch (or render) the target, convert it in the worker pool, answer Markdown or the JSON
-    envelope."""
+    """Read the request, have the Markdown service fetch (or render) and convert the page,
+    answer Markdown or the JSON envelope."""
 
     endpoint = "markdown"
     error_shape = "markdown"
@@ -294,28 +253,9 @@ class MarkdownHandler(ApiHandler):
             raise ApiError("chunking_needs_json")
         if problems:
             raise params_error(problems)
-        options = self._options(params)
-        url = decode_target(encoded_url)
-        rendering = Rendering()
-        if _render_first(params):
-            self._check_page_request(url, params)
-            try:
-                await check_target(self.services.fetcher, url)
-            except ApiError as exc:
-                if exc.kind != "target_unreachable":
-                    raise
-                raise ApiError("fetch_dns", exc.message) from exc
-            got = await self._render(url, params, _forced_tier(params))
-            rendering.full_render = True
-            result = await self._convert(got.fetch, options)
-        else:
-            got = await self._fetch(url, params)
-            result = await self._convert(got.fetch, options)
-            if result.app_shell and params["auto_render"]:
-                rendered = await self._auto_render(url, params, got.tier, result)
-                if rendered is not None:
-                    got, result = rendered
-                    rendering.auto_render = True
+        job = self._job(decode_target(encoded_url), params)
+        answer = await self.services.markdown.run(job)
+        result = answer.result
         markdown_format = params["format"] == "markdown"
         safety_headers = {}
         if result.ai_safety is not None and markdown_format:
@@ -330,17 +270,16 @@ class MarkdownHandler(ApiHandler):
                 extra={"ai_safety": result.ai_safety},
                 headers=safety_headers,
             )
-        self._bill(params, got, rendering)
+        self.bill(answer.credits)
+        render = "full" if answer.full_render else "auto" if answer.auto_render else "no"
         self.log_fields.update(
-            tier=got.tier,
-            render="full" if rendering.full_render else "auto" if rendering.auto_render else "no",
-            cache="hit" if got.cache_hit else "miss",
+            tier=answer.got.tier, render=render, cache="hit" if answer.got.cache_hit else "miss"
         )
         if result.truncated:
             self.set_header("X-Markdown-Truncated", "true")
             self.set_header("X-Markdown-Truncation-Reason", result.truncation_reason or "")
         if not markdown_format:
-            self.write_json(self._envelope(params, got, result, rendering))
+            self.write_json(self._envelope(params, answer))
             return
         self.set_header("Content-Type", "text/markdown; charset=utf-8")
         self.set_header("X-Markdown-Character-Count", str(result.character_count))
@@ -348,65 +287,25 @@ class MarkdownHandler(ApiHandler):
             self.set_header(name, value)
         self.finish(result.markdown)
 
-    # -- getting the page ------------------------------------------------------------------------
+    # -- reading the request ---------------------------------------------------------------------
 
-    async def _fetch(self, url: str, params: ParsedParams) -> PageResult:
-        try:
-            got = await self.services.pages.get(self._page_request(url, params))
-        except PageRequestError as exc:
-            raise ApiError(exc.kind, exc.message) from exc
-        _raise_for_fetch(got.fetch, attempts=got.attempts)
-        return got
-
-    async def _render(self, url: str, params: ParsedParams, tier: str) -> PageResult:
-        """The page rendered by the farm through ``tier``, as a fetch result (raises ApiError)."""
-        if tier not in ("direct", "standard"):
-            raise ApiError(
-                "invalid_parameter",
-                f"rendering goes direct or through the standard tier, not the {tier} tier",
-            )
-        options = RenderOptions(
-            wait_for_selector=params["wait_for_selector"] or None,
-            scroll_to_bottom=params["scroll_to_bottom"],
-            load_more_selector=params["load_more_selector"] or None,
-            navigation_timeout_ms=RENDER_TIMEOUT_MS,
-            route=tier,
-            org=self.key_info.org if self.key_info else "",
+    def _job(self, url: str, params: ParsedParams) -> MarkdownJob:
+        """The service's job: every cross-parameter rule and selector checked before any fetch."""
+        return MarkdownJob(
+            url=url,
+            page=self._page_request(url, params),
+            options=self._options(params),
+            render=RenderOptions(
+                wait_for_selector=params["wait_for_selector"] or None,
+                scroll_to_bottom=params["scroll_to_bottom"],
+                load_more_selector=params["load_more_selector"] or None,
+                org=self.key_info.org if self.key_info else "",
+            ),
+            render_first=_render_first(params),
+            render_tier=_forced_tier(params),
+            auto_render=params["auto_render"],
+            ai_sanitize=params["ai_sanitize"],
         )
-        try:
-            rendered = await self.services.farm.render(url, options)
-        except ValueError as exc:  # the route has no egress guard (a SOCKS-only standard tier)
-            raise ApiError(
-                "invalid_parameter", "use_proxy: the standard tier has no HTTP proxy for browsers"
-            ) from exc
-        except FarmError as exc:
-            kind = _FARM_ERRORS.get(exc.kind, "capture_failed")
-            raise ApiError(kind, exc.message, retry_after=exc.retry_after) from exc
-        result = rendered_result(url, rendered, tier)
-        _raise_for_fetch(result.fetch)
-        return result
-
-    async def _auto_render(
-        self, url: str, params: ParsedParams, tier: str, shell: PageConversion
-    ) -> tuple[PageResult, PageConversion] | None:
-        """The rendered page and its conversion, through the tier that fetched the shell; None
-        (answer the shell as fetched) when rendering fails or yields less."""
-        try:
-            got = await self._render(url, params, tier)
-            result = await self._convert(got.fetch, self._options(params))
-        except ApiError as exc:
-            log.info("auto_render of an app shell failed (%s); answering the fetched page", exc)
-            return None
-        if len(result.markdown.strip()) < len(shell.markdown.strip()):
-            return None
-        return got, result
-
-    def _check_page_request(self, url: str, params: ParsedParams) -> None:
-        """The plan and proxy rules of a fetch, for a request that renders instead."""
-        try:
-            self.services.pages.check(self._page_request(url, params))
-        except PageRequestError as exc:
-            raise ApiError(exc.kind, exc.message) from exc
 
     def _page_request(self, url: str, params: ParsedParams) -> PageRequest:
         max_cache_age = params["max_cache_age"]
@@ -425,23 +324,6 @@ class MarkdownHandler(ApiHandler):
             cache_ok=params["cache_ok"],
             max_cache_age=None if max_cache_age is None else max_cache_age / 1000,
         )
-
-    # -- converting ------------------------------------------------------------------------------
-
-    async def _convert(self, page: FetchResult, options: ConvertOptions) -> PageConversion:
-        try:
-            result: PageConversion = await self.services.pool.run(
-                convert_page, page.text or "", page.final_url, options
-            )
-        except PoolBusyError as exc:
-            raise ApiError(
-                "busy", "all conversion workers are busy; retry shortly", retry_after=5
-            ) from exc
-        except ConversionTimeoutError as exc:
-            raise ApiError("conversion_failed", "conversion took too long") from exc
-        except Exception as exc:
-            raise ApiError("conversion_failed") from exc
-        return result
 
     def _options(self, params: ParsedParams) -> ConvertOptions:
         """Cross-parameter rules and selector checks, all before any fetch."""
@@ -488,23 +370,8 @@ class MarkdownHandler(ApiHandler):
 
     # -- answering -------------------------------------------------------------------------------
 
-    def _bill(self, params: ParsedParams, got: PageResult, rendering: Rendering) -> None:
-        usage = Usage(
-            "markdown",
-            "3.0",
-            fetched_through=None if got.cache_hit else got.tier,
-            render=rendering.full_render,
-            ai_sanitize=params["ai_sanitize"],
-        )
-        self.bill(price(self.services.settings.credits, usage))
-
-    def _envelope(
-        self,
-        params: ParsedParams,
-        got: PageResult,
-        result: PageConversion,
-        rendering: Rendering,
-    ) -> dict[str, Any]:
+    def _envelope(self, params: ParsedParams, answer: MarkdownAnswer) -> dict[str, Any]:
+        got, result = answer.got, answer.result
         body: dict[str, Any] = {}
         if params["include_markdown"]:
             body["markdown"] = result.markdown
@@ -532,8 +399,8 @@ class MarkdownHandler(ApiHandler):
                     usage[f"{name}_truncated"] = getattr(structure, f"{name}_truncated")
         body["usage"] = usage
         body["debug"] = {
-            "full_render_used": rendering.full_render,
-            "auto_render_triggered": rendering.auto_render,
+            "full_render_used": answer.full_render,
+            "auto_render_triggered": answer.auto_render,
             "proxy_used": None if got.cache_hit else got.proxy_used,
             "retry_used": got.attempts > 1,
             "retry_attempts": max(got.attempts - 1, 0),
@@ -587,24 +454,6 @@ def _selectors(name: str, selectors: tuple[str, ...]) -> tuple[str, ...]:
             f"{exc.selector[:200]}",
         ) from exc
     return selectors
-
-
-def _raise_for_fetch(page: FetchResult, *, attempts: int = 0) -> None:
-    """Raise the API error of a failed or unusable page; a failed fetch says how many
-    ``attempts`` were made (when given)."""
-    if page.error is not None:
-        kind = _FETCH_ERRORS[page.error]
-        message = page.message or KINDS[kind].message
-        if attempts > 0:
-            message += f" (after {attempts} attempt{'' if attempts == 1 else 's'})"
-        raise ApiError(kind, message)
-    if page.is_html and not (page.text or "").strip():
-        raise ApiError("no_html", "the target returned an empty document")
-    if not page.is_html:
-        kind = page.content_type or "no content type"
-        if page.content_type in HTML_TYPES:
-            kind = f"binary data labelled {page.content_type}"
-        raise ApiError("no_html", f"the target returned {kind}, not HTML")
 
 
 ROUTES = [(r"/api/3\.0/markdown/(.+)", MarkdownHandler)]

@@ -18,6 +18,7 @@ from handlers.config import Settings
 from handlers.lookupgate import AddressGate
 from handlers.ratelimit import RateLimiter
 from services.embeds import EmbedResolver
+from services.markdown import MarkdownService
 from services.pages import PageFetcher
 from services.pool import ConverterPool
 from services.registry import builtin_providers, load_registry_file
@@ -48,6 +49,13 @@ class Services:
     in_flight: int = 0
     draining: bool = False
     _idle: asyncio.Event = field(default_factory=asyncio.Event)
+
+    @property
+    def markdown(self) -> MarkdownService:
+        """The Markdown use case over the current parts (a light object, made per request)."""
+        return MarkdownService(
+            self.fetcher, self.pages, self.farm, self.pool, self.settings.credits
+        )
 
     def request_started(self) -> None:
         self.in_flight += 1

@@ -1,0 +1,228 @@
+"""A page as Markdown: fetch it (or render it in the browser), convert it in the worker pool,
+render an app shell that the fetched HTML turned out to be, and price the answer.
+
+A render for Markdown fails the way a fetch does (the Markdown error shape has no browser
+codes): its failures are told as :class:`~browser.fetch.FetchError` kinds, except a busy farm and
+a selector that never appeared.
+"""
+
+from __future__ import annotations
+
+import enum
+import logging
+from dataclasses import dataclass, replace
+
+from browser.charset import HTML_TYPES
+from browser.farm import Farm
+from browser.farm_types import FarmError, FarmErrorKind, RenderOptions
+from browser.fetch import Fetcher, FetchError, FetchResult
+from convert.page import ConvertOptions, PageConversion, convert_page
+from services.billing import CreditSettings, Usage, price
+from services.pages import PageFetcher, PageRequest, PageResult, rendered_result
+from services.pool import ConversionTimeoutError, ConverterPool, PoolBusyError
+from services.targets import TargetProblem, TargetRefusedError, check_target
+
+log = logging.getLogger(__name__)
+
+RENDER_TIMEOUT_MS = 20_000
+"""Navigation time limit of a render for Markdown (the fetch limit of DESIGN.md)."""
+RENDER_TIERS = ("direct", "standard")
+"""The tiers a browser can go through."""
+BUSY_RETRY_AFTER = 5
+"""Seconds a client is asked to wait when every conversion worker is busy."""
+
+
+class MarkdownFailure(enum.Enum):
+    """What went wrong, beyond the fetch's and the farm's own kinds."""
+
+    RENDER_TIER = "render_tier"
+    """Rendering was asked through a tier a browser cannot use."""
+    NO_BROWSER_PROXY = "no_browser_proxy"
+    """The standard tier has no HTTP proxy a browser can use (a SOCKS-only tier)."""
+    BUSY = "busy"
+    """Every conversion worker (or the farm) stayed busy."""
+    SELECTOR_NOT_FOUND = "selector_not_found"
+    CONVERSION_TIMEOUT = "conversion_timeout"
+    CONVERSION_FAILED = "conversion_failed"
+    EMPTY_DOCUMENT = "empty_document"
+    NOT_HTML = "not_html"
+
+
+Failure = MarkdownFailure | FetchError | TargetProblem
+
+
+class MarkdownError(Exception):
+    """A Markdown request that cannot be answered. ``message`` is safe to show (None: the
+    kind's own words); ``attempts`` is how many fetches were made, when that is worth saying."""
+
+    def __init__(
+        self,
+        failure: Failure,
+        message: str | None = None,
+        *,
+        retry_after: int | None = None,
+        attempts: int = 0,
+    ) -> None:
+        self.failure = failure
+        self.message = message
+        self.retry_after = retry_after
+        self.attempts = attempts
+        super().__init__(message or str(failure))
+
+
+_FARM_FAILURES: dict[FarmErrorKind, Failure] = {
+    FarmErrorKind.busy: MarkdownFailure.BUSY,
+    FarmErrorKind.navigation_timeout: FetchError.timeout,
+    FarmErrorKind.target_unreachable: FetchError.connect,
+    FarmErrorKind.selector_not_found: MarkdownFailure.SELECTOR_NOT_FOUND,
+    FarmErrorKind.capture_failed: FetchError.invalid_response,
+}
+
+
+@dataclass(frozen=True)
+class MarkdownJob:
+    """One request, read and checked by its handler."""
+
+    url: str
+    page: PageRequest
+    options: ConvertOptions
+    render: RenderOptions
+    """The browser's options, for a render first or an app shell's (its ``route`` is set per
+    render)."""
+    render_first: bool
+    """The browser from the start (full_render, a selector to wait for, scrolling)."""
+    render_tier: str
+    """The tier a render-first request goes through."""
+    auto_render: bool
+    ai_sanitize: bool
+
+
+@dataclass
+class MarkdownAnswer:
+    """The converted page, how it was obtained, and its price."""
+
+    got: PageResult
+    result: PageConversion
+    full_render: bool
+    auto_render: bool
+    credits: int
+
+
+class MarkdownService:
+    """Markdown of a page, over the fetcher, the page fetcher, the farm and the worker pool."""
+
+    def __init__(
+        self,
+        fetcher: Fetcher,
+        pages: PageFetcher,
+        farm: Farm,
+        pool: ConverterPool,
+        credits: CreditSettings,
+    ) -> None:
+        self.fetcher = fetcher
+        self.pages = pages
+        self.farm = farm
+        self.pool = pool
+        self.credits = credits
+
+    async def run(self, job: MarkdownJob) -> MarkdownAnswer:
+        """Fetch or render the page and convert it; :class:`MarkdownError` (or the page
+        fetcher's :class:`~services.pages.PageRequestError`) when it cannot be answered."""
+        full_render = auto_render = False
+        if job.render_first:
+            self.pages.check(job.page)  # the plan's and the proxies' rules hold for a render too
+            try:
+                await check_target(self.fetcher, job.url)
+            except TargetRefusedError as exc:
+                failure = FetchError.dns if exc.problem is TargetProblem.UNRESOLVED else exc.problem
+                raise MarkdownError(failure, exc.message) from exc
+            got = await self._render(job, job.render_tier)
+            full_render = True
+            result = await self._convert(got.fetch, job.options)
+        else:
+            got = await self.pages.get(job.page)
+            _raise_for_page(got.fetch, attempts=got.attempts)
+            result = await self._convert(got.fetch, job.options)
+            if result.app_shell and job.auto_render:
+                rendered = await self._auto_render(job, got.tier, result)
+                if rendered is not None:
+                    got, result = rendered
+                    auto_render = True
+        usage = Usage(
+            "markdown",
+            "3.0",
+            fetched_through=None if got.cache_hit else got.tier,
+            render=full_render,
+            ai_sanitize=job.ai_sanitize,
+        )
+        return MarkdownAnswer(got, result, full_render, auto_render, price(self.credits, usage))
+
+    async def _render(self, job: MarkdownJob, tier: str) -> PageResult:
+        """The page rendered by the farm through ``tier``, as a fetch result."""
+        if tier not in RENDER_TIERS:
+            raise MarkdownError(
+                MarkdownFailure.RENDER_TIER,
+                f"rendering goes direct or through the standard tier, not the {tier} tier",
+            )
+        options = replace(job.render, route=tier, navigation_timeout_ms=RENDER_TIMEOUT_MS)
+        try:
+            rendered = await self.farm.render(job.url, options)
+        except ValueError as exc:  # the route has no egress guard (a SOCKS-only standard tier)
+            raise MarkdownError(
+                MarkdownFailure.NO_BROWSER_PROXY,
+                "use_proxy: the standard tier has no HTTP proxy for browsers",
+            ) from exc
+        except FarmError as exc:
+            failure = _FARM_FAILURES.get(exc.kind, FetchError.invalid_response)
+            raise MarkdownError(failure, exc.message, retry_after=exc.retry_after) from exc
+        result = rendered_result(job.url, rendered, tier)
+        _raise_for_page(result.fetch)
+        return result
+
+    async def _auto_render(
+        self, job: MarkdownJob, tier: str, shell: PageConversion
+    ) -> tuple[PageResult, PageConversion] | None:
+        """The rendered page and its conversion, through the tier that fetched the shell; None
+        (answer the shell as fetched) when rendering fails or yields less."""
+        try:
+            got = await self._render(job, tier)
+            result = await self._convert(got.fetch, job.options)
+        except MarkdownError as exc:
+            log.info("auto_render of an app shell failed (%s); answering the fetched page", exc)
+            return None
+        if len(result.markdown.strip()) < len(shell.markdown.strip()):
+            return None
+        return got, result
+
+    async def _convert(self, page: FetchResult, options: ConvertOptions) -> PageConversion:
+        try:
+            result: PageConversion = await self.pool.run(
+                convert_page, page.text or "", page.final_url, options
+            )
+        except PoolBusyError as exc:
+            raise MarkdownError(
+                MarkdownFailure.BUSY,
+                "all conversion workers are busy; retry shortly",
+                retry_after=BUSY_RETRY_AFTER,
+            ) from exc
+        except ConversionTimeoutError as exc:
+            raise MarkdownError(
+                MarkdownFailure.CONVERSION_TIMEOUT, "conversion took too long"
+            ) from exc
+        except Exception as exc:  # a worker's failure, whatever its type: never a traceback
+            raise MarkdownError(MarkdownFailure.CONVERSION_FAILED) from exc
+        return result
+
+
+def _raise_for_page(page: FetchResult, *, attempts: int = 0) -> None:
+    """Raise the failure of a failed or unusable page; a failed fetch says how many
+    ``attempts`` were made (when given)."""
+    if page.error is not None:
+        raise MarkdownError(page.error, page.message or None, attempts=attempts)
+    if page.is_html and not (page.text or "").strip():
+        raise MarkdownError(MarkdownFailure.EMPTY_DOCUMENT, "the target returned an empty document")
+    if not page.is_html:
+        kind = page.content_type or "no content type"
+        if page.content_type in HTML_TYPES:
+            kind = f"binary data labelled {page.content_type}"
+        raise MarkdownError(MarkdownFailure.NOT_HTML, f"the target returned {kind}, not HTML")

@@ -1,0 +1,46 @@
+"""Whether a browser may load a target: the SSRF guard's verdict on its address, asked before
+the farm navigates (the egress guard then checks every request the page makes too)."""
+
+from __future__ import annotations
+
+import enum
+
+from browser.fetch import Fetcher
+from browser.ssrf import URLRefusedError
+
+
+class TargetProblem(enum.Enum):
+    """Why a target may not be loaded."""
+
+    MALFORMED = "malformed"
+    """Not a URL the guard can read."""
+    NOT_ALLOWED = "not_allowed"
+    """Its address is refused by the address policy."""
+    UNRESOLVED = "unresolved"
+    """Its host could not be resolved."""
+
+
+class TargetRefusedError(Exception):
+    """A target the browser must not load; ``message`` is safe to show."""
+
+    def __init__(self, problem: TargetProblem, message: str) -> None:
+        self.problem = problem
+        self.message = message
+        super().__init__(message)
+
+
+async def check_target(fetcher: Fetcher, url: str) -> None:
+    """Raise :class:`TargetRefusedError` unless the fetcher's address policy allows ``url``."""
+    try:
+        await fetcher.policy.check(url, fetcher.resolver)
+    except URLRefusedError as exc:
+        problem = (
+            TargetProblem.MALFORMED
+            if exc.kind.value == "invalid_url"
+            else TargetProblem.NOT_ALLOWED
+        )
+        raise TargetRefusedError(problem, exc.message) from exc
+    except Exception as exc:  # the resolver's failures, whatever their type
+        raise TargetRefusedError(
+            TargetProblem.UNRESOLVED, "the target host could not be resolved"
+        ) from exc
