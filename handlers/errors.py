@@ -18,6 +18,7 @@ from browser.farm_types import FarmErrorKind
 from browser.fetch import FetchError
 from services.markdown import MarkdownError, MarkdownFailure
 from services.pages import PageRequestError
+from services.screenshots import ScreenshotError, ScreenshotFailure
 from services.targets import TargetProblem, TargetRefusedError
 from store.store import StoreUnavailable
 
@@ -230,6 +231,12 @@ FAILURE_KINDS: dict[enum.Enum, str] = {
     MarkdownFailure.CONVERSION_FAILED: "conversion_failed",
     MarkdownFailure.EMPTY_DOCUMENT: "no_html",
     MarkdownFailure.NOT_HTML: "no_html",
+    ScreenshotFailure.NO_STANDARD_PROXY: "invalid_parameter",
+    ScreenshotFailure.NO_BROWSER_PROXY: "invalid_parameter",
+    ScreenshotFailure.UNREADABLE: "capture_failed",
+    ScreenshotFailure.UNKNOWN_LINK: "not_found",
+    ScreenshotFailure.EXPIRED_LINK: "gone",
+    ScreenshotFailure.GONE: "gone",
 }
 """Every failure kind of the layers below -> the API error it is answered as."""
 
@@ -259,6 +266,8 @@ def from_exception(exc: BaseException | None) -> ApiError | None:
         return failure_error(
             exc.failure, exc.message, retry_after=exc.retry_after, attempts=exc.attempts
         )
+    if isinstance(exc, ScreenshotError):
+        return failure_error(exc.failure, exc.message, retry_after=exc.retry_after)
     if isinstance(exc, TargetRefusedError):
         return failure_error(exc.problem, exc.message)
     if isinstance(exc, PageRequestError):

@@ -3,30 +3,20 @@
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
-import io
 import json
-from datetime import UTC, datetime, timedelta
 from email.utils import format_datetime
 from typing import Any
-from urllib.parse import urlsplit
 
-from PIL import Image
-
-from browser.farm import CaptureOptions, CaptureResult, FarmError
+from browser.farm_types import CaptureOptions
 from convert.consent import LOADERS, banner_css, hide_css
 from convert.document import SelectorError, check_selectors, split_selectors
 from handlers.base import ApiHandler, BaseHandler
 from handlers.errors import ApiError
 from handlers.params import Param, ParamTable, ParsedParams
-from handlers.target import check_target, decode_target
-from services.billing import Usage, price
+from handlers.target import decode_target
+from services.screenshots import ScreenshotJob
 from store.screenshots import CONTENT_TYPES, ScreenshotRecord
-from store.store import StoreUnavailable
-
-# A link is reused only while it has at least this long left.
-REUSE_MIN_LEFT = timedelta(hours=1)
 
 SCREENSHOT_PARAMS = ParamTable(
     [
@@ -105,14 +95,6 @@ SCREENSHOT_PARAMS = ParamTable(
     ]
 )
 
-_FARM_ERRORS = {
-    "busy": "busy",
-    "navigation_timeout": "navigation_timeout",
-    "target_unreachable": "target_unreachable",
-    "selector_not_found": "selector_not_found",
-    "capture_failed": "capture_failed",
-}
-
 
 class ScreenshotHandler(ApiHandler):
     """Check the target, reuse or capture, store, and answer the link (or the bytes)."""
@@ -124,38 +106,25 @@ class ScreenshotHandler(ApiHandler):
     async def get(self, encoded_url: str) -> None:
         params = self.parse_params()
         url = decode_target(encoded_url)
-        options = self._options(params)
-        await check_target(self.services.fetcher, url)
         assert self.key_info is not None
-        services = self.services
-        request_hash = _request_hash(url, params)
-        fetched_through: str | None = None  # a reused capture fetched nothing
-        record: ScreenshotRecord | None = None
-        image: bytes | None = None  # the bytes of a fresh capture, to answer without a read
-        try:
-            if params["cache_ok"]:
-                record = await services.screenshots.reusable(
-                    self.key_info.org_id, request_hash, REUSE_MIN_LEFT
-                )
-            if record is None:
-                record, image = await self._capture(url, options, params, request_hash)
-                fetched_through = "standard" if params["use_proxy"] else "direct"
-        except StoreUnavailable as exc:
-            raise ApiError("unavailable") from exc
-        usage = Usage("screenshot", "1.1", fetched_through=fetched_through)
-        self.bill(price(services.settings.credits, usage))
-        self.log_fields.update(
-            tier="standard" if params["use_proxy"] else "direct",
-            render="reused" if image is None else "yes",
+        job = ScreenshotJob(
+            url=url,
+            org_id=self.key_info.org_id,
+            capture=self._options(params),
+            request_hash=_request_hash(url, params),
+            image_format=params["format"],
+            quality=int(params["quality"]),
+            reuse=params["cache_ok"],
         )
+        screenshots = self.services.screenshot_service
+        shot = await screenshots.take(job)
+        self.bill(shot.credits)
+        self.log_fields.update(
+            tier=job.capture.route, render="reused" if shot.image is None else "yes"
+        )
+        record = shot.record
         if params["response_type"] == "image":
-            if image is None:
-                try:
-                    image = await services.screenshots.read(record)
-                except StoreUnavailable as exc:  # the image storage (files or object store)
-                    raise ApiError("unavailable") from exc
-            if image is None:
-                raise ApiError("capture_failed", "the stored image could not be read")
+            image = await screenshots.image(shot)
             self.set_header("Content-Type", record.content_type)
             self.set_header("X-Screenshot-Url", self._link(record))
             self.finish(image)
@@ -186,10 +155,6 @@ class ScreenshotHandler(ApiHandler):
                     f"invalid parameters: {name} has an invalid CSS selector",
                     details=[{"parameter": name, "message": "invalid CSS selector"}],
                 ) from exc
-        if params["use_proxy"] and not self.services.pages.proxies.configured("standard"):
-            raise ApiError(
-                "invalid_parameter", "use_proxy: no standard proxy is configured on this server"
-            )
         css = hide_css(exclude)
         if params["block_cookie_banner"]:
             css = banner_css() + css
@@ -212,53 +177,8 @@ class ScreenshotHandler(ApiHandler):
             org=self.key_info.org if self.key_info else "",
         )
 
-    async def _capture(
-        self, url: str, options: CaptureOptions, params: ParsedParams, request_hash: str
-    ) -> tuple[ScreenshotRecord, bytes]:
-        """Capture, encode and store; the stored record and the image bytes."""
-        assert self.key_info is not None
-        farm = self.services.farm
-        try:
-            shot = await farm.capture(url, options)
-        except ValueError as exc:  # the route has no egress guard (a SOCKS-only standard tier)
-            raise ApiError(
-                "invalid_parameter", "use_proxy: the standard tier has no HTTP proxy for browsers"
-            ) from exc
-        except FarmError as exc:
-            retry_after = getattr(exc, "retry_after", None)
-            kind = _FARM_ERRORS.get(exc.kind, "capture_failed")
-            raise ApiError(kind, exc.message, retry_after=retry_after) from exc
-        image, width, height = await _encode(shot, params["format"], int(params["quality"]))
-        record = await self.services.screenshots.save(
-            image,
-            org_id=self.key_info.org_id,
-            request_hash=request_hash,
-            extension=params["format"],
-            width=width,
-            height=height,
-            host=urlsplit(shot.final_url or url).hostname or "",
-            response_code=shot.status,
-        )
-        return record, image
-
     def _link(self, record: ScreenshotRecord) -> str:
         return f"{self.services.settings.server.public_base_url()}/screenshots/{record.filename}"
-
-
-async def _encode(shot: CaptureResult, fmt: str, quality: int) -> tuple[bytes, int, int]:
-    """The image in the asked format: PNG and JPEG come from Chromium, WebP through Pillow."""
-    if fmt != "webp":
-        return shot.image, shot.width, shot.height
-    loop = asyncio.get_running_loop()
-    image = await loop.run_in_executor(None, _to_webp, shot.image, quality)
-    return image, shot.width, shot.height
-
-
-def _to_webp(png: bytes, quality: int) -> bytes:
-    with Image.open(io.BytesIO(png)) as source:
-        out = io.BytesIO()
-        source.save(out, format="WEBP", quality=quality, method=4)
-        return out.getvalue()
 
 
 def _request_hash(url: str, params: ParsedParams) -> str:
@@ -297,33 +217,16 @@ class ScreenshotImageHandler(BaseHandler):
     endpoint = "screenshot_image"
 
     async def get(self, token: str, extension: str) -> None:
-        screenshots = self.services.screenshots
-        try:
-            record = await screenshots.find(token)
-        except StoreUnavailable as exc:
-            raise ApiError("unavailable") from exc
-        if record is None or record.extension != extension:
-            raise ApiError("not_found", "no such screenshot")
-        now = datetime.now(UTC)
-        # Whole seconds, rounded down: nothing handed out from here outlives the link.
-        left = int((record.expires_at - now).total_seconds())
-        if left <= 0:
-            raise ApiError("gone", "this screenshot link has expired (links live 24 hours)")
-        try:
-            direct = await screenshots.link(record, left)
-            image = None if direct else await screenshots.read(record)
-        except StoreUnavailable as exc:  # the image storage (files or object store) failed
-            raise ApiError("unavailable") from exc
-        if direct:
-            self.redirect(direct, status=302)
+        served = await self.services.screenshot_service.open_link(token, extension)
+        if served.direct:
+            self.redirect(served.direct, status=302)
             return
-        if image is None:
-            raise ApiError("gone", "this screenshot is no longer available")
+        record = served.record
         self.set_header("Content-Type", CONTENT_TYPES[record.extension])
-        self.set_header("Cache-Control", f"public, max-age={left}, immutable")
+        self.set_header("Cache-Control", f"public, max-age={served.seconds_left}, immutable")
         self.set_header("Expires", format_datetime(record.expires_at, usegmt=True))
         self.set_header("Last-Modified", format_datetime(record.created_at, usegmt=True))
-        self.finish(image)
+        self.finish(served.image)
 
 
 ROUTES: list[tuple[str, Any]] = [

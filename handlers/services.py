@@ -22,6 +22,7 @@ from services.markdown import MarkdownService
 from services.pages import PageFetcher
 from services.pool import ConverterPool
 from services.registry import builtin_providers, load_registry_file
+from services.screenshots import ScreenshotService
 from store.frames import FrameStore
 from store.objects import ObjectStorage
 from store.screenshots import ImageFiles, ImageStorage, ImageStorageError, ScreenshotStore
@@ -56,6 +57,12 @@ class Services:
         return MarkdownService(
             self.fetcher, self.pages, self.farm, self.pool, self.settings.credits
         )
+
+    @property
+    def screenshot_service(self) -> ScreenshotService:
+        """The screenshot use case over the current parts (a light object, made per request)."""
+        parts = (self.fetcher, self.farm, self.pages.proxies, self.screenshots)
+        return ScreenshotService(*parts, self.settings.credits)
 
     def request_started(self) -> None:
         self.in_flight += 1

@@ -88,3 +88,14 @@ def test_the_walk_sees_imports_inside_functions(tmp_path: Path) -> None:
     source.write_text("def f():\n    import store.db\n    from browser import fetch\n")
     assert imported_modules(source) == {"store.db", "browser"}
     assert breaks("store.db", FORBIDDEN["convert"]) and not breaks("storey", FORBIDDEN["convert"])
+
+
+def test_the_rewritten_handlers_reach_the_outside_only_through_services() -> None:
+    # The Markdown and screenshot handlers read requests and shape answers; the farm, the
+    # fetcher, the worker pool, Peewee and Pillow are the services' business.
+    forbidden = frozenset(
+        {"browser.farm", "browser.fetch", "services.pool", "peewee", "PIL", "playhouse"}
+    )
+    for name in ("markdown", "screenshot"):
+        modules = imported_modules(ROOT / "handlers" / f"{name}.py")
+        assert not [module for module in modules if breaks(module, forbidden)], name

@@ -1,0 +1,198 @@
+"""Screenshots: check the target, reuse a recent identical capture or capture the page in the
+farm, encode it (WebP through Pillow, off the IOLoop), store it and price it; and the 24-hour
+link that serves the stored image."""
+
+from __future__ import annotations
+
+import asyncio
+import enum
+import io
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from urllib.parse import urlsplit
+
+from PIL import Image
+
+from browser.farm import Farm
+from browser.farm_types import CaptureOptions, CaptureResult, FarmError, FarmErrorKind
+from browser.fetch import Fetcher
+from browser.proxies import ProxyPool
+from services.billing import CreditSettings, Usage, price
+from services.targets import TargetProblem, check_target
+from store.screenshots import ScreenshotRecord, ScreenshotStore
+
+REUSE_MIN_LEFT = timedelta(hours=1)
+"""A stored capture is reused only while its link has at least this long left."""
+
+
+class ScreenshotFailure(enum.Enum):
+    """What went wrong, beyond the farm's and the address check's own kinds."""
+
+    NO_STANDARD_PROXY = "no_standard_proxy"
+    """use_proxy on a server with no standard proxy tier."""
+    NO_BROWSER_PROXY = "no_browser_proxy"
+    """The standard tier has no HTTP proxy a browser can use (a SOCKS-only tier)."""
+    UNREADABLE = "unreadable"
+    """The stored image could not be read back."""
+    UNKNOWN_LINK = "unknown_link"
+    EXPIRED_LINK = "expired_link"
+    GONE = "gone"
+    """The link is live but its image is no longer stored."""
+
+
+class ScreenshotError(Exception):
+    """A screenshot (or its link) that cannot be answered; ``message`` is safe to show."""
+
+    def __init__(
+        self,
+        failure: ScreenshotFailure | FarmErrorKind | TargetProblem,
+        message: str | None = None,
+        *,
+        retry_after: int | None = None,
+    ) -> None:
+        self.failure = failure
+        self.message = message
+        self.retry_after = retry_after
+        super().__init__(message or str(failure))
+
+
+@dataclass(frozen=True)
+class ScreenshotJob:
+    """One capture request, read and checked by its handler."""
+
+    url: str
+    org_id: int
+    capture: CaptureOptions
+    request_hash: str
+    """What makes two captures identical (the URL and every option that changes the image)."""
+    image_format: str
+    """png, jpeg or webp."""
+    quality: int
+    reuse: bool
+    """A stored identical capture may answer (cache_ok)."""
+
+
+@dataclass
+class Shot:
+    """A stored capture, its bytes when it was just taken, and its price."""
+
+    record: ScreenshotRecord
+    image: bytes | None
+    credits: int
+
+
+@dataclass
+class LinkImage:
+    """What a live link serves: a presigned URL of the object, or the bytes."""
+
+    record: ScreenshotRecord
+    seconds_left: int
+    direct: str | None
+    image: bytes | None
+
+
+class ScreenshotService:
+    """Screenshots over the address check, the farm and the screenshot store."""
+
+    def __init__(
+        self,
+        fetcher: Fetcher,
+        farm: Farm,
+        proxies: ProxyPool,
+        store: ScreenshotStore,
+        credits: CreditSettings,
+    ) -> None:
+        self.fetcher = fetcher
+        self.farm = farm
+        self.proxies = proxies
+        self.store = store
+        self.credits = credits
+
+    def check(self, job: ScreenshotJob) -> None:
+        """The server's rules for the options, before the target is looked at."""
+        if job.capture.route == "standard" and not self.proxies.configured("standard"):
+            raise ScreenshotError(
+                ScreenshotFailure.NO_STANDARD_PROXY,
+                "use_proxy: no standard proxy is configured on this server",
+            )
+
+    async def take(self, job: ScreenshotJob) -> Shot:
+        """A reused or fresh capture of ``job.url``, stored; :class:`ScreenshotError`,
+        :class:`~services.targets.TargetRefusedError` or the store's ``StoreUnavailable`` when it
+        cannot be had."""
+        self.check(job)
+        await check_target(self.fetcher, job.url)
+        if job.reuse:
+            record = await self.store.reusable(job.org_id, job.request_hash, REUSE_MIN_LEFT)
+            if record is not None:
+                return Shot(record, None, price(self.credits, Usage("screenshot", "1.1")))
+        record, image = await self._capture(job)
+        usage = Usage("screenshot", "1.1", fetched_through=job.capture.route)
+        return Shot(record, image, price(self.credits, usage))
+
+    async def image(self, shot: Shot) -> bytes:
+        """The image's bytes: the fresh capture's, else read back from the store."""
+        image = shot.image if shot.image is not None else await self.store.read(shot.record)
+        if image is None:
+            raise ScreenshotError(
+                ScreenshotFailure.UNREADABLE, "the stored image could not be read"
+            )
+        return image
+
+    async def open_link(self, token: str, extension: str) -> LinkImage:
+        """What the link ``token.extension`` serves while it lives."""
+        record = await self.store.find(token)
+        if record is None or record.extension != extension:
+            raise ScreenshotError(ScreenshotFailure.UNKNOWN_LINK, "no such screenshot")
+        # Whole seconds, rounded down: nothing handed out from here outlives the link.
+        left = int((record.expires_at - datetime.now(UTC)).total_seconds())
+        if left <= 0:
+            raise ScreenshotError(
+                ScreenshotFailure.EXPIRED_LINK,
+                "this screenshot link has expired (links live 24 hours)",
+            )
+        direct = await self.store.link(record, left)
+        image = None if direct else await self.store.read(record)
+        if direct is None and image is None:
+            raise ScreenshotError(ScreenshotFailure.GONE, "this screenshot is no longer available")
+        return LinkImage(record, left, direct, image)
+
+    async def _capture(self, job: ScreenshotJob) -> tuple[ScreenshotRecord, bytes]:
+        """Capture, encode and store; the stored record and the image bytes."""
+        try:
+            shot = await self.farm.capture(job.url, job.capture)
+        except ValueError as exc:  # the route has no egress guard (a SOCKS-only standard tier)
+            raise ScreenshotError(
+                ScreenshotFailure.NO_BROWSER_PROXY,
+                "use_proxy: the standard tier has no HTTP proxy for browsers",
+            ) from exc
+        except FarmError as exc:
+            raise ScreenshotError(exc.kind, exc.message, retry_after=exc.retry_after) from exc
+        image, width, height = await _encode(shot, job.image_format, job.quality)
+        record = await self.store.save(
+            image,
+            org_id=job.org_id,
+            request_hash=job.request_hash,
+            extension=job.image_format,
+            width=width,
+            height=height,
+            host=urlsplit(shot.final_url or job.url).hostname or "",
+            response_code=shot.status,
+        )
+        return record, image
+
+
+async def _encode(shot: CaptureResult, image_format: str, quality: int) -> tuple[bytes, int, int]:
+    """The image in the asked format: PNG and JPEG come from Chromium, WebP through Pillow."""
+    if image_format != "webp":
+        return shot.image, shot.width, shot.height
+    loop = asyncio.get_running_loop()
+    image = await loop.run_in_executor(None, _to_webp, shot.image, quality)
+    return image, shot.width, shot.height
+
+
+def _to_webp(png: bytes, quality: int) -> bytes:
+    with Image.open(io.BytesIO(png)) as source:
+        out = io.BytesIO()
+        source.save(out, format="WEBP", quality=quality, method=4)
+        return out.getvalue()
