@@ -17,19 +17,19 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from convert.providers import RegistryError
-from handlers.allocator import release_large_blocks
-from handlers.app import make_api_app, make_frame_app, make_metrics_app, make_server
-from handlers.base import RequestIdFilter
-from handlers.config import (
+from app.config import (
     Settings,
     load_settings,
     render_config,
     render_reference,
     splice_reference,
 )
-from handlers.oneshot import ROUTES, parse_pairs, run_once
-from handlers.services import close_services, open_services, registry_path
+from app.oneshot import ROUTES, parse_pairs, run_once
+from app.services import close_services, open_services, registry_path
+from app.web import make_api_app, make_frame_app, make_metrics_app, make_server
+from convert.providers import RegistryError
+from handlers.allocator import release_large_blocks
+from handlers.base import RequestIdFilter
 from services.registry import load_registry_file
 from settings.fields import SettingsError
 from store.store import Store

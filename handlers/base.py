@@ -10,18 +10,20 @@ import re
 import time
 import uuid
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import tornado.web
 
 from handlers import metrics
-from handlers.config import PlanSettings
 from handlers.errors import ApiError, Shape, from_exception, from_status, render
 from handlers.lookupgate import NoTurn
 from handlers.params import ParamProblem, ParamTable, ParsedParams
-from handlers.services import Services
 from store.keys import KeyFlaw, key_flaw
 from store.store import KeyInfo, StoreUnavailable
+
+if TYPE_CHECKING:  # the composition root builds what the handlers are given
+    from app.config import PlanSettings
+    from app.services import Services
 
 log = logging.getLogger(__name__)
 

@@ -7,7 +7,7 @@ bounded in bytes (``oembed.frame_page_cache_bytes``)."""
 from __future__ import annotations
 
 import hashlib
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from convert.frame_card import CSP, CardData, render_card
 from convert.oembed import (
@@ -23,12 +23,14 @@ from convert.oembed import (
 from handlers.base import ApiHandler, BaseHandler
 from handlers.errors import ApiError
 from handlers.params import Param, ParamTable
-from handlers.services import Services
 from services.embeds import EmbedRequest, ResolutionError, with_cache_off
 from services.pages import PageRequest
 from store.frames import METADATA_FIELDS, BadCursorError, FrameRecord
 from store.memcache import BoundedCache
 from store.store import StoreUnavailable
+
+if TYPE_CHECKING:  # the composition root builds what the handlers are given
+    from app.services import Services
 
 PAGE_CACHE_SECONDS = 5.0
 """How long a process serves a frame page from memory before reading its row again."""

@@ -15,14 +15,14 @@ import peewee
 import psycopg2
 import pytest
 
+from app.config import PlanSettings, Settings
+from app.services import Services, egress_lanes, egress_limits
 from browser.egress import EgressGuard
 from browser.farm import Farm
 from browser.fetch import Fetcher
 from browser.ssrf import AddressPolicy
 from convert.providers import ProviderRegistry
-from handlers.config import PlanSettings, Settings
 from handlers.ratelimit import RateLimiter
-from handlers.services import Services, egress_lanes, egress_limits
 from services.embeds import EmbedResolver
 from services.pages import PageFetcher
 from services.pool import ConverterPool, ConvertSettings

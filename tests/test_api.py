@@ -14,8 +14,8 @@ from tornado.httpclient import AsyncHTTPClient, HTTPResponse
 from tornado.httpserver import HTTPServer
 from tornado.testing import bind_unused_port
 
-from handlers.app import make_api_app
-from handlers.services import Services
+from app.services import Services
+from app.web import make_api_app
 from services.pool import ConverterPool, ConvertSettings
 
 ARTICLE = """<!doctype html><html lang="en"><head><title>Field notes</title>

@@ -14,13 +14,13 @@ from urllib.parse import quote
 import pytest
 import tornado.web
 
+from app.config import Settings
+from app.services import Services
+from app.web import make_api_app, make_frame_app
 from convert.metadata import TEXT_LIMITS, URL_LIMIT, cap_text
 from convert.oembed import embed_fields, read_embed_page
 from handlers.allocator import release_large_blocks
-from handlers.app import make_api_app, make_frame_app
-from handlers.config import Settings
 from handlers.frames import FramePageHandler
-from handlers.services import Services
 from services.embeds import AnswerCache
 from services.pages import StrategyMemo
 from store.memcache import BoundedCache, approx_size

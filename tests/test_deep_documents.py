@@ -19,6 +19,8 @@ from lxml import etree
 from lxml.html import defs
 from tornado.httpclient import AsyncHTTPClient
 
+from app.services import Services
+from app.web import make_api_app
 from convert import depth, document
 from convert.depth import (
     END_PRIORITY,
@@ -32,8 +34,6 @@ from convert.depth import (
 )
 from convert.document import _parse, parse_document, read_document
 from convert.page import ConvertOptions, convert_page
-from handlers.app import make_api_app
-from handlers.services import Services
 from tests.origin import Origin, serve
 from tests.test_api import markdown_url
 

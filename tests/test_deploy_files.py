@@ -15,7 +15,7 @@ import pytest
 import yaml
 from prometheus_client import REGISTRY
 
-from handlers.app import MAX_HEADER_BYTES
+from app.web import MAX_HEADER_BYTES
 
 ROOT = Path(__file__).resolve().parent.parent
 DEPLOY = ROOT / "deploy"

@@ -16,11 +16,11 @@ import lxml.html
 import pytest
 import tornado.web
 
+from app.config import Settings
+from app.services import Services
+from app.web import make_api_app, make_frame_app
 from convert.embed_html import SANDBOX, discovered_snippet, plain_iframe
 from convert.oembed import discovered_fields
-from handlers.app import make_api_app, make_frame_app
-from handlers.config import Settings
-from handlers.services import Services
 from services.embeds import EmbedRequest
 from services.pages import PageRequest
 from tests.conftest import make_settings

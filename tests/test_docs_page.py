@@ -12,10 +12,10 @@ import pytest
 import tornado.web
 from playwright.async_api import async_playwright
 
+from app.services import Services
+from app.web import make_api_app
 from browser.farm_browser import LAUNCH_ARGS
-from handlers.app import make_api_app
 from handlers.docs import CONTENT_SECURITY_POLICY, STATIC
-from handlers.services import Services
 from tests.origin import Origin, serve
 from tests.static_pages import assert_no_inline_code, assert_safe_script
 

@@ -14,10 +14,10 @@ from tornado.httpserver import HTTPServer
 from tornado.routing import PathMatches
 from tornado.testing import bind_unused_port
 
-from handlers.app import make_api_app, make_frame_app, make_metrics_app
+from app.services import Services
+from app.web import make_api_app, make_frame_app, make_metrics_app
 from handlers.base import ApiHandler
 from handlers.errors import KINDS, ApiError, render
-from handlers.services import Services
 
 
 def check_shape(shape: str, body: dict[str, Any], request_id: str) -> None:

@@ -29,14 +29,14 @@ import tornado.web
 from tornado.httpclient import AsyncHTTPClient, HTTPResponse
 from tornado.iostream import StreamClosedError
 
+from app.config import Settings
+from app.services import Services
+from app.web import make_api_app
 from browser.charset import codec_for, decode_text, looks_binary, looks_like_html
 from browser.fetch import Fetcher, FetchError, FetchResult, FetchSettings
 from browser.retry import retryable
-from handlers.app import make_api_app
-from handlers.config import Settings
 from handlers.errors import KINDS
 from handlers.markdown import _FETCH_ERRORS
-from handlers.services import Services
 from tests.conftest import make_settings
 from tests.origin import DripHandler, Origin, closed_port, serve
 

@@ -18,11 +18,11 @@ import pytest
 import tornado.web
 from tornado.httpclient import AsyncHTTPClient
 
+from app.config import Settings
+from app.services import Services
+from app.web import make_api_app
 from browser.fetch import Fetcher, FetchError, FetchSettings
 from browser.proxies import ProxySettings
-from handlers.app import make_api_app
-from handlers.config import Settings
-from handlers.services import Services
 from services.pages import PageFetcher, PageRequest
 from tests.conftest import make_settings
 from tests.origin import DripHandler, Origin, closed_port, serve

@@ -19,11 +19,11 @@ from tornado.httpclient import AsyncHTTPClient, HTTPResponse
 from tornado.testing import bind_unused_port
 
 import store.store
-from handlers.app import make_api_app, make_frame_app, make_metrics_app, make_server
+from app.config import Settings
+from app.services import Services
+from app.web import make_api_app, make_frame_app, make_metrics_app, make_server
 from handlers.base import BAD_KEY_BURST
-from handlers.config import Settings
 from handlers.metrics import HIDDEN_ORG
-from handlers.services import Services
 from store import keys
 from store.keys import MAX_KEY_LENGTH
 from tests.conftest import make_settings

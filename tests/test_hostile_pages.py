@@ -19,13 +19,13 @@ import pytest
 import tornado.web
 from tornado.httpclient import AsyncHTTPClient, HTTPResponse
 
+from app.config import Settings, load_settings
+from app.services import Services
+from app.web import make_api_app
 from browser.egress import EgressGuard, EgressLimits
 from browser.farm import Farm
 from browser.farm_types import CaptureOptions, FarmError, FarmErrorKind, FarmSettings
 from browser.ssrf import AddressPolicy
-from handlers.app import make_api_app
-from handlers.config import Settings, load_settings
-from handlers.services import Services
 from tests.conftest import make_settings, running_farm
 from tests.hostile import BOMB_BYTES, HostileOrigin, proxy_get, through_proxy, zeros_gzip
 

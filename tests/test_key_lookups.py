@@ -17,10 +17,10 @@ from tornado.httpclient import AsyncHTTPClient, HTTPResponse
 
 import handlers.base
 import store.store
-from handlers.app import make_frame_app
+from app.config import Settings
+from app.services import Services
+from app.web import make_frame_app
 from handlers.base import BAD_KEY_BURST, LOOKUP_RETRY_AFTER
-from handlers.config import Settings
-from handlers.services import Services
 from store import keys
 from store.keys import KeyInfo
 from tests.conftest import make_settings

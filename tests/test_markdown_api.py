@@ -15,9 +15,9 @@ import pytest
 import tornado.web
 from tornado.httpclient import AsyncHTTPClient, HTTPResponse
 
-from handlers.app import make_api_app
-from handlers.config import Settings
-from handlers.services import Services
+from app.config import Settings
+from app.services import Services
+from app.web import make_api_app
 from tests.conftest import make_settings
 from tests.origin import Origin, serve
 from tests.test_api import assert_markdown_error, markdown_url

@@ -15,10 +15,10 @@ import pytest
 import tornado.web
 from tornado.httpclient import AsyncHTTPClient, HTTPResponse
 
+from app.config import Settings
+from app.services import Services
+from app.web import make_api_app, make_frame_app
 from convert.providers import Endpoint, Provider, ProviderRegistry
-from handlers.app import make_api_app, make_frame_app
-from handlers.config import Settings
-from handlers.services import Services
 from tests.conftest import make_settings
 from tests.origin import Origin, serve
 

@@ -7,7 +7,7 @@ import json
 import pytest
 from openapi_spec_validator import validate
 
-from handlers.app import make_api_app
+from app.web import make_api_app
 from handlers.markdown import MARKDOWN_PARAMS
 from handlers.openapi import build_openapi
 

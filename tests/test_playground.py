@@ -16,11 +16,11 @@ import pytest
 import tornado.web
 from playwright.async_api import Page, async_playwright
 
+from app.config import Settings
+from app.services import Services
+from app.web import make_api_app, make_frame_app
 from browser.farm_browser import LAUNCH_ARGS
-from handlers.app import make_api_app, make_frame_app
-from handlers.config import Settings
 from handlers.playground import content_security_policy
-from handlers.services import Services
 from handlers.static import STATIC
 from tests.conftest import make_settings
 from tests.origin import Origin, serve

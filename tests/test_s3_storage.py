@@ -20,10 +20,10 @@ import tornado.web
 from PIL import Image
 from tornado.httpclient import AsyncHTTPClient, HTTPResponse
 
-from handlers.app import make_api_app
-from handlers.config import Settings, load_settings
+from app.config import Settings, load_settings
+from app.services import Services, open_image_storage
+from app.web import make_api_app
 from handlers.playground import content_security_policy
-from handlers.services import Services, open_image_storage
 from settings.fields import SettingsError
 from store.db import StoreSettings
 from store.objects import ObjectStorage

@@ -20,11 +20,11 @@ from tornado.httpclient import AsyncHTTPClient, HTTPResponse
 from tornado.httpserver import HTTPServer
 from tornado.testing import bind_unused_port
 
+from app.config import Settings
+from app.services import Services
+from app.web import make_api_app
 from browser.farm import Farm
 from convert.consent import BANNERS
-from handlers.app import make_api_app
-from handlers.config import Settings
-from handlers.services import Services
 from tests.conftest import make_settings, running_farm
 from tests.origin import Origin, closed_port, serve
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from handlers.config import (
+from app.config import (
     Settings,
     load_settings,
     render_config,

@@ -24,11 +24,11 @@ import tornado.websocket
 from tornado.httpclient import AsyncHTTPClient, HTTPResponse
 from tornado.httpserver import HTTPServer
 
+from app.config import Settings
+from app.services import Services
+from app.web import make_api_app
 from browser.ssrf import Resolver, static_resolver, system_resolver
 from convert.providers import Endpoint, Provider, ProviderRegistry
-from handlers.app import make_api_app
-from handlers.config import Settings
-from handlers.services import Services
 from tests.conftest import make_settings
 from tests.origin import Origin, serve
 from tests.test_api import markdown_url

@@ -21,9 +21,9 @@ import pytest
 import tornado.web
 from tornado.httpclient import AsyncHTTPClient, HTTPResponse
 
-from handlers.app import make_api_app
-from handlers.config import Settings
-from handlers.services import Services
+from app.config import Settings
+from app.services import Services
+from app.web import make_api_app
 from tests.conftest import fresh_database, make_settings, pg_admin
 from tests.origin import Origin, serve
 

@@ -15,10 +15,10 @@ import pytest
 import tornado.web
 from tornado.httpclient import AsyncHTTPClient, HTTPResponse
 
+from app.config import Settings
+from app.services import Services
+from app.web import make_api_app
 from browser.proxies import ProxyPool
-from handlers.app import make_api_app
-from handlers.config import Settings
-from handlers.services import Services
 from tests.conftest import make_settings
 from tests.origin import Origin, serve
 from tests.proxies import TIER_HEADER, ProxyStats, proxy_url, start_proxy

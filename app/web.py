@@ -12,6 +12,7 @@ import tornado.web
 from prometheus_client import CONTENT_TYPE_LATEST, REGISTRY, generate_latest
 from tornado.httpserver import HTTPServer
 
+from app.services import Services
 from handlers import (
     docs,
     frames,
@@ -24,7 +25,6 @@ from handlers import (
     screenshot,
 )
 from handlers.base import BaseHandler, NotFoundHandler
-from handlers.services import Services
 
 access_log = logging.getLogger("pagecast.access")
 

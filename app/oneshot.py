@@ -21,9 +21,9 @@ from urllib.parse import quote, urlencode
 from tornado.httpclient import AsyncHTTPClient, HTTPClientError
 from tornado.httpserver import HTTPServer
 
-from handlers.app import make_api_app
-from handlers.config import PlanSettings, Settings
-from handlers.services import close_services, open_services
+from app.config import PlanSettings, Settings
+from app.services import close_services, open_services
+from app.web import make_api_app
 
 ROUTES = {
     "screenshot": "/api/1.1/screenshot/{}",

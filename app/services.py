@@ -9,12 +9,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from app.config import Settings
 from browser.egress import EgressGuard, EgressLimits
 from browser.farm import Farm
 from browser.farm_browser import Egress
 from browser.fetch import Fetcher
 from convert.providers import ProviderRegistry, RegistryError
-from handlers.config import Settings
 from handlers.lookupgate import AddressGate
 from handlers.ratelimit import RateLimiter
 from services.embeds import EmbedResolver
