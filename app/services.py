@@ -18,6 +18,7 @@ from convert.providers import ProviderRegistry, RegistryError
 from handlers.lookupgate import AddressGate
 from handlers.ratelimit import RateLimiter
 from services.embeds import EmbedResolver
+from services.frames import FrameService
 from services.markdown import MarkdownService
 from services.pages import PageFetcher
 from services.pool import ConverterPool
@@ -50,6 +51,25 @@ class Services:
     in_flight: int = 0
     draining: bool = False
     _idle: asyncio.Event = field(default_factory=asyncio.Event)
+    _frame_service: FrameService | None = None
+
+    @property
+    def frame_service(self) -> FrameService:
+        """The frames use case; built once, as it owns the card pages' memory cache."""
+        if self._frame_service is None:
+
+            def badge(plan_name: str) -> bool:
+                plan = self.settings.plans.get(plan_name)
+                return plan.badge if plan is not None else True
+
+            self._frame_service = FrameService(
+                self.frames,
+                self.embeds,
+                frame_host=lambda: self.settings.server.public_frame_host(),  # noqa: PLW0108 (read per call)
+                badge=badge,
+                cache_bytes=lambda: self.settings.oembed.frame_page_cache_bytes,
+            )
+        return self._frame_service
 
     @property
     def markdown(self) -> MarkdownService:

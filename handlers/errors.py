@@ -16,6 +16,7 @@ from typing import Any, Literal
 
 from browser.farm_types import FarmErrorKind
 from browser.fetch import FetchError
+from services.frames import FrameError, FrameFailure
 from services.markdown import MarkdownError, MarkdownFailure
 from services.pages import PageRequestError
 from services.screenshots import ScreenshotError, ScreenshotFailure
@@ -237,6 +238,9 @@ FAILURE_KINDS: dict[enum.Enum, str] = {
     ScreenshotFailure.UNKNOWN_LINK: "not_found",
     ScreenshotFailure.EXPIRED_LINK: "gone",
     ScreenshotFailure.GONE: "gone",
+    FrameFailure.NOT_FOUND: "frame_not_found",
+    FrameFailure.BAD_CURSOR: "invalid_parameter",
+    FrameFailure.GENERATION_FAILED: "frame_generation_failed",
 }
 """Every failure kind of the layers below -> the API error it is answered as."""
 
@@ -268,6 +272,8 @@ def from_exception(exc: BaseException | None) -> ApiError | None:
         )
     if isinstance(exc, ScreenshotError):
         return failure_error(exc.failure, exc.message, retry_after=exc.retry_after)
+    if isinstance(exc, FrameError):
+        return failure_error(exc.failure, exc.message)
     if isinstance(exc, TargetRefusedError):
         return failure_error(exc.problem, exc.message)
     if isinstance(exc, PageRequestError):

@@ -9,13 +9,12 @@ from typing import Any
 from convert.oembed import TEMPLATE_SIZES, frame_size, frame_template, normalize_url
 from handlers.base import ApiHandler, params_error
 from handlers.errors import ApiError
-from handlers.frames import build_frame
 from handlers.params import Param, ParamTable, ParsedParams
 from handlers.target import decode_target
 from services.billing import Usage, price
 from services.embeds import EmbedRequest, ResolutionError, Resolved
+from services.frames import FrameSpec
 from services.pages import PageRequest, PageRequestError
-from store.store import StoreUnavailable
 
 DEFAULT_MAX_CACHE_AGE_MS = 432_000_000
 
@@ -220,20 +219,15 @@ class OembedHandler(ApiHandler):
         assert resolved.page is not None and self.key_info is not None
         template = frame_template(params["template"], params["orientation"])
         width, height = frame_size(template, params["maxwidth"], params["maxheight"])
-        try:
-            record = await build_frame(
-                self.services,
-                org_id=self.key_info.org_id,
-                url=url,
-                page=resolved.page,
-                template=template,
-                theme=params["theme"],
-                orientation=params["orientation"],
-                maxwidth=params["maxwidth"],
-                maxheight=params["maxheight"],
-            )
-        except StoreUnavailable as exc:
-            raise ApiError("frame_generation_failed") from exc
+        spec = FrameSpec(
+            url,
+            template,
+            params["theme"],
+            params["orientation"],
+            params["maxwidth"],
+            params["maxheight"],
+        )
+        record = await self.services.frame_service.build(self.key_info.org_id, spec, resolved.page)
         frame_host = self.services.settings.server.public_frame_host()
         return {
             "type": "hybridEmbed",

@@ -20,7 +20,6 @@ from app.web import make_api_app, make_frame_app
 from convert.metadata import TEXT_LIMITS, URL_LIMIT, cap_text
 from convert.oembed import embed_fields, read_embed_page
 from handlers.allocator import release_large_blocks
-from handlers.frames import FramePageHandler
 from services.embeds import AnswerCache
 from services.pages import StrategyMemo
 from store.memcache import BoundedCache, approx_size
@@ -255,6 +254,6 @@ async def test_memory_stays_flat_under_big_title_pages(
     answers = services.embeds.answers.cache
     assert answers.bytes <= ANSWER_CACHE_BYTES
     assert 0 < len(answers) < REQUESTS, "the byte limit evicted answers"
-    assert FramePageHandler._cache.bytes <= ANSWER_CACHE_BYTES
+    assert services.frame_service.card_pages.bytes <= ANSWER_CACHE_BYTES
     growth = rss_mb() - before
     assert growth < RSS_BOUND_MB, f"RSS grew by {growth:.1f} MB over {REQUESTS} requests"

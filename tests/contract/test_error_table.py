@@ -1,0 +1,55 @@
+"""Every failure kind a lower layer can report is answered as a known API error."""
+
+from __future__ import annotations
+
+import enum
+
+import pytest
+
+from browser.farm_types import FarmErrorKind
+from browser.fetch import FetchError
+from handlers.errors import FAILURE_KINDS, KINDS, failure_error, from_exception
+from services.frames import FrameError, FrameFailure
+from services.markdown import MarkdownError, MarkdownFailure
+from services.screenshots import ScreenshotError, ScreenshotFailure
+from services.targets import TargetProblem, TargetRefusedError
+
+KIND_TYPES: tuple[type[enum.Enum], ...] = (
+    FetchError,
+    FarmErrorKind,
+    TargetProblem,
+    MarkdownFailure,
+    ScreenshotFailure,
+    FrameFailure,
+)
+
+
+@pytest.mark.parametrize("kinds", KIND_TYPES, ids=lambda kinds: kinds.__name__)
+def test_every_kind_of_every_layer_has_an_api_error(kinds: type[enum.Enum]) -> None:
+    for kind in kinds:
+        assert kind in FAILURE_KINDS, kind
+        assert FAILURE_KINDS[kind] in KINDS, kind
+
+
+def test_the_table_holds_nothing_else() -> None:
+    assert {type(kind) for kind in FAILURE_KINDS} == set(KIND_TYPES)
+
+
+def test_a_failure_keeps_its_message_or_takes_the_kinds_own() -> None:
+    error = failure_error(FetchError.timeout, attempts=2)
+    assert error.kind == "fetch_timeout"
+    assert error.message == KINDS["fetch_timeout"].message + " (after 2 attempts)"
+    assert failure_error(MarkdownFailure.BUSY, "busy now", retry_after=5).retry_after == 5
+
+
+def test_the_services_exceptions_are_answered_through_the_table() -> None:
+    cases = [
+        (MarkdownError(MarkdownFailure.NOT_HTML, "not HTML"), "no_html"),
+        (ScreenshotError(FarmErrorKind.navigation_timeout, "slow"), "navigation_timeout"),
+        (FrameError(FrameFailure.NOT_FOUND, "no frame"), "frame_not_found"),
+        (TargetRefusedError(TargetProblem.UNRESOLVED, "no host"), "target_unreachable"),
+    ]
+    for exc, kind in cases:
+        error = from_exception(exc)
+        assert error is not None and error.kind == kind
+    assert from_exception(RuntimeError("a bug")) is None
