@@ -228,10 +228,10 @@ class ApiHandler(BaseHandler):
                 info = await store.authenticate(key)
             else:
                 info = await self._lookup_in_line(key, address)
-        except StoreUnavailable as exc:
+        except StoreUnavailable:
             if paid:
                 limiter.give_back(bucket, BAD_KEY_BURST)
-            raise ApiError("unavailable") from exc
+            raise  # answered "unavailable" by write_error
         if info is not None:
             if paid:
                 limiter.give_back(bucket, BAD_KEY_BURST)

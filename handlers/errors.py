@@ -16,9 +16,10 @@ from typing import Any, Literal
 
 from browser.farm_types import FarmErrorKind
 from browser.fetch import FetchError
+from services.embeds import EmbedError, EmbedFailure
 from services.frames import FrameError, FrameFailure
 from services.markdown import MarkdownError, MarkdownFailure
-from services.pages import PageRequestError
+from services.pages import PageProblem, PageRequestError
 from services.screenshots import ScreenshotError, ScreenshotFailure
 from services.targets import TargetProblem, TargetRefusedError
 from store.store import StoreUnavailable
@@ -241,6 +242,10 @@ FAILURE_KINDS: dict[enum.Enum, str] = {
     FrameFailure.NOT_FOUND: "frame_not_found",
     FrameFailure.BAD_CURSOR: "invalid_parameter",
     FrameFailure.GENERATION_FAILED: "frame_generation_failed",
+    PageProblem.TIER_NOT_IN_PLAN: "forbidden",
+    PageProblem.NOT_CONFIGURED: "invalid_parameter",
+    PageProblem.COUNTRY_WITHOUT_TIER: "invalid_parameter",
+    EmbedFailure.NOTHING_TO_EMBED: "oembed_resolution_failed",
 }
 """Every failure kind of the layers below -> the API error it is answered as."""
 
@@ -277,7 +282,9 @@ def from_exception(exc: BaseException | None) -> ApiError | None:
     if isinstance(exc, TargetRefusedError):
         return failure_error(exc.problem, exc.message)
     if isinstance(exc, PageRequestError):
-        return ApiError(exc.kind, exc.message)
+        return failure_error(exc.problem, exc.message)
+    if isinstance(exc, EmbedError):
+        return failure_error(exc.failure, exc.message)
     if isinstance(exc, StoreUnavailable):
         # Wherever the database (or image storage) failed, the answer is the same: down for
         # now, retry shortly.

@@ -12,9 +12,9 @@ from handlers.errors import ApiError
 from handlers.params import Param, ParamTable, ParsedParams
 from handlers.target import decode_target
 from services.billing import Usage, price
-from services.embeds import EmbedRequest, ResolutionError, Resolved
+from services.embeds import EmbedRequest, Resolved
 from services.frames import FrameSpec
-from services.pages import PageRequest, PageRequestError
+from services.pages import PageRequest
 
 DEFAULT_MAX_CACHE_AGE_MS = 432_000_000
 
@@ -152,12 +152,7 @@ class OembedHandler(ApiHandler):
                 self.write_json(cached)
                 return
         request = self._embed_request(url, params, version)
-        try:
-            resolved = await self.services.embeds.resolve(request)
-        except ResolutionError as exc:
-            raise ApiError(exc.kind, exc.message) from exc
-        except PageRequestError as exc:
-            raise ApiError(exc.kind, exc.message) from exc
+        resolved = await self.services.embeds.resolve(request)
         if resolved.source == "og_frame":
             body = await self._frame_answer(url, params, resolved)
         else:

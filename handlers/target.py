@@ -1,13 +1,11 @@
 """The target URL of a request: decoded from the path (or a parameter) and checked for shape.
-Whether its address may be fetched is the fetcher's SSRF guard's call."""
+Whether its address may be fetched is the SSRF guard's call (:mod:`services.targets`)."""
 
 from __future__ import annotations
 
 import re
 from urllib.parse import urlsplit
 
-from browser.fetch import Fetcher
-from browser.ssrf import URLRefusedError
 from handlers.errors import ApiError
 
 MAX_URL_LENGTH = 8192
@@ -34,15 +32,3 @@ def decode_target(raw: str | None) -> str:
     if not hostname:
         raise ApiError("invalid_url", "the target URL has no host")
     return url
-
-
-async def check_target(fetcher: Fetcher, url: str) -> None:
-    """The SSRF guard before a browser loads ``url`` (its egress guard checks every request the
-    page makes too): ApiError ``invalid_url``, ``fetch_not_allowed`` or ``target_unreachable``."""
-    try:
-        await fetcher.policy.check(url, fetcher.resolver)
-    except URLRefusedError as exc:
-        kind = "invalid_url" if exc.kind.value == "invalid_url" else "fetch_not_allowed"
-        raise ApiError(kind, exc.message) from exc
-    except Exception as exc:  # ResolutionError and resolver failures
-        raise ApiError("target_unreachable", "the target host could not be resolved") from exc

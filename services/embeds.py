@@ -31,6 +31,7 @@ entries; what they hold is small because page metadata is capped where it is rea
 
 from __future__ import annotations
 
+import enum
 import logging
 import time
 from dataclasses import dataclass, replace
@@ -139,11 +140,18 @@ class Resolved:
     rendered: bool = False
 
 
-class ResolutionError(Exception):
-    """The URL resolves to nothing: ``kind`` is an API error kind."""
+class EmbedFailure(enum.Enum):
+    """Why a URL gave no embed."""
 
-    def __init__(self, kind: str, message: str) -> None:
-        self.kind = kind
+    NOTHING_TO_EMBED = "nothing_to_embed"
+    """No native embed, and no card: the page could not be read, or has nothing for one."""
+
+
+class EmbedError(Exception):
+    """The URL resolves to nothing; ``message`` is safe to show."""
+
+    def __init__(self, failure: EmbedFailure, message: str) -> None:
+        self.failure = failure
         self.message = message
         super().__init__(message)
 
@@ -173,7 +181,7 @@ class EmbedResolver:
         self.answers = AnswerCache(settings.answer_cache_seconds, settings.answer_cache_bytes)
 
     async def resolve(self, request: EmbedRequest) -> Resolved:
-        """The first tier that answers; :class:`ResolutionError` when none does."""
+        """The first tier that answers; :class:`EmbedError` when none does."""
         if not request.always_og_frame:
             native = await self.native(request)
             if native is not None:
@@ -199,8 +207,8 @@ class EmbedResolver:
         if not page.has_metadata:
             if refused is not None:
                 return Resolved("discovery", fields=_as_link(refused, request.url))
-            raise ResolutionError(
-                "oembed_resolution_failed",
+            raise EmbedError(
+                EmbedFailure.NOTHING_TO_EMBED,
                 "no native embed, and the page has no title, description or image for a card",
             )
         return Resolved("og_frame", page=page, fetched=fetched, rendered=rendered)
@@ -244,20 +252,20 @@ class EmbedResolver:
 
     async def read_page(self, request: EmbedRequest) -> tuple[EmbedPage, PageResult, bool]:
         """The page's metadata and discovery links, fetched (or rendered) with the request's
-        fetch controls; :class:`ResolutionError` when the page cannot be read."""
+        fetch controls; :class:`EmbedError` when the page cannot be read."""
         if request.full_render:
             fetched = await self._render(request)
             return await self._read(fetched), fetched, True
         fetched = await self.pages.get(request.page)
         failure = _page_failure(fetched.fetch, fetched.attempts)
         if failure:
-            raise ResolutionError("oembed_resolution_failed", failure)
+            raise EmbedError(EmbedFailure.NOTHING_TO_EMBED, failure)
         page = await self._read(fetched)
         if request.auto_render and page.app_shell and not page.has_metadata:
             try:
                 rendered = await self._render(request)
                 again = await self._read(rendered)
-            except ResolutionError as exc:
+            except EmbedError as exc:
                 log.info("auto_render of an app shell failed: %s", exc.message)
             else:
                 if again.has_metadata:
@@ -279,13 +287,13 @@ class EmbedResolver:
         try:
             rendered = await self.farm.render(request.url, options)
         except (FarmError, ValueError) as exc:
-            raise ResolutionError(
-                "oembed_resolution_failed", f"the page could not be rendered: {exc}"
+            raise EmbedError(
+                EmbedFailure.NOTHING_TO_EMBED, f"the page could not be rendered: {exc}"
             ) from exc
         result = rendered_result(request.url, rendered, request.render_route)
         failure = _page_failure(result.fetch)
         if failure:
-            raise ResolutionError("oembed_resolution_failed", failure)
+            raise EmbedError(EmbedFailure.NOTHING_TO_EMBED, failure)
         return result
 
 

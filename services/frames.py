@@ -23,7 +23,7 @@ from convert.oembed import (
     params_hash,
     render_params,
 )
-from services.embeds import EmbedRequest, EmbedResolver, ResolutionError, with_cache_off
+from services.embeds import EmbedError, EmbedRequest, EmbedResolver, with_cache_off
 from services.pages import PageRequest
 from store.frames import METADATA_FIELDS, BadCursorError, FramePage, FrameRecord, FrameStore
 from store.memcache import BoundedCache
@@ -157,7 +157,7 @@ class FrameService:
         )
         try:
             page, _, _ = await self.embeds.read_page(request)
-        except ResolutionError as exc:
+        except EmbedError as exc:
             raise FrameError(FrameFailure.GENERATION_FAILED, exc.message) from exc
         if not page.has_metadata:
             raise FrameError(FrameFailure.GENERATION_FAILED, "the page no longer has card metadata")

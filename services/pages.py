@@ -8,6 +8,7 @@ module decides which fetches to make.
 from __future__ import annotations
 
 import asyncio
+import enum
 import logging
 import time
 from collections.abc import Coroutine
@@ -33,11 +34,22 @@ MEMO_ENTRY_BYTES = 1024
 about half): the strategy memo's byte bound is this times ``learned_max_domains``."""
 
 
-class PageRequestError(Exception):
-    """The request cannot be served as asked: ``kind`` is ``forbidden`` or ``invalid_parameter``."""
+class PageProblem(enum.Enum):
+    """Why a page request cannot be served as asked."""
 
-    def __init__(self, kind: str, message: str) -> None:
-        self.kind = kind
+    TIER_NOT_IN_PLAN = "tier_not_in_plan"
+    """A proxy tier the key's plan does not include."""
+    NOT_CONFIGURED = "not_configured"
+    """A proxy tier (or a country of one) this server has not configured."""
+    COUNTRY_WITHOUT_TIER = "country_without_tier"
+    """proxy_country without a proxy tier to apply it to."""
+
+
+class PageRequestError(Exception):
+    """The request cannot be served as asked; ``message`` is safe to show."""
+
+    def __init__(self, problem: PageProblem, message: str) -> None:
+        self.problem = problem
         self.message = message
         super().__init__(message)
 
@@ -134,21 +146,23 @@ class PageFetcher:
                 continue
             if tier not in request.allowed_tiers:
                 raise PageRequestError(
-                    "forbidden", f"{flag}: the {tier} proxy tier is not in your plan"
+                    PageProblem.TIER_NOT_IN_PLAN,
+                    f"{flag}: the {tier} proxy tier is not in your plan",
                 )
             if not self.proxies.configured(tier):
                 raise PageRequestError(
-                    "invalid_parameter", f"{flag}: no {tier} proxy is configured on this server"
+                    PageProblem.NOT_CONFIGURED,
+                    f"{flag}: no {tier} proxy is configured on this server",
                 )
         if request.proxy_country:
             if forced is None:
                 raise PageRequestError(
-                    "invalid_parameter",
+                    PageProblem.COUNTRY_WITHOUT_TIER,
                     "proxy_country applies only alongside use_proxy, use_premium or use_superior",
                 )
             if not self.proxies.serves(forced, request.proxy_country):
                 raise PageRequestError(
-                    "invalid_parameter",
+                    PageProblem.NOT_CONFIGURED,
                     f"proxy_country: no {forced} proxy for {request.proxy_country} is configured",
                 )
 

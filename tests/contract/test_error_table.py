@@ -9,8 +9,10 @@ import pytest
 from browser.farm_types import FarmErrorKind
 from browser.fetch import FetchError
 from handlers.errors import FAILURE_KINDS, KINDS, failure_error, from_exception
+from services.embeds import EmbedFailure
 from services.frames import FrameError, FrameFailure
 from services.markdown import MarkdownError, MarkdownFailure
+from services.pages import PageProblem
 from services.screenshots import ScreenshotError, ScreenshotFailure
 from services.targets import TargetProblem, TargetRefusedError
 
@@ -21,6 +23,8 @@ KIND_TYPES: tuple[type[enum.Enum], ...] = (
     MarkdownFailure,
     ScreenshotFailure,
     FrameFailure,
+    PageProblem,
+    EmbedFailure,
 )
 
 

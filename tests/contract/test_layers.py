@@ -103,3 +103,54 @@ def test_the_rewritten_handlers_reach_the_outside_only_through_services() -> Non
     for name in ("markdown", "screenshot"):
         modules = imported_modules(ROOT / "handlers" / f"{name}.py")
         assert not [module for module in modules if breaks(module, forbidden)], name
+
+
+LOWER_FAILURES = frozenset(
+    {
+        "StoreUnavailable",
+        "FarmError",
+        "FetchError",
+        "PageRequestError",
+        "EmbedError",
+        "MarkdownError",
+        "ScreenshotError",
+        "FrameError",
+        "TargetRefusedError",
+    }
+)
+
+
+def translations(path: Path) -> list[str]:
+    """The lower-layer failures a module catches only to raise an ApiError in their place."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+        if not isinstance(node, ast.ExceptHandler) or node.type is None:
+            continue
+        types = node.type.elts if isinstance(node.type, ast.Tuple) else [node.type]
+        names = {kind.id for kind in types if isinstance(kind, ast.Name)} & LOWER_FAILURES
+        raises_api_error = any(
+            isinstance(statement, ast.Raise)
+            and isinstance(statement.exc, ast.Call)
+            and isinstance(statement.exc.func, ast.Name)
+            and statement.exc.func.id == "ApiError"
+            for statement in node.body
+        )
+        if names and raises_api_error:
+            found += sorted(names)
+    return found
+
+
+def test_no_handler_translates_errors_by_hand() -> None:
+    # The lower layers' failures reach write_error, which answers them through the one table
+    # (handlers/errors.py); a handler that catches one to raise an ApiError repeats it.
+    for path in sorted((ROOT / "handlers").glob("*.py")):
+        assert not translations(path), f"{path.name} translates {translations(path)} by hand"
+
+
+def test_a_translation_by_hand_is_seen(tmp_path: Path) -> None:
+    source = tmp_path / "handler.py"
+    source.write_text(
+        "try:\n    pass\nexcept StoreUnavailable as exc:\n    raise ApiError('x') from exc\n"
+        "try:\n    pass\nexcept StoreUnavailable:\n    log()\nraise ApiError('quota')\n"
+    )
+    assert translations(source) == ["StoreUnavailable"]
