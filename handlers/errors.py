@@ -16,12 +16,13 @@ from typing import Any, Literal
 
 from browser.farm_types import FarmErrorKind
 from browser.fetch import FetchError
-from services.embeds import EmbedError, EmbedFailure
-from services.frames import FrameError, FrameFailure
-from services.markdown import MarkdownError, MarkdownFailure
-from services.pages import PageProblem, PageRequestError
-from services.screenshots import ScreenshotError, ScreenshotFailure
-from services.targets import TargetProblem, TargetRefusedError
+from services.embeds import EmbedFailure
+from services.failure import ServiceError
+from services.frames import FrameFailure
+from services.markdown import MarkdownFailure
+from services.pages import PageProblem
+from services.screenshots import ScreenshotFailure
+from services.targets import TargetProblem
 from store.store import StoreUnavailable
 
 Shape = Literal["oembed", "markdown"]
@@ -271,20 +272,10 @@ def from_exception(exc: BaseException | None) -> ApiError | None:
     failures the layers below report (an unexpected failure, answered as internal)."""
     if isinstance(exc, ApiError):
         return exc
-    if isinstance(exc, MarkdownError):
+    if isinstance(exc, ServiceError):
         return failure_error(
             exc.failure, exc.message, retry_after=exc.retry_after, attempts=exc.attempts
         )
-    if isinstance(exc, ScreenshotError):
-        return failure_error(exc.failure, exc.message, retry_after=exc.retry_after)
-    if isinstance(exc, FrameError):
-        return failure_error(exc.failure, exc.message)
-    if isinstance(exc, TargetRefusedError):
-        return failure_error(exc.problem, exc.message)
-    if isinstance(exc, PageRequestError):
-        return failure_error(exc.problem, exc.message)
-    if isinstance(exc, EmbedError):
-        return failure_error(exc.failure, exc.message)
     if isinstance(exc, StoreUnavailable):
         # Wherever the database (or image storage) failed, the answer is the same: down for
         # now, retry shortly.

@@ -51,6 +51,7 @@ from convert.oembed import (
     read_embed_page,
 )
 from convert.providers import ProviderRegistry, endpoint_url
+from services.failure import ServiceError
 from services.pages import PageFetcher, PageRequest, PageResult, rendered_result
 from services.pool import ConverterPool
 from settings.fields import setting
@@ -147,13 +148,8 @@ class EmbedFailure(enum.Enum):
     """No native embed, and no card: the page could not be read, or has nothing for one."""
 
 
-class EmbedError(Exception):
+class EmbedError(ServiceError):
     """The URL resolves to nothing; ``message`` is safe to show."""
-
-    def __init__(self, failure: EmbedFailure, message: str) -> None:
-        self.failure = failure
-        self.message = message
-        super().__init__(message)
 
 
 class EmbedResolver:

@@ -24,6 +24,7 @@ from convert.oembed import (
     render_params,
 )
 from services.embeds import EmbedError, EmbedRequest, EmbedResolver, with_cache_off
+from services.failure import ServiceError
 from services.pages import PageRequest
 from store.frames import METADATA_FIELDS, BadCursorError, FramePage, FrameRecord, FrameStore
 from store.memcache import BoundedCache
@@ -50,13 +51,8 @@ class FrameFailure(enum.Enum):
     """The frame could not be built (the page, or the store, failed)."""
 
 
-class FrameError(Exception):
+class FrameError(ServiceError):
     """A frame request that cannot be answered; ``message`` is safe to show."""
-
-    def __init__(self, failure: FrameFailure, message: str | None = None) -> None:
-        self.failure = failure
-        self.message = message
-        super().__init__(message or str(failure))
 
 
 @dataclass(frozen=True)

@@ -18,6 +18,7 @@ from browser.farm_types import FarmError, FarmErrorKind, RenderOptions
 from browser.fetch import Fetcher, FetchError, FetchResult
 from convert.page import ConvertOptions, PageConversion, convert_page
 from services.billing import CreditSettings, Usage, price
+from services.failure import ServiceError
 from services.pages import PageFetcher, PageRequest, PageResult, rendered_result
 from services.pool import ConversionTimeoutError, ConverterPool, PoolBusyError
 from services.targets import TargetProblem, TargetRefusedError, check_target
@@ -51,23 +52,9 @@ class MarkdownFailure(enum.Enum):
 Failure = MarkdownFailure | FetchError | TargetProblem
 
 
-class MarkdownError(Exception):
+class MarkdownError(ServiceError):
     """A Markdown request that cannot be answered. ``message`` is safe to show (None: the
     kind's own words); ``attempts`` is how many fetches were made, when that is worth saying."""
-
-    def __init__(
-        self,
-        failure: Failure,
-        message: str | None = None,
-        *,
-        retry_after: int | None = None,
-        attempts: int = 0,
-    ) -> None:
-        self.failure = failure
-        self.message = message
-        self.retry_after = retry_after
-        self.attempts = attempts
-        super().__init__(message or str(failure))
 
 
 _FARM_FAILURES: dict[FarmErrorKind, Failure] = {
@@ -134,7 +121,7 @@ class MarkdownService:
             try:
                 await check_target(self.fetcher, job.url)
             except TargetRefusedError as exc:
-                failure = FetchError.dns if exc.problem is TargetProblem.UNRESOLVED else exc.problem
+                failure = FetchError.dns if exc.failure is TargetProblem.UNRESOLVED else exc.failure
                 raise MarkdownError(failure, exc.message) from exc
             got = await self._render(job, job.render_tier)
             full_render = True

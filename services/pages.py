@@ -22,6 +22,7 @@ from browser.farm_types import RenderResult
 from browser.fetch import Fetcher, FetchError, FetchResult, fail_for_status
 from browser.proxies import TIERS, ProxyPool, ProxySettings, ladder
 from browser.retry import retryable, retryable_on_same_tier
+from services.failure import ServiceError
 from store.cache import CachedPage, cache_key
 from store.memcache import BoundedCache
 from store.store import StoreUnavailable
@@ -45,13 +46,8 @@ class PageProblem(enum.Enum):
     """proxy_country without a proxy tier to apply it to."""
 
 
-class PageRequestError(Exception):
+class PageRequestError(ServiceError):
     """The request cannot be served as asked; ``message`` is safe to show."""
-
-    def __init__(self, problem: PageProblem, message: str) -> None:
-        self.problem = problem
-        self.message = message
-        super().__init__(message)
 
 
 class PageStore(Protocol):

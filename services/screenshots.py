@@ -14,11 +14,12 @@ from urllib.parse import urlsplit
 from PIL import Image
 
 from browser.farm import Farm
-from browser.farm_types import CaptureOptions, CaptureResult, FarmError, FarmErrorKind
+from browser.farm_types import CaptureOptions, CaptureResult, FarmError
 from browser.fetch import Fetcher
 from browser.proxies import ProxyPool
 from services.billing import CreditSettings, Usage, price
-from services.targets import TargetProblem, check_target
+from services.failure import ServiceError
+from services.targets import check_target
 from store.screenshots import ScreenshotRecord, ScreenshotStore
 
 REUSE_MIN_LEFT = timedelta(hours=1)
@@ -40,20 +41,8 @@ class ScreenshotFailure(enum.Enum):
     """The link is live but its image is no longer stored."""
 
 
-class ScreenshotError(Exception):
+class ScreenshotError(ServiceError):
     """A screenshot (or its link) that cannot be answered; ``message`` is safe to show."""
-
-    def __init__(
-        self,
-        failure: ScreenshotFailure | FarmErrorKind | TargetProblem,
-        message: str | None = None,
-        *,
-        retry_after: int | None = None,
-    ) -> None:
-        self.failure = failure
-        self.message = message
-        self.retry_after = retry_after
-        super().__init__(message or str(failure))
 
 
 @dataclass(frozen=True)

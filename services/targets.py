@@ -7,6 +7,7 @@ import enum
 
 from browser.fetch import Fetcher
 from browser.ssrf import URLRefusedError
+from services.failure import ServiceError
 
 
 class TargetProblem(enum.Enum):
@@ -20,13 +21,8 @@ class TargetProblem(enum.Enum):
     """Its host could not be resolved."""
 
 
-class TargetRefusedError(Exception):
+class TargetRefusedError(ServiceError):
     """A target the browser must not load; ``message`` is safe to show."""
-
-    def __init__(self, problem: TargetProblem, message: str) -> None:
-        self.problem = problem
-        self.message = message
-        super().__init__(message)
 
 
 async def check_target(fetcher: Fetcher, url: str) -> None:

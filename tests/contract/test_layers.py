@@ -116,6 +116,7 @@ LOWER_FAILURES = frozenset(
         "ScreenshotError",
         "FrameError",
         "TargetRefusedError",
+        "ServiceError",
     }
 )
 
