@@ -12,7 +12,7 @@ from pathlib import Path
 from app.config import Settings
 from browser.egress import EgressGuard, EgressLimits
 from browser.farm import Farm
-from browser.farm_browser import Egress
+from browser.farm.browser import Egress
 from browser.fetch import Fetcher
 from convert.providers import ProviderRegistry, RegistryError
 from handlers.lookupgate import AddressGate

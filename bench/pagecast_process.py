@@ -94,7 +94,7 @@ def tree_memory_mb(pid: int) -> tuple[float, float, float]:
     from one reading of each process: RSS counts Chromium's shared pages once per process, PSS
     divides them among sharers."""
     # Imported here: Pagecast's root is put on sys.path only once this module has run.
-    from browser.farm_procs import process_tree, pss_bytes  # noqa: PLC0415
+    from browser.farm.procs import process_tree, pss_bytes  # noqa: PLC0415
 
     tree = [info for info in process_tree(pid) if info.state != "Z"]
     rss = sum(info.rss_bytes for info in tree)
@@ -105,7 +105,7 @@ def tree_memory_mb(pid: int) -> tuple[float, float, float]:
 def chromium_browsers(root: int) -> list[int]:
     """The Chromium browser processes (not renderers or helpers) under Pagecast's process."""
     # Imported here: Pagecast's root is put on sys.path only once this module has run.
-    from browser.farm_procs import process_tree  # noqa: PLC0415
+    from browser.farm.procs import process_tree  # noqa: PLC0415
 
     pids = []
     for info in process_tree(root):

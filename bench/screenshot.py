@@ -35,7 +35,7 @@ from pagecast_process import (
 from playwright.async_api import async_playwright
 from tornado.httpclient import AsyncHTTPClient
 
-from browser.farm_browser import LAUNCH_ARGS
+from browser.farm.browser import LAUNCH_ARGS
 
 CHROMIUM = "/usr/bin/chromium"
 FLAGS = list(LAUNCH_ARGS)  # the flags Pagecast launches Chromium with

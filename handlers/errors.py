@@ -14,7 +14,7 @@ import enum
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from browser.farm_types import FarmErrorKind
+from browser.farm.types import FarmErrorKind
 from browser.fetch import FetchError
 from services.embeds import EmbedFailure
 from services.failure import ServiceError

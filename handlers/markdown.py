@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from browser.farm_types import RenderOptions
+from browser.farm.types import RenderOptions
 from convert.chunks import ChunkOptions
 from convert.document import SelectorError, check_selectors, split_selectors
 from convert.page import ConvertOptions, StructureRequest

@@ -8,7 +8,7 @@ import json
 from email.utils import format_datetime
 from typing import Any
 
-from browser.farm_types import CaptureOptions
+from browser.farm.types import CaptureOptions
 from convert.consent import LOADERS, banner_css, hide_css
 from convert.document import SelectorError, check_selectors, split_selectors
 from handlers.base import ApiHandler, BaseHandler

@@ -39,7 +39,7 @@ from typing import Any, ClassVar
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from browser.farm import Farm
-from browser.farm_types import FarmError, RenderOptions
+from browser.farm.types import FarmError, RenderOptions
 from browser.fetch import Fetcher
 from browser.fetchtypes import FetchResult
 from convert.embed_html import discovered_snippet, link_snippet

@@ -14,7 +14,7 @@ from dataclasses import dataclass, replace
 
 from browser.charset import HTML_TYPES
 from browser.farm import Farm
-from browser.farm_types import FarmError, FarmErrorKind, RenderOptions
+from browser.farm.types import FarmError, FarmErrorKind, RenderOptions
 from browser.fetch import Fetcher, FetchError, FetchResult
 from convert.page import ConvertOptions, PageConversion, convert_page
 from services.billing import CreditSettings, Usage, price

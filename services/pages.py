@@ -18,7 +18,7 @@ from typing import Any, Protocol
 from urllib.parse import urlsplit
 
 from browser.charset import declared_charset, decode_text, is_textual
-from browser.farm_types import RenderResult
+from browser.farm.types import RenderResult
 from browser.fetch import Fetcher, FetchError, FetchResult, fail_for_status
 from browser.proxies import TIERS, ProxyPool, ProxySettings, ladder
 from browser.retry import retryable, retryable_on_same_tier

@@ -14,7 +14,7 @@ from urllib.parse import urlsplit
 from PIL import Image
 
 from browser.farm import Farm
-from browser.farm_types import CaptureOptions, CaptureResult, FarmError
+from browser.farm.types import CaptureOptions, CaptureResult, FarmError
 from browser.fetch import Fetcher
 from browser.proxies import ProxyPool
 from services.billing import CreditSettings, Usage, price

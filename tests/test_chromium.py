@@ -12,7 +12,7 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import sync_playwright
 
-from browser.farm_browser import LAUNCH_ARGS
+from browser.farm.browser import LAUNCH_ARGS
 
 CHROMIUM = os.environ.get("PAGECAST_TEST_CHROMIUM", "/usr/bin/chromium")
 FLAGS = list(LAUNCH_ARGS)  # exactly how the farm launches Chromium

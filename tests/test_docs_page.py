@@ -14,7 +14,7 @@ from playwright.async_api import async_playwright
 
 from app.services import Services
 from app.web import make_api_app
-from browser.farm_browser import LAUNCH_ARGS
+from browser.farm.browser import LAUNCH_ARGS
 from handlers.docs import CONTENT_SECURITY_POLICY, STATIC
 from tests.origin import Origin, serve
 from tests.static_pages import assert_no_inline_code, assert_safe_script

@@ -42,8 +42,8 @@ from browser.farm import (
     RenderResult,
     image_size,
 )
-from browser.farm_admission import Admission
-from browser.farm_watchdog import RendererWatchdog
+from browser.farm.admission import Admission
+from browser.farm.watchdog import RendererWatchdog
 from browser.ssrf import AddressPolicy
 from tests.origin import Origin, closed_port, serve
 

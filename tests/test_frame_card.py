@@ -16,7 +16,7 @@ import pytest
 from PIL import Image, ImageDraw
 from playwright.sync_api import ConsoleMessage, Dialog, Page, Route, sync_playwright
 
-from browser.farm_browser import LAUNCH_ARGS
+from browser.farm.browser import LAUNCH_ARGS
 from convert.frame_card import (
     CSP,
     DESCRIPTION_LIMIT,

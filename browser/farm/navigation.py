@@ -20,7 +20,7 @@ from playwright.async_api import TimeoutError as PlaywrightTimeoutError
 
 from browser.egress import EGRESS_HEADER as GUARD_HEADER
 from browser.egress import EGRESS_REASON_HEADER
-from browser.farm_types import FarmError, FarmErrorKind
+from browser.farm.types import FarmError, FarmErrorKind
 
 log = logging.getLogger(__name__)
 

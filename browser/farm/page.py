@@ -2,7 +2,7 @@
 
 Everything here works on a Playwright page the farm has made for one request and will close
 afterwards. Each wait takes its timeout from the request's
-:class:`~browser.farm_navigation.Budget`, so a page can never hold a request past its deadline.
+:class:`~browser.farm.navigation.Budget`, so a page can never hold a request past its deadline.
 Expected failures become :class:`FarmError`; anything else (the browser going away, protocol
 errors) propagates for the farm to judge.
 """
@@ -30,8 +30,8 @@ from playwright.async_api import (
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import TimeoutError as PlaywrightTimeoutError
 
-from browser.farm_navigation import Budget, navigate
-from browser.farm_types import (
+from browser.farm.navigation import Budget, navigate
+from browser.farm.types import (
     PRESETS,
     CaptureOptions,
     CaptureResult,

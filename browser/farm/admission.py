@@ -1,7 +1,7 @@
 """Admission to the farm's pages: at most ``max_pages`` render at once, one organization holds at
 most its share of them (``org_share``), and requests that cannot start at once wait in bounded
 queues, each request at most ``queue_timeout``; a request that cannot be admitted gets
-:class:`~browser.farm_types.FarmError` ``busy`` with a ``retry_after`` hint.
+:class:`~browser.farm.types.FarmError` ``busy`` with a ``retry_after`` hint.
 
 There are two kinds of queue, each bounded by ``queue_size``:
 
@@ -24,7 +24,7 @@ from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 
-from browser.farm_types import FarmError, FarmErrorKind, FarmSettings
+from browser.farm.types import FarmError, FarmErrorKind, FarmSettings
 
 TYPICAL_SECONDS = 2.0
 """A request's expected duration before any has finished (for ``retry_after``)."""

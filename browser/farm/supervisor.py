@@ -18,9 +18,9 @@ from typing import Any
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Playwright, async_playwright
 
-from browser.farm_browser import CLOSE_GRACE, Egress, FarmBrowser
-from browser.farm_procs import enable_subreaper, reap_orphans, tree_memory_bytes
-from browser.farm_types import FarmSettings
+from browser.farm.browser import CLOSE_GRACE, Egress, FarmBrowser
+from browser.farm.procs import enable_subreaper, reap_orphans, tree_memory_bytes
+from browser.farm.types import FarmSettings
 
 log = logging.getLogger(__name__)
 

@@ -19,15 +19,15 @@ from typing import Any
 from playwright.async_api import Browser, BrowserContext, Playwright
 from playwright.async_api import Error as PlaywrightError
 
-from browser.farm_lanes import ContextLanes, Egress
-from browser.farm_procs import (
+from browser.farm.lanes import ContextLanes, Egress
+from browser.farm.procs import (
     chromium_orphans,
     is_chromium,
     kill_processes,
     process_tree,
     reap_orphans,
 )
-from browser.farm_types import COLOR_SCHEMES, PRESETS, FarmSettings
+from browser.farm.types import COLOR_SCHEMES, PRESETS, FarmSettings
 
 log = logging.getLogger(__name__)
 

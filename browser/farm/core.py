@@ -1,7 +1,7 @@
 """The supervised Chromium farm: screenshots (:meth:`Farm.capture`) and rendered HTML
 (:meth:`Farm.render`) from one Chromium driven by Playwright.
 
-Admission (:mod:`browser.farm_admission`): at most ``max_pages`` pages render at once and one
+Admission (:mod:`browser.farm.admission`): at most ``max_pages`` pages render at once and one
 organization holds at most its share of them (``org_share``); its surplus waits in a queue of its
 own, the others' requests in the farm's queue, each bounded by ``queue_size`` and each wait by
 ``queue_timeout``, else :class:`FarmError` ``busy`` with a ``retry_after`` hint. Each request then
@@ -12,8 +12,8 @@ it. The request deadline starts once a page slot is granted.
 A request whose browser went away during it (crash, kill, failed health probe) is retried once on
 the browser that replaced it, with a fresh deadline: a request may take twice its deadline plus a
 launch. Keeping a browser healthy (replacement, probes, recycling, reaping) is
-:mod:`browser.farm_supervisor`'s job; the pages' work is :mod:`browser.farm_page`'s. The renderer
-watchdog (:mod:`browser.farm_watchdog`) kills a page's renderer the moment it uses more than
+:mod:`browser.farm.supervisor`'s job; the pages' work is :mod:`browser.farm.page`'s. The renderer
+watchdog (:mod:`browser.farm.watchdog`) kills a page's renderer the moment it uses more than
 ``page_memory_mb`` and lowers one that keeps a core busy; the page's request then fails alone
 (502).
 
@@ -36,11 +36,11 @@ from urllib.parse import urlsplit
 from playwright.async_api import BrowserContext
 from playwright.async_api import Error as PlaywrightError
 
-from browser import farm_page
-from browser.farm_admission import Admission
-from browser.farm_browser import DEFAULT_ROUTE, ContextKey, FarmBrowser
-from browser.farm_lanes import Egress, proxy_settings
-from browser.farm_metrics import (
+from browser.farm import page as farm_page
+from browser.farm.admission import Admission
+from browser.farm.browser import DEFAULT_ROUTE, ContextKey, FarmBrowser
+from browser.farm.lanes import Egress, proxy_settings
+from browser.farm.metrics import (
     CAPTURE_DURATION,
     CAPTURES,
     CONTEXTS,
@@ -50,10 +50,10 @@ from browser.farm_metrics import (
     RENDERERS_KILLED,
     RESTARTS,
 )
-from browser.farm_navigation import Budget, page_caused_error
-from browser.farm_page import PageSession
-from browser.farm_supervisor import Supervisor
-from browser.farm_types import (
+from browser.farm.navigation import Budget, page_caused_error
+from browser.farm.page import PageSession
+from browser.farm.supervisor import Supervisor
+from browser.farm.types import (
     PRESETS,
     CaptureOptions,
     CaptureResult,
@@ -64,7 +64,7 @@ from browser.farm_types import (
     RenderResult,
     image_size,
 )
-from browser.farm_watchdog import RendererWatchdog
+from browser.farm.watchdog import RendererWatchdog
 
 __all__ = [
     "CaptureOptions",

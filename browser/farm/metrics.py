@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from prometheus_client import Counter, Gauge, Histogram
 
-from browser.farm_types import FarmErrorKind
+from browser.farm.types import FarmErrorKind
 
 CONTEXTS = Gauge(
     "pagecast_farm_contexts",

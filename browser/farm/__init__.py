@@ -1,0 +1,40 @@
+"""The Chromium farm: screenshots and rendered HTML from one supervised Chromium.
+
+- :mod:`browser.farm.core`: :class:`~browser.farm.core.Farm`, admission to its pages, contexts,
+  retries after a browser went away;
+- :mod:`browser.farm.types`: the settings, the options and results of captures and renders, the
+  error kinds;
+- :mod:`browser.farm.admission`: page slots and per-organization shares and queues;
+- :mod:`browser.farm.browser`: one Chromium: launching it, its pre-warmed contexts, closing it
+  for sure;
+- :mod:`browser.farm.supervisor`: replacement, health probes, recycling, reaping;
+- :mod:`browser.farm.page`, :mod:`browser.farm.navigation`: a page's work and its deadlines;
+- :mod:`browser.farm.watchdog`, :mod:`browser.farm.procs`: renderers' memory and CPU, from
+  ``/proc``;
+- :mod:`browser.farm.lanes`: the egress guard's lanes for the browsers;
+- :mod:`browser.farm.metrics`: the ``pagecast_farm_*`` metrics.
+"""
+
+from browser.farm.core import (
+    CaptureOptions,
+    CaptureResult,
+    Farm,
+    FarmError,
+    FarmErrorKind,
+    FarmSettings,
+    RenderOptions,
+    RenderResult,
+    image_size,
+)
+
+__all__ = [
+    "CaptureOptions",
+    "CaptureResult",
+    "Farm",
+    "FarmError",
+    "FarmErrorKind",
+    "FarmSettings",
+    "RenderOptions",
+    "RenderResult",
+    "image_size",
+]
