@@ -10,14 +10,14 @@ import re
 import time
 import uuid
 from datetime import UTC, datetime, timedelta
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import tornado.web
 
 from handlers import metrics
 from handlers.errors import ApiError, Shape, from_exception, from_status, render
 from handlers.lookupgate import NoTurn
-from handlers.params import ParamProblem, ParamTable, ParsedParams
+from handlers.params import P, ParamProblem, ParamTable
 from store.keys import KeyFlaw, key_flaw
 from store.store import KeyInfo, StoreUnavailable
 
@@ -168,7 +168,7 @@ class BaseHandler(tornado.web.RequestHandler):
 class ApiHandler(BaseHandler):
     """An endpoint with a key, a rate limit, a parameter table and credits."""
 
-    params: ParamTable
+    params: ParamTable[Any]
     plan: PlanSettings | None = None
     uses_quota: bool = True
     """Whether the plan's monthly credits gate this endpoint (free endpoints say no)."""
@@ -272,20 +272,25 @@ class ApiHandler(BaseHandler):
             raise ApiError(KEY_FLAW_ERRORS[flaw], f"{carrier} {flaw.value}")
         return key
 
-    def parse_params(self) -> ParsedParams:
-        """Parse the query with the endpoint's table; all problems are reported in one error."""
-        values, problems = self.read_params()
+    def parse_params(self, model: type[P]) -> P:
+        """The query read into the endpoint's parameter class ``model``; every problem is
+        reported in one error."""
+        values, problems = self.read_params(model)
         if problems:
             raise params_error(problems)
         return values
 
-    def read_params(self) -> tuple[ParsedParams, list[ParamProblem]]:
-        """Parse the query with the endpoint's table; the caller decides what to raise."""
+    def read_params(self, model: type[P]) -> tuple[P, list[ParamProblem]]:
+        """The query read into ``model`` with the endpoint's table, and every problem; the
+        caller decides what to raise."""
+        if self.params.model is not model:
+            raise TypeError(f"{type(self).__name__} reads {self.params.model}, not {model}")
         args = {
             name: [raw.decode("utf-8", "replace") for raw in values]
             for name, values in self.request.query_arguments.items()
         }
-        return self.params.parse(args)
+        values, problems = self.params.read(args)
+        return cast(P, values), problems
 
     def bill(self, credits: int) -> None:
         """Charge the request; call just before writing a successful answer."""

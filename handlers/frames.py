@@ -4,9 +4,12 @@ management API under ``/api/v1/frames`` (SPEC 4.3, DESIGN section 6), over
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import Any
+
 from convert.frame_card import CSP
 from handlers.base import ApiHandler, BaseHandler
-from handlers.params import Param, ParamTable
+from handlers.params import Params, ParamTable, param
 
 # -- the frame page -----------------------------------------------------------------------------
 
@@ -39,16 +42,27 @@ class FramePageHandler(BaseHandler):
 
 # -- the management API -------------------------------------------------------------------------
 
-KEY_ONLY = ParamTable(
-    [Param("app_id", "string", "API key (or send the api-key header).", secret=True)]
-)
-LIST_PARAMS = ParamTable(
-    [
-        Param("app_id", "string", "API key (or send the api-key header).", secret=True),
-        Param("limit", "integer", "Frames per page, newest first.", 50, minimum=1, maximum=200),
-        Param("cursor", "string", "next_cursor of the previous page.", max_length=200),
-    ]
-)
+
+@dataclass(frozen=True)
+class KeyOnlyParams(Params):
+    """A frame request's only parameter: the key."""
+
+    app_id: str | None = param("string", "API key (or send the api-key header).", secret=True)
+
+
+KEY_ONLY = ParamTable.of(KeyOnlyParams)
+
+
+@dataclass(frozen=True)
+class FrameListParams(Params):
+    """The frame listing's parameters, typed."""
+
+    app_id: str | None = param("string", "API key (or send the api-key header).", secret=True)
+    limit: int = param("integer", "Frames per page, newest first.", 50, minimum=1, maximum=200)
+    cursor: str | None = param("string", "next_cursor of the previous page.", max_length=200)
+
+
+LIST_PARAMS = ParamTable.of(FrameListParams)
 
 
 class FramesApiHandler(ApiHandler):
@@ -56,7 +70,7 @@ class FramesApiHandler(ApiHandler):
 
     endpoint = "frames"
     error_shape = "oembed"
-    params = KEY_ONLY
+    params: ParamTable[Any] = KEY_ONLY
     uses_quota = False
 
     @property
@@ -71,9 +85,9 @@ class FrameListHandler(FramesApiHandler):
     params = LIST_PARAMS
 
     async def get(self) -> None:
-        params = self.parse_params()
+        params = self.parse_params(FrameListParams)
         frames = self.services.frame_service
-        page = await frames.listing(self.org_id, params["limit"], params["cursor"] or None)
+        page = await frames.listing(self.org_id, params.limit, params.cursor or None)
         self.write_json(
             {
                 "frames": [frame.to_json(frames.frame_host()) for frame in page.frames],
@@ -87,13 +101,13 @@ class FrameHandler(FramesApiHandler):
     """``GET`` and ``DELETE /api/v1/frames/:id``."""
 
     async def get(self, embed: str) -> None:
-        self.parse_params()
+        self.parse_params(KeyOnlyParams)
         frames = self.services.frame_service
         record = await frames.own(self.org_id, embed)
         self.write_json(record.to_json(frames.frame_host()))
 
     async def delete(self, embed: str) -> None:
-        self.parse_params()
+        self.parse_params(KeyOnlyParams)
         await self.services.frame_service.delete(self.org_id, embed)
         self.set_status(204)
         self.finish()
@@ -103,7 +117,7 @@ class FrameRefreshHandler(FramesApiHandler):
     """``POST /api/v1/frames/:id/refresh``: re-read the page (no cache) and rebuild the frame."""
 
     async def post(self, embed: str) -> None:
-        self.parse_params()
+        self.parse_params(KeyOnlyParams)
         frames = self.services.frame_service
         tiers = self.plan.proxy_tiers() if self.plan else frozenset()
         updated = await frames.refresh(self.org_id, embed, tiers)

@@ -11,8 +11,7 @@ from convert.page import ConvertOptions, StructureRequest
 from convert.structure import Structure, StructureLimits
 from handlers.base import ApiHandler, params_error
 from handlers.errors import ApiError
-from handlers.markdown_params import MARKDOWN_PARAMS
-from handlers.params import ParsedParams
+from handlers.markdown_params import MARKDOWN_PARAMS, MarkdownParams
 from handlers.target import decode_target
 from services.markdown import MarkdownAnswer, MarkdownJob
 from services.pages import PageRequest
@@ -27,16 +26,16 @@ class MarkdownHandler(ApiHandler):
     params = MARKDOWN_PARAMS
 
     async def get(self, encoded_url: str) -> None:
-        params, problems = self.read_params()
+        params, problems = self.read_params(MarkdownParams)
         format_ok = not any(problem.name == "format" for problem in problems)
-        if format_ok and (params["chunking"] or params["query"]) and params["format"] != "json":
+        if format_ok and (params.chunking or params.query) and params.format != "json":
             raise ApiError("chunking_needs_json")
         if problems:
             raise params_error(problems)
         job = self._job(decode_target(encoded_url), params)
         answer = await self.services.markdown.run(job)
         result = answer.result
-        markdown_format = params["format"] == "markdown"
+        markdown_format = params.format == "markdown"
         safety_headers = {}
         if result.ai_safety is not None and markdown_format:
             safety_headers = {
@@ -69,73 +68,73 @@ class MarkdownHandler(ApiHandler):
 
     # -- reading the request ---------------------------------------------------------------------
 
-    def _job(self, url: str, params: ParsedParams) -> MarkdownJob:
+    def _job(self, url: str, params: MarkdownParams) -> MarkdownJob:
         """The service's job: every cross-parameter rule and selector checked before any fetch."""
         return MarkdownJob(
             url=url,
             page=self._page_request(url, params),
             options=self._options(params),
             render=RenderOptions(
-                wait_for_selector=params["wait_for_selector"] or None,
-                scroll_to_bottom=params["scroll_to_bottom"],
-                load_more_selector=params["load_more_selector"] or None,
+                wait_for_selector=params.wait_for_selector or None,
+                scroll_to_bottom=params.scroll_to_bottom,
+                load_more_selector=params.load_more_selector or None,
                 org=self.key_info.org if self.key_info else "",
             ),
             render_first=_render_first(params),
             render_tier=_forced_tier(params),
-            auto_render=params["auto_render"],
-            ai_sanitize=params["ai_sanitize"],
+            auto_render=params.auto_render,
+            ai_sanitize=params.ai_sanitize,
         )
 
-    def _page_request(self, url: str, params: ParsedParams) -> PageRequest:
-        max_cache_age = params["max_cache_age"]
+    def _page_request(self, url: str, params: MarkdownParams) -> PageRequest:
+        max_cache_age = params.max_cache_age
         return PageRequest(
             url=url,
             allowed_tiers=self.plan.proxy_tiers() if self.plan else frozenset(),
-            accept_lang=params["accept_lang"],
-            use_proxy=params["use_proxy"],
-            use_premium=params["use_premium"],
-            use_superior=params["use_superior"],
-            proxy_country=(params["proxy_country"] or "").strip().lower() or None,
-            auto_proxy=params["auto_proxy"],
-            retry=params["retry"],
-            max_retries=params["max_retries"],
-            retry_escalate=params["retry_escalate"],
-            cache_ok=params["cache_ok"],
+            accept_lang=params.accept_lang,
+            use_proxy=params.use_proxy,
+            use_premium=params.use_premium,
+            use_superior=params.use_superior,
+            proxy_country=(params.proxy_country or "").strip().lower() or None,
+            auto_proxy=params.auto_proxy,
+            retry=params.retry,
+            max_retries=params.max_retries,
+            retry_escalate=params.retry_escalate,
+            cache_ok=params.cache_ok,
             max_cache_age=None if max_cache_age is None else max_cache_age / 1000,
         )
 
-    def _options(self, params: ParsedParams) -> ConvertOptions:
+    def _options(self, params: MarkdownParams) -> ConvertOptions:
         """Cross-parameter rules and selector checks, all before any fetch."""
-        if params["chunk_overlap"] > params["chunk_size"] // 2:
+        if params.chunk_overlap > params.chunk_size // 2:
             raise ApiError(
                 "invalid_parameter",
                 "invalid parameters: chunk_overlap must be at most half of chunk_size",
             )
-        include = _selectors("include_tags", split_selectors(params["include_tags"]))
-        exclude = _selectors("exclude_tags", split_selectors(params["exclude_tags"]))
+        include = _selectors("include_tags", split_selectors(params.include_tags))
+        exclude = _selectors("exclude_tags", split_selectors(params.exclude_tags))
         for name in ("wait_for_selector", "load_more_selector"):
-            if params[name]:
-                _selectors(name, (params[name],))
+            if getattr(params, name):
+                _selectors(name, (getattr(params, name),))
         convert = self.services.settings.convert
         chunking = None
-        if params["chunking"] or params["query"]:
+        if params.chunking or params.query:
             chunking = ChunkOptions(
-                size=params["chunk_size"],
-                overlap=params["chunk_overlap"],
-                heading_aware=params["heading_aware"],
-                heading_level=params["heading_aware_level"],
-                max_chunks=params["max_chunks"],
+                size=params.chunk_size,
+                overlap=params.chunk_overlap,
+                heading_aware=params.heading_aware,
+                heading_level=params.heading_aware_level,
+                max_chunks=params.max_chunks,
             )
         return ConvertOptions(
-            only_main_content=params["only_main_content"],
+            only_main_content=params.only_main_content,
             include_tags=include,
             exclude_tags=exclude,
-            max_chars=params["max_chars"],
+            max_chars=params.max_chars,
             structure=StructureRequest(
-                headings=params["include_headings"],
-                links=params["include_links"],
-                images=params["include_images"],
+                headings=params.include_headings,
+                links=params.include_links,
+                images=params.include_images,
                 limits=StructureLimits(
                     headings=convert.max_headings,
                     links=convert.max_links,
@@ -143,26 +142,26 @@ class MarkdownHandler(ApiHandler):
                 ),
             ),
             chunking=chunking,
-            query=params["query"] or None,
-            query_top_k=params["query_top_k"],
-            safety_mode=params["ai_sanitize_mode"] if params["ai_sanitize"] else None,
+            query=params.query or None,
+            query_top_k=params.query_top_k,
+            safety_mode=params.ai_sanitize_mode if params.ai_sanitize else None,
         )
 
     # -- answering -------------------------------------------------------------------------------
 
-    def _envelope(self, params: ParsedParams, answer: MarkdownAnswer) -> dict[str, Any]:
+    def _envelope(self, params: MarkdownParams, answer: MarkdownAnswer) -> dict[str, Any]:
         got, result = answer.got, answer.result
         body: dict[str, Any] = {}
-        if params["include_markdown"]:
+        if params.include_markdown:
             body["markdown"] = result.markdown
-        if params["include_metadata"]:
+        if params.include_metadata:
             body["metadata"] = result.metadata
         usage: dict[str, Any] = {
             "character_count": result.character_count,
             "estimated_token_count": result.estimated_tokens,
             "truncated": result.truncated,
             "truncation_reason": result.truncation_reason,
-            "max_chars": params["max_chars"],
+            "max_chars": params.max_chars,
             "chunk_count": result.chunk_count,
             "chunks_truncated": result.chunks_truncated,
         }
@@ -175,7 +174,7 @@ class MarkdownHandler(ApiHandler):
             structure = Structure()  # the lists are present, empty, beside structure_error
         if structure is not None:
             for name in ("headings", "links", "images"):
-                if params[f"include_{name}"]:
+                if getattr(params, f"include_{name}"):
                     usage[f"{name}_truncated"] = getattr(structure, f"{name}_truncated")
         body["usage"] = usage
         body["debug"] = {
@@ -190,38 +189,38 @@ class MarkdownHandler(ApiHandler):
             "main_content_fallback": result.fell_back,
         }
         body["request_id"] = self.request_id
-        if result.ai_safety is not None and params["include_ai_safety"]:
+        if result.ai_safety is not None and params.include_ai_safety:
             body["ai_safety"] = result.ai_safety
-        if result.chunks is not None and params["include_chunks"]:
+        if result.chunks is not None and params.include_chunks:
             body["chunks"] = result.chunks
         if structure is not None:
-            if params["include_headings"]:
+            if params.include_headings:
                 body["headings"] = structure.headings
                 body["tables_detected"] = structure.tables_detected
                 body["code_blocks_detected"] = structure.code_blocks_detected
-            if params["include_links"]:
+            if params.include_links:
                 body["links"] = structure.links
-            if params["include_images"]:
+            if params.include_images:
                 body["images"] = structure.images
         return body
 
 
-def _render_first(params: ParsedParams) -> bool:
+def _render_first(params: MarkdownParams) -> bool:
     """Whether the request asks for the browser from the start."""
     return bool(
-        params["full_render"]
-        or params["wait_for_selector"]
-        or params["scroll_to_bottom"]
-        or params["load_more_selector"]
+        params.full_render
+        or params.wait_for_selector
+        or params.scroll_to_bottom
+        or params.load_more_selector
     )
 
 
-def _forced_tier(params: ParsedParams) -> str:
-    if params["use_superior"]:
+def _forced_tier(params: MarkdownParams) -> str:
+    if params.use_superior:
         return "superior"
-    if params["use_premium"]:
+    if params.use_premium:
         return "premium"
-    return "standard" if params["use_proxy"] else "direct"
+    return "standard" if params.use_proxy else "direct"
 
 
 def _selectors(name: str, selectors: tuple[str, ...]) -> tuple[str, ...]:

@@ -4,12 +4,13 @@ oEmbed embed, from its native provider, a discovery link, or a hosted frame (SPE
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from convert.oembed import TEMPLATE_SIZES, frame_size, frame_template, normalize_url
 from handlers.base import ApiHandler, params_error
 from handlers.errors import ApiError
-from handlers.params import Param, ParamTable, ParsedParams
+from handlers.params import Params, ParamTable, param
 from handlers.target import decode_target
 from services.billing import Usage, price
 from services.embeds import EmbedRequest, Resolved
@@ -18,115 +19,102 @@ from services.pages import PageRequest
 
 DEFAULT_MAX_CACHE_AGE_MS = 432_000_000
 
-OEMBED_PARAMS = ParamTable(
-    [
-        Param(
-            "app_id", "string", "API key (or send the api-key header).", required=False, secret=True
-        ),
-        Param(
-            "url",
-            "string",
-            "The target URL, URL-encoded; instead of the path segment (send exactly one).",
-            example="https://www.youtube.com/watch?v=dQw4w9WgXcQ",
-            max_length=8192,
-        ),
-        Param(
-            "orientation",
-            "string",
-            "vertical (800x600) or horizontal (400x150) fallback frame.",
-            "vertical",
-            choices=("vertical", "horizontal"),
-        ),
-        Param(
-            "always_og_frame",
-            "boolean",
-            "Build the hosted frame even when a native embed exists.",
-            False,
-        ),
-        Param(
-            "maxwidth",
-            "integer",
-            "Maximum width in pixels; forwarded to providers, applied to the frame.",
-            minimum=1,
-            maximum=4000,
-            aliases=("maxWidth",),
-        ),
-        Param(
-            "maxheight",
-            "integer",
-            "Maximum height in pixels; forwarded to providers, applied to the frame.",
-            minimum=1,
-            maximum=4000,
-            aliases=("maxHeight",),
-        ),
-        Param(
-            "theme",
-            "string",
-            "light, dark or auto (the viewer's preference); fallback frames only.",
-            "auto",
-            choices=("light", "dark", "auto"),
-        ),
-        Param(
-            "template",
-            "string",
-            "default (800x600 card), compact (400x300, no description) or horizontal (400x150 "
-            "banner); wins over orientation.",
-            choices=tuple(TEMPLATE_SIZES),
-        ),
-        Param("cache_ok", "boolean", "Allow cached page metadata.", True),
-        Param(
-            "max_cache_age",
-            "integer",
-            "Milliseconds; the oldest cached page metadata accepted.",
-            DEFAULT_MAX_CACHE_AGE_MS,
-            minimum=0,
-        ),
-        Param(
-            "full_render",
-            "boolean",
-            "Render the page in a browser before reading its metadata; fallback tier only.",
-            False,
-        ),
-        Param("use_proxy", "boolean", "Fetch the page through the standard proxy tier.", False),
-        Param(
-            "use_premium",
-            "boolean",
-            "Fetch through the premium (residential) tier; the plan must include it.",
-            False,
-        ),
-        Param(
-            "use_superior",
-            "boolean",
-            "Fetch through the superior (mobile) tier; the plan must include it.",
-            False,
-        ),
-        Param(
-            "proxy_country",
-            "string",
-            "Two-letter country code of the proxy; only alongside a forced tier.",
-            example="de",
-            pattern="[A-Za-z]{2}",
-            pattern_words="a two-letter country code",
-        ),
-        Param(
-            "auto_proxy",
-            "boolean",
-            "Start at the proxy tier known to work for the domain. Default: true on 3.0, false "
-            "on 1.1.",
-        ),
-        Param(
-            "auto_render",
-            "boolean",
-            "Render an app-shell page that has no metadata. Default: true on 3.0, false on 1.1.",
-        ),
-        Param(
-            "retry",
-            "boolean",
-            "Retry a failed page fetch, escalating the proxy tier. Default: true on 3.0, false on "
-            "1.1.",
-        ),
-    ]
-)
+
+@dataclass(frozen=True)
+class OembedParams(Params):
+    """The oEmbed endpoint's parameters (both versions), typed."""
+
+    app_id: str | None = param(
+        "string", "API key (or send the api-key header).", required=False, secret=True
+    )
+    url: str | None = param(
+        "string",
+        "The target URL, URL-encoded; instead of the path segment (send exactly one).",
+        example="https://www.youtube.com/watch?v=dQw4w9WgXcQ",
+        max_length=8192,
+    )
+    orientation: str = param(
+        "string",
+        "vertical (800x600) or horizontal (400x150) fallback frame.",
+        "vertical",
+        choices=("vertical", "horizontal"),
+    )
+    always_og_frame: bool = param(
+        "boolean",
+        "Build the hosted frame even when a native embed exists.",
+        False,
+    )
+    maxwidth: int | None = param(
+        "integer",
+        "Maximum width in pixels; forwarded to providers, applied to the frame.",
+        minimum=1,
+        maximum=4000,
+        aliases=("maxWidth",),
+    )
+    maxheight: int | None = param(
+        "integer",
+        "Maximum height in pixels; forwarded to providers, applied to the frame.",
+        minimum=1,
+        maximum=4000,
+        aliases=("maxHeight",),
+    )
+    theme: str = param(
+        "string",
+        "light, dark or auto (the viewer's preference); fallback frames only.",
+        "auto",
+        choices=("light", "dark", "auto"),
+    )
+    template: str | None = param(
+        "string",
+        "default (800x600 card), compact (400x300, no description) or horizontal (400x150 "
+        "banner); wins over orientation.",
+        choices=tuple(TEMPLATE_SIZES),
+    )
+    cache_ok: bool = param("boolean", "Allow cached page metadata.", True)
+    max_cache_age: int = param(
+        "integer",
+        "Milliseconds; the oldest cached page metadata accepted.",
+        DEFAULT_MAX_CACHE_AGE_MS,
+        minimum=0,
+    )
+    full_render: bool = param(
+        "boolean",
+        "Render the page in a browser before reading its metadata; fallback tier only.",
+        False,
+    )
+    use_proxy: bool = param("boolean", "Fetch the page through the standard proxy tier.", False)
+    use_premium: bool = param(
+        "boolean",
+        "Fetch through the premium (residential) tier; the plan must include it.",
+        False,
+    )
+    use_superior: bool = param(
+        "boolean",
+        "Fetch through the superior (mobile) tier; the plan must include it.",
+        False,
+    )
+    proxy_country: str | None = param(
+        "string",
+        "Two-letter country code of the proxy; only alongside a forced tier.",
+        example="de",
+        pattern="[A-Za-z]{2}",
+        pattern_words="a two-letter country code",
+    )
+    auto_proxy: bool | None = param(
+        "boolean",
+        "Start at the proxy tier known to work for the domain. Default: true on 3.0, false on 1.1.",
+    )
+    auto_render: bool | None = param(
+        "boolean",
+        "Render an app-shell page that has no metadata. Default: true on 3.0, false on 1.1.",
+    )
+    retry: bool | None = param(
+        "boolean",
+        "Retry a failed page fetch, escalating the proxy tier. Default: true on 3.0, false on 1.1.",
+    )
+
+
+OEMBED_PARAMS = ParamTable.of(OembedParams)
 
 
 class OembedHandler(ApiHandler):
@@ -137,15 +125,15 @@ class OembedHandler(ApiHandler):
     params = OEMBED_PARAMS
 
     async def get(self, version: str, encoded_url: str | None = None) -> None:
-        params, problems = self.read_params()
+        params, problems = self.read_params(OembedParams)
         if problems:
             raise params_error(problems)
-        url = _target(encoded_url, params["url"])
+        url = _target(encoded_url, params.url)
         assert self.key_info is not None
         answers = self.services.embeds.answers
         key = _answer_key(self.key_info.org_id, url, params)
-        if params["cache_ok"]:
-            cached = answers.get(key, params["max_cache_age"] / 1000)
+        if params.cache_ok:
+            cached = answers.get(key, params.max_cache_age / 1000)
             if cached is not None:
                 self.log_fields.update(source=str(cached.get("source", "-")), answer="memory")
                 self.bill(price(self.services.settings.credits, Usage("oembed", version)))
@@ -177,50 +165,50 @@ class OembedHandler(ApiHandler):
         answers.put(key, body)
         self.write_json(body)
 
-    def _embed_request(self, url: str, params: ParsedParams, version: str) -> EmbedRequest:
+    def _embed_request(self, url: str, params: OembedParams, version: str) -> EmbedRequest:
         modern = version == "3.0"
 
         def versioned(name: str) -> bool:
-            value = params[name]
+            value = getattr(params, name)
             return modern if value is None else bool(value)
 
         page = PageRequest(
             url=url,
             allowed_tiers=self.plan.proxy_tiers() if self.plan else frozenset(),
-            use_proxy=params["use_proxy"],
-            use_premium=params["use_premium"],
-            use_superior=params["use_superior"],
-            proxy_country=(params["proxy_country"] or "").strip().lower() or None,
+            use_proxy=params.use_proxy,
+            use_premium=params.use_premium,
+            use_superior=params.use_superior,
+            proxy_country=(params.proxy_country or "").strip().lower() or None,
             auto_proxy=versioned("auto_proxy"),
             retry=versioned("retry"),
-            cache_ok=params["cache_ok"],
-            max_cache_age=params["max_cache_age"] / 1000,
+            cache_ok=params.cache_ok,
+            max_cache_age=params.max_cache_age / 1000,
         )
         return EmbedRequest(
             url=url,
             page=page,
-            maxwidth=params["maxwidth"],
-            maxheight=params["maxheight"],
-            always_og_frame=params["always_og_frame"],
-            full_render=params["full_render"],
+            maxwidth=params.maxwidth,
+            maxheight=params.maxheight,
+            always_og_frame=params.always_og_frame,
+            full_render=params.full_render,
             auto_render=versioned("auto_render"),
-            render_route="standard" if params["use_proxy"] else "direct",
+            render_route="standard" if params.use_proxy else "direct",
             org=self.key_info.org if self.key_info else "",
         )
 
     async def _frame_answer(
-        self, url: str, params: ParsedParams, resolved: Resolved
+        self, url: str, params: OembedParams, resolved: Resolved
     ) -> dict[str, Any]:
         assert resolved.page is not None and self.key_info is not None
-        template = frame_template(params["template"], params["orientation"])
-        width, height = frame_size(template, params["maxwidth"], params["maxheight"])
+        template = frame_template(params.template, params.orientation)
+        width, height = frame_size(template, params.maxwidth, params.maxheight)
         spec = FrameSpec(
             url,
             template,
-            params["theme"],
-            params["orientation"],
-            params["maxwidth"],
-            params["maxheight"],
+            params.theme,
+            params.orientation,
+            params.maxwidth,
+            params.maxheight,
         )
         record = await self.services.frame_service.build(self.key_info.org_id, spec, resolved.page)
         frame_host = self.services.settings.server.public_frame_host()
@@ -259,9 +247,9 @@ _ANSWER_PARAMS = (
 )
 
 
-def _answer_key(org_id: int, url: str, params: ParsedParams) -> tuple[Any, ...]:
+def _answer_key(org_id: int, url: str, params: OembedParams) -> tuple[Any, ...]:
     """What makes two requests the same answer (the version changes only the credits)."""
-    return (org_id, normalize_url(url), *(params[name] for name in _ANSWER_PARAMS))
+    return (org_id, normalize_url(url), *(getattr(params, name) for name in _ANSWER_PARAMS))
 
 
 def _target(encoded_url: str | None, query_url: str | None) -> str:

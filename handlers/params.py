@@ -1,17 +1,21 @@
-"""Declarative query-parameter tables: one table per endpoint drives validation, ``/openapi.json``
-and the documentation.
+"""Declarative query-parameter tables: one table per endpoint drives validation, the typed
+parameters its handler reads, ``/openapi.json`` and the documentation.
 
-A :class:`ParamTable` parses the query arguments of a request into typed values and reports every
-problem at once, so a client fixes all of its mistakes in one round trip.
+An endpoint declares its parameters once, as a frozen dataclass whose fields are made with
+:func:`param` (type, help, default, rules); :meth:`ParamTable.of` reads the declaration. A
+:class:`ParamTable` parses the query arguments of a request into an instance of that class
+(attributes mypy checks) and reports every problem at once, so a client fixes all of its
+mistakes in one round trip.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Generic, Literal, TypeVar
 
 ParamType = Literal["string", "integer", "number", "boolean"]
 
@@ -73,14 +77,50 @@ class ParsedParams:
         return self.values.get(name, default)
 
 
-class ParamTable:
-    """The parameters of one endpoint, in the order the docs list them."""
+@dataclass(frozen=True)
+class Params:
+    """The base of an endpoint's parameter class: ``sent`` names the parameters the client
+    actually sent; every other field is a parameter made with :func:`param`."""
 
-    def __init__(self, params: Sequence[Param]) -> None:
+    sent: frozenset[str] = frozenset()
+
+
+P = TypeVar("P", bound=Params)
+
+
+def param(type: ParamType, help: str, default: Any = None, **rules: Any) -> Any:
+    """One parameter of an endpoint's class: the field's name is the parameter's, ``rules`` are
+    :class:`Param`'s other attributes."""
+    return field(default=default, metadata={"param": {"type": type, "help": help, **rules}})
+
+
+class ParamTable(Generic[P]):
+    """The parameters of one endpoint, in the order the docs list them; ``model`` is the class
+    a request's values are read into (None for a table built from bare :class:`Param` s)."""
+
+    def __init__(self, params: Sequence[Param], model: type[P] | None = None) -> None:
         self.params = tuple(params)
+        self.model = model
         self.by_name = {p.name: p for p in self.params}
         if len(self.by_name) != len(self.params):
             raise ValueError("duplicate parameter name")
+
+    @classmethod
+    def of(cls, model: type[P]) -> ParamTable[P]:
+        """The table an endpoint's parameter class declares, in its fields' order."""
+        params = [
+            Param(name=item.name, default=item.default, **item.metadata["param"])
+            for item in dataclasses.fields(model)
+            if "param" in item.metadata
+        ]
+        return cls(params, model)
+
+    def read(self, args: Mapping[str, Sequence[str]]) -> tuple[P, list[ParamProblem]]:
+        """Parse query arguments into the table's class; return it and all problems."""
+        if self.model is None:
+            raise TypeError("this table has no parameter class")
+        parsed, problems = self.parse(args)
+        return self.model(sent=frozenset(parsed.sent), **parsed.values), problems
 
     def parse(self, args: Mapping[str, Sequence[str]]) -> tuple[ParsedParams, list[ParamProblem]]:
         """Parse query arguments (name -> list of raw strings); return values and all problems."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from dataclasses import dataclass
 from email.utils import format_datetime
 from typing import Any
 
@@ -13,87 +14,85 @@ from convert.consent import LOADERS, banner_css, hide_css
 from convert.document import SelectorError, check_selectors, split_selectors
 from handlers.base import ApiHandler, BaseHandler
 from handlers.errors import ApiError
-from handlers.params import Param, ParamTable, ParsedParams
+from handlers.params import Params, ParamTable, param
 from handlers.target import decode_target
 from services.screenshots import ScreenshotJob
 from store.screenshots import CONTENT_TYPES, ScreenshotRecord
 
-SCREENSHOT_PARAMS = ParamTable(
-    [
-        Param("app_id", "string", "API key (or send the api-key header).", secret=True),
-        Param("format", "string", "Image format.", "jpeg", choices=("jpeg", "png", "webp")),
-        Param(
-            "quality",
-            "number",
-            "Image quality, 10 to 80, rounded to the nearest 10; ignored for png.",
-            80,
-            minimum=10,
-            maximum=80,
-            round_to=10,
-        ),
-        Param(
-            "full_page", "boolean", "Capture the whole scrollable page, not the viewport.", False
-        ),
-        Param(
-            "dimensions",
-            "string",
-            "Viewport: xs 375x812 (phone), sm 1024x768, md 1366x768, lg 1920x1080.",
-            "md",
-            choices=("xs", "sm", "md", "lg"),
-        ),
-        Param("selector", "string", "CSS selector: capture only that element.", max_length=1000),
-        Param(
-            "exclude_selectors",
-            "string",
-            "Comma-separated CSS selectors hidden from the capture.",
-            max_length=2000,
-            example=".ads,#chat",
-        ),
-        Param("block_cookie_banner", "boolean", "Hide known cookie-consent banners.", True),
-        Param("dark_mode", "boolean", "Ask the page for its dark color scheme.", False),
-        Param(
-            "cache_ok", "boolean", "Reuse an identical capture whose link has an hour left.", True
-        ),
-        Param("use_proxy", "boolean", "Load the page through the standard proxy tier.", False),
-        Param(
-            "capture_delay",
-            "number",
-            "Milliseconds to wait after loading, before the capture.",
-            minimum=0,
-            maximum=10000,
-        ),
-        Param(
-            "navigationTimeout",
-            "number",
-            "Milliseconds the page may take to load.",
-            30000,
-            minimum=1000,
-            maximum=60000,
-        ),
-        Param(
-            "wait_for_selector",
-            "string",
-            "Wait until this CSS selector matches before the capture.",
-            max_length=1000,
-        ),
-        Param(
-            "device_scale_factor",
-            "number",
-            "Device pixels per CSS pixel, 1 to 3 (2 gives a retina image).",
-            1,
-            minimum=1,
-            maximum=3,
-        ),
-        Param("scroll_to_bottom", "boolean", "Scroll down first to load lazy images.", False),
-        Param(
-            "response_type",
-            "string",
-            "json: the SPEC result with a link; image: the image bytes themselves.",
-            "json",
-            choices=("json", "image"),
-        ),
-    ]
-)
+
+@dataclass(frozen=True)
+class ScreenshotParams(Params):
+    """The screenshot endpoint's parameters, typed."""
+
+    app_id: str | None = param("string", "API key (or send the api-key header).", secret=True)
+    format: str = param("string", "Image format.", "jpeg", choices=("jpeg", "png", "webp"))
+    quality: float = param(
+        "number",
+        "Image quality, 10 to 80, rounded to the nearest 10; ignored for png.",
+        80,
+        minimum=10,
+        maximum=80,
+        round_to=10,
+    )
+    full_page: bool = param(
+        "boolean", "Capture the whole scrollable page, not the viewport.", False
+    )
+    dimensions: str = param(
+        "string",
+        "Viewport: xs 375x812 (phone), sm 1024x768, md 1366x768, lg 1920x1080.",
+        "md",
+        choices=("xs", "sm", "md", "lg"),
+    )
+    selector: str | None = param(
+        "string", "CSS selector: capture only that element.", max_length=1000
+    )
+    exclude_selectors: str | None = param(
+        "string",
+        "Comma-separated CSS selectors hidden from the capture.",
+        max_length=2000,
+        example=".ads,#chat",
+    )
+    block_cookie_banner: bool = param("boolean", "Hide known cookie-consent banners.", True)
+    dark_mode: bool = param("boolean", "Ask the page for its dark color scheme.", False)
+    cache_ok: bool = param(
+        "boolean", "Reuse an identical capture whose link has an hour left.", True
+    )
+    use_proxy: bool = param("boolean", "Load the page through the standard proxy tier.", False)
+    capture_delay: float | None = param(
+        "number",
+        "Milliseconds to wait after loading, before the capture.",
+        minimum=0,
+        maximum=10000,
+    )
+    navigationTimeout: float = param(  # noqa: N815 (the SPEC names it so)
+        "number",
+        "Milliseconds the page may take to load.",
+        30000,
+        minimum=1000,
+        maximum=60000,
+    )
+    wait_for_selector: str | None = param(
+        "string",
+        "Wait until this CSS selector matches before the capture.",
+        max_length=1000,
+    )
+    device_scale_factor: float = param(
+        "number",
+        "Device pixels per CSS pixel, 1 to 3 (2 gives a retina image).",
+        1,
+        minimum=1,
+        maximum=3,
+    )
+    scroll_to_bottom: bool = param("boolean", "Scroll down first to load lazy images.", False)
+    response_type: str = param(
+        "string",
+        "json: the SPEC result with a link; image: the image bytes themselves.",
+        "json",
+        choices=("json", "image"),
+    )
+
+
+SCREENSHOT_PARAMS = ParamTable.of(ScreenshotParams)
 
 
 class ScreenshotHandler(ApiHandler):
@@ -104,7 +103,7 @@ class ScreenshotHandler(ApiHandler):
     params = SCREENSHOT_PARAMS
 
     async def get(self, encoded_url: str) -> None:
-        params = self.parse_params()
+        params = self.parse_params(ScreenshotParams)
         url = decode_target(encoded_url)
         assert self.key_info is not None
         job = ScreenshotJob(
@@ -112,9 +111,9 @@ class ScreenshotHandler(ApiHandler):
             org_id=self.key_info.org_id,
             capture=self._options(params),
             request_hash=_request_hash(url, params),
-            image_format=params["format"],
-            quality=int(params["quality"]),
-            reuse=params["cache_ok"],
+            image_format=params.format,
+            quality=int(params.quality),
+            reuse=params.cache_ok,
         )
         screenshots = self.services.screenshot_service
         shot = await screenshots.take(job)
@@ -123,7 +122,7 @@ class ScreenshotHandler(ApiHandler):
             tier=job.capture.route, render="reused" if shot.image is None else "yes"
         )
         record = shot.record
-        if params["response_type"] == "image":
+        if params.response_type == "image":
             image = await screenshots.image(shot)
             self.set_header("Content-Type", record.content_type)
             self.set_header("X-Screenshot-Url", self._link(record))
@@ -137,13 +136,13 @@ class ScreenshotHandler(ApiHandler):
             }
         )
 
-    def _options(self, params: ParsedParams) -> CaptureOptions:
-        exclude = split_selectors(params["exclude_selectors"])
+    def _options(self, params: ScreenshotParams) -> CaptureOptions:
+        exclude = split_selectors(params.exclude_selectors)
         for name, selectors in (
-            ("selector", (params["selector"],) if params["selector"] else ()),
+            ("selector", (params.selector,) if params.selector else ()),
             (
                 "wait_for_selector",
-                (params["wait_for_selector"],) if params["wait_for_selector"] else (),
+                (params.wait_for_selector,) if params.wait_for_selector else (),
             ),
             ("exclude_selectors", exclude),
         ):
@@ -156,24 +155,24 @@ class ScreenshotHandler(ApiHandler):
                     details=[{"parameter": name, "message": "invalid CSS selector"}],
                 ) from exc
         css = hide_css(exclude)
-        if params["block_cookie_banner"]:
+        if params.block_cookie_banner:
             css = banner_css() + css
         return CaptureOptions(
-            preset=params["dimensions"],
-            dark_mode=params["dark_mode"],
-            full_page=params["full_page"],
-            selector=params["selector"] or None,
+            preset=params.dimensions,
+            dark_mode=params.dark_mode,
+            full_page=params.full_page,
+            selector=params.selector or None,
             exclude_selectors=exclude,
             hide_css=css,
-            block_url_patterns=LOADERS if params["block_cookie_banner"] else (),
-            wait_for_selector=params["wait_for_selector"] or None,
-            scroll_to_bottom=params["scroll_to_bottom"],
-            capture_delay_ms=int(params["capture_delay"] or 0),
-            navigation_timeout_ms=int(params["navigationTimeout"]),
-            device_scale_factor=float(params["device_scale_factor"]),
-            image_type="jpeg" if params["format"] == "jpeg" else "png",
-            quality=int(params["quality"]) if params["format"] == "jpeg" else None,
-            route="standard" if params["use_proxy"] else "direct",
+            block_url_patterns=LOADERS if params.block_cookie_banner else (),
+            wait_for_selector=params.wait_for_selector or None,
+            scroll_to_bottom=params.scroll_to_bottom,
+            capture_delay_ms=int(params.capture_delay or 0),
+            navigation_timeout_ms=int(params.navigationTimeout),
+            device_scale_factor=float(params.device_scale_factor),
+            image_type="jpeg" if params.format == "jpeg" else "png",
+            quality=int(params.quality) if params.format == "jpeg" else None,
+            route="standard" if params.use_proxy else "direct",
             org=self.key_info.org if self.key_info else "",
         )
 
@@ -181,10 +180,10 @@ class ScreenshotHandler(ApiHandler):
         return f"{self.services.settings.server.public_base_url()}/screenshots/{record.filename}"
 
 
-def _request_hash(url: str, params: ParsedParams) -> str:
+def _request_hash(url: str, params: ScreenshotParams) -> str:
     """What makes two captures identical: the URL and every parameter that changes the image."""
     fields = {
-        name: params[name]
+        name: getattr(params, name)
         for name in (
             "format",
             "full_page",
@@ -200,8 +199,8 @@ def _request_hash(url: str, params: ParsedParams) -> str:
             "scroll_to_bottom",
         )
     }
-    if params["format"] != "png":
-        fields["quality"] = params["quality"]
+    if params.format != "png":
+        fields["quality"] = params.quality
     text = json.dumps({"url": url, **fields}, sort_keys=True, default=str)
     return hashlib.sha256(text.encode()).hexdigest()
 
