@@ -18,6 +18,7 @@ from urllib.parse import urlencode, urljoin, urlsplit, urlunsplit
 import lxml.etree
 import lxml.html
 
+from convert import urls
 from convert.appshell import detect_app_shell
 from convert.document import parse_document
 from convert.embed_html import http_url, link_snippet, photo_snippet
@@ -243,17 +244,9 @@ def frame_size(template: str, maxwidth: int | None, maxheight: int | None) -> tu
 
 
 def normalize_url(url: str) -> str:
-    """The URL as frames are keyed: scheme and host lowercased, default port and fragment
-    dropped, an empty path made "/"."""
-    parts = urlsplit(url.strip())
-    scheme = parts.scheme.lower()
-    host = (parts.hostname or "").lower()
-    if ":" in host:
-        host = f"[{host}]"
-    port = parts.port
-    if port and not ((scheme == "http" and port == 80) or (scheme == "https" and port == 443)):
-        host = f"{host}:{port}"
-    return urlunsplit((scheme, host, parts.path or "/", parts.query, ""))
+    """The URL as frames are keyed: scheme and host lowercased, default port, userinfo and
+    fragment dropped, an empty path made "/"."""
+    return urls.normalize_url(url)
 
 
 def render_params(

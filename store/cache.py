@@ -21,10 +21,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any, ClassVar
-from urllib.parse import urlsplit, urlunsplit
 
 import peewee
 
+from convert import urls
 from settings.fields import setting
 from store.db import write_transaction
 from store.models import PageCache, as_utc, utc_now
@@ -37,7 +37,6 @@ MAX_BODY_BYTES = 64 * MIB
 #: Rows one eviction statement deletes; keeps each transaction and its locks short.
 EVICT_BATCH = 500
 
-_DEFAULT_PORTS = {"http": 80, "https": 443}
 # Level 6 is zlib's default: HTML shrinks five- to tenfold at tens of MB/s.
 _LEVEL = 6
 
@@ -117,23 +116,11 @@ class Eviction:
 
 def normalize_url(url: str) -> str:
     """``url`` as the cache sees it: scheme and host lowercased, default port and fragment
-    dropped, an empty path made ``/``; path and query are kept as given, in order.
+    dropped, an empty path made ``/``; userinfo, path and query kept as given, in order.
 
     :raises ValueError: for a URL without scheme or host, or with an invalid port.
     """
-    parts = urlsplit(url.strip())
-    scheme = parts.scheme.lower()
-    host = parts.hostname
-    if not scheme or not host:
-        raise ValueError(f"not an absolute URL: {url!r}")
-    port = parts.port
-    if ":" in host:
-        host = f"[{host}]"
-    netloc = host if port is None or _DEFAULT_PORTS.get(scheme) == port else f"{host}:{port}"
-    userinfo, at, _ = parts.netloc.rpartition("@")
-    if at:
-        netloc = f"{userinfo}@{netloc}"
-    return urlunsplit((scheme, netloc, parts.path or "/", parts.query, ""))
+    return urls.normalize_url(url, keep_userinfo=True, strict=True)
 
 
 def cache_key(url: str, variant: Mapping[str, str]) -> str:

@@ -455,3 +455,12 @@ async def test_periodic_eviction_runs_until_close(
     started = time.monotonic()
     await idle.close()
     assert time.monotonic() - started < 1.0
+
+
+def test_the_cache_and_the_frames_write_urls_alike_but_for_userinfo() -> None:
+    from convert.oembed import normalize_url as frame_key
+
+    for url in ("HTTP://Example.COM:80", "https://example.com:8443/a?b=1#c", "http://[::1]:80/x"):
+        assert normalize_url(url) == frame_key(url)
+    assert normalize_url("http://u:p@example.com/") == "http://u:p@example.com/"
+    assert frame_key("http://u:p@example.com/") == "http://example.com/"
