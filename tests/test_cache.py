@@ -15,6 +15,7 @@ from typing import Any
 import peewee
 import pytest
 
+from convert.oembed import normalize_url as frame_key
 from settings.fields import build_section
 from store import keys
 from store.cache import MIB, CachedPage, CacheSettings, Eviction, cache_key, evict, normalize_url
@@ -458,8 +459,6 @@ async def test_periodic_eviction_runs_until_close(
 
 
 def test_the_cache_and_the_frames_write_urls_alike_but_for_userinfo() -> None:
-    from convert.oembed import normalize_url as frame_key
-
     for url in ("HTTP://Example.COM:80", "https://example.com:8443/a?b=1#c", "http://[::1]:80/x"):
         assert normalize_url(url) == frame_key(url)
     assert normalize_url("http://u:p@example.com/") == "http://u:p@example.com/"
