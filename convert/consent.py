@@ -65,10 +65,3 @@ def banner_css() -> str:
         f"{selectors} {{ display: none !important; visibility: hidden !important; }}\n"
         "html, body { overflow: auto !important; position: static !important; }\n"
     )
-
-
-def hide_css(selectors: tuple[str, ...]) -> str:
-    """CSS hiding ``selectors`` (exclude_selectors) from a capture while keeping the layout."""
-    if not selectors:
-        return ""
-    return ",\n".join(selectors) + " { visibility: hidden !important; }\n"

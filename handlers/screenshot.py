@@ -10,7 +10,7 @@ from email.utils import format_datetime
 from typing import Any
 
 from browser.farm.types import CaptureOptions
-from convert.consent import LOADERS, banner_css, hide_css
+from convert.consent import LOADERS, banner_css
 from convert.document import SelectorError, check_selectors, split_selectors
 from handlers.base import ApiHandler, BaseHandler
 from handlers.errors import ApiError
@@ -154,9 +154,7 @@ class ScreenshotHandler(ApiHandler):
                     f"invalid parameters: {name} has an invalid CSS selector",
                     details=[{"parameter": name, "message": "invalid CSS selector"}],
                 ) from exc
-        css = hide_css(exclude)
-        if params.block_cookie_banner:
-            css = banner_css() + css
+        css = banner_css() if params.block_cookie_banner else ""  # the farm hides exclude_selectors
         return CaptureOptions(
             preset=params.dimensions,
             dark_mode=params.dark_mode,
