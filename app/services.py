@@ -25,8 +25,9 @@ from services.pool import ConverterPool
 from services.registry import builtin_providers, load_registry_file
 from services.screenshots import ScreenshotService
 from store.frames import FrameStore
+from store.images import ImageFiles, ImageStorage, ImageStorageError
 from store.objects import ObjectStorage
-from store.screenshots import ImageFiles, ImageStorage, ImageStorageError, ScreenshotStore
+from store.screenshots import ScreenshotStore
 from store.store import Store
 
 log = logging.getLogger(__name__)

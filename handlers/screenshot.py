@@ -17,7 +17,8 @@ from handlers.errors import ApiError
 from handlers.params import Params, ParamTable, param
 from handlers.target import decode_target
 from services.screenshots import ScreenshotJob
-from store.screenshots import CONTENT_TYPES, ScreenshotRecord
+from store.images import CONTENT_TYPES
+from store.screenshots import ScreenshotRecord
 
 
 @dataclass(frozen=True)

@@ -8,6 +8,8 @@ The modules, each with one job:
 - :mod:`store.keys`: API key issue, hashing, listing, revocation, lookup and the lookup cache;
 - :mod:`store.usage`: in-memory usage aggregation and its upserts into the usage table;
 - :mod:`store.cache`: the page cache (compressed fetched pages) and its eviction;
+- :mod:`store.images`: where screenshot bytes live (files, or :mod:`store.objects` in a bucket);
+- :mod:`store.screenshots`: screenshot rows, links and their janitor;
 - :mod:`store.strategy`: the learned fetch strategy per target domain;
 - :mod:`store.store`: the :class:`~store.store.Store` service the server and the CLI use.
 

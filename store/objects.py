@@ -23,14 +23,8 @@ import boto3
 from botocore.config import Config
 from botocore.exceptions import BotoCoreError, ClientError
 
-from store.screenshots import (
-    CONTENT_TYPES,
-    IMAGE_THREADS,
-    UNAVAILABLE,
-    ImageStorageError,
-    ScreenshotSettings,
-    safe_name,
-)
+from store.images import CONTENT_TYPES, IMAGE_THREADS, UNAVAILABLE, ImageStorageError, safe_name
+from store.screenshots import ScreenshotSettings
 
 log = logging.getLogger(__name__)
 

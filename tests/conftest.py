@@ -29,7 +29,8 @@ from services.pool import ConverterPool, ConvertSettings
 from services.registry import builtin_providers
 from store.db import close_database, open_database
 from store.frames import FrameStore
-from store.screenshots import ImageFiles, ScreenshotStore
+from store.images import ImageFiles
+from store.screenshots import ScreenshotStore
 from store.store import Store
 
 PG_ADMIN_DSN = os.environ.get(

@@ -26,8 +26,9 @@ from app.web import make_api_app
 from handlers.playground import content_security_policy
 from settings.fields import SettingsError
 from store.db import StoreSettings
+from store.images import ImageStorageError
 from store.objects import ObjectStorage
-from store.screenshots import ImageStorageError, ScreenshotStore
+from store.screenshots import ScreenshotStore
 from store.store import Store, StoreUnavailable
 from tests.conftest import make_settings
 from tests.objectstore import SECRET_ACCESS_KEY, LocalS3, local_s3

@@ -12,7 +12,8 @@ import pytest
 
 from handlers.base import REQUEST_ID, RequestIdFilter
 from store.db import StoreSettings
-from store.screenshots import ImageFiles, ImageStorageError, ScreenshotStore
+from store.images import ImageFiles, ImageStorageError
+from store.screenshots import ScreenshotStore
 from store.store import Store
 
 
