@@ -38,14 +38,13 @@ CANVASES = (
     "const x=c.getContext('2d');x.fillStyle='#f00';x.fillRect(0,0,4096,4096);keep.push(c)},30);"
     "</script></body></html>"
 )
-# Text held by detached DOM nodes (Blink's memory, not V8's heap): grows until stopped.
-# DOM text outside V8's heap, attached to the document (Blink holds it), 64 MB per turn of the
-# event loop with no timer to throttle: far past any page budget within a second or two.
+# DOM text outside V8's heap, attached to the document (Blink holds it), grown in one synchronous
+# loop: past any page budget within a second, before the watchdog could lower a spinning
+# renderer's priority (a lowered renderer on a busy host grows too slowly to test anything).
 DOM_TEXT = (
     "<html><body><p>dom text</p><div id='k' style='display:none'></div><script>"
-    "const k=document.getElementById('k');let n=0;function grow(){for(let i=0;i<16;i++){"
-    "const d=document.createElement('div');d.textContent='x'.repeat(4e6)+(n++);k.appendChild(d)}"
-    "setTimeout(grow,0)}grow();</script></body></html>"
+    "const k=document.getElementById('k');for(let n=0;;n++){const d=document.createElement('div');"
+    "d.textContent='x'.repeat(4e6)+n;k.appendChild(d)}</script></body></html>"
 )
 JS_LOOP = "<html><body><p>loop</p><script>while(true){}</script></body></html>"
 # A page that reloads itself every 50 ms: whatever the farm evaluates in it loses its context.
