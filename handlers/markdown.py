@@ -32,7 +32,8 @@ class MarkdownHandler(ApiHandler):
             raise ApiError("chunking_needs_json")
         if problems:
             raise params_error(problems)
-        job = self._job(decode_target(encoded_url), params)
+        options = self._options(params)  # the parameters' rules before the target's
+        job = self._job(decode_target(encoded_url), params, options)
         answer = await self.services.markdown.run(job)
         result = answer.result
         markdown_format = params.format == "markdown"
@@ -68,12 +69,12 @@ class MarkdownHandler(ApiHandler):
 
     # -- reading the request ---------------------------------------------------------------------
 
-    def _job(self, url: str, params: MarkdownParams) -> MarkdownJob:
-        """The service's job: every cross-parameter rule and selector checked before any fetch."""
+    def _job(self, url: str, params: MarkdownParams, options: ConvertOptions) -> MarkdownJob:
+        """The service's job, once every cross-parameter rule and selector has been checked."""
         return MarkdownJob(
             url=url,
             page=self._page_request(url, params),
-            options=self._options(params),
+            options=options,
             render=RenderOptions(
                 wait_for_selector=params.wait_for_selector or None,
                 scroll_to_bottom=params.scroll_to_bottom,

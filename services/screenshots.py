@@ -140,7 +140,7 @@ class ScreenshotService:
                 ScreenshotFailure.EXPIRED_LINK,
                 "this screenshot link has expired (links live 24 hours)",
             )
-        direct = await self.store.link(record, left)
+        direct = await self.store.link(record, left) or None
         image = None if direct else await self.store.read(record)
         if direct is None and image is None:
             raise ScreenshotError(ScreenshotFailure.GONE, "this screenshot is no longer available")

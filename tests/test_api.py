@@ -232,6 +232,18 @@ async def test_bad_target_url_is_2204(http_client, base_url, key, target) -> Non
 
 
 @pytest.mark.gen_test(timeout=20)
+async def test_the_parameters_rules_are_judged_before_the_target(
+    http_client, base_url, key
+) -> None:
+    for rule_breaker in (
+        {"chunk_size": "400", "chunk_overlap": "300"},
+        {"include_tags": "div[["},
+    ):
+        url = markdown_url(base_url, "ftp://example.com/", app_id=key, **rule_breaker)
+        assert_markdown_error(await get(http_client, url), 400, -2203)
+
+
+@pytest.mark.gen_test(timeout=20)
 async def test_fetch_failures(http_client, base_url, origin, key) -> None:
     port = int(origin.rsplit(":", 1)[1])
     sock, closed_port = bind_unused_port()
