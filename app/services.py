@@ -73,7 +73,7 @@ class Services:
         return self._frame_service
 
     @property
-    def markdown(self) -> MarkdownService:
+    def markdown_service(self) -> MarkdownService:
         """The Markdown use case over the current parts (a light object, made per request)."""
         return MarkdownService(
             self.fetcher, self.pages, self.farm, self.pool, self.settings.credits

@@ -260,7 +260,7 @@ def failure_error(
 ) -> ApiError:
     """The API error of a lower layer's ``failure``; ``attempts`` (fetches made) is said after
     the message when there were any."""
-    kind = FAILURE_KINDS[failure]
+    kind = FAILURE_KINDS.get(failure, "internal")  # unmapped: a bug, answered as one
     text = message or KINDS[kind].message
     if attempts > 0:
         text += f" (after {attempts} attempt{'' if attempts == 1 else 's'})"

@@ -34,7 +34,7 @@ class MarkdownHandler(ApiHandler):
             raise params_error(problems)
         options = self._options(params)  # the parameters' rules before the target's
         job = self._job(decode_target(encoded_url), params, options)
-        answer = await self.services.markdown.run(job)
+        answer = await self.services.markdown_service.run(job)
         result = answer.result
         markdown_format = params.format == "markdown"
         safety_headers = {}

@@ -15,10 +15,10 @@
 - :mod:`browser.farm.metrics`: the ``pagecast_farm_*`` metrics.
 """
 
-from browser.farm.core import (
+from browser.farm.core import Farm
+from browser.farm.types import (
     CaptureOptions,
     CaptureResult,
-    Farm,
     FarmError,
     FarmErrorKind,
     FarmSettings,

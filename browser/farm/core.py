@@ -62,21 +62,8 @@ from browser.farm.types import (
     FarmSettings,
     RenderOptions,
     RenderResult,
-    image_size,
 )
 from browser.farm.watchdog import RendererWatchdog
-
-__all__ = [
-    "CaptureOptions",
-    "CaptureResult",
-    "Farm",
-    "FarmError",
-    "FarmErrorKind",
-    "FarmSettings",
-    "RenderOptions",
-    "RenderResult",
-    "image_size",
-]
 
 log = logging.getLogger(__name__)
 

@@ -57,3 +57,10 @@ def test_the_services_exceptions_are_answered_through_the_table() -> None:
         error = from_exception(exc)
         assert error is not None and error.kind == kind
     assert from_exception(RuntimeError("a bug")) is None
+
+
+def test_an_unmapped_kind_is_answered_as_an_internal_failure() -> None:
+    class Unmapped(enum.Enum):
+        NEW = "new"
+
+    assert failure_error(Unmapped.NEW).kind == "internal"
