@@ -1,14 +1,7 @@
 """Split Pagecast Markdown into chunks for LLM pipelines. Pure: (markdown, options) in, chunks out.
 
-The document is first cut into blocks, line by line:
-
-* an ATX heading (``#`` to ``######``, then a space and some text) is a block of its own;
-* a fenced code block (three or more backticks or tildes up to a closing fence of the same kind,
-  or the end of the document) is one block, blank lines and ``# lines`` inside included;
-* consecutive lines starting with ``|`` form one table block;
-* a list runs from its first item over further items (nested or not), indented continuation
-  lines, lines continuing an item directly and blank lines followed by more of the list;
-* everything else is a paragraph, ended by a blank line or by a line starting one of the above.
+The document is first cut into blocks by ``convert.mdblocks`` (headings, fenced code, tables,
+lists, paragraphs).
 
 Blocks are packed in document order into chunks of at most ``size`` characters, measured from the
 first to the last character of the chunk's own content (overlap not counted, blank lines between
@@ -47,29 +40,18 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from itertools import pairwise
-from typing import Literal
 
 from convert.markdown import estimate_tokens
+from convert.mdblocks import Block, scan_blocks, trim
 
-_FENCE = re.compile(r"(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})(?P<info>.*)")
-_HEADING = re.compile(r" {0,3}(?P<hashes>#{1,6})[ \t]+(?P<text>.*)")
-_CLOSING_HASHES = re.compile(r"(?:^|[ \t])#+[ \t]*$")
-_LIST_ITEM = re.compile(r"(?P<indent>[ \t]*)(?:[-*+]|\d{1,9}[.)])(?:[ \t]|$)")
-_TABLE_ROW = re.compile(r" {0,3}\|")
 _NON_SPACE = re.compile(r"\S")
 _SPACE_RUN = re.compile(r"\s+")
 _LINE_BREAK = re.compile(r"\n")
 _SENTENCE_END = re.compile(r"[.!?]+[\"'\u2019\u201d)\]]*(?=\s)|[\u3002\uff01\uff1f]+")
 _WORD_START = re.compile(r"\s(?=\S)")
 
-# Indentation from which a line belongs to the list item above it.
-_CONTINUATION_INDENT = 2
 # A sentence end is a piece end only if the piece keeps this share of the size.
 _SENTENCE_MIN_FRACTION = 0.25
-# Deepest indentation of a fence, heading, table or list outside a list.
-_MAX_BLOCK_INDENT = 3
-
-BlockKind = Literal["heading", "code", "table", "list", "paragraph"]
 
 
 @dataclass(frozen=True)
@@ -108,19 +90,6 @@ class ChunkResult:
 
 
 @dataclass(frozen=True)
-class _Block:
-    """A trimmed block of the document. Lists carry the offsets of their item markers."""
-
-    start: int
-    end: int
-    kind: BlockKind
-    level: int = 0
-    title: str = ""
-    items: tuple[int, ...] = ()
-    subitems: tuple[int, ...] = ()
-
-
-@dataclass(frozen=True)
 class _Span:
     """A chunk's own content; ``floor`` is where the next chunk's overlap may start at most."""
 
@@ -156,172 +125,10 @@ class _Tier:
 def chunk_markdown(markdown: str, options: ChunkOptions) -> ChunkResult:
     """Split ``markdown`` into chunks as described in the module docstring."""
     packer = _Packer(markdown, max(options.size, 1), options)
-    spans = packer.pack(_Scanner(markdown).blocks())
+    spans = packer.pack(scan_blocks(markdown))
     limit = max(options.max_chunks, 0)
     chunks = _chunks(markdown, spans[:limit], max(options.overlap, 0))
     return ChunkResult(chunks=chunks, total=len(spans), truncated=len(spans) > limit)
-
-
-# -- blocks -----------------------------------------------------------------------------------
-
-
-def _indent(line: str) -> int:
-    return len(line) - len(line.lstrip(" \t"))
-
-
-def _heading_title(line: str) -> tuple[int, str] | None:
-    """(level, text) of an ATX heading line, or None. A heading without text is no heading."""
-    match = _HEADING.match(line)
-    if match is None:
-        return None
-    title = _CLOSING_HASHES.sub("", match["text"].strip()).strip()
-    return (len(match["hashes"]), title) if title else None
-
-
-def _fence_opening(line: str, max_indent: int | None) -> tuple[str, int] | None:
-    """(fence character, fence length) when ``line`` opens a fenced code block."""
-    match = _FENCE.match(line)
-    if match is None or (max_indent is not None and len(match["indent"]) > max_indent):
-        return None
-    fence = match["fence"]
-    if fence[0] == "`" and "`" in match["info"]:
-        return None
-    return fence[0], len(fence)
-
-
-def _closes_fence(line: str, char: str, length: int) -> bool:
-    stripped = line.strip()
-    return len(stripped) >= length and stripped == char * len(stripped)
-
-
-def _is_list_item(line: str, max_indent: int | None) -> bool:
-    match = _LIST_ITEM.match(line)
-    return match is not None and (max_indent is None or len(match["indent"]) <= max_indent)
-
-
-def _interrupts_paragraph(line: str) -> bool:
-    return (
-        _fence_opening(line, _MAX_BLOCK_INDENT) is not None
-        or _heading_title(line) is not None
-        or _TABLE_ROW.match(line) is not None
-        or _is_list_item(line, _MAX_BLOCK_INDENT)
-    )
-
-
-class _Scanner:
-    """Cuts a document into blocks; one pass over its lines."""
-
-    def __init__(self, markdown: str) -> None:
-        self.markdown = markdown
-        self.lines = markdown.split("\n")
-        self.starts: list[int] = []
-        offset = 0
-        for line in self.lines:
-            self.starts.append(offset)
-            offset += len(line) + 1
-
-    def blocks(self) -> list[_Block]:
-        blocks: list[_Block] = []
-        index = 0
-        while index < len(self.lines):
-            line = self.lines[index]
-            if not line.strip():
-                index += 1
-                continue
-            block, index = self._block(index, line)
-            blocks.append(block)
-        return blocks
-
-    def _block(self, index: int, line: str) -> tuple[_Block, int]:
-        fence = _fence_opening(line, _MAX_BLOCK_INDENT)
-        if fence is not None:
-            end = self._fence_end(index, *fence)
-            return self._make(index, end, "code"), end
-        heading = _heading_title(line)
-        if heading is not None:
-            level, title = heading
-            return self._make(index, index + 1, "heading", level, title), index + 1
-        if _TABLE_ROW.match(line):
-            end = index + 1
-            while end < len(self.lines) and _TABLE_ROW.match(self.lines[end]):
-                end += 1
-            return self._make(index, end, "table"), end
-        if _is_list_item(line, _MAX_BLOCK_INDENT):
-            return self._list(index)
-        end = index + 1
-        while end < len(self.lines):
-            following = self.lines[end]
-            if not following.strip() or _interrupts_paragraph(following):
-                break
-            end += 1
-        return self._make(index, end, "paragraph"), end
-
-    def _fence_end(self, index: int, char: str, length: int) -> int:
-        """The line index after the closing fence, or the number of lines if there is none."""
-        for end in range(index + 1, len(self.lines)):
-            if _closes_fence(self.lines[end], char, length):
-                return end + 1
-        return len(self.lines)
-
-    def _next_filled(self, index: int) -> int:
-        while index < len(self.lines) and not self.lines[index].strip():
-            index += 1
-        return index
-
-    def _continues_list(self, line: str) -> bool:
-        """After blank lines: does ``line`` still belong to the list?"""
-        return _is_list_item(line, None) or _indent(line) >= _CONTINUATION_INDENT
-
-    def _list(self, first: int) -> tuple[_Block, int]:
-        base = _indent(self.lines[first])
-        items: list[int] = []
-        subitems: list[int] = []
-        index = first + 1
-        while index < len(self.lines):
-            line = self.lines[index]
-            if not line.strip():
-                following = self._next_filled(index)
-                if following == len(self.lines) or not self._continues_list(self.lines[following]):
-                    break
-                index = following
-                continue
-            indent = _indent(line)
-            fence = _fence_opening(line, None)
-            if fence is not None:
-                if indent < _CONTINUATION_INDENT:
-                    break
-                index = self._fence_end(index, *fence)
-                continue
-            if indent < _CONTINUATION_INDENT and (
-                _heading_title(line) is not None or _TABLE_ROW.match(line)
-            ):
-                break
-            if _is_list_item(line, None):
-                marker = self.starts[index] + indent
-                (items if indent <= base else subitems).append(marker)
-            index += 1
-        block = self._make(first, index, "list")
-        return replace(block, items=tuple(items), subitems=tuple(subitems)), index
-
-    def _make(
-        self, first: int, end: int, kind: BlockKind, level: int = 0, title: str = ""
-    ) -> _Block:
-        """The block of lines ``first`` to ``end`` (exclusive), its offsets trimmed."""
-        start = self.starts[first]
-        stop = self.starts[end - 1] + len(self.lines[end - 1])
-        start, stop = _trim(self.markdown, start, stop)
-        return _Block(start, stop, kind, level, title)
-
-
-def _trim(markdown: str, start: int, end: int) -> tuple[int, int]:
-    """Offsets moved inwards past whitespace; the range must hold a non-space character."""
-    match = _NON_SPACE.search(markdown, start, end)
-    if match is None:
-        return start, start
-    start = match.start()
-    while end > start and markdown[end - 1].isspace():
-        end -= 1
-    return start, end
 
 
 # -- packing ----------------------------------------------------------------------------------
@@ -340,7 +147,7 @@ class _Packer:
         self.held: _Held | None = None
         self.headings: list[tuple[int, str]] = []
 
-    def pack(self, blocks: Sequence[_Block]) -> list[_Span]:
+    def pack(self, blocks: Sequence[Block]) -> list[_Span]:
         for block in blocks:
             if block.kind == "heading":
                 self._heading(block)
@@ -380,7 +187,7 @@ class _Packer:
         self._flush()
         self.current = _Span(start, end, False, self._path(), start)
 
-    def _heading(self, block: _Block) -> None:
+    def _heading(self, block: Block) -> None:
         self.headings = [entry for entry in self.headings if entry[0] < block.level]
         self.headings.append((block.level, block.title))
         starts_chunk = self.heading_aware and block.level <= self.heading_level
@@ -396,7 +203,7 @@ class _Packer:
         else:
             self._flowing(block)
 
-    def _flowing(self, block: _Block) -> None:
+    def _flowing(self, block: Block) -> None:
         """Add a heading that does not start a chunk and hold it until content follows.
 
         Headings right under a held heading stay with it.
@@ -412,11 +219,11 @@ class _Packer:
             before = current.end if current is not None and extends else None
             self.held = _Held(block.start, self._path(), block.start, before)
 
-    def _list(self, block: _Block) -> None:
+    def _list(self, block: Block) -> None:
         """An oversized list, packed item by item; an oversized item is split."""
         bounds = [block.start, *(item for item in block.items if item > block.start), block.end]
         for first, after in pairwise(bounds):
-            start, end = _trim(self.markdown, first, after)
+            start, end = trim(self.markdown, first, after)
             if end - start <= self.size:
                 self._add(start, end)
             else:
@@ -449,7 +256,7 @@ class _Packer:
                 self._flush()
             path = self._path()
 
-    def _tiers(self, block: _Block) -> tuple[_Tier, ...]:
+    def _tiers(self, block: Block) -> tuple[_Tier, ...]:
         """Where pieces of an oversized block may end, most preferred first."""
         text = self.markdown
         spaces = _Tier([m.start() for m in _SPACE_RUN.finditer(text, block.start, block.end)])
@@ -463,7 +270,7 @@ class _Packer:
             return (self._line_breaks(block), sentences, spaces)
         return (sentences, spaces)
 
-    def _line_breaks(self, block: _Block) -> _Tier:
+    def _line_breaks(self, block: Block) -> _Tier:
         found = _LINE_BREAK.finditer(self.markdown, block.start, block.end)
         return _Tier([m.start() for m in found])
 
@@ -479,7 +286,7 @@ def _pieces(
     piece_start, position = first, start
     while end - piece_start > size:
         cut = _cut(tiers, position, size - (position - piece_start))
-        _, piece_end = _trim(markdown, piece_start, cut)
+        _, piece_end = trim(markdown, piece_start, cut)
         pieces.append((piece_start, piece_end))
         following = _NON_SPACE.search(markdown, cut, end)
         piece_start = position = following.start() if following is not None else end

@@ -21,6 +21,7 @@ import lxml.html
 from lxml import etree
 
 from convert.document import text_of, unwrap
+from convert.mdblocks import fenced_lines
 
 _SAFE_SCHEMES = ("http", "https", "mailto", "tel", "ftp")
 _TAG_LIKE = re.compile(r"<(?=[A-Za-z/!?])")
@@ -163,30 +164,14 @@ def _outside_fences(lines: list[str], tidy: Callable[[list[str]], list[str]]) ->
     """Apply ``tidy`` to the runs of lines outside fenced code; code is kept as it is."""
     out: list[str] = []
     run: list[str] = []
-    fence = ""
-    for line in lines:
-        marker = _fence_marker(line)
-        if fence:
-            out.append(line)
-            if marker and marker[0] == fence[0] and len(marker) >= len(fence):
-                fence = ""
-            continue
-        if marker:
+    for line, code in fenced_lines(lines):
+        if code:
             out += tidy(run)
             run = []
-            fence = marker
             out.append(line)
-            continue
-        run.append(line)
+        else:
+            run.append(line)
     return out + tidy(run)
-
-
-def _fence_marker(line: str) -> str:
-    stripped = line.lstrip()
-    for char in "`~":
-        if stripped.startswith(char * 3):
-            return stripped[: len(stripped) - len(stripped.lstrip(char))]
-    return ""
 
 
 def _tidy_text(lines: list[str]) -> list[str]:
@@ -212,16 +197,8 @@ def _dedent_lists(text: str) -> str:
     """html2text indents top-level list items by two spaces; lists start at the margin."""
     out: list[str] = []
     in_list = False
-    fence = ""
-    for line in text.split("\n"):
-        marker = _fence_marker(line)
-        if fence:
-            out.append(line)
-            if marker and marker[0] == fence[0] and len(marker) >= len(fence):
-                fence = ""
-            continue
-        if marker:
-            fence = marker
+    for line, code in fenced_lines(text.split("\n")):
+        if code:
             out.append(line)
             continue
         if _TOP_LIST_ITEM.match(line):

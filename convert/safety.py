@@ -90,6 +90,8 @@ from cssselect import HTMLTranslator
 from cssselect import SelectorError as CssSelectorError
 from lxml import etree
 
+from convert.mdblocks import fenced_lines
+
 __all__ = [
     "MODES",
     "QUOTED_CAP",
@@ -1528,15 +1530,11 @@ class _Ranges:
 def _block_ranges(text: str) -> Iterator[tuple[int, int]]:
     """Fenced and indented code blocks, and blockquote lines."""
     position = 0
-    in_fence = False
     previous_blank = True
     previous_code = False
-    for line in text.split("\n"):
+    for line, fenced in fenced_lines(text.split("\n")):
         stripped = line.strip()
-        if stripped.startswith(("```", "~~~")):
-            in_fence = not in_fence
-            code = True
-        elif in_fence or stripped.startswith(">"):
+        if fenced or stripped.startswith(">"):
             code = True
         else:
             code = (
