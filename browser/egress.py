@@ -48,14 +48,8 @@ from browser.egress_wire import (
     shut,
 )
 from browser.proxies import ProxyRoute
-from browser.ssrf import (
-    AddressPolicy,
-    ResolutionError,
-    Resolver,
-    Target,
-    URLRefusedError,
-    system_resolver,
-)
+from browser.resolver import ResolutionError, Resolver, system_resolver
+from browser.ssrf import AddressPolicy, Target, URLRefusedError
 
 __all__ = [
     "EGRESS_HEADER",

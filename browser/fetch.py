@@ -32,13 +32,8 @@ from browser.charset import declared_charset, decode_text, is_textual
 from browser.fetchtypes import FetchError, FetchResult, FetchSettings, fail
 from browser.hop import Hop
 from browser.proxies import ProxyRoute
-from browser.ssrf import (
-    AddressPolicy,
-    ResolutionError,
-    Resolver,
-    URLRefusedError,
-    system_resolver,
-)
+from browser.resolver import ResolutionError, Resolver, system_resolver
+from browser.ssrf import AddressPolicy, URLRefusedError
 
 __all__ = ["FetchError", "FetchResult", "FetchSettings", "Fetcher"]
 

@@ -28,7 +28,8 @@ from tornado.testing import bind_unused_port
 
 from browser.egress import MAX_HEAD_BYTES, EgressGuard
 from browser.proxies import ProxyRoute
-from browser.ssrf import AddressPolicy, Resolver, static_resolver
+from browser.resolver import Resolver, static_resolver
+from browser.ssrf import AddressPolicy
 from tests.origin import Origin, closed_port, serve
 
 # -- origins ------------------------------------------------------------------------------------

@@ -18,7 +18,7 @@ from tornado.testing import bind_unused_port
 
 from browser.charset import decode_text
 from browser.fetch import Fetcher, FetchError, FetchSettings
-from browser.ssrf import Resolver, static_resolver
+from browser.resolver import Resolver, static_resolver
 from tests.origin import Origin, closed_port, serve
 
 FRENCH = (

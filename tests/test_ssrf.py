@@ -18,18 +18,15 @@ import tornado.web
 import browser.hop
 from browser.fetch import Fetcher, FetchError, FetchSettings
 from browser.hop import Hop
+from browser.resolver import ResolutionError, Resolver, static_resolver, system_resolver
 from browser.ssrf import (
     AddressPolicy,
     Refusal,
-    ResolutionError,
-    Resolver,
     Target,
     URLRefusedError,
     embedded_ipv4,
     normalise_url,
     refusal_reason,
-    static_resolver,
-    system_resolver,
 )
 from tests.origin import Origin, serve
 

@@ -27,7 +27,7 @@ from tornado.httpserver import HTTPServer
 from app.config import Settings
 from app.services import Services
 from app.web import make_api_app
-from browser.ssrf import Resolver, static_resolver, system_resolver
+from browser.resolver import Resolver, static_resolver, system_resolver
 from convert.providers import Endpoint, Provider, ProviderRegistry
 from tests.conftest import make_settings
 from tests.origin import Origin, serve
