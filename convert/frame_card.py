@@ -6,6 +6,9 @@ frame page. It is a pure function with deterministic output (the frame host deri
 the bytes), and the document is static: markup and one inline ``<style>`` block, no script, no
 event-handler attributes, no external stylesheet or font.
 
+The card's text and URLs are cleaned by :mod:`convert.card_content` and its sizes computed by
+:mod:`convert.card_layout`; this module writes the document.
+
 Safety
     Every metadata value is plain text: control characters are removed, whitespace collapsed,
     long values cut with an ellipsis (title 200 characters, description 500, site name 100) and
@@ -51,10 +54,11 @@ URL that is not ``http(s)`` gives the same card without a link. With ``badge`` a
 from __future__ import annotations
 
 import html
-import re
 import zlib
 from dataclasses import dataclass
-from urllib.parse import urlsplit
+
+from convert.card_content import CardData, Content, card_content
+from convert.card_layout import BADGE_HEIGHT, BORDER, LAYOUTS, Layout, Type, clamp
 
 TEMPLATES = ("default", "compact", "horizontal")
 THEMES = ("light", "dark", "auto")
@@ -67,18 +71,7 @@ MIN_SIZE = 1
 MAX_SIZE = 4096
 """Bounds of a frame's width and height, in CSS pixels."""
 
-TITLE_LIMIT = 200
-DESCRIPTION_LIMIT = 500
-SITE_NAME_LIMIT = 100
-URL_LIMIT = 8192
-"""Longest URL kept; a longer one is dropped (cutting a URL would change where it points)."""
-
-ELLIPSIS = "\u2026"
 BADGE_TEXT = "Made with Pagecast"
-BORDER = 1
-BADGE_HEIGHT = 14
-"""Height of the badge, whose corner every template keeps clear of text."""
-
 FONT_STACK = (
     'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, "Noto Sans", sans-serif'
 )
@@ -122,122 +115,14 @@ DARK = Palette(
 )
 
 
-@dataclass(frozen=True)
-class CardData:
-    """The metadata a card shows; every field is untrusted text from the page."""
-
-    url: str
-    """The page the card links to."""
-    title: str
-    description: str
-    image: str
-    """May be ""; only http(s) URLs are ever used."""
-    site_name: str
-    favicon: str
-    """May be ""; only http(s) URLs are ever used."""
-    canonical_url: str
-    """May be ""."""
-
-
-@dataclass(frozen=True)
-class Content:
-    """What a card shows, cleaned: plain text (not yet escaped) and safe URLs ("" for none)."""
-
-    href: str
-    title: str
-    description: str
-    site: str
-    initial: str
-    image: str
-    favicon: str
-
-    @property
-    def has_media(self) -> bool:
-        """Whether the card has an image area (an image, a placeholder, or both)."""
-        return bool(self.image or self.initial)
-
-
-@dataclass(frozen=True)
-class Type:
-    """One text style: font size and line height in pixels."""
-
-    size: int
-    line: int
-
-
-@dataclass(frozen=True)
-class Layout:
-    """The sizes of one card, in CSS pixels, computed from the frame's size."""
-
-    pad: int
-    gap: int
-    media: int
-    """Height of the image area (``default``) or width of the thumbnail (the others)."""
-    title: Type
-    description: Type
-    site: Type
-    title_lines: int
-    description_lines: int
-    """0 when the description does not fit (or there is none)."""
-    reserve: int
-    """Extra room kept free at the bottom of the text for the badge."""
-
-
 def render_card(
     card: CardData, *, template: str, theme: str, width: int, height: int, badge: bool
 ) -> str:
     """The complete HTML document of the frame page."""
     _check(template, theme, width, height)
     content = card_content(card)
-    layout = _LAYOUTS[template](content, width, height, badge)
+    layout = LAYOUTS[template](content, width, height, badge)
     return _document(template, theme, content, layout, badge)
-
-
-def card_content(card: CardData) -> Content:
-    """The cleaned text and URLs of a card, with fallbacks for a missing title or site name."""
-    href = safe_url(card.url)
-    shown_url = safe_url(card.canonical_url) or href
-    site = clean_text(card.site_name, SITE_NAME_LIMIT) or _host(shown_url)
-    title = clean_text(card.title, TITLE_LIMIT) or _short_url(shown_url) or site
-    return Content(
-        href=href,
-        title=title,
-        description=clean_text(card.description, DESCRIPTION_LIMIT),
-        site=site,
-        initial=_initial(site) or _initial(title),
-        image=safe_url(card.image),
-        favicon=safe_url(card.favicon),
-    )
-
-
-_INVISIBLE = re.compile("[\x00-\x08\x0e-\x1b\x7f-\x84\x86-\x9f\ud800-\udfff]")
-"""Control characters (other than those ``str.split`` takes for whitespace) and lone surrogates:
-never part of display text."""
-_URL_CONTROLS = re.compile("[\x00-\x1f\x7f\ud800-\udfff]")
-
-
-def clean_text(value: str, limit: int) -> str:
-    """Plain display text: controls removed, whitespace collapsed, cut to ``limit`` characters
-    (the last one an ellipsis) when longer."""
-    text = " ".join(_INVISIBLE.sub("", value).split())
-    if len(text) <= limit:
-        return text
-    return text[: limit - 1].rstrip() + ELLIPSIS
-
-
-def safe_url(value: str) -> str:
-    """``value`` without surrounding whitespace when it is an absolute http(s) URL with a host,
-    else ""."""
-    url = value.strip()
-    if len(url) > URL_LIMIT or _URL_CONTROLS.search(url):
-        return ""
-    if not url.lower().startswith(("http://", "https://")):
-        return ""
-    try:
-        host = urlsplit(url).hostname
-    except ValueError:
-        return ""
-    return url.replace(" ", "%20") if host else ""
 
 
 def _check(template: str, theme: str, width: int, height: int) -> None:
@@ -250,119 +135,6 @@ def _check(template: str, theme: str, width: int, height: int) -> None:
             raise ValueError(f"{name} must be an integer")
         if not MIN_SIZE <= value <= MAX_SIZE:
             raise ValueError(f"{name} must be between {MIN_SIZE} and {MAX_SIZE}, not {value}")
-
-
-def _host(url: str) -> str:
-    host = (urlsplit(url).hostname or "") if url else ""
-    return clean_text(host.removeprefix("www."), SITE_NAME_LIMIT)
-
-
-def _short_url(url: str) -> str:
-    """The URL as a reader would say it: host and path, without scheme, query or fragment."""
-    if not url:
-        return ""
-    parts = urlsplit(url)
-    host = (parts.hostname or "").removeprefix("www.")
-    return clean_text(host + parts.path.rstrip("/"), TITLE_LIMIT)
-
-
-def _initial(text: str) -> str:
-    for char in text:
-        if char.isalnum():
-            upper = char.upper()
-            return upper if len(upper) == 1 else char
-    return ""
-
-
-def _clamp(value: float, low: int, high: int) -> int:
-    return max(low, min(high, round(value)))
-
-
-def _type(size: int, ratio: float) -> Type:
-    return Type(size=size, line=round(size * ratio))
-
-
-def _fit(room: int, line: int, most: int) -> int:
-    """How many lines of height ``line`` fit in ``room``, at most ``most``."""
-    return max(0, min(most, room // line))
-
-
-def _reserve(pad: int, badge: bool) -> int:
-    """Room to add below the text so that the badge (4px from the bottom) covers none of it."""
-    return max(0, BADGE_HEIGHT + 4 + 2 - pad - BORDER) if badge else 0
-
-
-def _share(
-    room: int, content: Content, title: Type, description: Type, *, most: int, most_description: int
-) -> tuple[int, int]:
-    """Lines for the title (at least one, at most ``most``) and the description in ``room``
-    (the gap between them already taken): two title lines first, then the description, and
-    the title takes all the room when no line of the description fits."""
-    if content.description:
-        title_lines = max(1, _fit(room, title.line, min(2, most)))
-        description_lines = _fit(
-            room - title_lines * title.line, description.line, most_description
-        )
-        if description_lines:
-            return title_lines, description_lines
-    return max(1, _fit(room, title.line, most)), 0
-
-
-def _default_layout(content: Content, width: int, height: int, badge: bool) -> Layout:
-    pad = _clamp(min(width, height) * 0.045, 8, 20)
-    gap = _clamp(pad * 0.5, 4, 10)
-    title = _type(_clamp(width * 0.045, 14, 22), 1.3)
-    description = _type(_clamp(title.size * 0.8, 12, 17), 1.45)
-    site = _type(_clamp(title.size * 0.68, 11, 14), 1.4)
-    media = round(height * 0.55) if content.has_media else 0
-    reserve = _reserve(pad, badge)
-    room = height - 2 * BORDER - media - 2 * pad - reserve
-    if content.site:
-        room -= site.line + gap
-    most = 3 if media else 5
-    title_lines, description_lines = _share(
-        room - gap, content, title, description, most=most, most_description=2 * most
-    )
-    return Layout(
-        pad, gap, media, title, description, site, title_lines, description_lines, reserve
-    )
-
-
-def _compact_layout(content: Content, width: int, height: int, badge: bool) -> Layout:
-    pad = _clamp(height * 0.1, 6, 14)
-    gap = _clamp(pad * 0.4, 2, 6)
-    title = _type(_clamp(min(height * 0.15, width * 0.05), 12, 20), 1.3)
-    site = _type(_clamp(title.size * 0.8, 10, 14), 1.4)
-    inner = height - 2 * BORDER - 2 * pad
-    media = max(0, min(inner, round(width * 0.4))) if content.has_media else 0
-    reserve = _reserve(pad, badge)
-    room = inner - reserve - (site.line + gap if content.site else 0)
-    title_lines = max(1, _fit(room, title.line, 4))
-    return Layout(pad, gap, media, title, site, site, title_lines, 0, reserve)
-
-
-def _horizontal_layout(content: Content, width: int, height: int, badge: bool) -> Layout:
-    pad = _clamp(height * 0.1, 8, 18)
-    gap = _clamp(pad * 0.4, 3, 8)
-    title = _type(_clamp(min(height * 0.12, width * 0.04), 13, 20), 1.3)
-    description = _type(_clamp(title.size * 0.82, 11, 16), 1.45)
-    site = _type(_clamp(title.size * 0.7, 10, 14), 1.4)
-    media = min(round(height * 1.6), round(width * 0.38)) if content.has_media else 0
-    reserve = _reserve(pad, badge)
-    room = height - 2 * BORDER - 2 * pad - reserve - (site.line + gap if content.site else 0)
-    title_lines, description_lines = _share(
-        room - gap, content, title, description, most=2, most_description=1
-    )
-    return Layout(
-        pad, gap, media, title, description, site, title_lines, description_lines, reserve
-    )
-
-
-_LAYOUTS = {
-    "default": _default_layout,
-    "compact": _compact_layout,
-    "horizontal": _horizontal_layout,
-}
 
 
 def _placeholder_color(content: Content) -> str:
@@ -455,7 +227,7 @@ def _media_rules(template: str, layout: Layout, content: Content) -> list[str]:
 
 
 def _initial_size(media: int, ratio: float) -> str:
-    return f"{_clamp(media * ratio, 10, 160)}px"
+    return f"{clamp(media * ratio, 10, 160)}px"
 
 
 def _badge_rules() -> list[str]:

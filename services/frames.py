@@ -12,7 +12,8 @@ import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from convert.frame_card import CardData, render_card
+from convert.card_content import CardData
+from convert.frame_card import render_card
 from convert.oembed import (
     EmbedPage,
     customer_hash,
@@ -25,9 +26,9 @@ from convert.oembed import (
 )
 from services.embeds import EmbedError, EmbedRequest, EmbedResolver, with_cache_off
 from services.failure import ServiceError
+from services.memcache import BoundedCache
 from services.pages import PageRequest
 from store.frames import METADATA_FIELDS, BadCursorError, FramePage, FrameRecord, FrameStore
-from store.memcache import BoundedCache
 from store.store import StoreUnavailable
 
 PAGE_CACHE_SECONDS = 5.0
