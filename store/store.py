@@ -15,7 +15,6 @@ import contextlib
 import logging
 import time
 from collections.abc import Awaitable, Callable
-from concurrent.futures import ThreadPoolExecutor
 from datetime import date
 from functools import partial
 from types import TracebackType
@@ -31,12 +30,12 @@ from store.db import (
     StoreSettings,
     close_database,
     describe_url,
-    is_sqlite,
     open_database,
     run_unit,
 )
 from store.keys import AuthCache, IssuedKey, KeyInfo, KeyRow
 from store.migrations import migrate
+from store.runner import Runner, StoreUnavailable, summary
 from store.strategy import Strategy, get_strategy, put_strategy
 from store.usage import (
     UsageBuffer,
@@ -65,10 +64,6 @@ MISS_CACHE_SECONDS = 1.0
 PING_SECONDS = 2.0
 
 
-class StoreUnavailable(Exception):  # noqa: N818 (the name is part of the store's contract)
-    """The database could not do what was asked; the message is safe to show to clients."""
-
-
 class Store:
     """Persistence for the server and the CLI; call :meth:`open` before anything else.
 
@@ -83,12 +78,7 @@ class Store:
         self._db: peewee.Database | None = None
         self._migrated = False
         self._closed = False
-        self._executor = ThreadPoolExecutor(
-            max_workers=settings.executor_threads, thread_name_prefix="pagecast-store"
-        )
-        # SQLite takes one writer at a time and makes the others sleep and retry; writes queue in
-        # one thread instead. Postgres writes use the shared pool.
-        self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="pagecast-store-write")
+        self._runner = Runner(settings.executor_threads, settings.query_timeout)
         self._cache = AuthCache(
             settings.auth_cache_seconds, min(settings.auth_cache_seconds, MISS_CACHE_SECONDS)
         )
@@ -122,7 +112,7 @@ class Store:
         try:
             version = run_unit(self._db, migrate)
         except DATABASE_ERRORS as exc:
-            log.error("cannot open the database %s: %s", self._where, _summary(exc))
+            log.error("cannot open the database %s: %s", self._where, summary(exc))
             raise StoreUnavailable(f"the database {self._where} cannot be opened") from exc
         self._migrated = True
         log.info("database %s ready, schema version %d", self._where, version)
@@ -169,8 +159,7 @@ class Store:
             if not job.get_loop().is_closed():
                 job.cancel()
         self._jobs = []
-        self._executor.shutdown(wait=True)
-        self._writer.shutdown(wait=True)
+        self._runner.shutdown()
         if self._db is not None:
             batch = self._usage.take()
             if batch:
@@ -178,7 +167,7 @@ class Store:
                     run_unit(self._db, partial(write_usage, batch=batch))
                 except DATABASE_ERRORS as exc:
                     self._usage.restore(batch)
-                    log.warning("usage flush failed: %s", _summary(exc))
+                    log.warning("usage flush failed: %s", summary(exc))
             close_database(self._db)
         self._report_lost()
 
@@ -283,16 +272,17 @@ class Store:
         if not batch:
             return 0
         try:
-            db = self._database()
-            future = asyncio.get_running_loop().run_in_executor(
-                self._write_executor(db), run_unit, db, partial(write_usage, batch=batch)
+            future = self._runner.submit(
+                self._database(), partial(write_usage, batch=batch), write=True
             )
         except BaseException:
             self._usage.restore(batch)
             raise
         future.add_done_callback(partial(self._settle_flush, batch))
         self._inflight = future
-        return await self._bounded(asyncio.shield(future), self.settings.query_timeout, "flush")
+        return await self._runner.bounded(
+            asyncio.shield(future), self.settings.query_timeout, "flush"
+        )
 
     async def cache_get(self, key: str, max_age_seconds: float | None = None) -> CachedPage | None:
         """The page cached under ``key`` if at most ``max_age_seconds`` old (None:
@@ -366,12 +356,7 @@ class Store:
         return self._db
 
     def _sync(self, work: Callable[[peewee.Database], T], what: str) -> T:
-        db = self._database()
-        try:
-            return run_unit(db, work)
-        except DATABASE_ERRORS as exc:
-            log.warning("database %s failed: %s", what, _summary(exc))
-            raise StoreUnavailable("the database is unavailable") from exc
+        return self._runner.sync(self._database(), work, what)
 
     async def run(
         self,
@@ -392,25 +377,7 @@ class Store:
         *,
         write: bool = False,
     ) -> T:
-        db = self._database()
-        executor = self._write_executor(db) if write else self._executor
-        future = asyncio.get_running_loop().run_in_executor(executor, run_unit, db, work)
-        return await self._bounded(future, seconds or self.settings.query_timeout, what)
-
-    def _write_executor(self, db: peewee.Database) -> ThreadPoolExecutor:
-        return self._writer if is_sqlite(db) else self._executor
-
-    async def _bounded(self, future: asyncio.Future[T], seconds: float, what: str) -> T:
-        try:
-            # asyncio.timeout, unlike wait_for on 3.11, never swallows a caller's cancellation.
-            async with asyncio.timeout(seconds):
-                return await future
-        except TimeoutError as exc:
-            log.warning("database %s: no answer within %.1f s", what, seconds)
-            raise StoreUnavailable("the database did not answer in time") from exc
-        except DATABASE_ERRORS as exc:
-            log.warning("database %s failed: %s", what, _summary(exc))
-            raise StoreUnavailable("the database is unavailable") from exc
+        return await self._runner.run(self._database(), work, what, seconds, write=write)
 
     def _settle_flush(self, batch: dict[UsageKey, UsageCount], future: asyncio.Future[int]) -> None:
         if future.cancelled() or future.exception() is not None:
@@ -428,8 +395,7 @@ class Store:
                 log.exception("periodic %s failed unexpectedly", job.__name__)
 
     def _release(self) -> None:
-        self._executor.shutdown(wait=True)
-        self._writer.shutdown(wait=True)
+        self._runner.shutdown()
         if self._db is not None:
             close_database(self._db)
 
@@ -445,9 +411,3 @@ class Store:
 
 def _select_one(db: peewee.Database) -> Any:
     return db.execute_sql("SELECT 1").fetchone()
-
-
-def _summary(exc: BaseException) -> str:
-    """The error's type and first line, for logs."""
-    text = str(exc).strip().splitlines()
-    return f"{type(exc).__name__}: {text[0]}" if text else type(exc).__name__
