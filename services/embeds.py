@@ -23,7 +23,7 @@ that has no card metadata is answered from discovery with a plain link to the pa
 way a discovered answer is kept, its URL fields (``url``, ``thumbnail_url``...) are kept only
 when they are absolute http(s) URLs (:func:`convert.oembed.discovered_fields`).
 
-Memory. Provider answers and resolved answers are kept in :class:`store.memcache.BoundedCache`
+Memory. Provider answers and resolved answers are kept in :class:`services.memcache.BoundedCache`
 caches, bounded in bytes (``provider_cache_bytes``, ``answer_cache_bytes``) and dropping expired
 entries; what they hold is small because page metadata is capped where it is read
 (:mod:`convert.metadata`).
@@ -52,10 +52,10 @@ from convert.oembed import (
 )
 from convert.providers import ProviderRegistry, endpoint_url
 from services.failure import ServiceError
+from services.memcache import BoundedCache
 from services.pages import PageFetcher, PageRequest, PageResult, rendered_result
 from services.pool import ConverterPool
 from settings.fields import setting
-from store.memcache import BoundedCache
 
 log = logging.getLogger(__name__)
 

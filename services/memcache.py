@@ -1,6 +1,6 @@
-"""One in-memory cache shape for the whole process: least recently used entries out first,
-bounded in bytes (an approximate size of each entry) and optionally in entries, every entry with
-an expiry.
+"""One in-memory cache shape for the services: least recently used entries out first, bounded
+in bytes (an approximate size of each entry) and optionally in entries, every entry with an
+expiry. The eviction and byte accounting are ``cachetools.LRUCache``'s; this adds the expiry.
 
 An expired entry is dropped when it is looked up, and every ``SWEEP_INTERVAL`` seconds a write
 walks the cache and drops every expired entry, so a burst of answers nobody asks for again does
@@ -16,10 +16,11 @@ from the IOLoop only.
 from __future__ import annotations
 
 import time
-from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterator
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
+
+from cachetools import Cache, LRUCache
 
 K = TypeVar("K", bound=Hashable)
 V = TypeVar("V")
@@ -82,15 +83,31 @@ class BoundedCache(Generic[K, V]):
         clock: Callable[[], float] = time.monotonic,
         sweep_interval: float = SWEEP_INTERVAL,
     ) -> None:
-        self.max_bytes = max_bytes
+        self._max_bytes = max_bytes
         self.seconds = seconds
         self.max_entries = max_entries
         self._sizeof = sizeof
         self._clock = clock
         self._sweep_interval = sweep_interval
-        self._entries: OrderedDict[K, _Entry[V]] = OrderedDict()
-        self._bytes = 0
+        self._entries: LRUCache[K, _Entry[V]] = LRUCache(max(max_bytes, 1), getsizeof=_entry_size)
         self._last_sweep = clock()
+
+    @property
+    def max_bytes(self) -> int:
+        return self._max_bytes
+
+    @max_bytes.setter
+    def max_bytes(self, max_bytes: int) -> None:
+        """A new byte limit; the least recently used entries go until the rest fit."""
+        if max_bytes == self._max_bytes:
+            return
+        entries = self._entries
+        self._max_bytes = max_bytes
+        self._entries = LRUCache(max(max_bytes, 1), getsizeof=_entry_size)
+        for key in list(entries):
+            entry = Cache.__getitem__(entries, key)
+            if entry.size <= max_bytes:
+                self._entries[key] = entry
 
     @property
     def enabled(self) -> bool:
@@ -99,7 +116,7 @@ class BoundedCache(Generic[K, V]):
     @property
     def bytes(self) -> int:
         """The estimated bytes held now."""
-        return self._bytes
+        return int(self._entries.currsize)
 
     def __len__(self) -> int:
         return len(self._entries)
@@ -112,11 +129,10 @@ class BoundedCache(Generic[K, V]):
             return None
         now = self._clock()
         if now >= entry.expires:
-            self._drop(key)
+            del self._entries[key]
             return None
         if max_age is not None and now - entry.stored > max_age:
             return None
-        self._entries.move_to_end(key)
         return entry.value
 
     def put(self, key: K, value: V, *, seconds: float | None = None) -> bool:
@@ -133,46 +149,42 @@ class BoundedCache(Generic[K, V]):
         if now - self._last_sweep >= self._sweep_interval:
             self.sweep()
         self._entries[key] = _Entry(value, size, now, now + ttl)
-        self._bytes += size
-        while self._bytes > self.max_bytes or (
-            self.max_entries is not None and len(self._entries) > self.max_entries
-        ):
-            oldest = next(iter(self._entries))
-            self._drop(oldest)
+        while self.max_entries is not None and len(self._entries) > self.max_entries:
+            self._entries.popitem()
         return True
 
     def pop(self, key: K) -> V | None:
         """Drop ``key``; its value when it was there (expired or not)."""
-        entry = self._entries.get(key)
-        if entry is None:
-            return None
-        self._drop(key)
-        return entry.value
+        entry = self._entries.pop(key, None)
+        return None if entry is None else entry.value
 
     def drop_where(self, predicate: Callable[[K, V], bool]) -> int:
         """Drop every entry ``predicate(key, value)`` holds for; how many were dropped."""
-        doomed = [key for key, entry in self._entries.items() if predicate(key, entry.value)]
+        doomed = [key for key, entry in self._held() if predicate(key, entry.value)]
         for key in doomed:
-            self._drop(key)
+            del self._entries[key]
         return len(doomed)
 
     def sweep(self) -> int:
         """Drop every expired entry now; how many were dropped."""
         now = self._clock()
         self._last_sweep = now
-        doomed = [key for key, entry in self._entries.items() if now >= entry.expires]
+        doomed = [key for key, entry in self._held() if now >= entry.expires]
         for key in doomed:
-            self._drop(key)
+            del self._entries[key]
         return len(doomed)
 
     def clear(self) -> None:
         self._entries.clear()
-        self._bytes = 0
 
     def keys(self) -> Iterator[K]:
         """The keys held (expired ones included until they are dropped), oldest first."""
         return iter(list(self._entries))
 
-    def _drop(self, key: K) -> None:
-        entry = self._entries.pop(key)
-        self._bytes -= entry.size
+    def _held(self) -> list[tuple[K, _Entry[V]]]:
+        """Every entry, read without counting as a use (a walk must not reorder the LRU)."""
+        return [(key, Cache.__getitem__(self._entries, key)) for key in list(self._entries)]
+
+
+def _entry_size(entry: _Entry[Any]) -> int:
+    return entry.size

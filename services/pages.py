@@ -23,8 +23,8 @@ from browser.fetch import Fetcher, FetchError, FetchResult, fail_for_status
 from browser.proxies import TIERS, ProxyPool, ProxySettings, ladder
 from browser.retry import retryable, retryable_on_same_tier
 from services.failure import ServiceError
+from services.memcache import BoundedCache
 from store.cache import CachedPage, cache_key
-from store.memcache import BoundedCache
 from store.store import StoreUnavailable
 from store.strategy import Strategy
 

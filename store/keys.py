@@ -12,12 +12,12 @@ import logging
 import re
 import secrets
 import threading
-import time
 from dataclasses import dataclass
 from datetime import datetime
 from enum import Enum
 
 import peewee
+from cachetools import TTLCache
 
 from store.db import write_transaction
 from store.models import ApiKey, Organization, as_utc, utc_now
@@ -204,14 +204,14 @@ _CACHE_ENTRIES = 10_000
 @dataclass(slots=True)
 class _Cached:
     info: KeyInfo | None
-    expires: float
 
 
 class AuthCache:
     """Keys looked up recently, by hash: hits for ``hit_seconds``, misses for ``miss_seconds``.
 
-    At most ``max_entries`` are kept. When full, expired entries go first, then misses: a flood
-    of distinct unknown keys never pushes the known keys out (they would cost a lookup again)."""
+    Known keys and unknown keys are kept apart, at most ``max_entries`` known and half as many
+    unknown, the least recently used going first in each: a flood of distinct unknown keys never
+    pushes the known keys out (they would cost a lookup again). Safe from any thread."""
 
     def __init__(
         self, hit_seconds: float, miss_seconds: float, max_entries: int = _CACHE_ENTRIES
@@ -219,50 +219,34 @@ class AuthCache:
         self.hit_seconds = hit_seconds
         self.miss_seconds = miss_seconds
         self.max_entries = max_entries
-        self._entries: dict[str, _Cached] = {}
+        self._hits: TTLCache[str, KeyInfo] = TTLCache(max_entries, max(hit_seconds, 0.0))
+        self._misses: TTLCache[str, None] = TTLCache(
+            max(1, max_entries // 2), max(miss_seconds, 0.0)
+        )
         self._lock = threading.Lock()
 
     def get(self, digest: str) -> _Cached | None:
         with self._lock:
-            entry = self._entries.get(digest)
-            if entry is not None and entry.expires <= time.monotonic():
-                del self._entries[digest]
-                return None
-            return entry
+            info = self._hits.get(digest)
+            if info is not None:
+                return _Cached(info)
+            return _Cached(None) if digest in self._misses else None
 
     def put(self, digest: str, info: KeyInfo | None) -> None:
-        seconds = self.hit_seconds if info is not None else self.miss_seconds
-        if seconds <= 0:
-            return
-        now = time.monotonic()
         with self._lock:
-            if digest not in self._entries and len(self._entries) >= self.max_entries:
-                self._make_room(now, for_miss=info is None)
-                if len(self._entries) >= self.max_entries:
-                    return  # a miss while every entry is a live hit: not remembered
-            self._entries[digest] = _Cached(info, now + seconds)
-
-    def _make_room(self, now: float, for_miss: bool) -> None:
-        """Drop the expired entries; if none was, drop misses: for a miss the older half of them
-        (a flood stays partly remembered while it lasts), for a hit all of them, and when only
-        hits are left, those too."""
-        self._entries = {k: v for k, v in self._entries.items() if v.expires > now}
-        if len(self._entries) < self.max_entries:
-            return
-        misses = [k for k, v in self._entries.items() if v.info is None]
-        if for_miss:
-            misses = misses[: (len(misses) + 1) // 2]
-        for digest in misses:
-            del self._entries[digest]
-        if not for_miss and len(self._entries) >= self.max_entries:
-            self._entries.clear()
+            self._hits.pop(digest, None)
+            self._misses.pop(digest, None)
+            if info is not None and self.hit_seconds > 0:
+                self._hits[digest] = info
+            elif info is None and self.miss_seconds > 0:
+                self._misses[digest] = None
 
     def forget(self, digest: str) -> None:
         with self._lock:
-            self._entries.pop(digest, None)
+            self._hits.pop(digest, None)
+            self._misses.pop(digest, None)
 
     def forget_prefix(self, prefix: str) -> None:
         with self._lock:
-            self._entries = {
-                k: v for k, v in self._entries.items() if v.info is None or v.info.prefix != prefix
-            }
+            for digest in [d for d, info in self._hits.items() if info.prefix == prefix]:
+                del self._hits[digest]

@@ -21,8 +21,8 @@ from convert.metadata import TEXT_LIMITS, URL_LIMIT, cap_text
 from convert.oembed import embed_fields, read_embed_page
 from handlers.allocator import release_large_blocks
 from services.embeds import AnswerCache
+from services.memcache import BoundedCache, approx_size
 from services.pages import StrategyMemo
-from store.memcache import BoundedCache, approx_size
 from tests.conftest import make_settings
 from tests.origin import Origin, serve
 
