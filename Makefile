@@ -52,7 +52,7 @@ chaos:          ## Chromium killed, Postgres stopped, data disk full, under load
 
 fuzz:           ## schemathesis against /openapi.json, longer and unseeded (the suite runs a short one)
 	bash deploy/bootstrap.sh setup
-	PAGECAST_FUZZ_EXAMPLES=200 PAGECAST_FUZZ_RANDOM=1 .venv/bin/pytest -q tests/test_fuzz.py
+	PAGECAST_FUZZ_EXAMPLES=200 PAGECAST_FUZZ_RANDOM=1 .venv/bin/pytest -q tests/contract/test_fuzz.py
 
 hostile:        ## hostile pages beside ordinary screenshots; server memory over 1,000 oEmbed bombs
 	bash deploy/bootstrap.sh setup
@@ -61,7 +61,7 @@ hostile:        ## hostile pages beside ordinary screenshots; server memory over
 
 ssrf:           ## the SSRF battery alone (150 cases; it also runs in the test suite)
 	bash deploy/bootstrap.sh setup
-	.venv/bin/pytest -q tests/test_ssrf_battery.py
+	.venv/bin/pytest -q tests/contract/test_ssrf_battery.py
 
 clean:
 	rm -rf .venv .pytest_cache .mypy_cache .ruff_cache

@@ -97,7 +97,7 @@ IMPLIED_ENDS: dict[str, frozenset[str]] = {
 }
 """Start tag -> the open elements it ends while one of them is the innermost: libxml2's own
 rules (an HTML 4 table, not HTML5's: ``<p>`` ends a ``<b>``, ``<section>`` does not end a
-``<p>``), as observed in libxml2 2.14; tests/test_deep_documents.py checks them against the
+``<p>``), as observed in libxml2 2.14; tests/convert/test_deep_documents.py checks them against the
 installed libxml2."""
 END_PRIORITY: dict[str, int] = {
     "div": 150,

@@ -23,7 +23,7 @@ import pytest
 
 from bench.pagecast_process import free_port
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parent.parent.parent
 
 
 def fetch(url: str, timeout: float = 10) -> tuple[int, Any, bytes]:

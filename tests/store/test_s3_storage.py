@@ -33,7 +33,7 @@ from store.store import Store, StoreUnavailable
 from tests.conftest import make_settings
 from tests.objectstore import SECRET_ACCESS_KEY, LocalS3, local_s3
 from tests.origin import Origin, closed_port, serve
-from tests.test_screenshot_store import fields
+from tests.store.test_screenshot_store import fields
 
 PAGE = "<html><body style='margin:0;background:#fff'><h1>Stored in a bucket</h1></body></html>"
 

@@ -30,8 +30,8 @@ from app.web import make_api_app
 from browser.resolver import Resolver, static_resolver, system_resolver
 from convert.providers import Endpoint, Provider, ProviderRegistry
 from tests.conftest import make_settings
+from tests.handlers.test_api import markdown_url
 from tests.origin import Origin, serve
-from tests.test_api import markdown_url
 
 MARKER = "FORBIDDEN-CONTENT-7f000002"
 """What every forbidden server answers: it must never show up in a response."""

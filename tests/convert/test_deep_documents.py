@@ -34,8 +34,8 @@ from convert.depth import (
 )
 from convert.document import _parse, parse_document, read_document
 from convert.page import ConvertOptions, convert_page
+from tests.handlers.test_api import markdown_url
 from tests.origin import Origin, serve
-from tests.test_api import markdown_url
 
 MARKER = "The lighthouse keeper logged the final storm of the season."
 LEVELS = (3_000, 10_000, 100_000)

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from tests.test_server import env, run_cli  # noqa: F401  (env is a fixture)
+from tests.app.test_server import env, run_cli  # noqa: F401  (env is a fixture)
 
 PAGE = (
     b"<html><head><title>Local</title><meta property='og:title' content='Local page'></head>"

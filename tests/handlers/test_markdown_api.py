@@ -19,8 +19,8 @@ from app.config import Settings
 from app.services import Services
 from app.web import make_api_app
 from tests.conftest import make_settings
+from tests.handlers.test_api import assert_markdown_error, markdown_url
 from tests.origin import Origin, serve
-from tests.test_api import assert_markdown_error, markdown_url
 
 PARAGRAPH = (
     "Tide mills store the rising sea behind a dam and release it through a wheel, "

@@ -17,7 +17,7 @@ from app.config import (
 )
 from settings.fields import SettingsError
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parent.parent.parent
 
 
 def test_committed_config_matches_the_declarations() -> None:

@@ -278,7 +278,7 @@ async def test_discovery(http_client, base_url, sites, key, page, kind, html, pr
     )
     assert response.code == 200, body
     assert body["source"] == "discovery" and body["type"] == kind
-    if html:  # a discovered plain iframe, rebuilt sandboxed (tests/test_discovery_html.py)
+    if html:  # a discovered plain iframe, rebuilt sandboxed (tests/handlers/test_discovery_html.py)
         assert body["html"].startswith(f'<iframe src="{html}" width="222" height="80"')
         assert "sandbox=" in body["html"] and body["width"] == 222
     else:

@@ -24,8 +24,8 @@ from handlers.base import BAD_KEY_BURST, LOOKUP_RETRY_AFTER
 from store import keys
 from store.keys import KeyInfo
 from tests.conftest import make_settings
+from tests.handlers.test_hostile_clients import frame_list, listen, oembed_error
 from tests.origin import Origin
-from tests.test_hostile_clients import frame_list, listen, oembed_error
 
 # How long each metered lookup takes beyond the real query: a slow database, so lookups that may
 # overlap do.

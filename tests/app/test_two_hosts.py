@@ -28,7 +28,7 @@ from bench.pagecast_process import free_port, stop_pagecast
 from tests.conftest import fresh_database
 from tests.objectstore import ACCESS_KEY_ID, REGION, SECRET_ACCESS_KEY, LocalS3, local_s3
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parent.parent.parent
 
 PAGE = b"""<html><head><title>Shared harbour</title>
 <meta property="og:title" content="Shared harbour">

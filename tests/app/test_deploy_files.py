@@ -17,7 +17,7 @@ from prometheus_client import REGISTRY
 
 from app.web import MAX_HEADER_BYTES
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parent.parent.parent
 DEPLOY = ROOT / "deploy"
 DASHBOARD = DEPLOY / "grafana-dashboard.json"
 ALERTS = DEPLOY / "prometheus-alerts.yml"

@@ -23,7 +23,7 @@ from convert.providers import (
 )
 from services.registry import BUILTIN_FILE, builtin_providers, load_registry_file
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parent.parent.parent
 PUBLIC_REGISTRY_FILES = (
     ROOT / ".cache" / "npm" / "node_modules" / "oembed-providers" / "providers.json",
 )
