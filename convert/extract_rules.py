@@ -228,7 +228,13 @@ BOILERPLATE_TEXT = re.compile(
     r"you need to be a member in order to (leave a comment|reply)|start asking to get answers|"
     r"join the (conversation|discussion)|(popular|recent|latest) (posts|articles|stories)|"
     r"you (may|might) (also )?like|try it (for yourself|free|now)|(start|get) your free trial|"
-    r"download (our|the) free [\w -]{1,30}|not open for further replies)\W*$",
+    r"download (our|the) free [\w -]{1,30}|not open for further replies|"
+    r"join date\W{0,3}[\w ,./-]{0,20}\d{2,4}|\d+ repl(y|ies) to this (topic|thread)|"
+    r"top posters in this (topic|thread)|reply with quote|"
+    r"this (topic|thread) was automatically closed.{0,60}|terms of (use|service)|"
+    r"privacy( policy| notice)?|free (shipping|delivery|returns)|"
+    r"returns? (&|and) exchanges accepted|select an? (size|colou?r|option|variant)|"
+    r"(customers|people) who (viewed|bought) this (item|product) also (viewed|bought))\W*$",
     re.I,
 )
 DISCLOSURE = re.compile(
@@ -243,12 +249,22 @@ page"): a block shorter than :data:`DISCLOSURE_MAX` that says it is one goes."""
 DISCLOSURE_MAX = 400
 PITCH = re.compile(
     r"\b(sign up|subscribe|join|get)\b.{0,80}\b(newsletters?|inbox|mailing list)\b|"
-    r"\b(newsletters?|inbox)\b.{0,60}\b(sign up|subscribe)\b",
+    r"\b(newsletters?|inbox)\b.{0,60}\b(sign up|subscribe)\b|"
+    # A sign-up form's small print, and a plea for money.
+    r"\b(we(.ll| will)?|promise to) never (spam|sell|share|rent)( or \w+)? (you|your)\b|"
+    r"\bor unsubscribe at any ?time\b|"
+    r"\bby (sharing|submitting|entering|providing) your e-?mail\b|"
+    r"\b(consent|agree) to receive (our )?(e-?mails?|messages|communications)\b|"
+    r"\bfunded by readers\b|\bplease (consider )?(support(ing)? us|donat\w+)\b",
     re.I,
 )
-"""A newsletter pitch ("Get the best of X, directly in your inbox"): a block shorter than
+"""A newsletter pitch ("Get the best of X, directly in your inbox"), a sign-up form's small
+print ("We will never sell your information") or a plea for donations: a block shorter than
 :data:`PITCH_MAX` that makes one goes."""
 PITCH_MAX = 250
+LABELLED_ITEMS = ("li", "dd", "dt")
+"""Items asked only whether they are a short furniture label as a whole (BOILERPLATE_TEXT)."""
+LABEL_MAX = 60
 PRUNED_BLOCKS = (
     "div",
     "section",

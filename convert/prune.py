@@ -35,8 +35,12 @@ def prune_inside(container: etree._Element, measures: Measures) -> None:
     farms: list[etree._Element] = []
     farm_set: set[etree._Element] = set()
     holders = _post_holders(container)
-    for element in container.iter(*rules.PRUNED_BLOCKS):
+    for element in container.iter(*rules.PRUNED_BLOCKS, *rules.LABELLED_ITEMS):
         if element is container:
+            continue
+        if element.tag in rules.LABELLED_ITEMS:
+            if _boilerplate_label(element, measures):
+                doomed.append(element)
             continue
         if _boilerplate_section(element) and element not in holders:
             doomed.append(element)
@@ -194,6 +198,14 @@ def _boilerplate_block(element: etree._Element, measures: Measures) -> bool:
         (len(text) < 60 and rules.BOILERPLATE_TEXT.match(text))
         or (len(text) < 160 and rules.EDIT_LINK.search(text))
         or (len(text) < 250 and rules.TEASER.match(text) and link_density(element, measures) > 0.4)
+    )
+
+
+def _boilerplate_label(element: etree._Element, measures: Measures) -> bool:
+    """A list item or definition that is nothing but a label of the page's furniture ("Reply
+    with quote", "Posts: 116", "Free shipping")."""
+    return 0 < measures.length(element) < rules.LABEL_MAX and bool(
+        rules.BOILERPLATE_TEXT.match(text_of(element))
     )
 
 
