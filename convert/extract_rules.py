@@ -262,6 +262,12 @@ PITCH = re.compile(
 print ("We will never sell your information") or a plea for donations: a block shorter than
 :data:`PITCH_MAX` that makes one goes."""
 PITCH_MAX = 250
+AUTHOR_BIO = re.compile(
+    r"(hi,? )?(i.m )?[A-Z][\w.'’-]+( [A-Z][\w.'’-]+){0,3},? (is|has been) (a|an|the) "
+    r"([\w-]+ ){0,4}(writer|journalist|editor|author|reporter|contributor|columnist|blogger)\b"
+)
+"""A note about the writer ("Jane Doe is a freelance writer who covers..."), which opens with
+the name: a block shorter than :data:`DISCLOSURE_MAX` that is one goes (the byline stays)."""
 LABELLED_ITEMS = ("li", "dd", "dt")
 """Items asked only whether they are a short furniture label as a whole (BOILERPLATE_TEXT)."""
 LABEL_MAX = 60

@@ -126,8 +126,10 @@ def _heading_rank(element: etree._Element) -> int:
 
 
 def _disclosure_or_pitch(text: str, length: int) -> bool:
-    """An affiliate disclosure, or (shorter) a newsletter pitch."""
+    """An affiliate disclosure, a note about the author, or (shorter) a newsletter pitch."""
     if rules.DISCLOSURE.search(text):
+        return True
+    if rules.AUTHOR_BIO.match(text):
         return True
     return length < rules.PITCH_MAX and bool(rules.PITCH.search(text))
 
