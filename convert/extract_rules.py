@@ -263,7 +263,7 @@ print ("We will never sell your information") or a plea for donations: a block s
 :data:`PITCH_MAX` that makes one goes."""
 PITCH_MAX = 250
 AUTHOR_BIO = re.compile(
-    r"(hi,? )?(i.m )?[A-Z][\w.'’-]+( [A-Z][\w.'’-]+){0,3},? (is|has been) (a|an|the) "
+    r"(hi,? )?(i.m )?[A-Z][\w.'\u2019-]+( [A-Z][\w.'\u2019-]+){0,3},? (is|has been) (a|an|the) "
     r"([\w-]+ ){0,4}(writer|journalist|editor|author|reporter|contributor|columnist|blogger)\b"
 )
 """A note about the writer ("Jane Doe is a freelance writer who covers..."), which opens with

@@ -29,7 +29,7 @@ import re
 import lxml.html
 from lxml import etree
 
-from convert.document import drop, is_hidden, text_of, unwrap
+from convert.document import HIDDEN_CLASSES, drop, is_hidden, text_of, unwrap
 
 NOSCRIPT_MIN_TEXT = 500
 """Characters of text ``<noscript>`` elements must hold together to count as the content."""
@@ -188,7 +188,20 @@ def _is_panel(element: etree._Element) -> bool:
     if element.tag in PANEL_TAGS or element.get("role", "").lower() in PANEL_ROLES:
         return True
     names = f"{element.get('class', '')} {element.get('id', '')}".lower()
-    return not PANEL_NAMES.isdisjoint(_NAME_WORDS.split(names))
+    return not PANEL_NAMES.isdisjoint(_NAME_WORDS.split(names)) or _follows_a_toggle(element)
+
+
+def _follows_a_toggle(element: etree._Element) -> bool:
+    """Whether the element comes right after the button that opens it (an accordion built
+    without names: a ``<button>``, or an element that says it expands something) and is not
+    mostly links."""
+    before = element.getprevious()
+    while before is not None and not isinstance(before.tag, str):
+        before = before.getprevious()
+    if before is None or not (before.tag == "button" or "aria-expanded" in before.attrib):
+        return False
+    length = len(text_of(element))  # a menu behind its button stays hidden
+    return sum(len(text_of(link)) for link in element.iter("a")) < HIDDEN_MAX_LINKS * length
 
 
 # -- hidden for a reveal ------------------------------------------------------------------------
@@ -231,3 +244,6 @@ def _show(element: etree._Element) -> None:
         del attrib["aria-hidden"]
     if "style" in attrib:
         del attrib["style"]
+    classes = attrib.get("class")
+    if classes:
+        attrib["class"] = " ".join(c for c in classes.split() if c not in HIDDEN_CLASSES)
