@@ -169,6 +169,9 @@ POSITIVE_WORDS = frozenset(
 NOT_CONTENT_ROLES = frozenset(
     {"navigation", "banner", "contentinfo", "complementary", "search", "dialog", "alertdialog"}
 )
+ARTICLE_SHARE_OF_RAIL = 0.5
+"""Share of the page's text a ``<nav>`` or ``<aside>`` holding the page's ``<h1>`` must hold to
+be taken for the article (the parser nested the page in it); one without the ``<h1>`` never is."""
 FURNITURE_TAGS = ("nav", "aside", "form", "button", "select", "input", "textarea", "label")
 BLOCKS = ("div", "section", "ul", "ol", "dl", "table", "p", "span", "figure", "header", "footer")
 BLOCK_CHILDREN = frozenset(
@@ -234,7 +237,8 @@ BOILERPLATE_TEXT = re.compile(
     r"this (topic|thread) was automatically closed.{0,60}|terms of (use|service)|"
     r"privacy( policy| notice)?|free (shipping|delivery|returns)|"
     r"returns? (&|and) exchanges accepted|select an? (size|colou?r|option|variant)|"
-    r"(customers|people) who (viewed|bought) this (item|product) also (viewed|bought))\W*$",
+    r"(customers|people) who (viewed|bought) this (item|product) also (viewed|bought)|"
+    r"showing \d+( ?[-\u2013] ?\d+)? of \d+( \w+)?|follow the author)\W*$",
     re.I,
 )
 DISCLOSURE = re.compile(
@@ -247,6 +251,15 @@ DISCLOSURE = re.compile(
 """An affiliate or advertising disclosure ("We may earn a commission from links on this
 page"): a block shorter than :data:`DISCLOSURE_MAX` that says it is one goes."""
 DISCLOSURE_MAX = 400
+NOTICE = re.compile(
+    r"new replies are no longer allowed|payment information is processed securely|"
+    r"(taxes|shipping)(,| and)? (\w+ and )?(shipping|taxes|duties) calculated at checkout|"
+    r"notif(y me|ied)( by e-?mail)? when (this (product|item) is )?(back )?in stock",
+    re.I,
+)
+"""A notice the site puts on every page of a kind ("Taxes and shipping calculated at checkout",
+"This topic was closed... New replies are no longer allowed"): a block shorter than
+:data:`DISCLOSURE_MAX` that gives one goes."""
 PITCH = re.compile(
     r"\b(sign up|subscribe|join|get)\b.{0,80}\b(newsletters?|inbox|mailing list)\b|"
     r"\b(newsletters?|inbox)\b.{0,60}\b(sign up|subscribe)\b|"

@@ -256,6 +256,11 @@ def holds_article(element: etree._Element, total: int, measures: Measures) -> bo
         return True
     if element.tag == "footer":
         return False  # a page's footer is never its article, however much it holds
-    if measures.holds(element, "h1") and element.tag not in ("nav", "aside"):
+    if element.tag in ("nav", "aside"):
+        # A rail of related posts may outweigh a short article; only a page the parser nested
+        # inside an unclosed <aside> puts its headline in one.
+        share = rules.ARTICLE_SHARE_OF_RAIL if measures.holds(element, "h1") else 1.0
+        return measures.length(element) > share * total
+    if measures.holds(element, "h1"):
         return measures.length(element) > 0.3 * total
     return measures.length(element) > 0.5 * total

@@ -126,8 +126,9 @@ def _heading_rank(element: etree._Element) -> int:
 
 
 def _disclosure_or_pitch(text: str, length: int) -> bool:
-    """An affiliate disclosure, a note about the author, or (shorter) a newsletter pitch."""
-    if rules.DISCLOSURE.search(text):
+    """An affiliate disclosure, a site notice, a note about the author, or (shorter) a
+    newsletter pitch."""
+    if rules.DISCLOSURE.search(text) or rules.NOTICE.search(text):
         return True
     if rules.AUTHOR_BIO.match(text):
         return True
