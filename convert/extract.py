@@ -53,12 +53,12 @@ class Extraction:
 
 
 def main_content(
-    root: lxml.html.HtmlElement, title: str = "", *, scoring: bool = True
+    root: lxml.html.HtmlElement, title: str = "", *, scoring: bool = True, site: str = ""
 ) -> Extraction:
     """Reduce the cleaned document ``root`` to its main content, in place. ``title`` (the
     page's title from its metadata) tells the headline from a logo in an ``<h1>``. Without
     ``scoring``, only a semantic container is looked for, else the whole body is kept (less the
-    furniture).
+    furniture). ``site`` is the page's registrable domain (links elsewhere are references).
 
     The steps fall back one after the other: the furniture named by class and id goes first;
     when that leaves little of the page's prose (a content block named like boilerplate, as
@@ -69,11 +69,11 @@ def main_content(
     attribute_posts(body)
     snapshot = copy_element(body)
     prose = _prose(body, Measures())
-    kept, method = _extract(body, title, scoring, by_name=True)
+    kept, method = _extract(body, title, scoring, by_name=True, site=site)
     kept_text = len(text_of(kept))
     if kept_text < min(rules.RETRY_SHARE * prose, rules.RETRY_MAX_TEXT):
         retry = copy_element(snapshot)
-        lenient, lenient_method = _extract(retry, title, scoring, by_name=False)
+        lenient, lenient_method = _extract(retry, title, scoring, by_name=False, site=site)
         if len(text_of(lenient)) > max(2 * kept_text, rules.MIN_TEXT):
             kept, method, kept_text = lenient, lenient_method, len(text_of(lenient))
     page_text = len(text_of(snapshot))
@@ -91,7 +91,7 @@ def main_content(
 
 
 def _extract(
-    body: etree._Element, title: str, scoring: bool, *, by_name: bool
+    body: etree._Element, title: str, scoring: bool, *, by_name: bool, site: str
 ) -> tuple[etree._Element, str]:
     """One pass over ``body`` (changed in place): furniture, container, headline, pruning.
     Returns what is kept (``body`` itself or a detached element) and how it was found."""
@@ -113,7 +113,7 @@ def _extract(
         kept = detached(container, measures)
     else:
         kept, method = body, "whole_body"
-    prune_inside(kept, measures)
+    prune_inside(kept, measures, site=site)
     _drop_site_name(kept, title, measures)
     trim_edges(kept, measures)
     drop_empty_headings(kept, measures)

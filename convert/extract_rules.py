@@ -359,6 +359,10 @@ SECTIONS_MAX_LINKS = 0.25
 """...when at most this share of its text is links..."""
 SECTIONS_LEVELS = 12
 """...and it is at most this many levels above."""
+REFERENCES_ELSEWHERE = 0.8
+REFERENCE_WORDS = 4
+"""A list of links is a list of references, not a farm, when this share of its links lead to
+other sites and they hold this many words each on average (a social bar's "Twitter" does not)."""
 FARMS_MAX_SHARE = 0.5
 """Share of the content's text above which its link lists are its content (an index page, a
 list of links), not link farms to remove."""

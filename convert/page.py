@@ -12,6 +12,7 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass, field
 from typing import Any
+from urllib.parse import urlsplit
 
 import lxml.html
 from lxml import etree
@@ -35,7 +36,7 @@ from convert.metadata import page_metadata
 from convert.product import add_missing_facts, product_facts
 from convert.query import rank_chunks
 from convert.reveal import reveal_scripted_content
-from convert.structure import Structure, StructureLimits, page_structure
+from convert.structure import Structure, StructureLimits, page_structure, registrable_domain
 
 log = logging.getLogger(__name__)
 
@@ -178,7 +179,10 @@ def _content(
     if main_only:
         # A flattened page's paragraphs no longer sit where the page put them: scoring would
         # crown the block they were gathered in and drop the rest.
-        found = main_content(root, metadata.get("title", ""), scoring=not parsed.flattened)
+        site = registrable_domain(urlsplit(base).hostname or "")
+        found = main_content(
+            root, metadata.get("title", ""), scoring=not parsed.flattened, site=site
+        )
         extraction, fell_back = found.method, found.fell_back
         if product is not None:
             add_missing_facts(root, product)

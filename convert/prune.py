@@ -5,6 +5,7 @@ link farms, unless the links are the content (an index page)."""
 from __future__ import annotations
 
 from collections import Counter
+from urllib.parse import urlsplit
 
 from lxml import etree
 
@@ -12,11 +13,13 @@ from convert import extract_rules as rules
 from convert.document import drop, text_of
 from convert.measures import Measures, link_density
 from convert.posts import POST_MARK
+from convert.structure import registrable_domain
 
 
-def prune_inside(container: etree._Element, measures: Measures) -> None:
+def prune_inside(container: etree._Element, measures: Measures, *, site: str = "") -> None:
     """Remove link bars, boilerplate blocks and link farms from ``container``; ``measures``
-    know it as it is, and are kept up to date."""
+    know it as it is, and are kept up to date. ``site`` is the page's registrable domain: a
+    list of links to other sites, each a title, is a list of references and stays."""
     for mark in list(container.iter("sup")):
         if "reference" in mark.get("class", "") or rules.CITATION.match(text_of(mark)):
             measures.forget(mark)
@@ -58,7 +61,7 @@ def prune_inside(container: etree._Element, measures: Measures) -> None:
             continue
         if (
             element.tag in ("ul", "ol", "div", "section")
-            and _link_farm(element, length, measures)
+            and _link_farm(element, length, measures, site)
             and not any(ancestor in farm_set for ancestor in element.iterancestors())
         ):
             farms.append(element)
@@ -204,6 +207,22 @@ def _boilerplate_block(element: etree._Element, measures: Measures) -> bool:
     )
 
 
+def _references(element: etree._Element, site: str) -> bool:
+    """Whether a list's links nearly all lead to other sites, each with a title of several
+    words (patches, papers, sources): what an article cites, not the site's own navigation."""
+    links = list(element.iter("a"))
+    elsewhere = words = 0
+    for link in links:
+        words += len(text_of(link).split())
+        href = link.get("href") or ""
+        if href.startswith(("http://", "https://", "//")):
+            host = urlsplit(href).hostname or ""
+            elsewhere += registrable_domain(host) != site
+    return elsewhere >= rules.REFERENCES_ELSEWHERE * len(
+        links
+    ) and words >= rules.REFERENCE_WORDS * len(links)
+
+
 def _boilerplate_label(element: etree._Element, measures: Measures) -> bool:
     """A list item or definition that is nothing but a label of the page's furniture ("Reply
     with quote", "Posts: 116", "Free shipping")."""
@@ -233,7 +252,7 @@ def _boilerplate_section(element: etree._Element) -> bool:
     return bool(rules.BOILERPLATE_HEADING.match(text_of(first)))
 
 
-def _link_farm(element: etree._Element, length: int, measures: Measures) -> bool:
+def _link_farm(element: etree._Element, length: int, measures: Measures, site: str) -> bool:
     """A block of mostly links (related posts, tag lists, tables of contents); ``length`` is
     that of its text."""
     if measures.links(element) < 3:
@@ -242,5 +261,6 @@ def _link_farm(element: etree._Element, length: int, measures: Measures) -> bool
     if element.tag in ("ul", "ol"):
         items = element.findall("li")
         linked_items = sum(1 for item in items if measures.links(item))
-        return density > 0.7 and linked_items >= max(3, 0.8 * len(items))
+        farm = density > 0.7 and linked_items >= max(3, 0.8 * len(items))
+        return farm and not (site and _references(element, site))
     return density > 0.6 and length < 2000
