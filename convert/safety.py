@@ -90,6 +90,7 @@ from cssselect import HTMLTranslator
 from cssselect import SelectorError as CssSelectorError
 from lxml import etree
 
+from convert.document import drop
 from convert.mdblocks import fenced_lines
 
 __all__ = [
@@ -2373,14 +2374,8 @@ def _remove(node: Any) -> bool:
             return False
         node.text = ""
         return True
-    tail = _safe_tail(node.tail)
-    previous = node.getprevious()
-    parent.remove(node)
-    if tail:
-        if previous is not None:
-            previous.tail = (previous.tail or "") + tail
-        else:
-            parent.text = (parent.text or "") + tail
+    node.tail = _safe_tail(node.tail) or None
+    drop(node)
     return True
 
 
