@@ -9,6 +9,7 @@ from handlers.base import BaseHandler
 from handlers.errors import KINDS
 from handlers.markdown import MARKDOWN_PARAMS
 from handlers.oembed import OEMBED_PARAMS
+from handlers.openapi_frames import FRAME, FRAME_LIST, frame_paths
 from handlers.screenshot import SCREENSHOT_PARAMS
 
 _MARKDOWN_ERROR = {
@@ -247,8 +248,9 @@ def _oembed_paths() -> dict[str, Any]:
     return paths
 
 
-def build_openapi(base_url: str) -> dict[str, Any]:
-    """The whole document."""
+def build_openapi(base_url: str, frame_host: str = "") -> dict[str, Any]:
+    """The whole document; the frame host's operations name ``frame_host`` (the API's own
+    address when not given) as their server."""
     markdown_op = {
         "operationId": "markdown",
         "summary": "A web page as Markdown for LLM pipelines",
@@ -311,6 +313,7 @@ def build_openapi(base_url: str) -> dict[str, Any]:
             **_screenshot_paths(),
             "/healthz": health,
             "/readyz": ready,
+            **frame_paths(frame_host or base_url, _error_responses("oembed")),
         },
         "components": {
             "securitySchemes": {
@@ -323,6 +326,8 @@ def build_openapi(base_url: str) -> dict[str, Any]:
                 "MarkdownEnvelope": _MARKDOWN_ENVELOPE,
                 "ScreenshotResult": _SCREENSHOT_RESULT,
                 "Embed": _EMBED,
+                "Frame": FRAME,
+                "FrameList": FRAME_LIST,
             },
         },
     }
@@ -334,7 +339,8 @@ class OpenApiHandler(BaseHandler):
     endpoint = "openapi"
 
     async def get(self) -> None:
-        self.write_json(build_openapi(self.services.settings.server.public_base_url()))
+        server = self.services.settings.server
+        self.write_json(build_openapi(server.public_base_url(), server.public_frame_host()))
 
 
 ROUTES = [(r"/openapi\.json", OpenApiHandler)]

@@ -1,15 +1,22 @@
-"""``/openapi.json``: valid OpenAPI 3.1, generated from the parameter tables, served by the API."""
+"""``/openapi.json``: valid OpenAPI 3.1, generated from the parameter tables, served by the API,
+and naming every route of the API and frame listeners with the methods their handlers answer."""
 
 from __future__ import annotations
 
 import json
+import re
+from typing import Any
 
 import pytest
+import tornado.routing
+import tornado.web
 from openapi_spec_validator import validate
 
-from app.web import make_api_app
+from app.web import RobotsHandler, make_api_app, make_frame_app
+from handlers.docs import DocsHandler
 from handlers.markdown import MARKDOWN_PARAMS
-from handlers.openapi import build_openapi
+from handlers.openapi import OpenApiHandler, build_openapi
+from handlers.playground import PlaygroundHandler
 
 
 @pytest.fixture
@@ -46,3 +53,50 @@ async def test_served_on_the_api_listener(http_client, base_url) -> None:
     document = json.loads(response.body)
     validate(document)
     assert "/api/3.0/markdown/{encoded_url}" in document["paths"]
+
+
+SAMPLES = {
+    "encoded_url": "https%3A%2F%2Fexample.com%2Fpage",
+    "file": "0123456789abcdef0123456789abcdef.png",
+    "embed_id": "e0123456789",
+    "customer_hash": "0123456789abcdef",
+    "params_hash": "0123456789abcdef0123456789abcdef",
+}
+"""A value for each path parameter the document names, as a client would send it."""
+DOCUMENTATION = (OpenApiHandler, DocsHandler, PlaygroundHandler, RobotsHandler)
+"""Handlers that serve the documentation itself (the document, its page, the playground)."""
+METHODS = ("get", "post", "put", "patch", "delete")
+
+
+def _routes(*apps: tornado.web.Application) -> list[tuple[re.Pattern[str], Any]]:
+    return [
+        (rule.matcher.regex, rule.target)
+        for app in apps
+        for rule in app.wildcard_router.rules
+        if isinstance(rule.matcher, tornado.routing.PathMatches)
+        and not issubclass(rule.target, DOCUMENTATION)
+        and not issubclass(rule.target, tornado.web.StaticFileHandler)
+    ]
+
+
+def _answers(handler: Any, method: str) -> bool:
+    return getattr(handler, method) is not getattr(tornado.web.RequestHandler, method)
+
+
+def test_every_route_and_method_is_in_the_document(services) -> None:
+    routes = _routes(make_api_app(services), make_frame_app(services))
+    paths = build_openapi("http://x", "http://frames")["paths"]
+    examples = {path: re.sub(r"\{(\w+)\}", lambda m: SAMPLES[m[1]], path) for path in paths}
+    for regex, handler in routes:
+        documented = [path for path, example in examples.items() if regex.fullmatch(example)]
+        assert documented, f"{regex.pattern} ({handler.__name__}) is not in the document"
+        for method in METHODS:
+            if _answers(handler, method):
+                assert any(method in paths[path] for path in documented), (
+                    f"{method.upper()} {regex.pattern} is not in the document"
+                )
+    for path, example in examples.items():
+        handlers = [handler for regex, handler in routes if regex.fullmatch(example)]
+        assert handlers, f"{path} is documented but no listener routes it"
+        for method in paths[path]:
+            assert any(_answers(handler, method) for handler in handlers), f"{method} {path}"
