@@ -211,16 +211,21 @@ def _references(element: etree._Element, site: str) -> bool:
     """Whether a list's links nearly all lead to other sites, each with a title of several
     words (patches, papers, sources): what an article cites, not the site's own navigation."""
     links = list(element.iter("a"))
-    elsewhere = words = 0
-    for link in links:
-        words += len(text_of(link).split())
-        href = link.get("href") or ""
-        if href.startswith(("http://", "https://", "//")):
-            host = urlsplit(href).hostname or ""
-            elsewhere += registrable_domain(host) != site
-    return elsewhere >= rules.REFERENCES_ELSEWHERE * len(
-        links
-    ) and words >= rules.REFERENCE_WORDS * len(links)
+    elsewhere = sum(1 for link in links if _leads_elsewhere(link.get("href") or "", site))
+    words = sum(len(text_of(link).split()) for link in links)
+    enough_elsewhere = elsewhere >= rules.REFERENCES_ELSEWHERE * len(links)
+    return enough_elsewhere and words >= rules.REFERENCE_WORDS * len(links)
+
+
+def _leads_elsewhere(href: str, site: str) -> bool:
+    """Whether an absolute link leads off the site (a relative one never does)."""
+    if not href.startswith(("http://", "https://", "//")):
+        return False
+    try:
+        host = urlsplit(href).hostname or ""
+    except ValueError:  # a malformed address ("http://[") leads nowhere
+        return False
+    return registrable_domain(host) != site
 
 
 def _boilerplate_label(element: etree._Element, measures: Measures) -> bool:

@@ -50,6 +50,9 @@ PANEL_NAMES = frozenset(
     {"accordion", "tabpanel", "tab-pane", "tab-panel", "faq", "answer", "accordion-content"}
 )
 """Class or id words (split at spaces, ``_`` and ``__``) that name a collapsed panel."""
+PANEL_MAX_NODES = 2000
+PANEL_MAX_TEXT = 20_000
+"""Bounds of a panel told by the button before it: a larger hidden block is not read as one."""
 PANEL_TAGS = frozenset({"dd", "pre", "details"})
 """Elements that are content even when hidden: a definition, a code block."""
 _NAME_WORDS = re.compile(r"[\s_]+")
@@ -200,8 +203,25 @@ def _follows_a_toggle(element: etree._Element) -> bool:
         before = before.getprevious()
     if before is None or not (before.tag == "button" or "aria-expanded" in before.attrib):
         return False
+    if not _small(element):
+        return False  # too large for a panel, and not read (nested deep, it would cost dearly)
     length = len(text_of(element))  # a menu behind its button stays hidden
-    return sum(len(text_of(link)) for link in element.iter("a")) < HIDDEN_MAX_LINKS * length
+    linked = sum(len(text_of(link)) for link in element.iter("a"))
+    return length > 0 and linked < HIDDEN_MAX_LINKS * length
+
+
+def _small(element: etree._Element) -> bool:
+    """At most :data:`PANEL_MAX_NODES` elements and :data:`PANEL_MAX_TEXT` characters, read
+    no further than that."""
+    for count, _ in enumerate(element.iter()):
+        if count > PANEL_MAX_NODES:
+            return False
+    length = 0
+    for piece in element.itertext():
+        length += len(piece)
+        if length > PANEL_MAX_TEXT:
+            return False
+    return True
 
 
 # -- hidden for a reveal ------------------------------------------------------------------------

@@ -454,3 +454,53 @@ def test_a_heading_with_the_sites_part_of_the_title_goes() -> None:
         f"<main><h1>Creating Types</h1>{body}</main>", title="Documentation - Creating Types"
     )
     assert "# Creating Types" in main_content(docs)
+
+
+def test_small_print_notices_and_furniture_labels_go() -> None:
+    html = site(
+        f"<article><h1>Topic</h1><p>{PROSE * 4}</p>"
+        "<ul class='post-meta'><li>Reply with quote</li><li>Posts: 116</li></ul>"
+        f"<p>{PROSE * 4}</p><p>Taxes and shipping calculated at checkout.</p>"
+        "<p>Jane Doe is a freelance writer who covers home networks and routers.</p>"
+        "<div><h3>Get the weekly letter</h3><p>We will never sell your information. "
+        "Modify your preferences or unsubscribe at any time.</p></div></article>"
+    )
+    markdown = main_content(html)
+    assert "The reply explains" in markdown
+    for gone in ("Reply with quote", "Posts: 116", "calculated at checkout", "freelance writer"):
+        assert gone not in markdown
+    assert "never sell your information" not in markdown
+
+
+def test_a_rail_of_related_posts_outweighing_a_short_article_goes() -> None:
+    cards = "".join(
+        f"<li><h2><a href='/p{i}'>Another post about yoga number {i}</a></h2>"
+        f"<p>{PROSE}</p><p>Author Name</p></li>"
+        for i in range(12)
+    )
+    html = site(
+        f"<main><div class='columns'><div class='column'><h1>Topic</h1><p>{PROSE * 4}</p></div>"
+        f"<div class='column'><aside><ul class='wp-block-post-template'>{cards}</ul></aside>"
+        "</div></div></main>"
+    )
+    markdown = main_content(html)
+    assert "The reply explains" in markdown
+    assert "Another post about yoga" not in markdown
+
+
+def test_a_list_of_references_to_other_sites_stays_and_a_related_list_goes() -> None:
+    patches = "".join(
+        f"<li><a href='https://forge.example.org/pulls/{i}'>libgccjit: add support for "
+        f"attribute number {i}</a></li>"
+        for i in range(6)
+    )
+    related = "".join(
+        f"<li><a href='https://example.com/t/{i}'>Topic {i} of the forum</a></li>" for i in range(6)
+    )
+    html = site(
+        f"<article><h1>Topic</h1><p>{PROSE * 4}</p><p>Patches sent for review:</p>"
+        f"<ul>{patches}</ul><p>{PROSE * 4}</p><ul>{related}</ul><p>{PROSE * 2}</p></article>"
+    )
+    markdown = main_content(html)
+    assert "attribute number 5" in markdown
+    assert "Topic 3 of the forum" not in markdown

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import time
+
 from convert.page import ConvertOptions, convert_page
 
 URL = "https://example.com/blog/post"
@@ -171,3 +173,56 @@ def test_hidden_tab_panels_and_accordion_answers_are_kept() -> None:
     assert "pip install client" in markdown and "npm install client" in markdown
     assert "Yes, for small projects." in markdown
     assert "Hidden menu entry" not in markdown
+
+
+def test_blocks_hidden_by_a_frameworks_class_stay_hidden() -> None:
+    html = (
+        f"<html><body><article><h1>Guide</h1><p>{PROSE * 12}</p>"
+        "<div class='promo-bar hide'><p>Spend 50 and shipping is on us this week.</p></div>"
+        "<dl class='productView-info d-none'><dt>cat_thumb_Bone:</dt><dd>thumb.jpg</dd></dl>"
+        "<ul class='hidden lg:flex'><li><a href='/a'>Desktop menu entry</a></li></ul>"
+        "</article></body></html>"
+    )
+    markdown = convert(html)
+    assert "The paragraph explains" in markdown
+    for hidden in ("shipping is on us", "cat_thumb_Bone", "Desktop menu entry"):
+        assert hidden not in markdown
+
+
+def test_a_page_wrapped_in_a_hidden_class_until_its_script_runs_is_shown() -> None:
+    html = (
+        "<html><body><nav><a href='/'>Home</a></nav>"
+        f"<div class='root hide'><h1>Guide</h1><p>{PROSE * 12}</p></div></body></html>"
+    )
+    assert "The paragraph explains" in main_content(html)
+
+
+def test_an_accordion_answer_after_its_button_is_kept_and_a_menu_is_not() -> None:
+    menu = "".join(f"<li><a href='/c{i}'>Category {i}</a></li>" for i in range(8))
+    html = (
+        f"<html><body><article><h1>Questions</h1><p>{PROSE * 6}</p>"
+        "<div class='flex'><button type='button'><h3>How long does delivery take?</h3></button>"
+        "<div class='text-sm hidden'><p>Two to four working days in most regions.</p></div></div>"
+        f"<div><button aria-expanded='false'>Menu</button><ul class='hidden'>{menu}</ul></div>"
+        "</article></body></html>"
+    )
+    markdown = main_content(html)
+    assert "Two to four working days" in markdown
+    assert "Category 3" not in markdown
+
+
+def test_nested_hidden_panels_behind_buttons_are_read_in_bounded_time() -> None:
+    depth = 1500
+    html = (
+        "<html><body>"
+        + "<button>open</button><div class='hidden'>" * depth
+        + "<p>"
+        + "word " * 200_000
+        + "</p>"
+        + "</div>" * depth
+        + f"<article><h1>Guide</h1><p>{PROSE * 6}</p></article></body></html>"
+    )
+    started = time.process_time()
+    markdown = main_content(html)
+    assert time.process_time() - started < 20
+    assert "The paragraph explains" in markdown
