@@ -14,10 +14,12 @@ content in places the hidden-element pass would otherwise remove:
 - **Collapsed panels.** Tab panels, accordion and FAQ answers are hidden until a click, and are
   the page's content all the same (every language of a code sample, every answer): a hidden
   element that names itself a panel (:data:`PANEL_ROLES`, :data:`PANEL_NAMES`,
-  :data:`PANEL_TAGS`) is shown. Menus, dialogs and drawers stay hidden.
-- **Hidden for a reveal.** A block hidden by an inline style or attribute that holds most of the
-  page's text is the content waiting for a script to show it (a fade-in, a client-side router),
-  not a menu: its hiding is removed.
+  :data:`PANEL_TAGS`) is shown, and so is one that an expanding control opens (named in its
+  ``aria-controls``, or the ``<button>`` right before it) unless it is mostly links. Menus,
+  dialogs and drawers stay hidden.
+- **Hidden for a reveal.** A block hidden by an inline style, attribute or class that holds most
+  of the page's text is the content waiting for a script to show it (a fade-in, a client-side
+  router), not a menu: its hiding is removed.
 
 Pure functions over lxml trees; the thresholds are the constants below.
 """
@@ -178,34 +180,52 @@ def _seen_text(body: etree._Element) -> int:
 
 
 def _show_collapsed_panels(body: etree._Element) -> None:
+    controlled = _controlled_ids(body)
     panels = [
         element
         for element in body.iter()
-        if isinstance(element.tag, str) and is_hidden(element) and _is_panel(element)
+        if isinstance(element.tag, str) and is_hidden(element) and _is_panel(element, controlled)
     ]
     for element in panels:
         _show(element)
 
 
-def _is_panel(element: etree._Element) -> bool:
+def _controlled_ids(body: etree._Element) -> frozenset[str]:
+    """The ids that expanding controls name (``aria-controls`` on an element with
+    ``aria-expanded``): the WAI-ARIA accordion and disclosure pattern."""
+    return frozenset(
+        name
+        for element in body.iter()
+        if isinstance(element.tag, str) and "aria-expanded" in element.attrib
+        for name in (element.get("aria-controls") or "").split()
+    )
+
+
+def _is_panel(element: etree._Element, controlled: frozenset[str]) -> bool:
     if element.tag in PANEL_TAGS or element.get("role", "").lower() in PANEL_ROLES:
         return True
     names = f"{element.get('class', '')} {element.get('id', '')}".lower()
-    return not PANEL_NAMES.isdisjoint(_NAME_WORDS.split(names)) or _follows_a_toggle(element)
+    if not PANEL_NAMES.isdisjoint(_NAME_WORDS.split(names)):
+        return True
+    opened = element.get("id") in controlled or _follows_a_toggle(element)
+    return opened and _prose_panel(element)
 
 
 def _follows_a_toggle(element: etree._Element) -> bool:
     """Whether the element comes right after the button that opens it (an accordion built
-    without names: a ``<button>``, or an element that says it expands something) and is not
-    mostly links."""
+    without names: a ``<button>``, or an element that says it expands something)."""
     before = element.getprevious()
     while before is not None and not isinstance(before.tag, str):
         before = before.getprevious()
-    if before is None or not (before.tag == "button" or "aria-expanded" in before.attrib):
-        return False
+    return before is not None and (before.tag == "button" or "aria-expanded" in before.attrib)
+
+
+def _prose_panel(element: etree._Element) -> bool:
+    """A panel small enough to be one and not mostly links (a menu behind its button stays
+    hidden)."""
     if not _small(element):
         return False  # too large for a panel, and not read (nested deep, it would cost dearly)
-    length = len(text_of(element))  # a menu behind its button stays hidden
+    length = len(text_of(element))
     linked = sum(len(text_of(link)) for link in element.iter("a"))
     return length > 0 and linked < HIDDEN_MAX_LINKS * length
 

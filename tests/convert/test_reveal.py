@@ -226,3 +226,18 @@ def test_nested_hidden_panels_behind_buttons_are_read_in_bounded_time() -> None:
     markdown = main_content(html)
     assert time.process_time() - started < 20
     assert "The paragraph explains" in markdown
+
+
+def test_a_panel_named_by_an_expanding_controls_aria_controls_is_kept() -> None:
+    # The WAI-ARIA accordion: the trigger names its panel; the panel is hidden until opened.
+    html = (
+        f"<html><body><article><h1>Benefits</h1><p>{PROSE * 6}</p>"
+        "<button aria-expanded='false' aria-controls='p1 p2'>Workspace</button><h4>x</h4>"
+        "<section id='p1' aria-hidden='true'><p>Give agents a single workspace.</p></section>"
+        "<section id='p2' class='hidden'><p>Grow your service operation.</p></section>"
+        "<section id='p3' aria-hidden='true'><p>Nobody opens this one.</p></section>"
+        "</article></body></html>"
+    )
+    markdown = main_content(html)
+    assert "single workspace" in markdown and "Grow your service" in markdown
+    assert "Nobody opens this one" not in markdown
