@@ -116,6 +116,14 @@ def _leading(leaves: list[etree._Element], measures: Measures) -> list[etree._El
     return doomed
 
 
+def _author_note(leaf: etree._Element, measures: Measures) -> bool:
+    """A note about the writer at the end of the content ("Jane Doe is a freelance writer..."),
+    never at its start, where an article about a writer opens the same way."""
+    return measures.length(leaf) < rules.DISCLOSURE_MAX and bool(
+        rules.AUTHOR_BIO.match(text_of(leaf))
+    )
+
+
 def _stays(text: str) -> bool:
     """A short block that is content all the same: a sentence, or a price."""
     return bool(rules.SENTENCE_END.search(text) or rules.PRICE.search(text))
@@ -131,6 +139,9 @@ def _trailing(leaves: list[etree._Element], measures: Measures) -> list[etree._E
         length = measures.length(leaf)
         links = link_density(leaf, measures)
         if links >= rules.EDGE_LINKS or leaf.tag in rules.HEADING_TAGS:
+            doomed.append(leaf)
+            continue
+        if _author_note(leaf, measures):
             doomed.append(leaf)
             continue
         if length < rules.EDGE_SHORT and leaf.tag not in _LISTED and not _stays(text_of(leaf)):

@@ -233,14 +233,24 @@ BOILERPLATE_TEXT = re.compile(
     r"you (may|might) (also )?like|try it (for yourself|free|now)|(start|get) your free trial|"
     r"download (our|the) free [\w -]{1,30}|not open for further replies|"
     r"join date\W{0,3}[\w ,./-]{0,20}\d{2,4}|\d+ repl(y|ies) to this (topic|thread)|"
-    r"top posters in this (topic|thread)|reply with quote|"
-    r"this (topic|thread) was automatically closed.{0,60}|terms of (use|service)|"
-    r"privacy( policy| notice)?|free (shipping|delivery|returns)|"
+    r"top posters in this (topic|thread)|reply with quote|terms of (use|service)|"
+    r"privacy (policy|notice)|free (shipping|delivery|returns)|"
     r"returns? (&|and) exchanges accepted|select an? (size|colou?r|option|variant)|"
     r"(customers|people) who (viewed|bought) this (item|product) also (viewed|bought)|"
     r"showing \d+( ?[-\u2013] ?\d+)? of \d+( \w+)?|follow the author)\W*$",
     re.I,
 )
+LABEL_TEXT = re.compile(
+    r"^(reply with quote|(posts|threads|messages|reputation|likes|reactions|points|karma)\W{0,3}"
+    r"\d[\d,.km]*|(joined|member since|registered|join date)\W{0,3}[\w ,./-]{0,20}\d{2,4}|"
+    r"\d+ repl(y|ies) to this (topic|thread)|top posters in this (topic|thread)|"
+    r"free (shipping|delivery|returns)|returns? (&|and) exchanges accepted|"
+    r"select an? (size|colou?r|option|variant)|follow the author|add to (cart|bag|basket)|"
+    r"not open for further replies|share( this( article| post| story)?)?|tweet|pin it)\W*$",
+    re.I,
+)
+"""What a list item or definition says when it is only a label of a forum's or a shop's
+furniture ("Reply with quote", "Posts: 116", "Free shipping"): such an item goes."""
 DISCLOSURE = re.compile(
     r"affiliate (links?|marketer|commissions?|partners?)|earns? (a |an )?(small )?"
     r"(affiliate )?commission|reader-supported|from qualifying purchases|products are chosen "
@@ -252,37 +262,39 @@ DISCLOSURE = re.compile(
 page"): a block shorter than :data:`DISCLOSURE_MAX` that says it is one goes."""
 DISCLOSURE_MAX = 400
 NOTICE = re.compile(
-    r"new replies are no longer allowed|payment information is processed securely|"
+    r"(this (topic|thread) was (automatically )?closed[^.]{0,80}\.\s*)?"
+    r"new replies are no longer allowed|"
+    r"your payment information is processed securely\.?[^.]{0,120}|"
     r"(taxes|shipping)(,| and)? (\w+ and )?(shipping|taxes|duties) calculated at checkout|"
-    r"notif(y me|ied)( by e-?mail)? when (this (product|item) is )?(back )?in stock",
+    r"(get )?notif(y me|ied)( by e-?mail)? when (this (product|item) is )?(back )?in stock",
     re.I,
 )
 """A notice the site puts on every page of a kind ("Taxes and shipping calculated at checkout",
 "This topic was closed... New replies are no longer allowed"): a block shorter than
-:data:`DISCLOSURE_MAX` that gives one goes."""
+:data:`DISCLOSURE_MAX` that says nothing else (no other word, no price) goes."""
 PITCH = re.compile(
     r"\b(sign up|subscribe|join|get)\b.{0,80}\b(newsletters?|inbox|mailing list)\b|"
     r"\b(newsletters?|inbox)\b.{0,60}\b(sign up|subscribe)\b|"
     # A sign-up form's small print, and a plea for money.
-    r"\b(we(.ll| will)?|promise to) never (spam|sell|share|rent)( or \w+)? (you|your)\b|"
-    r"\bor unsubscribe at any ?time\b|"
+    r"\bnever spam you\b|\bor unsubscribe at any ?time\b|"
     r"\bby (sharing|submitting|entering|providing) your e-?mail\b|"
     r"\b(consent|agree) to receive (our )?(e-?mails?|messages|communications)\b|"
-    r"\bfunded by readers\b|\bplease (consider )?(support(ing)? us|donat\w+)\b",
+    r"\bfunded by readers like you\b|\bplease (consider )?support(ing)? us\b",
     re.I,
 )
 """A newsletter pitch ("Get the best of X, directly in your inbox"), a sign-up form's small
-print ("We will never sell your information") or a plea for donations: a block shorter than
-:data:`PITCH_MAX` that makes one goes."""
+print ("Modify your preferences or unsubscribe at any time") or a plea for support: a block
+shorter than :data:`PITCH_MAX` that makes one goes."""
 PITCH_MAX = 250
 AUTHOR_BIO = re.compile(
-    r"(hi,? )?(i.m )?[A-Z][\w.'\u2019-]+( [A-Z][\w.'\u2019-]+){0,3},? (is|has been) (a|an|the) "
+    r"[A-Z][\w.'\u2019-]+( [A-Z][\w.'\u2019-]+){0,3},? (is|has been) (a|an|the) "
     r"([\w-]+ ){0,4}(writer|journalist|editor|author|reporter|contributor|columnist|blogger)\b"
 )
 """A note about the writer ("Jane Doe is a freelance writer who covers..."), which opens with
-the name: a block shorter than :data:`DISCLOSURE_MAX` that is one goes (the byline stays)."""
+the name: at the end of the content, a block shorter than :data:`DISCLOSURE_MAX` that is one
+goes (an article about a writer opens the same way, so the start is left alone)."""
 LABELLED_ITEMS = ("li", "dd", "dt")
-"""Items asked only whether they are a short furniture label as a whole (BOILERPLATE_TEXT)."""
+"""Items asked only whether they are a short furniture label as a whole (LABEL_TEXT)."""
 LABEL_MAX = 60
 PRUNED_BLOCKS = (
     "div",
@@ -292,6 +304,7 @@ PRUNED_BLOCKS = (
     "dl",
     "p",
     "span",
+    "small",
     "table",
     "footer",
     "h2",

@@ -4,6 +4,7 @@ link farms, unless the links are the content (an index page)."""
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from urllib.parse import urlsplit
 
@@ -14,6 +15,8 @@ from convert.document import drop, text_of
 from convert.measures import Measures, link_density
 from convert.posts import POST_MARK
 from convert.structure import registrable_domain
+
+_ANY_WORD = re.compile(r"\w")
 
 
 def prune_inside(container: etree._Element, measures: Measures, *, site: str = "") -> None:
@@ -129,13 +132,19 @@ def _heading_rank(element: etree._Element) -> int:
 
 
 def _disclosure_or_pitch(text: str, length: int) -> bool:
-    """An affiliate disclosure, a site notice, a note about the author, or (shorter) a
-    newsletter pitch."""
-    if rules.DISCLOSURE.search(text) or rules.NOTICE.search(text):
-        return True
-    if rules.AUTHOR_BIO.match(text):
+    """An affiliate disclosure, a site notice, or (shorter) a newsletter pitch."""
+    if rules.DISCLOSURE.search(text) or _only_a_notice(text):
         return True
     return length < rules.PITCH_MAX and bool(rules.PITCH.search(text))
+
+
+def _only_a_notice(text: str) -> bool:
+    """A site notice and nothing else: once it is taken out, no word and no price is left."""
+    found = rules.NOTICE.search(text)
+    if found is None:
+        return False
+    rest = text[: found.start()] + text[found.end() :]
+    return not _ANY_WORD.search(rest)
 
 
 def _calls_to_action(container: etree._Element, measures: Measures) -> list[etree._Element]:
@@ -232,7 +241,7 @@ def _boilerplate_label(element: etree._Element, measures: Measures) -> bool:
     """A list item or definition that is nothing but a label of the page's furniture ("Reply
     with quote", "Posts: 116", "Free shipping")."""
     return 0 < measures.length(element) < rules.LABEL_MAX and bool(
-        rules.BOILERPLATE_TEXT.match(text_of(element))
+        rules.LABEL_TEXT.match(text_of(element))
     )
 
 

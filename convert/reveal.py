@@ -15,8 +15,9 @@ content in places the hidden-element pass would otherwise remove:
   the page's content all the same (every language of a code sample, every answer): a hidden
   element that names itself a panel (:data:`PANEL_ROLES`, :data:`PANEL_NAMES`,
   :data:`PANEL_TAGS`) is shown, and so is one that an expanding control opens (named in its
-  ``aria-controls``, or the ``<button>`` right before it) unless it is mostly links. Menus,
-  dialogs and drawers stay hidden.
+  ``aria-controls``, or the ``<button>`` right before it) unless it is mostly links or larger
+  than a panel (:data:`PANEL_MAX_NODES`, :data:`PANEL_MAX_TEXT`). Menus, dialogs and drawers
+  stay hidden.
 - **Hidden for a reveal.** A block hidden by an inline style, attribute or class that holds most
   of the page's text is the content waiting for a script to show it (a fade-in, a client-side
   router), not a menu: its hiding is removed.
@@ -180,13 +181,22 @@ def _seen_text(body: etree._Element) -> int:
 
 
 def _show_collapsed_panels(body: etree._Element) -> None:
+    """Show the hidden panels. A panel told only by the control that opens it is read once and
+    not gone into (what it holds stays as it is), so nested ones cost no more than one."""
     controlled = _controlled_ids(body)
-    panels = [
-        element
-        for element in body.iter()
-        if isinstance(element.tag, str) and is_hidden(element) and _is_panel(element, controlled)
-    ]
-    for element in panels:
+    shown: list[etree._Element] = []
+    pending = [child for child in reversed(body) if isinstance(child.tag, str)]
+    while pending:
+        element = pending.pop()
+        if is_hidden(element):
+            if _names_a_panel(element):
+                shown.append(element)
+            elif element.get("id") in controlled or _follows_a_toggle(element):
+                if _prose_panel(element):
+                    shown.append(element)
+                continue
+        pending.extend(child for child in reversed(element) if isinstance(child.tag, str))
+    for element in shown:
         _show(element)
 
 
@@ -201,14 +211,11 @@ def _controlled_ids(body: etree._Element) -> frozenset[str]:
     )
 
 
-def _is_panel(element: etree._Element, controlled: frozenset[str]) -> bool:
+def _names_a_panel(element: etree._Element) -> bool:
     if element.tag in PANEL_TAGS or element.get("role", "").lower() in PANEL_ROLES:
         return True
     names = f"{element.get('class', '')} {element.get('id', '')}".lower()
-    if not PANEL_NAMES.isdisjoint(_NAME_WORDS.split(names)):
-        return True
-    opened = element.get("id") in controlled or _follows_a_toggle(element)
-    return opened and _prose_panel(element)
+    return not PANEL_NAMES.isdisjoint(_NAME_WORDS.split(names))
 
 
 def _follows_a_toggle(element: etree._Element) -> bool:

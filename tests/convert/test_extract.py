@@ -504,3 +504,20 @@ def test_a_list_of_references_to_other_sites_stays_and_a_related_list_goes() -> 
     markdown = main_content(html)
     assert "attribute number 5" in markdown
     assert "Topic 3 of the forum" not in markdown
+
+
+def test_ordinary_content_that_resembles_small_print_stays() -> None:
+    html = site(
+        "<article><h1>Stephen King</h1><p>Stephen King is an American author of horror, "
+        f"suspense and fantasy novels.</p><p>{PROSE * 4}</p>"
+        "<p>\u201cWe will never sell your data,\u201d the company said in a statement.</p>"
+        "<ul class='features'><li>Loading dock</li><li>Privacy</li><li>Cookies</li>"
+        "<li>A quiet garden behind the house, with old trees</li></ul>"
+        "<dl><dt>Availability</dt><dd>In stock</dd></dl>"
+        "<div class='price'>$29.99 Taxes and shipping calculated at checkout.</div>"
+        f"<p>{PROSE * 4}</p></article>"
+    )
+    markdown = main_content(html)
+    for kept in ("American author of horror", "never sell your data", "Loading dock", "Privacy"):
+        assert kept in markdown
+    assert "Cookies" in markdown and "In stock" in markdown and "$29.99" in markdown

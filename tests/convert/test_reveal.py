@@ -241,3 +241,12 @@ def test_a_panel_named_by_an_expanding_controls_aria_controls_is_kept() -> None:
     markdown = main_content(html)
     assert "single workspace" in markdown and "Grow your service" in markdown
     assert "Nobody opens this one" not in markdown
+
+
+def test_many_chains_of_hidden_panels_behind_buttons_are_read_in_bounded_time() -> None:
+    chain = "<button>open</button><div class='hidden'>" * 500 + "<p>x</p>" + "</div>" * 500
+    html = f"<html><body>{chain * 100}<article><h1>Guide</h1><p>{PROSE * 6}</p></article>"
+    started = time.process_time()
+    markdown = main_content(html + "</body></html>")
+    assert time.process_time() - started < 20
+    assert "The paragraph explains" in markdown
