@@ -104,8 +104,8 @@ class BoundedCache(Generic[K, V]):
         entries = self._entries
         self._max_bytes = max_bytes
         self._entries = LRUCache(max(max_bytes, 1), getsizeof=_entry_size)
-        for key in list(entries):
-            entry = Cache.__getitem__(entries, key)
+        while entries:  # least recently used first, so the new cache keeps the same order
+            key, entry = entries.popitem()
             if entry.size <= max_bytes:
                 self._entries[key] = entry
 
@@ -178,7 +178,8 @@ class BoundedCache(Generic[K, V]):
         self._entries.clear()
 
     def keys(self) -> Iterator[K]:
-        """The keys held (expired ones included until they are dropped), oldest first."""
+        """The keys held (expired ones included until they are dropped), in the order they were
+        stored."""
         return iter(list(self._entries))
 
     def _held(self) -> list[tuple[K, _Entry[V]]]:

@@ -219,7 +219,7 @@ class AuthCache:
         self.hit_seconds = hit_seconds
         self.miss_seconds = miss_seconds
         self.max_entries = max_entries
-        self._hits: TTLCache[str, KeyInfo] = TTLCache(max_entries, max(hit_seconds, 0.0))
+        self._hits: TTLCache[str, KeyInfo] = TTLCache(max(1, max_entries), max(hit_seconds, 0.0))
         self._misses: TTLCache[str, None] = TTLCache(
             max(1, max_entries // 2), max(miss_seconds, 0.0)
         )

@@ -27,9 +27,10 @@ class StoreUnavailable(Exception):  # noqa: N818 (the name is part of the store'
 
 
 class Runner:
-    """Runs units of database work in threads, each wait bounded by ``query_timeout``."""
+    """Runs units of database work in threads, each wait bounded by ``query_timeout()`` (read
+    at each call, so a changed setting applies at once)."""
 
-    def __init__(self, threads: int, query_timeout: float) -> None:
+    def __init__(self, threads: int, query_timeout: Callable[[], float]) -> None:
         self.query_timeout = query_timeout
         self._executor = ThreadPoolExecutor(
             max_workers=threads, thread_name_prefix="pagecast-store"
@@ -62,9 +63,9 @@ class Runner:
         *,
         write: bool = False,
     ) -> T:
-        """Run ``work(db)`` in a thread and wait at most ``seconds`` (``query_timeout``)."""
+        """Run ``work(db)`` in a thread and wait at most ``seconds`` (``query_timeout()``)."""
         future = self.submit(db, work, write=write)
-        return await self.bounded(future, seconds or self.query_timeout, what)
+        return await self.bounded(future, seconds or self.query_timeout(), what)
 
     async def bounded(self, future: asyncio.Future[T], seconds: float, what: str) -> T:
         """Wait for ``future`` at most ``seconds``, database failures as StoreUnavailable."""

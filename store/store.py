@@ -78,7 +78,7 @@ class Store:
         self._db: peewee.Database | None = None
         self._migrated = False
         self._closed = False
-        self._runner = Runner(settings.executor_threads, settings.query_timeout)
+        self._runner = Runner(settings.executor_threads, lambda: self.settings.query_timeout)
         self._cache = AuthCache(
             settings.auth_cache_seconds, min(settings.auth_cache_seconds, MISS_CACHE_SECONDS)
         )
