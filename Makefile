@@ -1,5 +1,5 @@
 # Everyday verbs. Each one sets up what it needs first (deploy/bootstrap.sh is idempotent).
-.PHONY: run test setup lint format config bench bench-oembed bench-fetch bench-screenshot bench-markdown bench-extraction load chaos fuzz ssrf hostile clean
+.PHONY: run test setup lint format config bench bench-oembed bench-fetch bench-screenshot bench-readiness bench-markdown bench-extraction load chaos fuzz ssrf hostile clean
 
 run:            ## set up, print an API key, run the server
 	bash deploy/bootstrap.sh run
@@ -33,6 +33,9 @@ bench-fetch:    ## fetcher overhead and slow-drip isolation
 
 bench-screenshot: ## screenshots against bare Playwright, memory, chaos (long: about 25 minutes)
 	.venv/bin/python bench/screenshot.py
+
+bench-readiness: ## what waiting for script-built pages costs (static page) and gets (app pages), wait off against on
+	.venv/bin/python bench/readiness.py
 
 bench-markdown: ## Markdown against trafilatura and readability: speed, F1, HTTP (about 2 minutes)
 	.venv/bin/pip install -q -r bench/requirements.txt

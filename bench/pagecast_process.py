@@ -38,11 +38,12 @@ def wait_for(url: str, timeout: float = 60.0) -> None:
 
 
 def start_pagecast(
-    tmp: str, api_port: int, postgres: str = "", log: Path | None = None
+    tmp: str, api_port: int, postgres: str = "", log: Path | None = None, extra: str = ""
 ) -> tuple[subprocess.Popen[bytes], str]:
     """Start Pagecast on ``api_port`` with its data in ``tmp`` (and its tables in ``postgres``
-    when given); the process and a key. Its output goes to ``log`` when given (else it is
-    inherited). A server that does not come up is killed."""
+    when given); the process and a key. ``extra`` is appended to its config file (whole TOML
+    sections). Its output goes to ``log`` when given (else it is inherited). A server that does
+    not come up is killed."""
     config = Path(tmp) / "config.toml"
     database = f'database_url = "{postgres}"\n' if postgres else ""
     config.write_text(
@@ -51,7 +52,7 @@ def start_pagecast(
         f'[store]\ndata_dir = "{tmp}"\n{database}'
         '[fetch]\nallow_hosts = ["127.0.0.1"]\n'
         "[plans.bench]\nrequests_per_second = 1000000.0\nburst = 1000000\n"
-        "monthly_credits = 0\n"
+        "monthly_credits = 0\n" + extra
     )
     env = {**os.environ, "PAGECAST_CONFIG": str(config)}
     server = str(ROOT / "server.py")

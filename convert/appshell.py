@@ -3,8 +3,10 @@ but hardly any text until a browser runs it. Such pages are worth rendering befo
 
 The signals, read from the raw document: the visible text of the body (without scripts, styles
 and noscript), an empty framework root (``#root``, ``#app``, ``#__next``, ``#__nuxt``,
-``#___gatsby``, ``app-root``...), a noscript notice asking for JavaScript, and how much of the page
-is script. A shell is a page with little text plus at least one of the other signals.
+``#___gatsby``, ``app-root``...), a noscript notice asking for JavaScript, how much of the page
+is script, and script bundles beside an empty element with an id (where any framework mounts) or
+a text that only says it is loading. A shell is a page with little text plus at least one of the
+other signals. Whether rendering was worth it is judged afterwards, on what the render gives.
 """
 
 from __future__ import annotations
@@ -27,6 +29,19 @@ _JS_NOTICE = re.compile(
     r"activ(ez|er) (le )?javascript|habilit(a|e) javascript",
     re.I,
 )
+_LOADING = re.compile(
+    r"^\W*(loading|please wait|one moment|chargement|cargando|carregando|caricamento|"
+    r"wird geladen|laden|загрузка|読み込み中|加载中)\b",
+    re.I,
+)
+"""A page's whole text that only says it is loading."""
+_BUNDLES = (
+    "//script[@src][not(@type) or @type='module' or contains(@type, 'javascript')]"
+    " | //link[@rel='modulepreload']"
+)
+"""Script bundles the page loads (classic and module scripts, preloaded modules)."""
+_MOUNTS = "//body//*[@id][not(self::script or self::noscript or self::template or self::style)]"
+"""Elements that may be where an app mounts: any element with an id, empty of text."""
 _INVISIBLE = frozenset({"script", "style", "noscript", "template"})
 LITTLE_TEXT = 300
 """Characters of visible body text below which a page may be a shell."""
@@ -61,9 +76,16 @@ def detect_app_shell(root: lxml.html.HtmlElement) -> ShellVerdict:
                 return ShellVerdict(True, "an empty application root")
     if scripts >= 3 and script_chars > 20 * max(len(text), 1):
         return ShellVerdict(True, "mostly script")
+    if root.xpath(_BUNDLES) and (_LOADING.search(text) or _empty_mount(root)):
+        return ShellVerdict(True, "script bundles and an empty mount point")
     if not text and scripts:
         return ShellVerdict(True, "no text, only scripts")
     return ShellVerdict(False, "little text but no sign of an application")
+
+
+def _empty_mount(root: lxml.html.HtmlElement) -> bool:
+    """Whether the body holds an element with an id and nothing inside (no child, no text)."""
+    return any(len(mount) == 0 and not (mount.text or "").strip() for mount in root.xpath(_MOUNTS))
 
 
 def _visible_text(element: lxml.html.HtmlElement, enough: int) -> str:

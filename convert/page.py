@@ -41,6 +41,8 @@ from convert.structure import Structure, StructureLimits, page_structure, regist
 log = logging.getLogger(__name__)
 
 SAFETY_MODES = ("sanitize", "warn", "block")
+METADATA_ONLY = "metadata"
+"""``extraction`` of a page whose body holds no text: its title and description stand in."""
 TOO_DEEP = "document_too_deep"
 """Truncation reason of a page nested too deep to read to its end, even flattened."""
 
@@ -189,7 +191,7 @@ def _content(
     if not (options.include_tags or options.exclude_tags):
         absolute_links(root, base)  # only what is kept: cheaper than the whole page
     if not options.include_tags and _from_metadata(root, metadata):
-        extraction, fell_back = "metadata", True
+        extraction, fell_back = METADATA_ONLY, True
     return root, extraction, fell_back
 
 

@@ -55,6 +55,8 @@ class MarkdownHandler(ApiHandler):
         self.log_fields.update(
             tier=answer.got.tier, render=render, cache="hit" if answer.got.cache_hit else "miss"
         )
+        if answer.readiness is not None:
+            self.set_header("X-Render-Timing", answer.readiness.header())
         if result.truncated:
             self.set_header("X-Markdown-Truncated", "true")
             self.set_header("X-Markdown-Truncation-Reason", result.truncation_reason or "")
@@ -188,6 +190,8 @@ class MarkdownHandler(ApiHandler):
             "cache_hit": got.cache_hit,
             "main_content": result.extraction,
             "main_content_fallback": result.fell_back,
+            "render": answer.readiness.as_dict() if answer.readiness else None,
+            "render_note": answer.render_note,
         }
         body["request_id"] = self.request_id
         if result.ai_safety is not None and params.include_ai_safety:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from browser.farm.types import ReadyState
 from handlers.base import BaseHandler
 from handlers.errors import KINDS
 from handlers.markdown import MARKDOWN_PARAMS
@@ -130,6 +131,19 @@ _SCREENSHOT_RESULT = {
             "properties": {
                 "host": {"type": "string"},
                 "responseCode": {"type": ["integer", "null"]},
+            },
+        },
+        "timing": {
+            "type": "object",
+            "description": "A fresh capture only: how the page was waited for after its load. "
+            "ready: settled (network quiet, DOM settled), blank (nothing painted, nothing "
+            "pending), timeout (still changing at the bound: retry with a capture_delay), "
+            "selector (wait_for_selector), off. Also in the X-Render-Timing header.",
+            "required": ["ready", "ready_ms", "load_ms"],
+            "properties": {
+                "ready": {"type": "string", "enum": [state.value for state in ReadyState]},
+                "ready_ms": {"type": "integer"},
+                "load_ms": {"type": "integer"},
             },
         },
     },

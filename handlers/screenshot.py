@@ -123,19 +123,22 @@ class ScreenshotHandler(ApiHandler):
             tier=job.capture.route, render="reused" if shot.image is None else "yes"
         )
         record = shot.record
+        if shot.readiness is not None:
+            self.set_header("X-Render-Timing", shot.readiness.header())
         if params.response_type == "image":
             image = await screenshots.image(shot)
             self.set_header("Content-Type", record.content_type)
             self.set_header("X-Screenshot-Url", self._link(record))
             self.finish(image)
             return
-        self.write_json(
-            {
-                "screenshotUrl": self._link(record),
-                "dimensions": {"width": record.width, "height": record.height},
-                "requestInfo": {"host": record.host, "responseCode": record.response_code},
-            }
-        )
+        body = {
+            "screenshotUrl": self._link(record),
+            "dimensions": {"width": record.width, "height": record.height},
+            "requestInfo": {"host": record.host, "responseCode": record.response_code},
+        }
+        if shot.readiness is not None:
+            body["timing"] = shot.readiness.as_dict()
+        self.write_json(body)
 
     def _options(self, params: ScreenshotParams) -> CaptureOptions:
         exclude = split_selectors(params.exclude_selectors)

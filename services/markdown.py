@@ -14,9 +14,9 @@ from dataclasses import dataclass, replace
 
 from browser.charset import HTML_TYPES
 from browser.farm import Farm
-from browser.farm.types import FarmError, FarmErrorKind, RenderOptions
+from browser.farm.types import FarmError, FarmErrorKind, Readiness, RenderOptions
 from browser.fetch import Fetcher, FetchError, FetchResult
-from convert.page import ConvertOptions, PageConversion, convert_page
+from convert.page import METADATA_ONLY, ConvertOptions, PageConversion, convert_page
 from services.billing import CreditSettings, Usage, price
 from services.failure import ServiceError
 from services.pages import PageFetcher, PageRequest, PageResult, rendered_result
@@ -93,6 +93,18 @@ class MarkdownAnswer:
     full_render: bool
     auto_render: bool
     credits: int
+    readiness: Readiness | None = None
+    """How the browser waited for the page after its load, when it rendered one."""
+    render_note: str | None = None
+    """What the client should know about a render: why it was not used or not billed."""
+
+
+@dataclass
+class _Rendered:
+    """A page the farm rendered, as a page result, with how it was waited for."""
+
+    got: PageResult
+    readiness: Readiness | None
 
 
 class MarkdownService:
@@ -115,36 +127,45 @@ class MarkdownService:
     async def run(self, job: MarkdownJob) -> MarkdownAnswer:
         """Fetch or render the page and convert it; :class:`MarkdownError` (or the page
         fetcher's :class:`~services.pages.PageRequestError`) when it cannot be answered."""
-        full_render = auto_render = False
         if job.render_first:
-            self.pages.check(job.page)  # the plan's and the proxies' rules hold for a render too
-            try:
-                await check_target(self.fetcher, job.url)
-            except TargetRefusedError as exc:
-                failure = FetchError.dns if exc.failure is TargetProblem.UNRESOLVED else exc.failure
-                raise MarkdownError(failure, exc.message) from exc
-            got = await self._render(job, job.render_tier)
-            full_render = True
-            result = await self._convert(got.fetch, job.options)
-        else:
-            got = await self.pages.get(job.page)
-            _raise_for_page(got.fetch, attempts=got.attempts)
-            result = await self._convert(got.fetch, job.options)
-            if result.app_shell and job.auto_render:
-                rendered = await self._auto_render(job, got.tier, result)
-                if rendered is not None:
-                    got, result = rendered
-                    auto_render = True
+            return await self._render_first(job)
+        got = await self.pages.get(job.page)
+        _raise_for_page(got.fetch, attempts=got.attempts)
+        result = await self._convert(got.fetch, job.options)
+        answer = MarkdownAnswer(got, result, False, False, 0)
+        if result.app_shell and job.auto_render:
+            answer = await self._auto_render(job, answer)
+        answer.credits = self._price(job, answer.got, render=False)
+        return answer
+
+    async def _render_first(self, job: MarkdownJob) -> MarkdownAnswer:
+        """The page rendered from the start, billed as a render unless it yielded no text."""
+        self.pages.check(job.page)  # the plan's and the proxies' rules hold for a render too
+        try:
+            await check_target(self.fetcher, job.url)
+        except TargetRefusedError as exc:
+            failure = FetchError.dns if exc.failure is TargetProblem.UNRESOLVED else exc.failure
+            raise MarkdownError(failure, exc.message) from exc
+        rendered = await self._render(job, job.render_tier)
+        result = await self._convert(rendered.got.fetch, job.options)
+        answer = MarkdownAnswer(rendered.got, result, True, False, 0, rendered.readiness)
+        used = _words(result) > 0
+        if not used:
+            answer.render_note = _empty_note(rendered.readiness, "the render was not billed")
+        answer.credits = self._price(job, rendered.got, render=used)
+        return answer
+
+    def _price(self, job: MarkdownJob, got: PageResult, *, render: bool) -> int:
         usage = Usage(
             "markdown",
             "3.0",
             fetched_through=None if got.cache_hit else got.tier,
-            render=full_render,
+            render=render,
             ai_sanitize=job.ai_sanitize,
         )
-        return MarkdownAnswer(got, result, full_render, auto_render, price(self.credits, usage))
+        return price(self.credits, usage)
 
-    async def _render(self, job: MarkdownJob, tier: str) -> PageResult:
+    async def _render(self, job: MarkdownJob, tier: str) -> _Rendered:
         """The page rendered by the farm through ``tier``, as a fetch result."""
         if tier not in RENDER_TIERS:
             raise MarkdownError(
@@ -164,22 +185,27 @@ class MarkdownService:
             raise MarkdownError(failure, exc.message, retry_after=exc.retry_after) from exc
         result = rendered_result(job.url, rendered, tier)
         _raise_for_page(result.fetch)
-        return result
+        return _Rendered(result, rendered.readiness)
 
-    async def _auto_render(
-        self, job: MarkdownJob, tier: str, shell: PageConversion
-    ) -> tuple[PageResult, PageConversion] | None:
-        """The rendered page and its conversion, through the tier that fetched the shell; None
-        (answer the shell as fetched) when rendering fails or yields less."""
+    async def _auto_render(self, job: MarkdownJob, shell: MarkdownAnswer) -> MarkdownAnswer:
+        """The app shell rendered through the tier that fetched it, when the render gives more
+        text than the fetched page; else the fetched page, with a note saying why."""
         try:
-            got = await self._render(job, tier)
-            result = await self._convert(got.fetch, job.options)
+            rendered = await self._render(job, shell.got.tier)
+            result = await self._convert(rendered.got.fetch, job.options)
         except MarkdownError as exc:
             log.info("auto_render of an app shell failed (%s); answering the fetched page", exc)
-            return None
-        if len(result.markdown.strip()) < len(shell.markdown.strip()):
-            return None
-        return got, result
+            why = exc.message or exc.failure.value
+            shell.render_note = f"auto_render failed ({why}); the page is answered as fetched"
+            return shell
+        if _words(result) > 0 and _words(result) >= _words(shell.result):
+            return MarkdownAnswer(rendered.got, result, False, True, 0, rendered.readiness)
+        shell.readiness = rendered.readiness
+        if _words(result) == 0:
+            shell.render_note = _empty_note(rendered.readiness, "the page is answered as fetched")
+        else:
+            shell.render_note = "the rendered page gave less text; the page is answered as fetched"
+        return shell
 
     async def _convert(self, page: FetchResult, options: ConvertOptions) -> PageConversion:
         try:
@@ -199,6 +225,23 @@ class MarkdownService:
         except Exception as exc:  # a worker's failure, whatever its type: never a traceback
             raise MarkdownError(MarkdownFailure.CONVERSION_FAILED) from exc
         return result
+
+
+def _words(result: PageConversion) -> int:
+    """The words of the page's own text a conversion gave (none when its body had no text and
+    only the title and description stand in for it): how two results of one page are
+    compared."""
+    if result.extraction == METADATA_ONLY:
+        return 0
+    return len(result.markdown.split())
+
+
+def _empty_note(readiness: Readiness | None, outcome: str) -> str:
+    """Why a render gave nothing, with how long the page was waited for."""
+    waited = ""
+    if readiness is not None:
+        waited = f" (waited {readiness.waited_ms} ms after load: {readiness.state.value})"
+    return f"the rendered page yielded no text{waited}; {outcome}"
 
 
 def _raise_for_page(page: FetchResult, *, attempts: int = 0) -> None:

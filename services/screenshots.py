@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import enum
 import io
+import logging
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from urllib.parse import urlsplit
@@ -14,13 +15,15 @@ from urllib.parse import urlsplit
 from PIL import Image
 
 from browser.farm import Farm
-from browser.farm.types import CaptureOptions, CaptureResult, FarmError
+from browser.farm.types import CaptureOptions, CaptureResult, FarmError, Readiness, ReadyState
 from browser.fetch import Fetcher
 from browser.proxies import ProxyPool
 from services.billing import CreditSettings, Usage, price
 from services.failure import ServiceError
 from services.targets import check_target
 from store.screenshots import ScreenshotRecord, ScreenshotStore
+
+log = logging.getLogger(__name__)
 
 REUSE_MIN_LEFT = timedelta(hours=1)
 """A stored capture is reused only while its link has at least this long left."""
@@ -68,6 +71,8 @@ class Shot:
     record: ScreenshotRecord
     image: bytes | None
     credits: int
+    readiness: Readiness | None = None
+    """How the page was waited for after its load (a fresh capture only)."""
 
 
 @dataclass
@@ -115,9 +120,9 @@ class ScreenshotService:
             record = await self.store.reusable(job.org_id, job.request_hash, REUSE_MIN_LEFT)
             if record is not None:
                 return Shot(record, None, price(self.credits, Usage("screenshot", "1.1")))
-        record, image = await self._capture(job)
+        record, image, readiness = await self._capture(job)
         usage = Usage("screenshot", "1.1", fetched_through=job.capture.route)
-        return Shot(record, image, price(self.credits, usage))
+        return Shot(record, image, price(self.credits, usage), readiness)
 
     async def image(self, shot: Shot) -> bytes:
         """The image's bytes: the fresh capture's, else read back from the store."""
@@ -146,8 +151,11 @@ class ScreenshotService:
             raise ScreenshotError(ScreenshotFailure.GONE, "this screenshot is no longer available")
         return LinkImage(record, left, direct, image)
 
-    async def _capture(self, job: ScreenshotJob) -> tuple[ScreenshotRecord, bytes]:
-        """Capture, encode and store; the stored record and the image bytes."""
+    async def _capture(
+        self, job: ScreenshotJob
+    ) -> tuple[ScreenshotRecord, bytes, Readiness | None]:
+        """Capture, encode and store; the stored record, the image bytes and how the page was
+        waited for."""
         try:
             shot = await self.farm.capture(job.url, job.capture)
         except ValueError as exc:  # the route has no egress guard (a SOCKS-only standard tier)
@@ -168,7 +176,9 @@ class ScreenshotService:
             host=urlsplit(shot.final_url or job.url).hostname or "",
             response_code=shot.status,
         )
-        return record, image
+        if shot.readiness is not None and shot.readiness.state is ReadyState.blank:
+            log.info("captured a page that painted nothing (%s)", shot.readiness.header())
+        return record, image, shot.readiness
 
 
 async def _encode(shot: CaptureResult, image_format: str, quality: int) -> tuple[bytes, int, int]:

@@ -32,6 +32,8 @@ from store.frames import FrameStore
 from store.images import ImageFiles
 from store.screenshots import ScreenshotStore
 from store.store import Store
+from tests.origin import Origin, serve
+from tests.spa_site import spa_app
 
 PG_ADMIN_DSN = os.environ.get(
     "PAGECAST_TEST_PG_ADMIN", "postgresql://postgres@127.0.0.1:5432/postgres"
@@ -180,3 +182,11 @@ def raw_database(url: str, tmp_path: Path) -> Iterator[peewee.Database]:
         yield db
     finally:
         close_database(db)
+
+
+@pytest.fixture
+def spa_site(io_loop: Any) -> Iterator[Origin]:
+    """The site of pages that build themselves after ``load`` (``tests/spa_site.py``)."""
+    origin = serve(spa_app())
+    yield origin
+    io_loop.run_sync(origin.close)

@@ -9,6 +9,7 @@
   for sure;
 - :mod:`browser.farm.supervisor`: replacement, health probes, recycling, reaping;
 - :mod:`browser.farm.page`, :mod:`browser.farm.navigation`: a page's work and its deadlines;
+- :mod:`browser.farm.readiness`: waiting after ``load`` until a page has built itself;
 - :mod:`browser.farm.watchdog`, :mod:`browser.farm.procs`: renderers' memory and CPU, from
   ``/proc``;
 - :mod:`browser.farm.lanes`: the egress guard's lanes for the browsers;

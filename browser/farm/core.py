@@ -60,6 +60,7 @@ from browser.farm.types import (
     FarmError,
     FarmErrorKind,
     FarmSettings,
+    ReadyRules,
     RenderOptions,
     RenderResult,
 )
@@ -98,6 +99,7 @@ class Farm:
         egress_urls: Mapping[str, Egress] | None = None,
     ) -> None:
         self.settings = settings
+        self.ready_rules = ReadyRules.of(settings)
         egress = dict(egress_urls or {})
         if egress_url:
             egress.setdefault(DEFAULT_ROUTE, egress_url)
@@ -202,8 +204,9 @@ class Farm:
         self._check_request(url, options.route)
 
         async def work(session: PageSession, budget: Budget) -> CaptureResult:
+            await farm_page.install(session.page, self.ready_rules)
             await farm_page.prepare(session.page, options)
-            return await farm_page.capture(session, url, options, budget)
+            return await farm_page.capture(session, url, options, budget, self.ready_rules)
 
         key = ContextKey(
             options.preset, options.dark_mode, options.device_scale_factor, options.route
@@ -216,7 +219,8 @@ class Farm:
         self._check_request(url, options.route)
 
         async def work(session: PageSession, budget: Budget) -> RenderResult:
-            return await farm_page.render(session, url, options, budget)
+            await farm_page.install(session.page, self.ready_rules)
+            return await farm_page.render(session, url, options, budget, self.ready_rules)
 
         key = ContextKey(options.preset, False, 1.0, options.route)
         return await self._serve("render", key, options, 0, work)

@@ -24,19 +24,23 @@ from playwright.async_api import (
     FloatRect,
     Locator,
     Page,
-    Request,
+    Response,
     Route,
 )
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import TimeoutError as PlaywrightTimeoutError
 
 from browser.farm.navigation import Budget, navigate
+from browser.farm.readiness import NetworkWatch, init_script, wait_for_paint, wait_until_ready
 from browser.farm.types import (
     PRESETS,
     CaptureOptions,
     CaptureResult,
     FarmError,
     FarmErrorKind,
+    Readiness,
+    ReadyRules,
+    ReadyState,
     RenderOptions,
     RenderResult,
     image_size,
@@ -123,15 +127,13 @@ _ELEMENT_BOX = """
 
 class PageSession:
     """A request's page with its event handlers: dialogs dismissed, popups and downloads refused,
-    a renderer crash recorded, and (on demand) the requests in flight counted."""
+    a renderer crash recorded, and the requests in flight watched."""
 
     def __init__(self, page: Page, on_crash: Callable[[], None]) -> None:
         self.page = page
         self.crashed = False
         self._on_crash = on_crash
-        self._in_flight = 0
-        self._last_change = time.monotonic()
-        self._tracking = False
+        self.network = NetworkWatch(page)
         self._tasks: set[asyncio.Task[None]] = set()
         page.on("dialog", self._dialog)
         page.on("popup", self._popup)
@@ -170,34 +172,24 @@ class PageSession:
         with contextlib.suppress(PlaywrightError):
             await self.page.close()
 
-    def track_network(self) -> None:
-        """Start counting requests in flight (only pages that scroll or click pay for it)."""
-        if self._tracking:
-            return
-        self._tracking = True
-        self.page.on("request", self._request_started)
-        self.page.on("requestfinished", self._request_ended)
-        self.page.on("requestfailed", self._request_ended)
-
-    def _request_started(self, request: Request) -> None:
-        self._in_flight += 1
-        self._last_change = time.monotonic()
-
-    def _request_ended(self, request: Request) -> None:
-        self._in_flight = max(self._in_flight - 1, 0)
-        self._last_change = time.monotonic()
-
     async def settle(self, budget: Budget, limit: float = SETTLE_LIMIT) -> None:
         """Wait until no request has been in flight for SETTLE_QUIET seconds, at most ``limit``."""
         until = min(time.monotonic() + limit, budget.waits)
         while time.monotonic() < until:
-            if self._in_flight == 0 and time.monotonic() - self._last_change >= SETTLE_QUIET:
+            if self.network.quiet_for(SETTLE_LIMIT) >= SETTLE_QUIET:
                 return
             await asyncio.sleep(0.05)
 
 
+async def install(page: Page, rules: ReadyRules) -> None:
+    """Install what every render needs before navigation: the readiness wait's page side
+    (nothing when readiness waits are off)."""
+    if rules.timeout > 0:
+        await page.add_init_script(script=init_script(rules))
+
+
 async def prepare(page: Page, options: CaptureOptions) -> None:
-    """Install what must be in place before navigation: hiding CSS and URL blocking."""
+    """Install what a capture needs before navigation: hiding CSS and URL blocking."""
     css = options.hide_css + exclude_css(options.exclude_selectors)
     if css:
         await page.add_init_script(script=_STYLE_SCRIPT % json.dumps(css))
@@ -239,7 +231,6 @@ async def wait_for(page: Page, selector: str, state: Any, budget: Budget) -> Loc
 
 async def scroll_to_bottom(session: PageSession, budget: Budget) -> None:
     """Scroll down in steps so lazy content loads, let the network settle, then go back up."""
-    session.track_network()
     page = session.page
     budget_ms = min(SCROLL_LIMIT, budget.left(budget.waits)) * 1000
     await page.evaluate(_SCROLL_DOWN, budget_ms)
@@ -251,7 +242,6 @@ async def scroll_to_bottom(session: PageSession, budget: Budget) -> None:
 
 async def click_load_more(session: PageSession, selector: str, budget: Budget) -> int:
     """Click ``selector`` up to LOAD_MORE_CLICKS times while it is there; returns the clicks."""
-    session.track_network()
     clicks = 0
     for _ in range(LOAD_MORE_CLICKS):
         locator = session.page.locator(selector).first
@@ -266,19 +256,43 @@ async def click_load_more(session: PageSession, selector: str, budget: Budget) -
     return clicks
 
 
+async def loaded(
+    session: PageSession,
+    url: str,
+    wait_for_selector: tuple[str | None, str],
+    budget: Budget,
+    rules: ReadyRules,
+) -> tuple[Response | None, Readiness]:
+    """Navigate to ``url`` and wait until the page is ready: until the element the request names
+    in ``wait_for_selector`` (a selector and the state it must reach) is there, else by the
+    readiness rules."""
+    started = time.monotonic()
+    response = await navigate(session.page, url, budget)
+    load_ms = int((time.monotonic() - started) * 1000)
+    selector, state = wait_for_selector
+    if selector:
+        await wait_for(session.page, selector, state, budget)
+        waited = int((time.monotonic() - started) * 1000) - load_ms
+        return response, Readiness(ReadyState.selector, waited, load_ms)
+    return response, await wait_until_ready(session.page, session.network, rules, budget, load_ms)
+
+
 async def capture(
-    session: PageSession, url: str, options: CaptureOptions, budget: Budget
+    session: PageSession, url: str, options: CaptureOptions, budget: Budget, rules: ReadyRules
 ) -> CaptureResult:
-    """Capture ``url`` on the session's page (prepared with :func:`prepare`)."""
+    """Capture ``url`` on the session's page (prepared with :func:`install` and
+    :func:`prepare`)."""
     page = session.page
-    response = await navigate(page, url, budget)
-    if options.wait_for_selector:
-        await wait_for(page, options.wait_for_selector, "visible", budget)
+    response, readiness = await loaded(
+        session, url, (options.wait_for_selector, "visible"), budget, rules
+    )
     if options.scroll_to_bottom:
         await scroll_to_bottom(session, budget)
     element = (
         await wait_for(page, options.selector, "visible", budget) if options.selector else None
     )
+    if rules.timeout > 0:
+        await wait_for_paint(page, budget)
     if options.capture_delay_ms:
         await asyncio.sleep(min(options.capture_delay_ms / 1000, budget.left()))
     if options.exclude_selectors:
@@ -292,6 +306,7 @@ async def capture(
         height=height,
         status=response.status if response is not None else None,
         final_url=page.url,
+        readiness=readiness,
     )
 
 
@@ -320,18 +335,22 @@ async def _screenshot(
 
 
 async def render(
-    session: PageSession, url: str, options: RenderOptions, budget: Budget
+    session: PageSession, url: str, options: RenderOptions, budget: Budget, rules: ReadyRules
 ) -> RenderResult:
-    """Render ``url`` on the session's page and serialize its DOM."""
+    """Render ``url`` on the session's page (prepared with :func:`install`) and serialize its
+    DOM."""
     page = session.page
-    response = await navigate(page, url, budget)
-    if options.wait_for_selector:
-        await wait_for(page, options.wait_for_selector, "attached", budget)
+    response, readiness = await loaded(
+        session, url, (options.wait_for_selector, "attached"), budget, rules
+    )
     if options.scroll_to_bottom:
         await scroll_to_bottom(session, budget)
     if options.load_more_selector:
         await click_load_more(session, options.load_more_selector, budget)
     html = await page.content()
     return RenderResult(
-        html=html, final_url=page.url, status=response.status if response is not None else None
+        html=html,
+        final_url=page.url,
+        status=response.status if response is not None else None,
+        readiness=readiness,
     )

@@ -7,7 +7,7 @@ import re
 import struct
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import ClassVar, Literal
+from typing import Any, ClassVar, Literal
 
 from settings.fields import setting
 
@@ -108,6 +108,43 @@ class FarmSettings:
         "capture's deadline: waits, scrolling and the screenshot itself.",
         min=0.5,
         max=120,
+    )
+
+    ready_timeout: float = setting(
+        5.0,
+        "Most seconds a render waits after the page's load for it to be ready (the network "
+        "quiet, the DOM settled, a blank page's pending work done), within the request's own "
+        "navigation budget; then what is there is captured. 0 turns the wait off.",
+        min=0,
+        max=60,
+    )
+    ready_quiet: float = setting(
+        0.25,
+        "Seconds without a request in flight and without a significant DOM change that make a "
+        "scripted page ready.",
+        min=0.01,
+        max=10,
+    )
+    ready_long_request: float = setting(
+        1.5,
+        "Seconds after which a request still in flight is taken for long polling or streaming "
+        "and no longer waited for (event streams, WebSockets and media never are).",
+        min=0.1,
+        max=60,
+    )
+    ready_timer_horizon: float = setting(
+        3.0,
+        "A page that shows nothing yet (or only a line such as 'Loading...') is waited for "
+        "while one of its timers due within this many seconds is pending.",
+        min=0,
+        max=60,
+    )
+    ready_blank_grace: float = setting(
+        1.0,
+        "Seconds a blank page must stay quiet, with nothing pending, before it is taken as "
+        "blank and captured.",
+        min=0,
+        max=30,
     )
 
     def problems(self) -> list[str]:
@@ -222,6 +259,61 @@ def _check_common(preset: str, navigation_timeout_ms: int) -> None:
 
 
 @dataclass(frozen=True)
+class ReadyRules:
+    """The readiness wait's windows, in seconds, from the farm's settings."""
+
+    timeout: float
+    quiet: float
+    long_request: float
+    timer_horizon: float
+    blank_grace: float
+
+    @classmethod
+    def of(cls, settings: FarmSettings) -> ReadyRules:
+        """The rules ``settings`` declare."""
+        return cls(
+            timeout=settings.ready_timeout,
+            quiet=settings.ready_quiet,
+            long_request=settings.ready_long_request,
+            timer_horizon=settings.ready_timer_horizon,
+            blank_grace=settings.ready_blank_grace,
+        )
+
+
+class ReadyState(StrEnum):
+    """How the readiness wait ended."""
+
+    settled = "settled"
+    """The network was quiet and the DOM settled."""
+    blank = "blank"
+    """The page stayed blank with nothing pending: it shows nothing."""
+    timeout = "timeout"
+    """The wait reached its bound with the page still changing: captured as it was."""
+    selector = "selector"
+    """The request named the element to wait for instead (wait_for_selector)."""
+    off = "off"
+    """Readiness waits are turned off (farm.ready_timeout = 0)."""
+
+
+@dataclass(frozen=True)
+class Readiness:
+    """How long a render waited after ``load`` and why it stopped."""
+
+    state: ReadyState
+    waited_ms: int
+    load_ms: int
+    """Milliseconds from the start of navigation to the end of the load wait."""
+
+    def as_dict(self) -> dict[str, Any]:
+        """The JSON form: ``{"ready": state, "ready_ms": ..., "load_ms": ...}``."""
+        return {"ready": self.state.value, "ready_ms": self.waited_ms, "load_ms": self.load_ms}
+
+    def header(self) -> str:
+        """The ``X-Render-Timing`` header's value: ``ready=settled; ready_ms=120; load_ms=80``."""
+        return "; ".join(f"{name}={value}" for name, value in self.as_dict().items())
+
+
+@dataclass(frozen=True)
 class CaptureResult:
     """A screenshot: the image bytes and their pixel size, with what the page answered."""
 
@@ -232,6 +324,8 @@ class CaptureResult:
     status: int | None
     """The main document's HTTP status (after redirects), None when there was no response."""
     final_url: str
+    readiness: Readiness | None = None
+    """How long the page was waited for after its load, and why the wait ended."""
 
 
 @dataclass(frozen=True)
@@ -241,6 +335,8 @@ class RenderResult:
     html: str
     final_url: str
     status: int | None
+    readiness: Readiness | None = None
+    """How long the page was waited for after its load, and why the wait ended."""
 
 
 class FarmErrorKind(StrEnum):

@@ -170,9 +170,12 @@ def assert_error(response: HTTPResponse, body: Any, status: int, code: str) -> N
 async def test_jpeg_result_shape_link_and_credits(http_client, base_url, origin, key) -> None:
     response, body = await shot(http_client, base_url, origin.url("/plain"), key)
     assert response.code == 200, body
-    assert set(body) == {"screenshotUrl", "dimensions", "requestInfo"}
+    # The SPEC's fields, and how the page was waited for (a fresh capture's extension).
+    assert set(body) == {"screenshotUrl", "dimensions", "requestInfo", "timing"}
     assert body["dimensions"] == {"width": 1366, "height": 768}
     assert body["requestInfo"] == {"host": "127.0.0.1", "responseCode": 200}
+    assert body["timing"]["ready"] == "settled"
+    assert response.headers["X-Render-Timing"].startswith("ready=settled; ready_ms=")
     assert response.headers["X-BILLING-REQUESTS"] == "1"
     link = await http_client.fetch(body["screenshotUrl"])
     assert link.headers["Content-Type"] == "image/jpeg"
