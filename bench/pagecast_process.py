@@ -5,6 +5,7 @@ unthrottled plan without a quota), and the memory of its process tree."""
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import socket
 import subprocess
@@ -38,7 +39,12 @@ def wait_for(url: str, timeout: float = 60.0) -> None:
 
 
 def start_pagecast(
-    tmp: str, api_port: int, postgres: str = "", log: Path | None = None, extra: str = ""
+    tmp: str,
+    api_port: int,
+    postgres: str = "",
+    log: Path | None = None,
+    extra: str = "",
+    allow_hosts: tuple[str, ...] = ("127.0.0.1",),
 ) -> tuple[subprocess.Popen[bytes], str]:
     """Start Pagecast on ``api_port`` with its data in ``tmp`` (and its tables in ``postgres``
     when given); the process and a key. ``extra`` is appended to its config file (whole TOML
@@ -50,7 +56,7 @@ def start_pagecast(
         f"[server]\nport = {api_port}\nframe_port = {free_port()}\n"
         f'metrics_port = {free_port()}\nlog_level = "warning"\n'
         f'[store]\ndata_dir = "{tmp}"\n{database}'
-        '[fetch]\nallow_hosts = ["127.0.0.1"]\n'
+        f"[fetch]\nallow_hosts = {json.dumps(list(allow_hosts))}\n"
         "[plans.bench]\nrequests_per_second = 1000000.0\nburst = 1000000\n"
         "monthly_credits = 0\n" + extra
     )
@@ -117,3 +123,24 @@ def chromium_browsers(root: int) -> list[int]:
         if b"chromium" in command and b"--type=" not in command:
             pids.append(info.pid)
     return pids
+
+
+def tree_cpu_seconds(pid: int, exclude: frozenset[int] = frozenset()) -> float:
+    """CPU seconds (user and system) of ``pid``'s process tree, with the children each process
+    has reaped (Chromium's closed renderers, a browser launched and closed), leaving out the
+    subtrees of ``exclude``."""
+    # Imported here: Pagecast's root is put on sys.path only once this module has run.
+    from browser.farm.procs import process_tree  # noqa: PLC0415
+
+    total = 0.0
+    skipped: set[int] = set(exclude)
+    for info in process_tree(pid):
+        if info.pid in skipped or info.ppid in skipped:
+            skipped.add(info.pid)
+            continue
+        try:
+            fields = Path(f"/proc/{info.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += sum(int(value) for value in fields[11:15]) / os.sysconf("SC_CLK_TCK")
+    return total

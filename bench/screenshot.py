@@ -1,12 +1,19 @@
-"""Screenshot latency and memory: Pagecast over HTTP against bare Playwright, in one run.
+"""Screenshot latency, CPU and memory: Pagecast over HTTP against bare Playwright, in one run.
 
-Three ways to shoot the same local page with the same Chromium:
-  - pagecast: the service over HTTP (warm farm, cache_ok=false so every request captures);
-  - fresh context: a bare Playwright script, one browser, a new context per shot;
+Five ways to shoot the same eight local sites (127.0.0.1 to 127.0.0.8, each its own page with a
+stylesheet, a script and an image), round robin, with the same Chromium:
+  - pagecast, one organization: the service over HTTP, every request with one key (its pages are
+    reused between captures, reset to a clean state);
+  - pagecast, a new organization each request: a key of its own each time (a fresh context);
+  - bare fresh context: a Playwright script, one browser, a new context per shot;
+  - bare reused page: a Playwright script, one page per worker reused and reset between shots
+    (about:blank, cookies cleared, the site's storage cleared through the DevTools protocol);
   - launch per shot: a new browser per shot, the way command-line tools do it.
-Each at concurrency 1, 2 and 4: p50/p95 latency and shots/s. Then Pagecast's RSS (server plus
-Chromium plus workers) after 100 and after --long shots, and a chaos minute: Chromium killed
-every few seconds under load; every request must be answered (200 or 503), none hung.
+Each at concurrency 1, 2 and 4: p50/p95 latency, shots/s and CPU per shot (every process of the
+run but the origin: the client, Pagecast and its Chromium, or the script's driver and Chromium).
+Then Pagecast's RSS (server plus Chromium plus workers) after 100 and after --long shots, and a
+chaos minute: Chromium killed every few seconds under load; every request must be answered (200
+or 503), none hung.
 
     python bench/screenshot.py [--shots 40] [--long 2000] [--chaos 60]
 """
@@ -15,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import itertools
 import os
 import signal
 import statistics
@@ -22,6 +30,8 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Awaitable, Callable
+from pathlib import Path
 from urllib.parse import quote
 
 from pagecast_process import (
@@ -29,28 +39,54 @@ from pagecast_process import (
     chromium_browsers,
     free_port,
     start_pagecast,
+    tree_cpu_seconds,
     tree_memory_mb,
     wait_for,
 )
-from playwright.async_api import async_playwright
+from playwright.async_api import Browser, Page, Playwright, async_playwright
 from tornado.httpclient import AsyncHTTPClient
 
+from app.config import load_settings
 from browser.farm.browser import LAUNCH_ARGS
+from store.store import Store
 
 CHROMIUM = "/usr/bin/chromium"
 FLAGS = list(LAUNCH_ARGS)  # the flags Pagecast launches Chromium with
 SETTLE_SECONDS = 3.0
+HOSTS = tuple(f"127.0.0.{n}" for n in range(1, 9))
+VIEWPORT = {"width": 1366, "height": 768}
 ORIGIN = """
 import asyncio, sys, tornado.web
+COLORS = ["#234", "#432", "#243", "#324", "#342", "#423", "#333", "#135"]
 class Page(tornado.web.RequestHandler):
     def get(self):
-        self.write("<html><head><title>Bench</title></head><body style='font:16px sans-serif'>"
-                   "<h1>Benchmark page</h1>" + "<p>Some text to paint.</p>" * 40 + "</body></html>")
+        n = int(self.request.host.split(":")[0].rsplit(".", 1)[1])
+        self.write(
+            f"<html><head><title>Site {n}</title><link rel=stylesheet href=/style.css>"
+            f"<script src=/app.js></script></head><body style='background:{COLORS[n - 1]}'>"
+            f"<h1>Benchmark site {n}</h1><img src=/logo.svg width=120 height=40>"
+            + f"<p>Some text of site {n} to paint, in a paragraph of its own.</p>" * 40
+            + "</body></html>")
+class Asset(tornado.web.RequestHandler):
+    def get(self, name):
+        kinds = {"css": "text/css", "js": "text/javascript", "svg": "image/svg+xml"}
+        self.set_header("Content-Type", kinds[name.rsplit(".", 1)[1]])
+        self.set_header("Cache-Control", "max-age=600")
+        self.write({
+            "style.css": "body{font:16px sans-serif;color:#eee;margin:20px}h1{font-size:28px}",
+            "app.js": "document.addEventListener('DOMContentLoaded',()=>{document.title+=' ok'});",
+            "logo.svg": "<svg xmlns='http://www.w3.org/2000/svg' width='120' height='40'>"
+                        "<rect width='120' height='40' fill='#fa0'/></svg>",
+        }[name])
 async def main():
-    tornado.web.Application([(r"/", Page)]).listen(int(sys.argv[1]), "127.0.0.1")
+    app = tornado.web.Application([(r"/(style\\.css|app\\.js|logo\\.svg)", Asset), (r"/", Page)])
+    for host in sys.argv[2:]:
+        app.listen(int(sys.argv[1]), host)
     await asyncio.Event().wait()
 asyncio.run(main())
 """
+Shoot = Callable[[int], Awaitable[None]]
+"""One shot of site number ``n`` (0-7)."""
 
 
 async def settled_memory(pid: int) -> tuple[float, float, float]:
@@ -59,10 +95,12 @@ async def settled_memory(pid: int) -> tuple[float, float, float]:
     return tree_memory_mb(pid)
 
 
-async def timed_runs(shoot, shots: int, concurrency: int) -> dict[str, float]:  # type: ignore[no-untyped-def]
+async def timed_runs(shoot: Shoot, shots: int, concurrency: int, cpu_of: int) -> dict[str, float]:
+    """``shots`` shots at ``concurrency``, the sites in turn: latency percentiles, shots per
+    second, CPU seconds per shot of ``cpu_of``'s process tree (the origin left out), errors."""
     latencies: list[float] = []
+    sites = itertools.count()
     queue = iter(range(shots))
-
     errors = 0
 
     async def worker() -> None:
@@ -70,22 +108,40 @@ async def timed_runs(shoot, shots: int, concurrency: int) -> dict[str, float]:  
         for _ in queue:
             started = time.perf_counter()
             try:
-                await shoot()
+                await shoot(next(sites) % len(HOSTS))
             except Exception:  # counted and shown: a failed shot has no latency
                 errors += 1
                 continue
             latencies.append(time.perf_counter() - started)
 
+    cpu_before = tree_cpu_seconds(os.getpid(), ORIGINS)
     started = time.perf_counter()
     await asyncio.gather(*(worker() for _ in range(concurrency)))
     elapsed = time.perf_counter() - started
+    cpu = tree_cpu_seconds(os.getpid(), ORIGINS) - cpu_before
     latencies.sort()
     return {
         "p50": statistics.median(latencies) * 1000,
-        "p95": latencies[int(len(latencies) * 0.95) - 1] * 1000,
+        "p95": latencies[max(int(len(latencies) * 0.95) - 1, 0)] * 1000,
         "rate": len(latencies) / elapsed,
+        "cpu": cpu / max(len(latencies), 1) * 1000,
         "errors": errors,
     }
+
+
+ORIGINS: frozenset[int] = frozenset()
+"""The origin's process, left out of the CPU counts."""
+
+
+def new_org_keys(tmp: str, count: int) -> list[str]:
+    """``count`` keys, each of an organization of its own, in the server's store."""
+    settings = load_settings(Path(tmp) / "config.toml")
+    store = Store(settings.store)
+    store.open()
+    try:
+        return [store.create_key(f"bench-org-{n}", "bench").key for n in range(count)]
+    finally:
+        store.close()
 
 
 async def main() -> int:
@@ -99,14 +155,18 @@ async def main() -> int:
         "--skip-compare", action="store_true", help="only the memory and chaos runs"
     )
     args = parser.parse_args()
+    global ORIGINS  # noqa: PLW0603 (set once, before any measurement)
     origin_port, api_port = free_port(), free_port()
-    origin = subprocess.Popen([PYTHON, "-c", ORIGIN, str(origin_port)])
-    page = f"http://127.0.0.1:{origin_port}/"
+    origin = subprocess.Popen([PYTHON, "-c", ORIGIN, str(origin_port), *HOSTS])
+    ORIGINS = frozenset({origin.pid})
+    pages = [f"http://{host}:{origin_port}/" for host in HOSTS]
     with tempfile.TemporaryDirectory() as tmp:
-        server, key = start_pagecast(tmp, api_port)
+        server, key = start_pagecast(tmp, api_port, allow_hosts=HOSTS)
         try:
-            wait_for(page)
-            return await run(args, page, api_port, key, server)
+            for page in pages:
+                wait_for(page)
+            orgs = new_org_keys(tmp, 0 if args.skip_compare else args.shots * 3 + 8)
+            return await run(args, pages, api_port, key, orgs, server)
         finally:
             server.send_signal(signal.SIGTERM)
             try:
@@ -117,65 +177,127 @@ async def main() -> int:
             origin.wait(10)
 
 
+class Bare:
+    """The bare Playwright scripts Pagecast is compared with."""
+
+    def __init__(self, playwright: Playwright, browser: Browser, pages: list[str]) -> None:
+        self.playwright = playwright
+        self.browser = browser
+        self.pages = pages
+        self.idle: list[Page] = []
+
+    async def fresh_context(self, site: int) -> None:
+        context = await self.browser.new_context(viewport=VIEWPORT)
+        try:
+            tab = await context.new_page()
+            await tab.goto(self.pages[site])
+            await tab.screenshot(type="png")
+        finally:
+            await context.close()
+
+    async def reused_page(self, site: int) -> None:
+        """A page of the worker's own (one per worker), reset after each shot."""
+        tab = self.idle.pop() if self.idle else await self._new_page()
+        try:
+            await tab.goto(self.pages[site])
+            await tab.screenshot(type="png")
+            await tab.goto("about:blank")
+            await tab.context.clear_cookies()
+            session = await tab.context.new_cdp_session(tab)
+            origin = self.pages[site].rstrip("/")
+            await session.send(
+                "Storage.clearDataForOrigin", {"origin": origin, "storageTypes": "all"}
+            )
+            await session.detach()
+        finally:
+            self.idle.append(tab)
+
+    async def _new_page(self) -> Page:
+        context = await self.browser.new_context(viewport=VIEWPORT)
+        return await context.new_page()
+
+    async def launch_per_shot(self, site: int) -> None:
+        own = await self.playwright.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
+        try:
+            tab = await own.new_page(viewport=VIEWPORT)
+            await tab.goto(self.pages[site])
+            await tab.screenshot(type="png")
+        finally:
+            await own.close()
+
+
+SAME_ORG = "pagecast, one organization"
+NEW_ORG = "pagecast, new organization each"
+FRESH = "bare, fresh context"
+REUSED = "bare, reused page"
+LAUNCH = "launch per shot"
+
+
 async def run(
-    args: argparse.Namespace, page: str, api_port: int, key: str, server: subprocess.Popen[bytes]
+    args: argparse.Namespace,
+    pages: list[str],
+    api_port: int,
+    key: str,
+    orgs: list[str],
+    server: subprocess.Popen[bytes],
 ) -> int:
     client = AsyncHTTPClient(max_clients=16)
-    target = quote(page, safe="")
-    url = f"http://127.0.0.1:{api_port}/api/1.1/screenshot/{target}?app_id={key}&cache_ok=false"
-    url += "&format=png"
+    base = f"http://127.0.0.1:{api_port}/api/1.1/screenshot/"
+    targets = [quote(page, safe="") for page in pages]
+    org_keys = iter(orgs)
 
-    async def via_pagecast() -> None:
+    async def shot(site: int, app_id: str) -> None:
+        url = f"{base}{targets[site]}?app_id={app_id}&cache_ok=false&format=png"
         response = await client.fetch(url, request_timeout=60)
         assert response.code == 200
 
+    async def same_org(site: int) -> None:
+        await shot(site, key)
+
+    async def new_org(site: int) -> None:
+        await shot(site, next(org_keys))
+
+    async def via_pagecast() -> None:
+        await shot(0, key)
+
     async with async_playwright() as playwright:
         browser = await playwright.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
-
-        async def fresh_context() -> None:
-            context = await browser.new_context(viewport={"width": 1366, "height": 768})
-            try:
-                tab = await context.new_page()
-                await tab.goto(page)
-                await tab.screenshot(type="png")
-            finally:
-                await context.close()
-
-        async def launch_per_shot() -> None:
-            own = await playwright.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
-            try:
-                tab = await own.new_page(viewport={"width": 1366, "height": 768})
-                await tab.goto(page)
-                await tab.screenshot(type="png")
-            finally:
-                await own.close()
-
-        for _ in range(5):  # warm-up
-            await via_pagecast()
-            await fresh_context()
+        bare = Bare(playwright, browser, pages)
+        for site in range(len(pages)):  # warm-up: every site once each way
+            await same_org(site)
+            await bare.fresh_context(site)
+            await bare.reused_page(site)
         rows = []
         for concurrency in () if args.skip_compare else (1, 2, 4):
             for name, shoot, shots in (
-                ("pagecast (HTTP, warm)", via_pagecast, args.shots),
-                ("bare Playwright, fresh context", fresh_context, args.shots),
-                ("launch per shot", launch_per_shot, max(args.shots // 4, 4)),
+                (SAME_ORG, same_org, args.shots),
+                (NEW_ORG, new_org, args.shots),
+                (FRESH, bare.fresh_context, args.shots),
+                (REUSED, bare.reused_page, args.shots),
+                (LAUNCH, bare.launch_per_shot, max(args.shots // 4, 4)),
             ):
-                rows.append((concurrency, name, await timed_runs(shoot, shots, concurrency)))
+                result = await timed_runs(shoot, shots, concurrency, os.getpid())
+                rows.append((concurrency, name, result))
         await browser.close()
 
-    print(f"\n{'conc':>4} {'method':<32} {'p50 ms':>8} {'p95 ms':>8} {'shots/s':>8} {'errors':>6}")
+    print(
+        f"\n{'conc':>4} {'method':<34} {'p50 ms':>8} {'p95 ms':>8} {'shots/s':>8} "
+        f"{'CPU ms/shot':>11} {'errors':>6}"
+    )
     for concurrency, name, row in rows:
         print(
-            f"{concurrency:>4} {name:<32} {row['p50']:>8.0f} {row['p95']:>8.0f} "
-            f"{row['rate']:>8.2f} {row['errors']:>6.0f}"
+            f"{concurrency:>4} {name:<34} {row['p50']:>8.0f} {row['p95']:>8.0f} "
+            f"{row['rate']:>8.2f} {row['cpu']:>11.0f} {row['errors']:>6.0f}"
         )
     for concurrency in () if args.skip_compare else (1, 2, 4):
-        mine = next(r for c, n, r in rows if c == concurrency and n.startswith("pagecast"))
-        bare = next(r for c, n, r in rows if c == concurrency and n.startswith("bare"))
-        launch = next(r for c, n, r in rows if c == concurrency and n.startswith("launch"))
+        by_name = {n: r for c, n, r in rows if c == concurrency}
+        mine, fresh = by_name[SAME_ORG], by_name[FRESH]
         print(
-            f"concurrency {concurrency}: p50 vs fresh context {mine['p50'] / bare['p50']:.2f}x, "
-            f"launch per shot / pagecast {launch['p50'] / mine['p50']:.1f}x"
+            f"concurrency {concurrency}: one organization p50 / bare reused page "
+            f"{mine['p50'] / by_name[REUSED]['p50']:.2f}x (target <= 1.2), shots/s / bare fresh "
+            f"context {mine['rate'] / fresh['rate']:.2f}x (target >= 1.8 at 2); new organization "
+            f"each p50 / bare fresh context {by_name[NEW_ORG]['p50'] / fresh['p50']:.2f}x "
+            "(target <= 1.2)"
         )
 
     done = 0
@@ -208,13 +330,12 @@ async def run(
     )
 
     if args.chaos:
-        await chaos(args.chaos, via_pagecast, server.pid, client, url)
+        url = f"{base}{targets[0]}?app_id={key}&cache_ok=false&format=png"
+        await chaos(args.chaos, server.pid, client, url)
     return 0
 
 
-async def chaos(
-    seconds: int, via_pagecast, server_pid: int, client: AsyncHTTPClient, url: str
-) -> None:  # type: ignore[no-untyped-def]
+async def chaos(seconds: int, server_pid: int, client: AsyncHTTPClient, url: str) -> None:
     outcomes: dict[str, int] = {}
     deadline = time.monotonic() + seconds
     kills = 0

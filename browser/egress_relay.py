@@ -59,6 +59,10 @@ class Lane:
                 f"the page brought in more than {self.limit // MIB} MiB", started=True
             )
 
+    def renew(self) -> None:
+        """Start the count over: the page was reset for another capture."""
+        self.received = 0
+
     def close(self) -> None:
         """Stop listening (connections in progress end with the page's context). Idempotent."""
         if self._server is not None:

@@ -73,11 +73,13 @@ SCRIPTS: dict[str, str] = {
     "hop": "addEventListener('load', () => setTimeout(() => location.replace('/app/fetch'), 100));",
     "restless": """show('restless');
 let tick = 0;
-setInterval(() => {
+function grow() {
   const line = document.createElement('span');
   line.textContent = ' tick ' + (tick++);
   document.querySelector('article').appendChild(line);
-}, 50);""",
+  setTimeout(grow, 20);
+}
+addEventListener('load', () => setTimeout(grow, 0));""",
 }
 """The app pages' scripts, by name (served at ``/app/<name>``)."""
 

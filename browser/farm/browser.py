@@ -1,9 +1,10 @@
 """One Chromium of the farm: launching it, its pools of pre-warmed contexts, and closing it for
 sure (killing its process tree and reaping it when a polite close is not enough).
 
-A context is isolated storage, cookies and cache: each serves exactly one request and is then
-closed. Contexts for the common shapes (preset x color scheme, scale 1, the default egress route)
-are made ahead of time so a request does not wait for one.
+A context is isolated storage, cookies and cache. Its page serves the captures of one
+organization (reset between two, see :mod:`browser.farm.warm`) and never another's; blank pages
+in fresh contexts for the common shapes (preset x color scheme, scale 1, the default egress
+route) are made ahead of time, with the farm's init script, so a request does not wait for one.
 """
 
 from __future__ import annotations
@@ -13,13 +14,13 @@ import logging
 import time
 import weakref
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from typing import Any
 
-from playwright.async_api import Browser, BrowserContext, Playwright
+from playwright.async_api import Browser, BrowserContext, Page, Playwright
 from playwright.async_api import Error as PlaywrightError
 
 from browser.farm.lanes import ContextLanes, Egress
+from browser.farm.page import PageSession, page_init_script
 from browser.farm.procs import (
     chromium_orphans,
     is_chromium,
@@ -27,7 +28,8 @@ from browser.farm.procs import (
     process_tree,
     reap_orphans,
 )
-from browser.farm.types import COLOR_SCHEMES, PRESETS, FarmSettings
+from browser.farm.types import COLOR_SCHEMES, PRESETS, ContextKey, FarmSettings, ReadyRules
+from browser.farm.warm import WarmPage, WarmPages, WarmRules
 
 log = logging.getLogger(__name__)
 
@@ -60,7 +62,6 @@ def launch_args(settings: FarmSettings) -> list[str]:
     return [*LAUNCH_ARGS, f"--js-flags=--max-old-space-size={settings.page_memory_mb // 2}"]
 
 
-DEFAULT_ROUTE = "direct"
 CLOSE_GRACE = 5.0
 """Seconds a browser may take to close before its process tree is killed."""
 REAP_WAIT = 3.0
@@ -69,21 +70,6 @@ CONTEXT_TIMEOUT = 10.0
 """Seconds to make one context."""
 CONTEXT_CLOSE_TIMEOUT = 2.0
 """Seconds to close one context; a browser slower than that is in trouble the probe will see."""
-
-
-@dataclass(frozen=True)
-class ContextKey:
-    """What a context is made for; contexts are only shared out between equal keys."""
-
-    preset: str
-    dark: bool
-    scale: float = 1.0
-    route: str = DEFAULT_ROUTE
-
-    @property
-    def warmable(self) -> bool:
-        """Whether contexts of this shape are kept ready."""
-        return self.scale == 1.0 and self.route == DEFAULT_ROUTE
 
 
 def user_agents(version: str) -> tuple[str, str]:
@@ -126,6 +112,8 @@ class FarmBrowser:
         helpers: set[int],
         egress: Mapping[str, Egress] | None,
         warm_per_key: int,
+        warm_pages: WarmRules,
+        init_script: str,
         on_change: Callable[[], None],
     ) -> None:
         self.browser = browser
@@ -144,11 +132,15 @@ class FarmBrowser:
         """Set when the browser disconnects, whatever the reason."""
         self._lanes = ContextLanes(egress)
         self._warm_per_key = warm_per_key
+        self._init_script = init_script
+        """Installed in every page before its first navigation (empty: none)."""
         self._on_change = on_change
-        self._warm: dict[ContextKey, list[BrowserContext]] = {
+        self._warm: dict[ContextKey, list[Page]] = {
             ContextKey(preset, dark): [] for preset in PRESETS for dark in COLOR_SCHEMES
         }
         self._filling: asyncio.Task[None] | None = None
+        self.pages = WarmPages(warm_pages, self.discard, self._lanes.renew, on_change)
+        """Pages kept between captures, each for one organization."""
         self._user_agents = user_agents(self.version)
         browser.on("disconnected", self._disconnected)
         _LIVE.add(self)
@@ -182,6 +174,8 @@ class FarmBrowser:
             helpers=helpers,
             egress=egress,
             warm_per_key=settings.warm_contexts,
+            warm_pages=WarmRules.of(settings),
+            init_script=page_init_script(ReadyRules.of(settings)),
             on_change=on_change,
         )
         instance.refill()
@@ -196,11 +190,12 @@ class FarmBrowser:
     def _disconnected(self, browser: Browser) -> None:
         self.gone.set()
         self._warm = {key: [] for key in self._warm}
+        self.pages.close_all()
         self._lanes.close_all()
         self._on_change()
 
     def idle(self, preset: str) -> int:
-        """Warm contexts ready for ``preset`` (both color schemes)."""
+        """Warm blank pages ready for ``preset`` (both color schemes)."""
         return sum(len(pool) for key, pool in self._warm.items() if key.preset == preset)
 
     async def new_context(self, key: ContextKey) -> BrowserContext:
@@ -243,17 +238,46 @@ class FarmBrowser:
         finally:
             self._lanes.release(context)
 
-    async def take(self, key: ContextKey) -> BrowserContext:
-        """A context for one request: a warm one when there is one, else a new one."""
+    async def blank_page(self, key: ContextKey) -> Page:
+        """A page of shape ``key`` in a fresh context, with the farm's own init script: a warm
+        one when there is one, else a new one."""
         pool = self._warm.get(key) if key.warmable else None
-        if pool:
-            context = pool.pop()
+        while pool:
+            page = pool.pop()
             self.refill()
+            if not page.is_closed():  # a renderer that crashed while idle closed it
+                break
+            await self.discard(page.context)
         else:
-            context = await self.new_context(key)
+            page = await self._new_blank_page(key)
         self.contexts_served += 1
         self._on_change()
-        return context
+        return page
+
+    async def _new_blank_page(self, key: ContextKey) -> Page:
+        context = await self.new_context(key)
+        try:
+            async with asyncio.timeout(CONTEXT_TIMEOUT):
+                page = await context.new_page()
+                if self._init_script:
+                    await page.add_init_script(script=self._init_script)
+        except BaseException:
+            await self.discard(context)
+            raise
+        return page
+
+    async def lease(self, org: str, key: ContextKey, on_crash: Callable[[], None]) -> WarmPage:
+        """A page for one capture of ``org``: an idle page of the organization and shape when
+        there is one, else a blank page in a fresh context. Hand it back with
+        ``pages.give_back``."""
+        returning = self.pages.returning(org)
+        lent = await self.pages.take(org, key)
+        if lent is not None:
+            return lent
+        page = await self.blank_page(key)
+        return WarmPage(
+            org, key, page.context, PageSession(page, on_crash), uses=1, returning=returning
+        )
 
     def refill(self) -> None:
         """Make up the warm pools in the background (one filler at a time)."""
@@ -266,15 +290,15 @@ class FarmBrowser:
         for key, pool in self._warm.items():
             while len(pool) < self._warm_per_key and not (self.dead or self.closing):
                 try:
-                    context = await self.new_context(key)
+                    page = await self._new_blank_page(key)
                 except (PlaywrightError, TimeoutError) as exc:
                     if not (self.dead or self.closing):
-                        log.warning("could not warm a %s context: %s", key.preset, exc)
+                        log.warning("could not warm a %s page: %s", key.preset, exc)
                     return
                 if self.dead or self.closing or self.retiring:
-                    await self.discard(context)
+                    await self.discard(page.context)
                     return
-                pool.append(context)
+                pool.append(page)
                 self._on_change()
 
     async def probe(self, limit: float) -> bool:
@@ -296,9 +320,11 @@ class FarmBrowser:
         return healthy
 
     def retire(self) -> None:
-        """Take no new work: drop the warm contexts (they close with the browser)."""
+        """Take no new work: drop the warm contexts (they close with the browser) and close the
+        idle pages."""
         self.retiring = True
         self._warm = {key: [] for key in self._warm}
+        self.pages.close_all()
         self._on_change()
 
     async def close(self, grace: float = CLOSE_GRACE) -> None:

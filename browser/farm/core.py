@@ -5,9 +5,10 @@ Admission (:mod:`browser.farm.admission`): at most ``max_pages`` pages render at
 organization holds at most its share of them (``org_share``); its surplus waits in a queue of its
 own, the others' requests in the farm's queue, each bounded by ``queue_size`` and each wait by
 ``queue_timeout``, else :class:`FarmError` ``busy`` with a ``retry_after`` hint. Each request then
-gets a fresh, isolated context (pre-warmed where its shape allows), used once and closed, and a
-deadline of navigationTimeout + ``capture_margin`` (+ capture_delay); every wait inside keeps to
-it. The request deadline starts once a page slot is granted.
+gets a page of its organization's, reset since its last capture (:mod:`browser.farm.warm`), or a
+blank page in a fresh, isolated context (pre-warmed where its shape allows), and a deadline of
+navigationTimeout + ``capture_margin`` (+ capture_delay); every wait inside keeps to it. The
+request deadline starts once a page slot is granted.
 
 A request whose browser went away during it (crash, kill, failed health probe) is retried once on
 the browser that replaced it, with a fresh deadline: a request may take twice its deadline plus a
@@ -33,12 +34,11 @@ from collections.abc import Awaitable, Callable, Mapping
 from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
-from playwright.async_api import BrowserContext
 from playwright.async_api import Error as PlaywrightError
 
 from browser.farm import page as farm_page
 from browser.farm.admission import Admission
-from browser.farm.browser import DEFAULT_ROUTE, ContextKey, FarmBrowser
+from browser.farm.browser import FarmBrowser
 from browser.farm.lanes import Egress, proxy_settings
 from browser.farm.metrics import (
     CAPTURE_DURATION,
@@ -46,17 +46,20 @@ from browser.farm.metrics import (
     CONTEXTS,
     CRASHES,
     ORG_QUEUE,
+    PAGES,
     QUEUE,
     RENDERERS_KILLED,
     RESTARTS,
+    WARM_PAGES,
 )
 from browser.farm.navigation import Budget, page_caused_error
-from browser.farm.page import PageSession
 from browser.farm.supervisor import Supervisor
 from browser.farm.types import (
+    DEFAULT_ROUTE,
     PRESETS,
     CaptureOptions,
     CaptureResult,
+    ContextKey,
     FarmError,
     FarmErrorKind,
     FarmSettings,
@@ -64,12 +67,13 @@ from browser.farm.types import (
     RenderOptions,
     RenderResult,
 )
+from browser.farm.warm import WarmPage
 from browser.farm.watchdog import RendererWatchdog
 
 log = logging.getLogger(__name__)
 
 T = TypeVar("T")
-Work = Callable[[PageSession, Budget], Awaitable[T]]
+Work = Callable[[WarmPage, Budget], Awaitable[T]]
 
 WATCHDOG_INTERVAL = 0.1
 """Seconds between the renderer watchdog's passes: how long a page may run over its share."""
@@ -128,6 +132,7 @@ class Farm:
         self._closing = False
         self.page_crashes = 0
         self.contexts_served = 0
+        self.pages_reused = 0
 
     # -- life cycle ------------------------------------------------------------------------------
 
@@ -178,6 +183,8 @@ class Farm:
             "renderers_killed": self._watchdog.kills,
             "renderers_lowered": self._watchdog.lowered,
             "contexts_served": self.contexts_served,
+            "warm_pages": serving.pages.idle_count if serving else 0,
+            "pages_reused": self.pages_reused,
             "browser_contexts_served": current.contexts_served if current else 0,
             "rss_mb": round(supervisor.memory_bytes / 2**20),
             "pages_busy": sum(self._busy.values()),
@@ -203,10 +210,9 @@ class Farm:
         """
         self._check_request(url, options.route)
 
-        async def work(session: PageSession, budget: Budget) -> CaptureResult:
-            await farm_page.install(session.page, self.ready_rules)
-            await farm_page.prepare(session.page, options)
-            return await farm_page.capture(session, url, options, budget, self.ready_rules)
+        async def work(lent: WarmPage, budget: Budget) -> CaptureResult:
+            lent.disposables += await farm_page.prepare(lent.session.page, options)
+            return await farm_page.capture(lent.session, url, options, budget, self.ready_rules)
 
         key = ContextKey(
             options.preset, options.dark_mode, options.device_scale_factor, options.route
@@ -218,9 +224,8 @@ class Farm:
         :meth:`capture`)."""
         self._check_request(url, options.route)
 
-        async def work(session: PageSession, budget: Budget) -> RenderResult:
-            await farm_page.install(session.page, self.ready_rules)
-            return await farm_page.render(session, url, options, budget, self.ready_rules)
+        async def work(lent: WarmPage, budget: Budget) -> RenderResult:
+            return await farm_page.render(lent.session, url, options, budget, self.ready_rules)
 
         key = ContextKey(options.preset, False, 1.0, options.route)
         return await self._serve("render", key, options, 0, work)
@@ -245,7 +250,7 @@ class Farm:
         navigation_s = options.navigation_timeout_ms / 1000
         try:
             async with self._admission.slot(options.org):
-                result = await self._attempts(key, navigation_s, delay_ms / 1000, work)
+                result = await self._attempts(options.org, key, navigation_s, delay_ms / 1000, work)
             outcome = "ok"
             return result
         except FarmError as exc:
@@ -259,7 +264,7 @@ class Farm:
                 self._admission.observe(elapsed)
 
     async def _attempts(
-        self, key: ContextKey, navigation_s: float, delay_s: float, work: Work[T]
+        self, org: str, key: ContextKey, navigation_s: float, delay_s: float, work: Work[T]
     ) -> T:
         for attempt in (1, 2):
             budget = Budget.start(navigation_s, self.settings.capture_margin, delay_s)
@@ -269,7 +274,7 @@ class Farm:
                     raise self._admission.busy("the browser farm is shutting down")
                 raise self._admission.busy("the browser is restarting")
             try:
-                return await self._on_browser(browser, key, work, budget)
+                return await self._on_browser(browser, org, key, work, budget)
             except _BrowserGoneError:
                 if attempt == 2 or self._closing:
                     break
@@ -281,22 +286,25 @@ class Farm:
         raise self._admission.busy("the browser restarted during the capture; retry shortly")
 
     async def _on_browser(
-        self, browser: FarmBrowser, key: ContextKey, work: Work[T], budget: Budget
+        self, browser: FarmBrowser, org: str, key: ContextKey, work: Work[T], budget: Budget
     ) -> T:
         browser.active += 1
         self._busy[key.preset] += 1
         self._publish()
-        context: BrowserContext | None = None
-        session: PageSession | None = None
+        lent: WarmPage | None = None
+        done = False
 
         async def use() -> T:
-            nonlocal context, session
-            context = await browser.take(key)
+            nonlocal lent, done
+            lent = await browser.lease(org, key, self._page_crashed)
             self.contexts_served += 1
-            page = await context.new_page()
-            session = PageSession(page, self._page_crashed)
-            page.set_default_timeout(budget.ms())
-            return await work(session, budget)
+            reused = lent.uses > 1
+            self.pages_reused += reused
+            PAGES.labels("reused" if reused else "new").inc()
+            lent.session.page.set_default_timeout(budget.ms())
+            result = await work(lent, budget)
+            done = True
+            return result
 
         try:
             async with asyncio.timeout(budget.left()):
@@ -315,7 +323,7 @@ class Farm:
         except (PlaywrightError, ValueError) as exc:
             if browser.dead or browser.closing:
                 raise _BrowserGoneError() from exc
-            if session is not None and session.crashed:
+            if lent is not None and lent.session.crashed:
                 raise self._crash_error() from exc
             if await self._gone(browser):
                 raise _BrowserGoneError() from exc
@@ -329,8 +337,10 @@ class Farm:
             log.warning("capture failed: %s", first_line)
             raise FarmError(FarmErrorKind.capture_failed, "the page could not be captured") from exc
         finally:
-            if context is not None:
-                await browser.discard(context)
+            if lent is not None:
+                # Reset in the background and kept for the organization's next capture, or
+                # closed now.
+                await browser.pages.give_back(lent, healthy=done and not browser.retiring)
             browser.active -= 1
             self._busy[key.preset] -= 1
             self._publish()
@@ -383,5 +393,6 @@ class Farm:
             CONTEXTS.labels(preset, "busy").set(self._busy[preset])
             idle = current.idle(preset) if serving and current is not None else 0
             CONTEXTS.labels(preset, "idle").set(idle)
+        WARM_PAGES.set(current.pages.idle_count if serving and current is not None else 0)
         QUEUE.set(self._admission.waiting)
         ORG_QUEUE.set(self._admission.org_waiting)

@@ -21,6 +21,8 @@ class EgressLane(Protocol):
     @property
     def url(self) -> str: ...
 
+    def renew(self) -> None: ...
+
     def close(self) -> None: ...
 
 
@@ -73,6 +75,12 @@ class ContextLanes:
         """``lane`` is ``context``'s: closed by :meth:`release` or when the context closes."""
         self._lanes[context] = lane
         context.on("close", self.release)
+
+    def renew(self, context: BrowserContext) -> None:
+        """Start ``context``'s lane's count over: its page was reset for another capture."""
+        lane = self._lanes.get(context)
+        if lane is not None:
+            lane.renew()
 
     def release(self, context: BrowserContext) -> None:
         """Close ``context``'s lane, if it has one still open (idempotent)."""

@@ -57,3 +57,15 @@ RENDERERS_KILLED = Counter(
     "pagecast_farm_renderers_killed_total",
     "Page renderers killed by the watchdog for using more than page_memory_mb.",
 )
+PAGES = Counter(
+    "pagecast_farm_pages_total",
+    "Pages lent to captures and renders: reused (an organization's warm page, reset) or new (a "
+    "fresh context).",
+    ["source"],
+)
+for _source in ("reused", "new"):
+    PAGES.labels(_source)
+WARM_PAGES = Gauge(
+    "pagecast_farm_warm_pages",
+    "Idle pages kept for organizations' next captures (all organizations together).",
+)

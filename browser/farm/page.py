@@ -16,7 +16,7 @@ import logging
 import re
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Protocol
 
 from playwright.async_api import (
     Dialog,
@@ -140,6 +140,10 @@ class PageSession:
         page.on("download", self._download)
         page.on("crash", self._crash)
 
+    def renew(self) -> None:
+        """The page was reset to a blank document: it starts over."""
+        self.network.renew()
+
     async def _dialog(self, dialog: Dialog) -> None:
         try:
             # beforeunload is accepted so that a navigation the page starts itself goes ahead.
@@ -181,22 +185,30 @@ class PageSession:
             await asyncio.sleep(0.05)
 
 
-async def install(page: Page, rules: ReadyRules) -> None:
-    """Install what every render needs before navigation: the readiness wait's page side
+def page_init_script(rules: ReadyRules) -> str:
+    """What every page gets before its first navigation: the readiness wait's page side
     (nothing when readiness waits are off)."""
-    if rules.timeout > 0:
-        await page.add_init_script(script=init_script(rules))
+    return init_script(rules) if rules.timeout > 0 else ""
 
 
-async def prepare(page: Page, options: CaptureOptions) -> None:
-    """Install what a capture needs before navigation: hiding CSS and URL blocking."""
+class Installed(Protocol):
+    """What Playwright returns for an init script: closing it removes the script."""
+
+    async def close(self) -> None: ...
+
+
+async def prepare(page: Page, options: CaptureOptions) -> list[Installed]:
+    """Install what a capture needs before navigation: hiding CSS and URL blocking; returns what
+    undoes the init scripts (the routes go with ``unroute_all``)."""
+    installed: list[Installed] = []
     css = options.hide_css + exclude_css(options.exclude_selectors)
     if css:
-        await page.add_init_script(script=_STYLE_SCRIPT % json.dumps(css))
+        installed.append(await page.add_init_script(script=_STYLE_SCRIPT % json.dumps(css)))
     if options.block_url_patterns:
         # One combined pattern, matched by the driver: no round trip per request to Python.
         pattern = re.compile("|".join(f"(?:{p})" for p in options.block_url_patterns))
         await page.route(pattern, _abort)
+    return installed
 
 
 async def _abort(route: Route) -> None:

@@ -1,26 +1,26 @@
-"""Waiting until a loaded page is ready: the network quiet, the DOM settled, and a page that
+"""Waiting until a loaded page is ready: nothing under way, the DOM settled, and a page that
 shows nothing yet given the time its pending work needs.
 
 The ``load`` event says that a document and its first resources arrived, not that a script-built
 page has built itself: a single-page app fetches its data, a news site hydrates, a product page
 fills in its price, after ``load``. After navigation every render waits (within the request's
-budget and ``farm.ready_timeout``) until, for ``farm.ready_quiet`` seconds, no request is in flight
-and no significant change is made to the DOM. Requests of the kinds that never end (event streams,
-WebSockets, media) and requests open for longer than ``farm.ready_long_request`` (long polling)
-are not waited for.
+budget and ``farm.ready_timeout``) until the page is calm: its ``load`` handlers have run, no
+``fetch()`` or ``XMLHttpRequest`` of the page and no request of the browser is in flight, no
+timer is due within ``farm.ready_quiet``, and the DOM has not changed since ``load`` (a page that
+was done at its load is ready at once) or for ``farm.ready_quiet`` seconds, the network being as
+quiet. Requests of the kinds that never end (event streams, WebSockets, media) and requests open
+longer than ``farm.ready_long_request`` (long polling) are not waited for. A page without any
+script is ready at its load.
 
 A page that shows nothing yet (blank) or hardly anything (a "Loading..." line) is waited for
 longer: while one of its short one-shot timers is pending (a render scheduled 300 ms after
-``load``), and a blank page for ``farm.ready_blank_grace`` of complete quiet before it is taken
-as blank. A page that already shows its content is not held for its timers: analytics and
-carousels keep timers pending on most pages.
+``load``) or one of its calls is in flight, and a blank page for ``farm.ready_blank_grace`` of
+complete quiet before it is taken as blank. A page that already shows its content is not held
+for its longer timers: analytics and carousels keep timers pending on most pages.
 
-The page-side half is an init script installed before the page's own scripts: it keeps the time
-of the last significant DOM change (nodes with text or boxes added or removed, text changed;
-attribute changes such as animations' are not significant) and the page's pending short timers
-(``setTimeout`` wrapped; timers set by a timer's callback beyond a few links of a chain are
-polling loops and are not kept). A hostile page can only make the wait last until its bound.
-Before a screenshot, :func:`wait_for_paint` lets web fonts and the images in view finish.
+The page-side half (``readiness.js``) is an init script installed before the page's own scripts;
+the farm asks it once a poll. A hostile page can only make the wait last until its bound. Before
+a screenshot, :func:`wait_for_paint` lets web fonts and the images in view finish.
 """
 
 from __future__ import annotations
@@ -30,7 +30,9 @@ import contextlib
 import json
 import logging
 import time
+from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Page, Request
@@ -62,95 +64,10 @@ PROBE_NAME = "__pagecastReadiness"
 """The (non-enumerable) window property through which the init script answers."""
 
 
-# Installed with add_init_script: runs in every document before the page's own scripts.
-_INIT_SCRIPT = """
-(() => {
-  const KEY = %(key)s;
-  if (Object.prototype.hasOwnProperty.call(window, KEY)) return;
-  const HORIZON = %(horizon)d, CHAIN = %(chain)d, SPARSE = %(sparse)d, SCAN = %(scan)d;
-  const clock = () => performance.now();
-  let lastChange = clock();
-  let depth = 0;
-  const pending = new Map();
-  const nativeSet = window.setTimeout, nativeClear = window.clearTimeout;
-  const setTimeout = function setTimeout(handler, delay, ...args) {
-    const wait = Math.max(Number(delay) || 0, 0);
-    const link = depth + 1;
-    if (typeof handler !== 'function' || wait > HORIZON || link > CHAIN) {
-      return nativeSet.apply(window, arguments);
-    }
-    const id = nativeSet.call(window, () => {
-      pending.delete(id);
-      const outer = depth;
-      depth = link;
-      try { handler.apply(window, args); } finally { depth = outer; }
-    }, wait);
-    pending.set(id, clock() + wait);
-    return id;
-  };
-  const clearTimeout = function clearTimeout(id) {
-    pending.delete(id);
-    return nativeClear.call(window, id);
-  };
-  for (const [wrapper, native] of [[setTimeout, nativeSet], [clearTimeout, nativeClear]]) {
-    Object.defineProperty(wrapper, 'toString', { value: () => native.toString() });
-  }
-  window.setTimeout = setTimeout;
-  window.clearTimeout = clearTimeout;
+_INIT_SCRIPT = (Path(__file__).parent / "readiness.js").read_text(encoding="utf-8")
+"""The page-side half (see the file), with ``/*CONFIG*/ null`` to be replaced by its settings."""
 
-  const significant = (node) => node.nodeType === 1
-    ? !['SCRIPT', 'STYLE', 'LINK', 'META', 'NOSCRIPT', 'TEMPLATE'].includes(node.nodeName)
-    : node.nodeType === 3 && node.data.trim() !== '';
-  new MutationObserver((records) => {
-    for (const record of records) {
-      if (record.type === 'characterData'
-          || [...record.addedNodes].some(significant)
-          || [...record.removedNodes].some(significant)) {
-        lastChange = clock();
-        return;
-      }
-    }
-  }).observe(document, { childList: true, subtree: true, characterData: true });
-
-  const painted = (style) => style.backgroundImage !== 'none'
-    || !/^(transparent|rgba\\(.*,\\s*0\\))$/.test(style.backgroundColor)
-    || ['Top', 'Right', 'Bottom', 'Left'].some((side) =>
-      parseFloat(style['border' + side + 'Width']) > 0
-      && style['border' + side + 'Style'] !== 'none');
-  const REPLACED = new Set(['img', 'svg', 'canvas', 'video', 'iframe', 'object', 'embed',
-                            'input', 'button', 'textarea', 'select', 'picture']);
-  const shows = (body) => {
-    const text = (body.innerText || '').trim();
-    if (text.length >= SPARSE) return 'content';
-    const walker = document.createTreeWalker(body, NodeFilter.SHOW_ELEMENT);
-    for (let seen = 0, el = walker.nextNode(); el && seen < SCAN; el = walker.nextNode(), seen++) {
-      const rect = el.getBoundingClientRect();
-      if (rect.width < 1 || rect.height < 1) continue;
-      const style = getComputedStyle(el);
-      if (style.visibility === 'hidden' || style.opacity === '0') continue;
-      if (REPLACED.has(el.localName) || painted(style)) return text ? 'sparse' : 'painted';
-    }
-    return text ? 'sparse' : 'blank';
-  };
-  Object.defineProperty(window, KEY, {
-    enumerable: false,
-    value: (look) => {
-      const now = clock();
-      let timers = 0;
-      for (const due of pending.values()) if (due - now <= HORIZON) timers++;
-      const body = document.body;
-      return {
-        since: now - lastChange,
-        timers,
-        scripted: document.scripts.length > 0 || window.frames.length > 0,
-        shows: look ? (body ? shows(body) : 'blank') : null,
-      };
-    },
-  });
-})();
-"""
-
-_PROBE = f"(look) => window.{PROBE_NAME} ? window.{PROBE_NAME}(look) : null"
+_PROBE = f"() => window.{PROBE_NAME} ? window.{PROBE_NAME}() : null"
 
 _PAINT = """
 async (limitMs) => {
@@ -174,13 +91,16 @@ async (limitMs) => {
 
 def init_script(rules: ReadyRules) -> str:
     """The page-side half, with ``rules`` filled in."""
-    return _INIT_SCRIPT % {
-        "key": json.dumps(PROBE_NAME),
+    config = {
+        "key": PROBE_NAME,
         "horizon": int(rules.timer_horizon * 1000),
+        "quiet": int(rules.quiet * 1000),
+        "long": int(rules.long_request * 1000),
         "chain": TIMER_CHAIN,
         "sparse": SPARSE_CHARS,
         "scan": BLANK_SCAN,
     }
+    return _INIT_SCRIPT.replace("/*CONFIG*/ null", json.dumps(config))
 
 
 class NetworkWatch:
@@ -190,11 +110,22 @@ class NetworkWatch:
     def __init__(self, page: Page) -> None:
         self._started: dict[Request, float] = {}
         self.last_change = time.monotonic()
+        self.origins: set[str] = set()
+        """The http(s) origins the page has made requests to (for a reset to clear)."""
         page.on("request", self._start)
         page.on("requestfinished", self._end)
         page.on("requestfailed", self._end)
 
+    def renew(self) -> None:
+        """Forget every request: the page starts over (a warm page after its reset)."""
+        self._started.clear()
+        self.origins.clear()
+        self.last_change = time.monotonic()
+
     def _start(self, request: Request) -> None:
+        parts = urlsplit(request.url)
+        if parts.scheme in ("http", "https") and parts.netloc:
+            self.origins.add(f"{parts.scheme}://{parts.netloc.rsplit('@', 1)[-1]}")
         if request.resource_type not in ENDLESS_TYPES:
             self._started[request] = time.monotonic()
             self.last_change = time.monotonic()
@@ -231,38 +162,28 @@ async def wait_until_ready(
     state = ReadyState.timeout
     blank_since: float | None = None
     while time.monotonic() < until:
-        look = await _probe(page, False, budget)
+        look = await _probe(page, budget)
         if look is _NAVIGATED:  # the page moved on by itself: wait for the new document
             blank_since = None
             continue
-        if look is None:  # a document the init script did not reach (an error page)
+        if look is None or not look["scripted"]:
+            # No script can change the page after its load (or the init script did not reach
+            # the document: an error page).
             state = ReadyState.settled
             break
-        if not look["scripted"]:  # nothing on the page can change it after its load
-            state = ReadyState.settled
-            break
-        quiet = min(look["since"] / 1000, network.quiet_for(rules.long_request))
-        if quiet < rules.quiet:
-            blank_since = None
-            await asyncio.sleep(POLL)
-            continue
-        seen = await _probe(page, True, budget)
-        if seen is _NAVIGATED:
-            blank_since = None
-            continue
-        shows = (seen or {}).get("shows") or "content"
-        busy = look["timers"] > 0 or network.in_flight(rules.long_request) > 0
-        if shows in ("content", "painted"):
-            state = ReadyState.settled
-            break
-        if not busy:
-            if shows == "sparse":
+        if _calm(look, network, rules):
+            shows = look["shows"] or "content"
+            busy = look["timers"] > 0 or look["calls"] > 0
+            if shows in ("content", "painted") or (shows == "sparse" and not busy):
                 state = ReadyState.settled
                 break
-            blank_since = blank_since or time.monotonic()
-            if time.monotonic() - blank_since >= rules.blank_grace:
-                state = ReadyState.blank
-                break
+            if shows == "blank" and not busy:
+                blank_since = blank_since or time.monotonic()
+                if time.monotonic() - blank_since >= rules.blank_grace:
+                    state = ReadyState.blank
+                    break
+            elif busy:
+                blank_since = None
         else:
             blank_since = None
         await asyncio.sleep(POLL)
@@ -272,12 +193,22 @@ async def wait_until_ready(
     return Readiness(state, waited, load_ms)
 
 
-async def _probe(page: Page, look: bool, budget: Budget) -> dict[str, Any] | None:
-    """The init script's answer (with what the page shows when ``look``); None where the
-    script is absent; ``_NAVIGATED`` once the page replaced its document by itself (a script
-    or meta redirect), after the new document's DOM arrived."""
+def _calm(look: dict[str, Any], network: NetworkWatch, rules: ReadyRules) -> bool:
+    """Whether nothing is under way: the page calm by its own account (loaded, no call in
+    flight, no timer due within the quiet window, no DOM change since its load or for the quiet
+    window) and no request in flight, the network quiet too unless nothing changed since the
+    load."""
+    if not look["calm"] or network.in_flight(rules.long_request):
+        return False
+    return bool(look["unchanged"]) or network.quiet_for(rules.long_request) >= rules.quiet
+
+
+async def _probe(page: Page, budget: Budget) -> dict[str, Any] | None:
+    """The init script's answer; None where the script is absent; ``_NAVIGATED`` once the page
+    replaced its document by itself (a script or meta redirect), after the new document's DOM
+    arrived."""
     try:
-        result: dict[str, Any] | None = await page.evaluate(_PROBE, look)
+        result: dict[str, Any] | None = await page.evaluate(_PROBE)
     except PlaywrightError as exc:
         if not any(words in exc.message for words in _NAVIGATING):
             raise

@@ -40,8 +40,9 @@ class FarmSettings:
     )
     warm_contexts: int = setting(
         1,
-        "Browser contexts kept ready per preset and color scheme (4 presets x light/dark). Each "
-        "serves one request and is replaced in the background; 0 makes every context on demand.",
+        "Blank pages, each in a fresh context, kept ready per preset and color scheme (4 presets "
+        "x light/dark) for captures that get no warm page of their organization; each is "
+        "replaced in the background once taken; 0 makes every one on demand.",
         min=0,
         max=16,
     )
@@ -110,6 +111,34 @@ class FarmSettings:
         max=120,
     )
 
+    page_reuse: int = setting(
+        50,
+        "Captures one page serves, for one organization, before it is retired; between two "
+        "captures it is reset to a clean state. 1 gives every capture a fresh context.",
+        min=1,
+        max=10_000,
+    )
+    page_max_age: float = setting(
+        300.0, "Seconds after which a reused page is retired.", min=1, max=86_400
+    )
+    warm_pages_per_org: int = setting(
+        2,
+        "Idle pages kept for one organization (per browser), ready for its next capture.",
+        min=0,
+        max=64,
+    )
+    warm_pages: int = setting(
+        8,
+        "Idle pages kept in all, across organizations; the least recently used go first.",
+        min=0,
+        max=256,
+    )
+    org_idle: float = setting(
+        60.0,
+        "Seconds without a capture after which an organization's idle pages are closed.",
+        min=1,
+        max=86_400,
+    )
     ready_timeout: float = setting(
         5.0,
         "Most seconds a render waits after the page's load for it to be ready (the network "
@@ -186,6 +215,25 @@ PRESETS: dict[str, Preset] = {
 }
 COLOR_SCHEMES: tuple[bool, ...] = (False, True)
 """dark_mode values: every preset is kept warm in light and in dark."""
+
+DEFAULT_ROUTE = "direct"
+"""The egress route of a request that names none."""
+
+
+@dataclass(frozen=True)
+class ContextKey:
+    """What a context is made for; contexts are only shared out between equal keys."""
+
+    preset: str
+    dark: bool
+    scale: float = 1.0
+    route: str = DEFAULT_ROUTE
+
+    @property
+    def warmable(self) -> bool:
+        """Whether contexts of this shape are kept ready."""
+        return self.scale == 1.0 and self.route == DEFAULT_ROUTE
+
 
 ImageType = Literal["png", "jpeg"]
 

@@ -65,11 +65,11 @@ async def test_the_wait_is_what_gets_the_content(spa_site, tmp_path) -> None:
     farm = Farm(settings.farm)  # no egress guard: the wait alone is under test
     await farm.start()
     try:
-        rendered = await farm.render(spa_site.url("/app/timer300"), RenderOptions())
+        rendered = await farm.render(spa_site.url("/app/timer2s"), RenderOptions())
     finally:
         await farm.close()
     assert rendered.readiness is not None and rendered.readiness.state is ReadyState.off
-    assert not shows_article(rendered.html, "timer300")
+    assert not shows_article(rendered.html, "timer2s")
 
 
 @pytest.mark.gen_test(timeout=60)

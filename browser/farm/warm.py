@@ -1,0 +1,271 @@
+"""Warm pages: a page kept open after a capture and lent again, reset to a clean state, to the
+next capture of the same organization and shape.
+
+A fresh browser context costs about half a second of Chromium's CPU; a page that is reused costs
+a navigation to ``about:blank`` and a few protocol calls. Per-request isolation only matters
+between customers, so a page (and its context) belongs to one organization for its whole life
+and is never lent to another; between two captures it is reset (:func:`reset`): the blank
+document, cookies, every origin's storage the page touched (local and session storage,
+IndexedDB, cache storage, service workers, file systems), permissions, geolocation and timezone
+overrides, extra headers, the capture's own init scripts and request routes. A page that touched
+more than MAX_ORIGINS origins is retired instead.
+
+A page is retired after ``farm.page_reuse`` captures or ``farm.page_max_age`` seconds, after a
+failed capture, a crash or a reset that fails, and once its organization has left it idle for
+``farm.org_idle`` seconds. A page is kept only for an organization that had already captured
+within ``farm.org_idle`` (one seen once may never come back, and its reset would be wasted). At
+most ``farm.warm_pages_per_org`` idle pages are kept per organization and ``farm.warm_pages`` in
+all (the least recently used go first). Requests without an organization never share a page.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Callable, Coroutine
+from dataclasses import dataclass, field
+from typing import Any
+
+from cachetools import TTLCache
+from playwright.async_api import BrowserContext, CDPSession
+from playwright.async_api import Error as PlaywrightError
+
+from browser.farm.page import Installed, PageSession
+from browser.farm.types import ContextKey, FarmSettings
+
+log = logging.getLogger(__name__)
+
+RESET_TIMEOUT = 3.0
+"""Most seconds a reset may take; a page slower than that is retired."""
+RESET_WAIT = 1.0
+"""Most seconds a capture waits for a page of its organization that is being reset, rather than
+opening a new context."""
+RECENT_ORGS = 10_000
+"""Organizations remembered as having captured within org_idle (the oldest are forgotten)."""
+MAX_ORIGINS = 256
+"""Origins a page may touch and still be reset (each is cleared by one protocol call)."""
+STORAGE_TYPES = (
+    "local_storage,indexeddb,cache_storage,service_workers,file_systems,websql,"
+    "shader_cache,shared_storage,storage_buckets,interest_groups"
+)
+"""What ``Storage.clearDataForOrigin`` clears for every origin the page touched (local storage
+takes the origin's session storage with it; cookies go for the whole context at once)."""
+
+
+@dataclass(frozen=True)
+class WarmRules:
+    """How warm pages are kept, from the farm's settings."""
+
+    reuse: int
+    max_age: float
+    per_org: int
+    total: int
+    org_idle: float
+
+    @classmethod
+    def of(cls, settings: FarmSettings) -> WarmRules:
+        """The rules ``settings`` declare."""
+        return cls(
+            reuse=settings.page_reuse,
+            max_age=settings.page_max_age,
+            per_org=settings.warm_pages_per_org,
+            total=settings.warm_pages,
+            org_idle=settings.org_idle,
+        )
+
+
+@dataclass(eq=False)
+class WarmPage:
+    """A page lent to one capture at a time, for one organization, with what a reset needs."""
+
+    org: str
+    key: ContextKey
+    context: BrowserContext
+    session: PageSession
+    created: float = field(default_factory=time.monotonic)
+    uses: int = 0
+    idle_since: float = 0.0
+    cdp: CDPSession | None = None
+    disposables: list[Installed] = field(default_factory=list)
+    """What the capture installed for itself (init scripts), undone by the reset."""
+    timer: asyncio.TimerHandle | None = None
+    returning: bool = False
+    """Whether its organization had captured within org_idle before this page was lent: only
+    then is a page worth a reset (an organization seen once may never come back)."""
+
+    @property
+    def page_key(self) -> tuple[str, ContextKey]:
+        return self.org, self.key
+
+
+class WarmPages:
+    """One browser's idle warm pages by organization and shape, and those being reset."""
+
+    def __init__(
+        self,
+        rules: WarmRules,
+        discard: Callable[[BrowserContext], Coroutine[Any, Any, None]],
+        renew_lane: Callable[[BrowserContext], None],
+        on_change: Callable[[], None],
+    ) -> None:
+        self.rules = rules
+        self._discard = discard
+        self._renew_lane = renew_lane
+        self._on_change = on_change
+        self._idle: dict[tuple[str, ContextKey], list[WarmPage]] = {}
+        self._resets: dict[tuple[str, ContextKey], set[asyncio.Task[None]]] = {}
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._recent: TTLCache[str, bool] = TTLCache(RECENT_ORGS, max(rules.org_idle, 1e-3))
+        self.closed = False
+        self.reused = 0
+        """Captures that got a warm page."""
+
+    @property
+    def idle_count(self) -> int:
+        return sum(len(pages) for pages in self._idle.values())
+
+    def idle_of(self, org: str) -> int:
+        """Idle pages of ``org`` (for tests and the status page)."""
+        return sum(len(pages) for (owner, _), pages in self._idle.items() if owner == org)
+
+    def reuses(self, org: str) -> bool:
+        """Whether pages of ``org`` may be kept (an organization is needed to share one)."""
+        return bool(org) and self.rules.reuse > 1 and not self.closed
+
+    def returning(self, org: str) -> bool:
+        """Note a capture of ``org``; whether it had captured within org_idle before."""
+        if not self.reuses(org):
+            return False
+        seen = org in self._recent
+        self._recent[org] = True
+        return seen
+
+    async def take(self, org: str, key: ContextKey) -> WarmPage | None:
+        """An idle page of ``org`` and ``key``, waiting briefly for one being reset; None when
+        there is none (the caller opens a new context)."""
+        if not self.reuses(org):
+            return None
+        wanted = (org, key)
+        if not self._idle.get(wanted) and self._resets.get(wanted):
+            await asyncio.wait(set(self._resets[wanted]), timeout=RESET_WAIT)
+        pages = self._idle.get(wanted)
+        while pages:
+            page = pages.pop()
+            self._cancel_timer(page)
+            if time.monotonic() - page.created < self.rules.max_age and not page.session.crashed:
+                page.uses += 1
+                self.reused += 1
+                self._on_change()
+                return page
+            self._close(page)  # too old: retired
+        return None
+
+    async def give_back(self, page: WarmPage, healthy: bool) -> None:
+        """``page`` is done with its capture: reset in the background and kept when it may serve
+        again (the answer does not wait for the reset), else closed now."""
+        keep = (
+            healthy
+            and (page.returning or page.uses > 1)
+            and self.reuses(page.org)
+            and page.uses < self.rules.reuse
+            and time.monotonic() - page.created < self.rules.max_age
+            and not page.session.crashed
+        )
+        if not keep:
+            self._cancel_timer(page)
+            await self._discard(page.context)
+            return
+        task = asyncio.create_task(self._reset_and_keep(page))
+        self._resets.setdefault(page.page_key, set()).add(task)
+        task.add_done_callback(lambda done: self._resets.get(page.page_key, set()).discard(done))
+
+    async def _reset_and_keep(self, page: WarmPage) -> None:
+        try:
+            async with asyncio.timeout(RESET_TIMEOUT):
+                clean = await reset(page)
+        except (PlaywrightError, TimeoutError) as exc:
+            log.info("a warm page failed its reset and is retired: %s", str(exc) or "timed out")
+            clean = False
+        if not clean or self.closed:
+            await self._discard(page.context)
+            return
+        self._renew_lane(page.context)
+        page.idle_since = time.monotonic()
+        self._idle.setdefault(page.page_key, []).append(page)
+        page.timer = asyncio.get_running_loop().call_later(self.rules.org_idle, self._expire, page)
+        self._trim(page.org)
+        self._on_change()
+
+    def _trim(self, org: str) -> None:
+        """Close the least recently used idle pages beyond the caps."""
+        while self.idle_of(org) > self.rules.per_org:
+            self._close(self._oldest(lambda owner: owner == org))
+        while self.idle_count > self.rules.total:
+            self._close(self._oldest(lambda _owner: True))
+
+    def _oldest(self, of: Callable[[str], bool]) -> WarmPage:
+        candidates = [page for (org, _), pages in self._idle.items() if of(org) for page in pages]
+        oldest = min(candidates, key=lambda page: page.idle_since)
+        self._idle[oldest.page_key].remove(oldest)
+        return oldest
+
+    def _expire(self, page: WarmPage) -> None:
+        """The organization left ``page`` idle for org_idle seconds: close it."""
+        pages = self._idle.get(page.page_key, [])
+        if page in pages:
+            pages.remove(page)
+            page.timer = None
+            self._close(page)
+            self._on_change()
+
+    def _cancel_timer(self, page: WarmPage) -> None:
+        if page.timer is not None:
+            page.timer.cancel()
+            page.timer = None
+
+    def _close(self, page: WarmPage) -> None:
+        self._cancel_timer(page)
+        task = asyncio.create_task(self._discard(page.context))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    def close_all(self) -> None:
+        """Close every idle page and keep no more (the browser retires or is gone)."""
+        self.closed = True
+        idle, self._idle = self._idle, {}
+        for pages in idle.values():
+            for page in pages:
+                self._close(page)
+        self._on_change()
+
+
+async def reset(page: WarmPage) -> bool:
+    """Bring ``page`` back to a clean state (see the module's docstring); False when it cannot be
+    made clean and must be retired."""
+    session = page.session
+    browser_page = session.page
+    if len(session.network.origins) > MAX_ORIGINS:
+        return False
+    await browser_page.goto("about:blank")
+    for disposable in page.disposables:
+        await disposable.close()
+    page.disposables.clear()
+    await browser_page.unroute_all(behavior="ignoreErrors")
+    await browser_page.set_extra_http_headers({})
+    if page.cdp is None:
+        page.cdp = await page.context.new_cdp_session(browser_page)
+    cdp = page.cdp
+    clear = {"storageTypes": STORAGE_TYPES}
+    await asyncio.gather(
+        page.context.clear_cookies(),
+        page.context.clear_permissions(),
+        cdp.send("Emulation.clearGeolocationOverride"),
+        cdp.send("Emulation.setTimezoneOverride", {"timezoneId": ""}),
+        *(
+            cdp.send("Storage.clearDataForOrigin", {"origin": origin, **clear})
+            for origin in session.network.origins
+        ),
+    )
+    session.renew()
+    return True

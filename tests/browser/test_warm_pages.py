@@ -1,0 +1,213 @@
+"""Warm pages against real Chromium: a page is lent again only to its own organization, and
+every capture on it starts from a clean state (cookies, local and session storage, IndexedDB,
+cache storage, service workers, permissions, the capture's own init scripts and routes); pages
+are retired after their uses, on failure and when their organization is idle."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import tornado.web
+
+from app.config import Settings
+from browser.farm import CaptureOptions, Farm, FarmError, RenderOptions
+from browser.farm.page import PageSession
+from browser.farm.types import ContextKey
+from browser.farm.warm import WarmPage, reset
+from tests.conftest import make_settings, running_farm
+from tests.origin import Origin, serve
+
+pytestmark = pytest.mark.chromium
+
+STATE_PAGE = """<!DOCTYPE html><html><head><title>state</title></head><body>
+<pre id="seen"></pre><p id="done"></p>
+<script>
+(async () => {
+  const permission = await navigator.permissions.query({ name: 'geolocation' });
+  const seen = {
+    cookie: document.cookie,
+    local: localStorage.getItem('k'),
+    session: sessionStorage.getItem('s'),
+    idb: (await indexedDB.databases()).map((d) => d.name),
+    caches: await caches.keys(),
+    workers: navigator.serviceWorker
+      ? (await navigator.serviceWorker.getRegistrations()).length : 0,
+    permission: permission.state,
+    hidden: getComputedStyle(document.getElementById('seen')).visibility,
+  };
+  document.getElementById('seen').textContent = JSON.stringify(seen);
+  if (location.search.includes('write')) {
+    document.cookie = 'c=1; max-age=9999';
+    localStorage.setItem('k', '1');
+    sessionStorage.setItem('s', '1');
+    await new Promise((done) => {
+      const open = indexedDB.open('kept', 1);
+      open.onupgradeneeded = (event) => event.target.result.createObjectStore('s');
+      open.onsuccess = done;
+      open.onerror = done;
+    });
+    await (await caches.open('kept')).put('/x', new Response('y'));
+    try { await navigator.serviceWorker.register('/worker.js'); } catch (error) {}
+  }
+  document.getElementById('done').className = 'ok';
+})();
+</script></body></html>"""
+CLEAN = {
+    "cookie": "",
+    "local": None,
+    "session": None,
+    "idb": [],
+    "caches": [],
+    "workers": 0,
+    "permission": "prompt",
+    "hidden": "visible",
+}
+
+
+class StatePage(tornado.web.RequestHandler):
+    def get(self, name: str) -> None:
+        if name == "worker.js":
+            self.set_header("Content-Type", "text/javascript")
+            self.finish("self.addEventListener('fetch', () => {});")
+        else:
+            self.finish(STATE_PAGE)
+
+
+@pytest.fixture
+def settings(tmp_path: Path) -> Settings:
+    settings = make_settings(tmp_path)
+    settings.farm.warm_contexts = 0
+    settings.farm.page_reuse = 3
+    return settings
+
+
+@pytest.fixture
+def site(io_loop: Any) -> Iterator[Origin]:
+    origin = serve(tornado.web.Application([(r"/(.*)", StatePage)]))
+    yield origin
+    io_loop.run_sync(origin.close)
+
+
+@pytest.fixture
+def started(io_loop: Any, settings: Settings) -> Iterator[Farm]:
+    with running_farm(io_loop, settings) as farm:
+        yield farm
+
+
+async def seen(farm: Farm, url: str, org: str) -> dict[str, Any]:
+    """What the state page saw on arrival, rendered for ``org``."""
+    rendered = await farm.render(url, RenderOptions(org=org, wait_for_selector="#done.ok"))
+    start = rendered.html.index('<pre id="seen">') + len('<pre id="seen">')
+    return dict(json.loads(rendered.html[start : rendered.html.index("</pre>")]))
+
+
+async def settled(farm: Farm) -> None:
+    """Wait for the background resets of the pages just given back."""
+    for _ in range(100):
+        current = farm._supervisor.current
+        if current is not None and not any(current.pages._resets.values()):
+            return
+        await asyncio.sleep(0.02)
+
+
+@pytest.mark.gen_test(timeout=90)
+async def test_the_next_capture_of_an_organization_starts_clean(started, site) -> None:
+    await seen(started, site.url("/state"), "acme")  # a first capture: its page is not kept
+    await settled(started)
+    assert started._supervisor.current.pages.idle_of("acme") == 0
+    assert await seen(started, site.url("/state?write"), "acme") == CLEAN
+    await settled(started)
+    pages = started._supervisor.current.pages
+    assert pages.idle_of("acme") == 1
+    # A capture with hiding CSS and a blocked route, then the same page again without them.
+    await started.capture(
+        site.url("/state"),
+        CaptureOptions(org="acme", exclude_selectors=("#seen",), block_url_patterns=("nothing",)),
+    )
+    await settled(started)
+    assert await seen(started, site.url("/state"), "acme") == CLEAN
+    assert started.health()["pages_reused"] == 2
+
+
+@pytest.mark.gen_test(timeout=90)
+async def test_another_organization_never_gets_the_page(started, site) -> None:
+    await seen(started, site.url("/state"), "acme")
+    await seen(started, site.url("/state?write"), "acme")
+    await settled(started)
+    pages = started._supervisor.current.pages
+    assert pages.idle_of("acme") == 1
+    assert await seen(started, site.url("/state"), "globex") == CLEAN
+    await settled(started)
+    assert started.health()["pages_reused"] == 0  # globex got a new page of its own
+    assert pages.idle_of("acme") == 1 and pages.idle_of("globex") == 0  # seen once: not kept
+    assert await seen(started, site.url("/state"), "globex") == CLEAN
+    await settled(started)
+    assert started.health()["pages_reused"] == 0
+    assert pages.idle_of("acme") == 1 and pages.idle_of("globex") == 1
+    # Requests without an organization share nothing: their page is closed after use.
+    assert await seen(started, site.url("/state?write"), "") == CLEAN
+    await settled(started)
+    assert pages.idle_count == 2
+
+
+@pytest.mark.gen_test(timeout=90)
+async def test_pages_retire_after_their_uses_and_on_failure(started, site) -> None:
+    await seen(started, site.url("/state"), "acme")
+    for _ in range(3):
+        await seen(started, site.url("/state"), "acme")
+        await settled(started)
+    pages = started._supervisor.current.pages
+    assert started.health()["pages_reused"] == 2  # page_reuse = 3: the third use retires it
+    assert pages.idle_of("acme") == 0
+    await seen(started, site.url("/state"), "acme")
+    await settled(started)
+    assert pages.idle_of("acme") == 1
+    with pytest.raises(FarmError):
+        await started.render(
+            site.url("/state"),
+            RenderOptions(org="acme", wait_for_selector="#never", navigation_timeout_ms=1000),
+        )
+    await settled(started)
+    assert pages.idle_of("acme") == 0  # a failed capture's page is not kept
+
+
+@pytest.mark.gen_test(timeout=60)
+async def test_an_idle_organization_loses_its_pages(io_loop, site, tmp_path) -> None:
+    settings = make_settings(tmp_path)
+    settings.farm.warm_contexts = 0
+    settings.farm.org_idle = 1.0
+    farm = Farm(settings.farm)
+    await farm.start()
+    try:
+        await seen(farm, site.url("/state"), "acme")
+        await seen(farm, site.url("/state"), "acme")
+        await settled(farm)
+        assert farm.health()["warm_pages"] == 1
+        await asyncio.sleep(1.5)
+        assert farm.health()["warm_pages"] == 0
+    finally:
+        await farm.close()
+
+
+@pytest.mark.gen_test(timeout=60)
+async def test_a_reset_takes_back_permissions_and_storage(started, site) -> None:
+    browser = started._supervisor.current
+    key = ContextKey("md", False)
+    context = await browser.new_context(key)
+    try:
+        page = WarmPage("acme", key, context, PageSession(await context.new_page(), lambda: None))
+        await page.session.page.goto(site.url("/state?write"))
+        await page.session.page.wait_for_selector("#done.ok", state="attached")
+        await context.grant_permissions(["geolocation"])
+        assert await reset(page)
+        await page.session.page.goto(site.url("/state"))
+        await page.session.page.wait_for_selector("#done.ok", state="attached")
+        text = await page.session.page.text_content("#seen")
+        assert json.loads(text or "{}") == CLEAN
+    finally:
+        await browser.discard(context)
