@@ -9,7 +9,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, ClassVar
 
-from browser.farm.types import FarmSettings
+from browser.farm.settings import FarmSettings
 from browser.fetch import FetchSettings
 from browser.proxies import ProxyPool, ProxySettings
 from services.billing import CreditSettings

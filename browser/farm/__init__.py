@@ -2,8 +2,9 @@
 
 - :mod:`browser.farm.core`: :class:`~browser.farm.core.Farm`, admission to its pages, contexts,
   retries after a browser went away;
-- :mod:`browser.farm.types`: the settings, the options and results of captures and renders, the
-  error kinds;
+- :mod:`browser.farm.settings`: the ``[farm]`` settings;
+- :mod:`browser.farm.types`: the options and results of captures and renders, the error kinds;
+- :mod:`browser.farm.warm`: pages kept for an organization's next capture, and their reset;
 - :mod:`browser.farm.admission`: page slots and per-organization shares and queues;
 - :mod:`browser.farm.browser`: one Chromium: launching it, its pre-warmed contexts, closing it
   for sure;
@@ -17,12 +18,12 @@
 """
 
 from browser.farm.core import Farm
+from browser.farm.settings import FarmSettings
 from browser.farm.types import (
     CaptureOptions,
     CaptureResult,
     FarmError,
     FarmErrorKind,
-    FarmSettings,
     RenderOptions,
     RenderResult,
     image_size,

@@ -24,7 +24,8 @@ from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 
-from browser.farm.types import FarmError, FarmErrorKind, FarmSettings
+from browser.farm.settings import FarmSettings
+from browser.farm.types import FarmError, FarmErrorKind
 
 TYPICAL_SECONDS = 2.0
 """A request's expected duration before any has finished (for ``retry_after``)."""

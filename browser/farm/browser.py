@@ -28,7 +28,8 @@ from browser.farm.procs import (
     process_tree,
     reap_orphans,
 )
-from browser.farm.types import COLOR_SCHEMES, PRESETS, ContextKey, FarmSettings, ReadyRules
+from browser.farm.settings import FarmSettings
+from browser.farm.types import COLOR_SCHEMES, PRESETS, ContextKey, ReadyRules
 from browser.farm.warm import WarmPage, WarmPages, WarmRules
 
 log = logging.getLogger(__name__)

@@ -53,6 +53,7 @@ from browser.farm.metrics import (
     WARM_PAGES,
 )
 from browser.farm.navigation import Budget, page_caused_error
+from browser.farm.settings import FarmSettings
 from browser.farm.supervisor import Supervisor
 from browser.farm.types import (
     DEFAULT_ROUTE,
@@ -62,7 +63,6 @@ from browser.farm.types import (
     ContextKey,
     FarmError,
     FarmErrorKind,
-    FarmSettings,
     ReadyRules,
     RenderOptions,
     RenderResult,

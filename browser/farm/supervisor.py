@@ -20,7 +20,7 @@ from playwright.async_api import Playwright, async_playwright
 
 from browser.farm.browser import CLOSE_GRACE, Egress, FarmBrowser
 from browser.farm.procs import enable_subreaper, reap_orphans, tree_memory_bytes
-from browser.farm.types import FarmSettings
+from browser.farm.settings import FarmSettings
 
 log = logging.getLogger(__name__)
 

@@ -32,7 +32,8 @@ from playwright.async_api import BrowserContext, CDPSession
 from playwright.async_api import Error as PlaywrightError
 
 from browser.farm.page import Installed, PageSession
-from browser.farm.types import ContextKey, FarmSettings
+from browser.farm.settings import FarmSettings
+from browser.farm.types import ContextKey
 
 log = logging.getLogger(__name__)
 

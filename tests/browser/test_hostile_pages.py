@@ -24,7 +24,8 @@ from app.services import Services
 from app.web import make_api_app
 from browser.egress import EgressGuard, EgressLimits
 from browser.farm import Farm
-from browser.farm.types import CaptureOptions, FarmError, FarmErrorKind, FarmSettings
+from browser.farm.settings import FarmSettings
+from browser.farm.types import CaptureOptions, FarmError, FarmErrorKind
 from browser.ssrf import AddressPolicy
 from tests.conftest import make_settings, running_farm
 from tests.hostile import BOMB_BYTES, HostileOrigin, proxy_get, through_proxy, zeros_gzip
