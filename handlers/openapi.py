@@ -133,6 +133,19 @@ _SCREENSHOT_RESULT = {
                 "responseCode": {"type": ["integer", "null"]},
             },
         },
+        "expiresAt": {
+            "type": "string",
+            "format": "date-time",
+            "description": "When the link expires (UTC), 24 hours after the capture.",
+        },
+        "cached": {
+            "type": "boolean",
+            "description": "True when an identical earlier capture was reused (cache_ok).",
+        },
+        "pages": {
+            "type": "integer",
+            "description": "A fresh pdf capture's page count.",
+        },
         "timing": {
             "type": "object",
             "description": "A fresh capture only: how the page was waited for after its load. "

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from email.utils import format_datetime
 from typing import Any
 
-from browser.farm.types import CaptureOptions
+from browser.farm.types import PAPER_SIZES, PRESETS, VIEWPORT_LIMITS, CaptureOptions, ImageType
 from convert.consent import LOADERS, banner_css
 from convert.document import SelectorError, check_selectors, split_selectors
 from handlers.base import ApiHandler, BaseHandler
@@ -26,7 +26,13 @@ class ScreenshotParams(Params):
     """The screenshot endpoint's parameters, typed."""
 
     app_id: str | None = param("string", "API key (or send the api-key header).", secret=True)
-    format: str = param("string", "Image format.", "jpeg", choices=("jpeg", "png", "webp"))
+    format: str = param(
+        "string",
+        "Image format, or pdf: Chromium's print to PDF of the page as the screen shows it, "
+        "backgrounds included.",
+        "jpeg",
+        choices=("jpeg", "png", "webp", "pdf"),
+    )
     quality: float = param(
         "number",
         "Image quality, 10 to 80, rounded to the nearest 10; ignored for png.",
@@ -87,10 +93,28 @@ class ScreenshotParams(Params):
     scroll_to_bottom: bool = param("boolean", "Scroll down first to load lazy images.", False)
     response_type: str = param(
         "string",
-        "json: the SPEC result with a link; image: the image bytes themselves.",
+        "json: the SPEC result with a link; image: the image (or PDF) bytes themselves.",
         "json",
         choices=("json", "image"),
     )
+    viewport_width: int | None = param(
+        "integer",
+        "Viewport width in CSS pixels instead of the preset's.",
+        minimum=VIEWPORT_LIMITS[0][0],
+        maximum=VIEWPORT_LIMITS[0][1],
+    )
+    viewport_height: int | None = param(
+        "integer",
+        "Viewport height in CSS pixels instead of the preset's.",
+        minimum=VIEWPORT_LIMITS[1][0],
+        maximum=VIEWPORT_LIMITS[1][1],
+    )
+    omit_background: bool = param(
+        "boolean",
+        "A transparent background where the page paints none (png and webp).",
+        False,
+    )
+    paper: str = param("string", "Paper format of a pdf.", "a4", choices=tuple(PAPER_SIZES))
 
 
 SCREENSHOT_PARAMS = ParamTable.of(ScreenshotParams)
@@ -131,11 +155,15 @@ class ScreenshotHandler(ApiHandler):
             self.set_header("X-Screenshot-Url", self._link(record))
             self.finish(image)
             return
-        body = {
+        body: dict[str, Any] = {
             "screenshotUrl": self._link(record),
             "dimensions": {"width": record.width, "height": record.height},
             "requestInfo": {"host": record.host, "responseCode": record.response_code},
+            "expiresAt": record.expires_at.isoformat().replace("+00:00", "Z"),
+            "cached": shot.image is None,
         }
+        if shot.pages is not None:
+            body["pages"] = shot.pages
         if shot.readiness is not None:
             body["timing"] = shot.readiness.as_dict()
         self.write_json(body)
@@ -158,6 +186,7 @@ class ScreenshotHandler(ApiHandler):
                     f"invalid parameters: {name} has an invalid CSS selector",
                     details=[{"parameter": name, "message": "invalid CSS selector"}],
                 ) from exc
+        _check_formats(params)
         css = banner_css() if params.block_cookie_banner else ""  # the farm hides exclude_selectors
         return CaptureOptions(
             preset=params.dimensions,
@@ -172,14 +201,44 @@ class ScreenshotHandler(ApiHandler):
             capture_delay_ms=int(params.capture_delay or 0),
             navigation_timeout_ms=int(params.navigationTimeout),
             device_scale_factor=float(params.device_scale_factor),
-            image_type="jpeg" if params.format == "jpeg" else "png",
+            image_type=_IMAGE_TYPES[params.format],
             quality=int(params.quality) if params.format == "jpeg" else None,
             route="standard" if params.use_proxy else "direct",
             org=self.key_info.org if self.key_info else "",
+            viewport=_viewport(params),
+            omit_background=params.omit_background,
+            paper=params.paper,
         )
 
     def _link(self, record: ScreenshotRecord) -> str:
         return f"{self.services.settings.server.public_base_url()}/screenshots/{record.filename}"
+
+
+_IMAGE_TYPES: dict[str, ImageType] = {"jpeg": "jpeg", "png": "png", "webp": "png", "pdf": "pdf"}
+"""The format asked -> what Chromium makes (WebP is encoded from a PNG)."""
+
+
+def _check_formats(params: ScreenshotParams) -> None:
+    """The rules between the format and the parameters that only some formats take."""
+    problems = []
+    if params.omit_background and params.format not in ("png", "webp"):
+        problems.append(("omit_background", "a transparent background needs png or webp"))
+    if params.format == "pdf" and params.selector:
+        problems.append(("selector", "a pdf is of the whole page, not of one element"))
+    if problems:
+        raise ApiError(
+            "invalid_parameter",
+            "invalid parameters: " + "; ".join(f"{name}: {why}" for name, why in problems),
+            details=[{"parameter": name, "message": why} for name, why in problems],
+        )
+
+
+def _viewport(params: ScreenshotParams) -> tuple[int, int] | None:
+    """The viewport asked instead of the preset's (either side may be given alone)."""
+    if params.viewport_width is None and params.viewport_height is None:
+        return None
+    preset = PRESETS[params.dimensions]
+    return (params.viewport_width or preset.width, params.viewport_height or preset.height)
 
 
 def _request_hash(url: str, params: ScreenshotParams) -> str:
@@ -199,10 +258,15 @@ def _request_hash(url: str, params: ScreenshotParams) -> str:
             "wait_for_selector",
             "device_scale_factor",
             "scroll_to_bottom",
+            "viewport_width",
+            "viewport_height",
+            "omit_background",
         )
     }
-    if params.format != "png":
+    if params.format not in ("png", "pdf"):
         fields["quality"] = params.quality
+    if params.format == "pdf":
+        fields["paper"] = params.paper
     text = json.dumps({"url": url, **fields}, sort_keys=True, default=str)
     return hashlib.sha256(text.encode()).hexdigest()
 
@@ -232,5 +296,5 @@ class ScreenshotImageHandler(BaseHandler):
 
 ROUTES: list[tuple[str, Any]] = [
     (r"/api/1\.1/screenshot/(.+)", ScreenshotHandler),
-    (r"/screenshots/([0-9a-f]{32})\.(png|jpeg|webp)", ScreenshotImageHandler),
+    (r"/screenshots/([0-9a-f]{32})\.(png|jpeg|webp|pdf)", ScreenshotImageHandler),
 ]

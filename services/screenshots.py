@@ -58,7 +58,7 @@ class ScreenshotJob:
     request_hash: str
     """What makes two captures identical (the URL and every option that changes the image)."""
     image_format: str
-    """png, jpeg or webp."""
+    """png, jpeg, webp or pdf."""
     quality: int
     reuse: bool
     """A stored identical capture may answer (cache_ok)."""
@@ -73,6 +73,8 @@ class Shot:
     credits: int
     readiness: Readiness | None = None
     """How the page was waited for after its load (a fresh capture only)."""
+    pages: int | None = None
+    """A fresh PDF capture's page count."""
 
 
 @dataclass
@@ -120,9 +122,9 @@ class ScreenshotService:
             record = await self.store.reusable(job.org_id, job.request_hash, REUSE_MIN_LEFT)
             if record is not None:
                 return Shot(record, None, price(self.credits, Usage("screenshot", "1.1")))
-        record, image, readiness = await self._capture(job)
+        record, image, shot = await self._capture(job)
         usage = Usage("screenshot", "1.1", fetched_through=job.capture.route)
-        return Shot(record, image, price(self.credits, usage), readiness)
+        return Shot(record, image, price(self.credits, usage), shot.readiness, shot.pages)
 
     async def image(self, shot: Shot) -> bytes:
         """The image's bytes: the fresh capture's, else read back from the store."""
@@ -151,11 +153,8 @@ class ScreenshotService:
             raise ScreenshotError(ScreenshotFailure.GONE, "this screenshot is no longer available")
         return LinkImage(record, left, direct, image)
 
-    async def _capture(
-        self, job: ScreenshotJob
-    ) -> tuple[ScreenshotRecord, bytes, Readiness | None]:
-        """Capture, encode and store; the stored record, the image bytes and how the page was
-        waited for."""
+    async def _capture(self, job: ScreenshotJob) -> tuple[ScreenshotRecord, bytes, CaptureResult]:
+        """Capture, encode and store; the stored record, the image bytes and the capture."""
         try:
             shot = await self.farm.capture(job.url, job.capture)
         except ValueError as exc:  # the route has no egress guard (a SOCKS-only standard tier)
@@ -178,7 +177,7 @@ class ScreenshotService:
         )
         if shot.readiness is not None and shot.readiness.state is ReadyState.blank:
             log.info("captured a page that painted nothing (%s)", shot.readiness.header())
-        return record, image, shot.readiness
+        return record, image, shot
 
 
 async def _encode(shot: CaptureResult, image_format: str, quality: int) -> tuple[bytes, int, int]:

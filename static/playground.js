@@ -736,10 +736,14 @@
     $("error-section").hidden = false;
   }
 
-  function showScreenshot(src, info) {
+  function showScreenshot(src, info, pdf) {
     const image = $("screenshot");
-    image.src = src;
+    // A PDF cannot be an <img>: the link alone opens it.
+    image.hidden = Boolean(pdf);
+    if (pdf) image.removeAttribute("src");
+    else image.src = src;
     $("screenshot-link").href = src;
+    $("screenshot-pdf").hidden = !pdf;
     $("screenshot-info").textContent = info;
     $("screenshot-section").hidden = false;
   }
@@ -847,7 +851,17 @@
       const href = safeHref(body.screenshotUrl);
       const dims = body.dimensions || {};
       const info = body.requestInfo || {};
-      showScreenshot(href || "", [dims.width + "×" + dims.height + " pixels", info.host ? "host " + info.host : null, info.responseCode ? "page answered " + info.responseCode : null, "the link expires 24 hours after capture"].filter(Boolean).join(" · "));
+      const pdf = /\.pdf$/.test(body.screenshotUrl);
+      const timing = body.timing || {};
+      showScreenshot(href || "", [
+        dims.width + "×" + dims.height + (pdf ? " pixels a page" : " pixels"),
+        pdf && body.pages ? body.pages + " pages" : null,
+        info.host ? "host " + info.host : null,
+        info.responseCode ? "page answered " + info.responseCode : null,
+        body.cached ? "an identical earlier capture, reused" : null,
+        timing.ready ? "waited " + timing.ready_ms + " ms after load (" + timing.ready + ")" : null,
+        body.expiresAt ? "the link expires at " + body.expiresAt : "the link expires 24 hours after capture",
+      ].filter(Boolean).join(" · "), pdf);
       return;
     }
     if (typeof body.html === "string" && (body.type || body.source)) {
@@ -891,7 +905,7 @@
     let outcome = "error";
     try {
       const response = await fetch(request.fetchUrl, {
-        headers: { Accept: "application/json, text/markdown;q=0.9, image/*;q=0.8" },
+        headers: { Accept: "application/json, text/markdown;q=0.9, image/*;q=0.8, application/pdf;q=0.8" },
         cache: "no-store",
         credentials: "omit",
         signal: controller.signal,
@@ -899,12 +913,13 @@
       const type = (response.headers.get("Content-Type") || "").toLowerCase();
       let body = null;
       let text = "";
-      if (type.startsWith("image/")) {
+      if (type.startsWith("image/") || type.startsWith("application/pdf")) {
         const blob = await response.blob();
         text = "(" + blob.size + " bytes of " + type + ")";
         if (response.ok) {
           state.objectUrl = URL.createObjectURL(blob);
-          showScreenshot(state.objectUrl, "The image itself (response_type=image)");
+          const pdf = type.startsWith("application/pdf");
+          showScreenshot(state.objectUrl, "The " + (pdf ? "PDF" : "image") + " itself (response_type=image)", pdf);
         }
       } else {
         text = await response.text();

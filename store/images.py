@@ -16,7 +16,12 @@ from store.store import StoreUnavailable
 
 log = logging.getLogger(__name__)
 
-CONTENT_TYPES = {"png": "image/png", "jpeg": "image/jpeg", "webp": "image/webp"}
+CONTENT_TYPES = {
+    "png": "image/png",
+    "jpeg": "image/jpeg",
+    "webp": "image/webp",
+    "pdf": "application/pdf",
+}
 UNAVAILABLE = "the screenshot storage is unavailable"
 # Threads for image storage calls; an object store's HTTP connection pool is sized to match.
 IMAGE_THREADS = 8

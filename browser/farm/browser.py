@@ -203,7 +203,8 @@ class FarmBrowser:
         """A fresh context of shape ``key``."""
         preset = PRESETS[key.preset]
         desktop, mobile = self._user_agents
-        viewport = {"width": preset.width, "height": preset.height}
+        width, height = key.size()
+        viewport = {"width": width, "height": height}
         options: dict[str, Any] = {
             "viewport": viewport,
             "screen": viewport,

@@ -215,7 +215,11 @@ class Farm:
             return await farm_page.capture(lent.session, url, options, budget, self.ready_rules)
 
         key = ContextKey(
-            options.preset, options.dark_mode, options.device_scale_factor, options.route
+            options.preset,
+            options.dark_mode,
+            options.device_scale_factor,
+            options.route,
+            options.viewport,
         )
         return await self._serve("capture", key, options, options.capture_delay_ms, work)
 

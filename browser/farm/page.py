@@ -21,7 +21,6 @@ from typing import Any, Protocol
 from playwright.async_api import (
     Dialog,
     Download,
-    FloatRect,
     Locator,
     Page,
     Response,
@@ -31,9 +30,9 @@ from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import TimeoutError as PlaywrightTimeoutError
 
 from browser.farm.navigation import Budget, navigate
+from browser.farm.pictures import take_picture
 from browser.farm.readiness import NetworkWatch, init_script, wait_for_paint, wait_until_ready
 from browser.farm.types import (
-    PRESETS,
     CaptureOptions,
     CaptureResult,
     FarmError,
@@ -43,7 +42,6 @@ from browser.farm.types import (
     ReadyState,
     RenderOptions,
     RenderResult,
-    image_size,
 )
 
 log = logging.getLogger(__name__)
@@ -109,20 +107,6 @@ async (budgetMs) => {
 """
 
 _TWO_FRAMES = "() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))"
-
-_DOCUMENT_HEIGHT = """
-() => Math.max(
-  document.documentElement ? document.documentElement.scrollHeight : 0,
-  document.body ? document.body.scrollHeight : 0)
-"""
-
-_ELEMENT_BOX = """
-(element) => {
-  const rect = element.getBoundingClientRect();
-  return { x: rect.left + window.scrollX, y: rect.top + window.scrollY,
-           width: rect.width, height: rect.height };
-}
-"""
 
 
 class PageSession:
@@ -309,41 +293,17 @@ async def capture(
         await asyncio.sleep(min(options.capture_delay_ms / 1000, budget.left()))
     if options.exclude_selectors:
         await page.evaluate(_HIDE_ELEMENTS, list(options.exclude_selectors))
-    image = await _screenshot(page, element, options, budget)
-    width, height = image_size(image)
+    picture = await take_picture(page, element, options, budget)
     return CaptureResult(
-        image=image,
+        image=picture.data,
         image_type=options.image_type,
-        width=width,
-        height=height,
+        width=picture.width,
+        height=picture.height,
         status=response.status if response is not None else None,
         final_url=page.url,
         readiness=readiness,
+        pages=picture.pages,
     )
-
-
-async def _screenshot(
-    page: Page, element: Locator | None, options: CaptureOptions, budget: Budget
-) -> bytes:
-    # Chromium cannot paint more than 16384 device pixels in one image; the cap is in device
-    # pixels, so it shrinks in CSS pixels as the scale factor grows.
-    css_cap = max(int(options.max_height / options.device_scale_factor), 1)
-    shot: dict[str, Any] = {"type": options.image_type, "timeout": budget.ms()}
-    if options.quality is not None:
-        shot["quality"] = options.quality
-    if element is not None:
-        box = await element.evaluate(_ELEMENT_BOX)
-        if box["height"] <= css_cap:
-            return await element.screenshot(**shot)
-        clip = FloatRect(x=box["x"], y=box["y"], width=box["width"], height=css_cap)
-        return await page.screenshot(full_page=True, clip=clip, **shot)
-    if not options.full_page:
-        return await page.screenshot(**shot)
-    height = await page.evaluate(_DOCUMENT_HEIGHT)
-    if height <= css_cap:
-        return await page.screenshot(full_page=True, **shot)
-    clip = FloatRect(x=0, y=0, width=PRESETS[options.preset].width, height=css_cap)
-    return await page.screenshot(full_page=True, clip=clip, **shot)
 
 
 async def render(

@@ -44,14 +44,25 @@ class ContextKey:
     dark: bool
     scale: float = 1.0
     route: str = DEFAULT_ROUTE
+    viewport: tuple[int, int] | None = None
+    """(width, height) in CSS pixels instead of the preset's."""
 
     @property
     def warmable(self) -> bool:
         """Whether contexts of this shape are kept ready."""
-        return self.scale == 1.0 and self.route == DEFAULT_ROUTE
+        return self.scale == 1.0 and self.route == DEFAULT_ROUTE and self.viewport is None
+
+    def size(self) -> tuple[int, int]:
+        """The viewport's (width, height) in CSS pixels."""
+        preset = PRESETS[self.preset]
+        return self.viewport or (preset.width, preset.height)
 
 
-ImageType = Literal["png", "jpeg"]
+ImageType = Literal["png", "jpeg", "pdf"]
+PAPER_SIZES: dict[str, tuple[float, float]] = {"a4": (8.27, 11.69), "letter": (8.5, 11.0)}
+"""Paper formats of a PDF capture, (width, height) in inches."""
+VIEWPORT_LIMITS = ((200, 3840), (200, 4320))
+"""The (least, most) CSS pixels of a viewport's width, then of its height."""
 
 
 @dataclass(frozen=True)
@@ -77,17 +88,34 @@ class CaptureOptions:
     navigation_timeout_ms: int = 30_000
     device_scale_factor: float = 1.0
     image_type: ImageType = "png"
+    """png, jpeg, or pdf (Chromium's print to PDF of the page as the screen shows it)."""
     quality: int | None = None
     route: str = "direct"
     org: str = ""
     """The organization asking: it holds at most its share of the farm's pages."""
+    viewport: tuple[int, int] | None = None
+    """(width, height) in CSS pixels instead of the preset's (within VIEWPORT_LIMITS)."""
+    omit_background: bool = False
+    """A transparent background where the page paints none (png only)."""
+    paper: str = "a4"
+    """A PDF's paper format (PAPER_SIZES)."""
 
     def __post_init__(self) -> None:
         _check_common(self.preset, self.navigation_timeout_ms)
-        if self.image_type not in ("png", "jpeg"):
-            raise ValueError(f"image_type must be png or jpeg, not {self.image_type!r}")
+        if self.image_type not in ("png", "jpeg", "pdf"):
+            raise ValueError(f"image_type must be png, jpeg or pdf, not {self.image_type!r}")
         if self.quality is not None and (self.image_type != "jpeg" or not 0 <= self.quality <= 100):
             raise ValueError("quality is for jpeg only, 0 to 100")
+        if self.omit_background and self.image_type != "png":
+            raise ValueError("omit_background is for png only")
+        if self.image_type == "pdf" and self.selector:
+            raise ValueError("a pdf is of the whole page, not of a selector")
+        if self.paper not in PAPER_SIZES:
+            raise ValueError(f"paper must be one of {', '.join(PAPER_SIZES)}")
+        if self.viewport is not None:
+            for size, (least, most) in zip(self.viewport, VIEWPORT_LIMITS, strict=True):
+                if not least <= size <= most:
+                    raise ValueError(f"a viewport side must be {least} to {most} pixels")
         if not 1 <= self.max_height <= 16_384:
             raise ValueError("max_height must be 1 to 16384 (Chromium's limit)")
         if not 0 <= self.capture_delay_ms <= 60_000:
@@ -190,6 +218,8 @@ class CaptureResult:
     final_url: str
     readiness: Readiness | None = None
     """How long the page was waited for after its load, and why the wait ended."""
+    pages: int | None = None
+    """A PDF's page count."""
 
 
 @dataclass(frozen=True)

@@ -7,8 +7,8 @@ between customers, so a page (and its context) belongs to one organization for i
 and is never lent to another; between two captures it is reset (:func:`reset`): the blank
 document, cookies, every origin's storage the page touched (local and session storage,
 IndexedDB, cache storage, service workers, file systems), permissions, geolocation and timezone
-overrides, extra headers, the capture's own init scripts and request routes. A page that touched
-more than MAX_ORIGINS origins is retired instead.
+overrides, extra headers, media emulation, the capture's own init scripts and request routes. A
+page that touched more than MAX_ORIGINS origins is retired instead.
 
 A page is retired after ``farm.page_reuse`` captures or ``farm.page_max_age`` seconds, after a
 failed capture, a crash or a reset that fails, and once its organization has left it idle for
@@ -254,6 +254,7 @@ async def reset(page: WarmPage) -> bool:
     page.disposables.clear()
     await browser_page.unroute_all(behavior="ignoreErrors")
     await browser_page.set_extra_http_headers({})
+    await browser_page.emulate_media(media="null")  # a PDF capture's screen media
     if page.cdp is None:
         page.cdp = await page.context.new_cdp_session(browser_page)
     cdp = page.cdp

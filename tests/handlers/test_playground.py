@@ -255,6 +255,15 @@ async def test_playground_runs_every_endpoint_in_chromium(
             await page.wait_for_selector("#copy-status:has-text('Copied')", timeout=5_000)
             assert await page.evaluate("navigator.clipboard.readText()") == curl
 
+            # The same page as a PDF: a link to open it, its pages counted, no broken image.
+            await page.select_option("#param-screenshot-format", "pdf")
+            await run(page, "screenshot")
+            assert await page.is_visible("#screenshot-pdf")
+            assert not await page.is_visible("#screenshot")
+            assert (await page.get_attribute("#screenshot-link", "href") or "").endswith(".pdf")
+            assert "pages" in await text(page, "#screenshot-info")
+            await page.select_option("#param-screenshot-format", "jpeg")
+
             # Markdown with a query (chunks with heading paths and scores) and ai_sanitize.
             await page.select_option("#operation", "markdown")
             await page.select_option("#param-markdown-format", "json")

@@ -40,6 +40,11 @@ PAGES = {
     "height:300px;background:#f00'></div><p>text</p></body></html>",
     "dark": "<html><head><style>body{margin:0;background:#fff}@media (prefers-color-scheme: dark)"
     "{body{background:#000}}</style></head><body><p>x</p></body></html>",
+    "clear": "<html><body style='margin:0'><div style='width:100px;height:100px;background:#f00'>"
+    "</div></body></html>",
+    "long": "<html><body style='margin:0'>"
+    + "<p style='height:900px'>page</p>" * 3
+    + "</body></html>",
     "late": "<html><body><script>setTimeout(()=>{const d=document.createElement('div');"
     "d.id='late';d.textContent='late';document.body.appendChild(d)},300)</script></body></html>",
 }
@@ -170,8 +175,16 @@ def assert_error(response: HTTPResponse, body: Any, status: int, code: str) -> N
 async def test_jpeg_result_shape_link_and_credits(http_client, base_url, origin, key) -> None:
     response, body = await shot(http_client, base_url, origin.url("/plain"), key)
     assert response.code == 200, body
-    # The SPEC's fields, and how the page was waited for (a fresh capture's extension).
-    assert set(body) == {"screenshotUrl", "dimensions", "requestInfo", "timing"}
+    # The SPEC's fields; beyond them the link's expiry, whether it was reused, and how the page
+    # was waited for (a fresh capture).
+    assert set(body) == {
+        "screenshotUrl",
+        "dimensions",
+        "requestInfo",
+        "expiresAt",
+        "cached",
+        "timing",
+    }
     assert body["dimensions"] == {"width": 1366, "height": 768}
     assert body["requestInfo"] == {"host": "127.0.0.1", "responseCode": 200}
     assert body["timing"]["ready"] == "settled"
@@ -259,6 +272,11 @@ async def test_reuse_response_type_and_expiry(http_client, base_url, origin, key
     _, first = await shot(http_client, base_url, origin.url("/plain"), key)
     _, again = await shot(http_client, base_url, origin.url("/plain"), key)
     assert again["screenshotUrl"] == first["screenshotUrl"]
+    assert first["cached"] is False and again["cached"] is True
+    assert again["expiresAt"] == first["expiresAt"]
+    expires = datetime.fromisoformat(first["expiresAt"].replace("Z", "+00:00"))
+    assert timedelta(hours=23, minutes=59) < expires - datetime.now(UTC) <= timedelta(hours=24)
+    assert "timing" in first and "timing" not in again  # only a fresh capture waited
     _, fresh = await shot(http_client, base_url, origin.url("/plain"), key, cache_ok="false")
     assert fresh["screenshotUrl"] != first["screenshotUrl"]
     response, raw = await shot(
@@ -341,3 +359,58 @@ async def test_errors(http_client, base_url, origin, key) -> None:
     response, body = await shot(http_client, base_url, origin.url("/plain"), key, use_proxy="true")
     assert_error(response, body, 400, "invalid_request")
     assert "proxy" in body["error"]["message"]
+
+
+@pytest.mark.chromium
+@pytest.mark.gen_test(timeout=90)
+async def test_pdf_viewport_and_transparent_background(http_client, base_url, origin, key) -> None:
+    response, body = await shot(http_client, base_url, origin.url("/long"), key, format="pdf")
+    assert response.code == 200, body
+    assert body["dimensions"] == {"width": 794, "height": 1122} and body["pages"] == 3
+    assert body["screenshotUrl"].endswith(".pdf")
+    link = await http_client.fetch(body["screenshotUrl"])
+    assert link.headers["Content-Type"] == "application/pdf" and link.body[:5] == b"%PDF-"
+    _, letter = await shot(
+        http_client, base_url, origin.url("/long"), key, format="pdf", paper="letter"
+    )
+    assert letter["dimensions"] == {"width": 816, "height": 1056}
+    _, body = await shot(
+        http_client,
+        base_url,
+        origin.url("/plain"),
+        key,
+        viewport_width="800",
+        viewport_height="600",
+    )
+    assert body["dimensions"] == {"width": 800, "height": 600}
+    _, body = await shot(http_client, base_url, origin.url("/plain"), key, viewport_width="500")
+    assert body["dimensions"] == {"width": 500, "height": 768}
+    for fmt in ("png", "webp"):
+        _, body = await shot(
+            http_client, base_url, origin.url("/clear"), key, format=fmt, omit_background="true"
+        )
+        image = (await image_of(http_client, body)).convert("RGBA")
+        assert image.getpixel((300, 300))[3] == 0, fmt  # transparent where nothing is painted
+        red, green, blue, alpha = image.getpixel((50, 50))
+        assert red > 240 and green < 16 and blue < 16 and alpha == 255, fmt  # webp is lossy
+    _, body = await shot(http_client, base_url, origin.url("/clear"), key, format="png")
+    assert (await image_of(http_client, body)).convert("RGBA").getpixel((300, 300))[3] == 255
+
+
+@pytest.mark.chromium
+@pytest.mark.gen_test(timeout=60)
+async def test_format_rules(http_client, base_url, origin, key) -> None:
+    response, body = await shot(
+        http_client, base_url, origin.url("/plain"), key, omit_background="true"
+    )
+    assert_error(response, body, 400, "invalid_request")
+    assert body["error"]["details"][0]["parameter"] == "omit_background"
+    response, body = await shot(
+        http_client, base_url, origin.url("/plain"), key, format="pdf", selector="h1"
+    )
+    assert_error(response, body, 400, "invalid_request")
+    response, body = await shot(
+        http_client, base_url, origin.url("/plain"), key, viewport_width="50", paper="a3"
+    )
+    assert_error(response, body, 400, "invalid_request")
+    assert {d["parameter"] for d in body["error"]["details"]} == {"viewport_width", "paper"}
