@@ -65,6 +65,11 @@ class ServerSettings:
         "text: readable lines; json: one JSON object per line (for journald and log shippers).",
         choices=("text", "json"),
     )
+    strict_params: bool = setting(
+        False,
+        "Answer a request that sends a parameter its endpoint does not know with 400 "
+        "(invalid_parameter) instead of a warning (X-Pagecast-Warnings and a warnings list).",
+    )
 
     def public_base_url(self) -> str:
         return (self.base_url or f"http://{self.host}:{self.port}").rstrip("/")

@@ -145,7 +145,13 @@ def convert_page(html: str, url: str, options: ConvertOptions) -> PageConversion
         except Exception as exc:  # reported in usage; the document is still returned
             log.warning("structure extraction failed: %s", exc)
             result.structure_error = "structure extraction failed"
-    markdown = render_markdown(root, url)
+    finish(result, render_markdown(root, url), html_scan, options)
+    return result
+
+
+def finish(result: PageConversion, markdown: str, html_scan: Any, options: ConvertOptions) -> None:
+    """The steps on the Markdown, whatever it came from: the safety scan of the text (with the
+    document's scan, when there was one), truncation, the token estimate and the chunks."""
     if html_scan is not None and options.safety_mode is not None:
         text_scan = safety.scan_markdown(markdown)
         if options.safety_mode == "sanitize":
@@ -158,7 +164,6 @@ def convert_page(html: str, url: str, options: ConvertOptions) -> PageConversion
     result.estimated_tokens = estimate_tokens(markdown)
     if options.chunking is not None:
         _chunk(result, options)
-    return result
 
 
 def _content(

@@ -18,6 +18,7 @@ from handlers import metrics
 from handlers.errors import ApiError, Shape, from_exception, from_status, render
 from handlers.lookupgate import NoTurn
 from handlers.params import P, ParamProblem, ParamTable
+from handlers.target import decode_target, mend_slashes, unencoded, with_query
 from store.keys import KeyFlaw, key_flaw
 from store.store import KeyInfo, StoreUnavailable
 
@@ -43,6 +44,8 @@ BAD_KEY_BURST = 20
 # this long for its turn, then gets 429 with this Retry-After.
 LOOKUP_TURN_SECONDS = 5.0
 LOOKUP_RETRY_AFTER = 1
+KEY_HEADERS = ("api-key", "X-API-Key")
+"""Headers that may carry the key, after the app_id parameter and before Authorization."""
 # A presented key refused before any lookup: the status and kind of each flaw.
 KEY_FLAW_ERRORS: dict[KeyFlaw, str] = {
     KeyFlaw.TOO_LONG: "invalid_parameter",
@@ -75,6 +78,13 @@ class BaseHandler(tornado.web.RequestHandler):
         # rendered, the oEmbed tier... set by the handlers that know.
         self.log_fields: dict[str, str] = {}
         self.started = time.monotonic()
+        self.warnings: list[str] = []
+        """What the client should know about its request (unknown parameters, replaced values):
+        the X-Pagecast-Warnings header, and a ``warnings`` list in a JSON answer."""
+        self.kept_headers: dict[str, str] = {}
+        """Headers every answer carries, errors included (the rate limit's)."""
+        self._quota: tuple[int, int] | None = None
+        """The plan's monthly credits and those used before this request, once checked."""
 
     @property
     def request_id(self) -> str:
@@ -89,6 +99,32 @@ class BaseHandler(tornado.web.RequestHandler):
         self.set_header("X-Request-Id", self.request_id)
         self.set_header("X-BILLING-REQUESTS", str(getattr(self, "billed", 0)))
         self.set_header("Cache-Control", "no-store")
+        # Set again after send_error() cleared the headers, so errors carry them too.
+        if getattr(self, "warnings", None):
+            self.set_header(WARNINGS_HEADER, warnings_header(self.warnings))
+        for name, value in getattr(self, "kept_headers", {}).items():
+            self.set_header(name, value)
+        self._credits_header()
+
+    def warn(self, message: str) -> None:
+        """Tell the client something about its request (X-Pagecast-Warnings; ``warnings`` in a
+        JSON answer)."""
+        self.warnings.append(message)
+        self.set_header(WARNINGS_HEADER, warnings_header(self.warnings))
+
+    def keep_header(self, name: str, value: str) -> None:
+        """A header this answer carries whatever happens next, errors included."""
+        self.kept_headers[name] = value
+        self.set_header(name, value)
+
+    def _credits_header(self) -> None:
+        """X-Credits-Remaining: what the month leaves once this request is billed (plans with a
+        monthly quota)."""
+        quota = getattr(self, "_quota", None)
+        if quota is not None:
+            limit, used = quota
+            left = max(limit - used - getattr(self, "billed", 0), 0)
+            self.set_header("X-Credits-Remaining", str(left))
 
     def compute_etag(self) -> None:
         # Answers are computed per request and marked no-store; an ETag would only cost a hash.
@@ -172,6 +208,10 @@ class ApiHandler(BaseHandler):
     plan: PlanSettings | None = None
     uses_quota: bool = True
     """Whether the plan's monthly credits gate this endpoint (free endpoints say no)."""
+    target_prefix: re.Pattern[str] | None = None
+    """What precedes the target URL in the path of an endpoint that takes one there."""
+    _kept_for_target: frozenset[str] = frozenset()
+    """Query parameters that belong to a target URL sent unencoded in the path."""
 
     async def prepare(self) -> None:
         await super().prepare()
@@ -181,9 +221,11 @@ class ApiHandler(BaseHandler):
         if plan is None:
             log.error("key %s has unknown plan %r", self.key_info.prefix, self.key_info.plan)
             raise ApiError("forbidden", "the key's plan is not configured on this server")
-        wait = self.services.limiter.take(
-            self.key_info.prefix, plan.requests_per_second, plan.burst
-        )
+        limiter = self.services.limiter
+        wait = limiter.take(self.key_info.prefix, plan.requests_per_second, plan.burst)
+        self.keep_header("X-RateLimit-Limit", str(plan.burst))
+        remaining = limiter.remaining(self.key_info.prefix, plan.requests_per_second, plan.burst)
+        self.keep_header("X-RateLimit-Remaining", str(remaining))
         if wait is not None:
             metrics.RATE_LIMITED.labels(self.endpoint).inc()
             raise ApiError(
@@ -201,6 +243,8 @@ class ApiHandler(BaseHandler):
         except StoreUnavailable:
             log.warning("monthly quota of %s not checked: the database is away", self.key_info.org)
             return
+        self._quota = (quota, used)
+        self._credits_header()
         if used >= quota:
             raise ApiError(
                 "quota_exceeded",
@@ -257,15 +301,24 @@ class ApiHandler(BaseHandler):
             ) from exc
 
     def presented_key(self) -> str:
-        """The key as sent (the app_id parameter, else the api-key header), never trimmed: one
-        that is missing, over-long or holds spaces or control characters is refused here."""
+        """The key as sent (the app_id parameter, else the api-key or X-API-Key header, else
+        ``Authorization: Bearer``), never trimmed: one that is missing, over-long or holds
+        spaces or control characters is refused here."""
         values = self.request.query_arguments.get("app_id") or [b""]
         key, carrier = values[-1].decode("utf-8", "replace"), "app_id"
+        for header in KEY_HEADERS:
+            if key:
+                break
+            key, carrier = self.request.headers.get(header, ""), f"the {header} header"
         if not key:
-            key, carrier = self.request.headers.get("api-key", ""), "the api-key header"
+            scheme, _, token = self.request.headers.get("Authorization", "").partition(" ")
+            if scheme.lower() == "bearer":
+                key, carrier = token, "the Authorization header"
         if not key:
             raise ApiError(
-                "unauthorized", "an API key is required: app_id parameter or api-key header"
+                "unauthorized",
+                "an API key is required: the app_id parameter, the api-key or X-API-Key "
+                "header, or Authorization: Bearer",
             )
         flaw = key_flaw(key)
         if flaw is not None:
@@ -290,12 +343,88 @@ class ApiHandler(BaseHandler):
             for name, values in self.request.query_arguments.items()
         }
         values, problems = self.params.read(args)
+        for warning in values.warnings:
+            self.warn(warning)
+        unknown = self.params.unknown(list(args))
+        if unknown and unencoded(self._raw_path_target() or ""):
+            self._kept_for_target = frozenset(unknown)
+            names = ", ".join(_shown(name) for name in unknown)
+            self.warn(
+                f"{names}: not parameters of this endpoint; kept in the target URL, which "
+                "came unencoded (encode it to send parameters only to the target)"
+            )
+            unknown = []
+        if unknown and self.services.settings.server.strict_params:
+            problems += [ParamProblem(name, _unknown_words(name, self.params)) for name in unknown]
+        elif unknown:
+            names = ", ".join(_shown(name) + _hint(name, self.params) for name in unknown)
+            self.warn(f"not parameters of this endpoint, ignored: {names}")
         return cast(P, values), problems
+
+    def _raw_path_target(self) -> str | None:
+        """The target as the path carries it, before percent-decoding; None when this
+        endpoint takes none there (or the request gave it as url=)."""
+        if self.target_prefix is None:
+            return None
+        match = self.target_prefix.match(self.request.path)
+        return self.request.path[match.end() :] if match else None
+
+    def target(self, path_target: str | None, query_url: str | None) -> str:
+        """The request's target URL: the path's or the url parameter's (exactly one of the
+        two), with the query parameters an unencoded target brought along given back."""
+        if path_target and query_url:
+            raise ApiError(
+                "invalid_parameter", "send the target URL in the path or as url=, not both"
+            )
+        if not path_target and not query_url:
+            raise ApiError(
+                "invalid_url", "the target URL is missing: give it in the path or as url="
+            )
+        raw = path_target or query_url or ""
+        mended = mend_slashes(raw)
+        if mended != raw:
+            self.warn("the target URL's scheme had one slash; read as two")
+        url = decode_target(mended)
+        kept = self._kept_for_target
+        return decode_target(with_query(url, self.request.query, kept)) if kept else url
+
+    def write_json(self, body: Any, status: int = 200) -> None:
+        if self.warnings and isinstance(body, dict) and "warnings" not in body:
+            body = {**body, "warnings": list(self.warnings)}
+        super().write_json(body, status)
 
     def bill(self, credits: int) -> None:
         """Charge the request; call just before writing a successful answer."""
         self.billed = credits
         self.set_header("X-BILLING-REQUESTS", str(credits))
+        self._credits_header()
+
+
+WARNINGS_HEADER = "X-Pagecast-Warnings"
+WARNING_CHARS = 4000
+"""Most characters of the warnings header (the JSON list keeps every warning whole)."""
+
+
+def warnings_header(warnings: list[str]) -> str:
+    """The warnings as one header value: printable ASCII, separated by " | ", bounded."""
+    text = " | ".join(warnings).encode("ascii", "backslashreplace").decode("ascii")
+    return re.sub(r"[^\x20-\x7e]", "?", text)[:WARNING_CHARS]
+
+
+def _shown(name: str) -> str:
+    """A parameter name the client sent, quoted and bounded for a message."""
+    return repr(name[:40])
+
+
+def _hint(name: str, table: ParamTable[Any]) -> str:
+    """`` (did you mean format?)`` for a near miss of a known parameter, else nothing."""
+    suggestion = table.suggestion(name)
+    return f" (did you mean {suggestion}?)" if suggestion else ""
+
+
+def _unknown_words(name: str, table: ParamTable[Any]) -> str:
+    """Why ``name`` is refused, with the parameter it was probably meant to be."""
+    return f"is not a parameter of this endpoint{_hint(name, table)}"
 
 
 def params_error(problems: list[ParamProblem]) -> ApiError:

@@ -59,7 +59,11 @@ KINDS: dict[str, ErrorKind] = {
         400, "invalid_request", -2204, "validation", "the target URL must be an http or https URL"
     ),
     "unauthorized": ErrorKind(
-        401, "unauthorized", -1000, "validation", "a valid API key is required (app_id or api-key)"
+        401,
+        "unauthorized",
+        -1000,
+        "validation",
+        "a valid API key is required (app_id, api-key, X-API-Key or Authorization: Bearer)",
     ),
     "forbidden": ErrorKind(403, "forbidden", -1001, "validation", "the plan does not include this"),
     "rate_limited": ErrorKind(429, "rate_limited", -1002, "validation", "too many requests"),
@@ -126,6 +130,13 @@ KINDS: dict[str, ErrorKind] = {
         -4005,
         "fallback",
         "no native embed and no page metadata to build a card from",
+    ),
+    "oembed_target_gone": ErrorKind(
+        422,
+        "oembed_resolution_failed",
+        -4007,
+        "validation",
+        "the page does not exist (404 or 410): nothing to embed",
     ),
     "frame_generation_failed": ErrorKind(
         502, "frame_generation_failed", -4006, "fallback", "the hosted frame could not be generated"
@@ -247,6 +258,8 @@ FAILURE_KINDS: dict[enum.Enum, str] = {
     PageProblem.NOT_CONFIGURED: "invalid_parameter",
     PageProblem.COUNTRY_WITHOUT_TIER: "invalid_parameter",
     EmbedFailure.NOTHING_TO_EMBED: "oembed_resolution_failed",
+    EmbedFailure.TARGET_REFUSED: "fetch_not_allowed",
+    EmbedFailure.TARGET_GONE: "oembed_target_gone",
 }
 """Every failure kind of the layers below -> the API error it is answered as."""
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+from dataclasses import replace
 from typing import Any
 
 from browser.farm.types import RenderOptions
@@ -12,7 +14,6 @@ from convert.structure import Structure, StructureLimits
 from handlers.base import ApiHandler, params_error
 from handlers.errors import ApiError
 from handlers.markdown_params import MARKDOWN_PARAMS, MarkdownParams
-from handlers.target import decode_target
 from services.markdown import MarkdownAnswer, MarkdownJob
 from services.pages import PageRequest
 
@@ -24,16 +25,19 @@ class MarkdownHandler(ApiHandler):
     endpoint = "markdown"
     error_shape = "markdown"
     params = MARKDOWN_PARAMS
+    target_prefix = re.compile(r"/api/3\.0/markdown/")
 
-    async def get(self, encoded_url: str) -> None:
+    async def get(self, encoded_url: str | None = None) -> None:
         params, problems = self.read_params(MarkdownParams)
+        if "format" not in params.sent and prefers_json(self.request.headers.get("Accept", "")):
+            params = replace(params, format="json")
         format_ok = not any(problem.name == "format" for problem in problems)
         if format_ok and (params.chunking or params.query) and params.format != "json":
             raise ApiError("chunking_needs_json")
         if problems:
             raise params_error(problems)
         options = self._options(params)  # the parameters' rules before the target's
-        job = self._job(decode_target(encoded_url), params, options)
+        job = self._job(self.target(encoded_url, params.url), params, options)
         answer = await self.services.markdown_service.run(job)
         result = answer.result
         markdown_format = params.format == "markdown"
@@ -210,6 +214,25 @@ class MarkdownHandler(ApiHandler):
         return body
 
 
+def prefers_json(accept: str) -> bool:
+    """Whether an Accept header asks for JSON over Markdown (by its q-values; a client that
+    names neither, or both alike, gets the default, Markdown)."""
+    quality: dict[str, float] = {}
+    for item in accept.split(","):
+        kind, *options = (part.strip() for part in item.split(";"))
+        q = 1.0
+        for option in options:
+            name, _, value = option.partition("=")
+            if name.strip().lower() == "q":
+                try:
+                    q = float(value)
+                except ValueError:
+                    q = 0.0
+        quality[kind.lower()] = max(q, quality.get(kind.lower(), 0.0))
+    markdown = max(quality.get("text/markdown", 0.0), quality.get("text/*", 0.0))
+    return quality.get("application/json", 0.0) > markdown
+
+
 def _render_first(params: MarkdownParams) -> bool:
     """Whether the request asks for the browser from the start."""
     return bool(
@@ -240,4 +263,7 @@ def _selectors(name: str, selectors: tuple[str, ...]) -> tuple[str, ...]:
     return selectors
 
 
-ROUTES = [(r"/api/3\.0/markdown/(.+)", MarkdownHandler)]
+ROUTES = [
+    (r"/api/3\.0/markdown/?", MarkdownHandler),
+    (r"/api/3\.0/markdown/(.+)", MarkdownHandler),
+]

@@ -16,6 +16,12 @@ class MarkdownParams(Params):
     app_id: str | None = param(
         "string", "API key (or send the api-key header).", required=False, secret=True
     )
+    url: str | None = param(
+        "string",
+        "The target URL, instead of the path segment (send exactly one of the two).",
+        example="https://example.com/",
+        max_length=8192,
+    )
     only_main_content: bool = param("boolean", "Strip navigation, sidebars and footers.", True)
     include_tags: str | None = param(
         "string",

@@ -4,14 +4,13 @@ oEmbed embed, from its native provider, a discovery link, or a hosted frame (SPE
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
 from convert.oembed import TEMPLATE_SIZES, frame_size, frame_template, normalize_url
 from handlers.base import ApiHandler, params_error
-from handlers.errors import ApiError
 from handlers.params import Params, ParamTable, param
-from handlers.target import decode_target
 from services.billing import Usage, price
 from services.embeds import EmbedRequest, Resolved
 from services.frames import FrameSpec
@@ -123,12 +122,13 @@ class OembedHandler(ApiHandler):
     endpoint = "oembed"
     error_shape = "oembed"
     params = OEMBED_PARAMS
+    target_prefix = re.compile(r"/api/(?:1\.1|3\.0)/oembed/")
 
     async def get(self, version: str, encoded_url: str | None = None) -> None:
         params, problems = self.read_params(OembedParams)
         if problems:
             raise params_error(problems)
-        url = _target(encoded_url, params.url)
+        url = self.target(encoded_url, params.url)
         assert self.key_info is not None
         answers = self.services.embeds.answers
         key = _answer_key(self.key_info.org_id, url, params)
@@ -250,15 +250,6 @@ _ANSWER_PARAMS = (
 def _answer_key(org_id: int, url: str, params: OembedParams) -> tuple[Any, ...]:
     """What makes two requests the same answer (the version changes only the credits)."""
     return (org_id, normalize_url(url), *(getattr(params, name) for name in _ANSWER_PARAMS))
-
-
-def _target(encoded_url: str | None, query_url: str | None) -> str:
-    """Exactly one of the path segment and the url parameter."""
-    if encoded_url and query_url:
-        raise ApiError("invalid_parameter", "send the target URL in the path or as url=, not both")
-    if not encoded_url and not query_url:
-        raise ApiError("invalid_url", "the target URL is missing: give it in the path or as url=")
-    return decode_target(encoded_url or query_url)
 
 
 ROUTES = [

@@ -11,6 +11,7 @@ from handlers.errors import KINDS
 from handlers.markdown import MARKDOWN_PARAMS
 from handlers.oembed import OEMBED_PARAMS
 from handlers.openapi_frames import FRAME, FRAME_LIST, frame_paths
+from handlers.params import ParamTable
 from handlers.screenshot import SCREENSHOT_PARAMS
 
 _MARKDOWN_ERROR = {
@@ -80,7 +81,32 @@ _HEADERS = {
         "description": "Credits billed for this request (0 for failures).",
         "schema": {"type": "integer"},
     },
+    "X-Pagecast-Warnings": {
+        "description": "Present when something in the request was not used as sent: parameters "
+        "the endpoint does not know (with the likely intended name), a replaced value, query "
+        "parameters kept in an unencoded target URL. JSON answers also list them in warnings.",
+        "schema": {"type": "string"},
+    },
+    "X-RateLimit-Limit": {
+        "description": "Requests the key may send at once (its plan's burst).",
+        "schema": {"type": "integer"},
+    },
+    "X-RateLimit-Remaining": {
+        "description": "Requests the key may still send at once, after this one.",
+        "schema": {"type": "integer"},
+    },
+    "X-Credits-Remaining": {
+        "description": "Credits the organization has left this month, when its plan has a "
+        "monthly quota.",
+        "schema": {"type": "integer"},
+    },
 }
+_SECURITY: list[dict[str, list[str]]] = [
+    {"app_id": []},
+    {"api_key": []},
+    {"x_api_key": []},
+    {"bearer": []},
+]
 
 
 def _error_responses(shape: str) -> dict[str, Any]:
@@ -163,34 +189,53 @@ _SCREENSHOT_RESULT = {
 }
 
 
-def _screenshot_paths() -> dict[str, Any]:
-    image = {
-        f"image/{kind}": {"schema": {"type": "string", "format": "binary"}}
-        for kind in ("jpeg", "png", "webp")
-    }
+def _two_forms(
+    path: str, operation_id: str, operation: dict[str, Any], table: ParamTable[Any]
+) -> dict[str, Any]:
+    """``operation`` at ``path``/{encoded_url} (the target in the path) and at ``path`` (the
+    target as url=): ``operation_id`` and ``operation_id``_query."""
+    parameters = table.openapi()
+    in_path = [_TARGET, *(item for item in parameters if item["name"] != "url")]
     return {
-        "/api/1.1/screenshot/{encoded_url}": {
+        path + "/{encoded_url}": {
+            "get": {"operationId": operation_id, **operation, "parameters": in_path}
+        },
+        path: {
             "get": {
-                "operationId": "screenshot",
-                "summary": "A screenshot of a web page, linked for 24 hours",
-                "parameters": [_TARGET, *SCREENSHOT_PARAMS.openapi()],
-                "security": [{"app_id": []}, {"api_key": []}],
-                "responses": {
-                    "200": {
-                        "description": "The result with its link (response_type=json), or the "
-                        "image itself (response_type=image).",
-                        "headers": _HEADERS,
-                        "content": {
-                            "application/json": {
-                                "schema": {"$ref": "#/components/schemas/ScreenshotResult"}
-                            },
-                            **image,
-                        },
-                    },
-                    **_error_responses("oembed"),
-                },
+                "operationId": f"{operation_id}_query",
+                **operation,
+                "summary": operation["summary"] + " (the target as url=)",
+                "parameters": parameters,
             }
         },
+    }
+
+
+def _screenshot_paths() -> dict[str, Any]:
+    image = {
+        kind: {"schema": {"type": "string", "format": "binary"}}
+        for kind in ("image/jpeg", "image/png", "image/webp", "application/pdf")
+    }
+    operation = {
+        "summary": "A screenshot (or PDF) of a web page, linked for 24 hours",
+        "security": _SECURITY,
+        "responses": {
+            "200": {
+                "description": "The result with its link (response_type=json), or the image "
+                "itself (response_type=image).",
+                "headers": _HEADERS,
+                "content": {
+                    "application/json": {
+                        "schema": {"$ref": "#/components/schemas/ScreenshotResult"}
+                    },
+                    **image,
+                },
+            },
+            **_error_responses("oembed"),
+        },
+    }
+    return {
+        **_two_forms("/api/1.1/screenshot", "screenshot", operation, SCREENSHOT_PARAMS),
         "/screenshots/{file}": {
             "get": {
                 "operationId": "screenshotImage",
@@ -201,7 +246,7 @@ def _screenshot_paths() -> dict[str, Any]:
                         "in": "path",
                         "required": True,
                         "schema": {"type": "string"},
-                        "description": "<token>.<jpeg|png|webp>",
+                        "description": "<token>.<jpeg|png|webp|pdf>",
                     }
                 ],
                 "responses": {
@@ -246,32 +291,25 @@ _EMBED = {
 def _oembed_paths() -> dict[str, Any]:
     paths: dict[str, Any] = {}
     for version in ("1.1", "3.0"):
-        for form in ("path", "query"):
-            parameters = OEMBED_PARAMS.openapi()
-            if form == "path":
-                parameters = [_TARGET, *(p for p in parameters if p["name"] != "url")]
-            path = f"/api/{version}/oembed" + ("/{encoded_url}" if form == "path" else "")
-            paths[path] = {
-                "get": {
-                    "operationId": f"oembed_{version.replace('.', '_')}_{form}",
-                    "summary": f"A URL as an oEmbed embed (version {version}, target in the "
-                    f"{form})",
-                    "parameters": parameters,
-                    "security": [{"app_id": []}, {"api_key": []}],
-                    "responses": {
-                        "200": {
-                            "description": "The embed: native, discovery or a hosted frame.",
-                            "headers": _HEADERS,
-                            "content": {
-                                "application/json": {
-                                    "schema": {"$ref": "#/components/schemas/Embed"}
-                                }
-                            },
-                        },
-                        **_error_responses("oembed"),
+        operation = {
+            "summary": f"A URL as an oEmbed embed (version {version})",
+            "security": _SECURITY,
+            "responses": {
+                "200": {
+                    "description": "The embed: native, discovery or a hosted frame.",
+                    "headers": _HEADERS,
+                    "content": {
+                        "application/json": {"schema": {"$ref": "#/components/schemas/Embed"}}
                     },
-                }
-            }
+                },
+                **_error_responses("oembed"),
+            },
+        }
+        name = f"oembed_{version.replace('.', '_')}"
+        forms = _two_forms(f"/api/{version}/oembed", f"{name}_path", operation, OEMBED_PARAMS)
+        # The query form keeps its historical name.
+        forms[f"/api/{version}/oembed"]["get"]["operationId"] = f"{name}_query"
+        paths.update(forms)
     return paths
 
 
@@ -279,10 +317,8 @@ def build_openapi(base_url: str, frame_host: str = "") -> dict[str, Any]:
     """The whole document; the frame host's operations name ``frame_host`` (the API's own
     address when not given) as their server."""
     markdown_op = {
-        "operationId": "markdown",
         "summary": "A web page as Markdown for LLM pipelines",
-        "parameters": [_TARGET, *MARKDOWN_PARAMS.openapi()],
-        "security": [{"app_id": []}, {"api_key": []}],
+        "security": _SECURITY,
         "responses": {
             "200": {
                 "description": "The Markdown (format=markdown) or the JSON envelope (format=json).",
@@ -335,7 +371,7 @@ def build_openapi(base_url: str, frame_host: str = "") -> dict[str, Any]:
         },
         "servers": [{"url": base_url}],
         "paths": {
-            "/api/3.0/markdown/{encoded_url}": {"get": markdown_op},
+            **_two_forms("/api/3.0/markdown", "markdown", markdown_op, MARKDOWN_PARAMS),
             **_oembed_paths(),
             **_screenshot_paths(),
             "/healthz": health,
@@ -346,6 +382,8 @@ def build_openapi(base_url: str, frame_host: str = "") -> dict[str, Any]:
             "securitySchemes": {
                 "app_id": {"type": "apiKey", "in": "query", "name": "app_id"},
                 "api_key": {"type": "apiKey", "in": "header", "name": "api-key"},
+                "x_api_key": {"type": "apiKey", "in": "header", "name": "X-API-Key"},
+                "bearer": {"type": "http", "scheme": "bearer"},
             },
             "schemas": {
                 "MarkdownError": _MARKDOWN_ERROR,

@@ -11,6 +11,7 @@ mistakes in one round trip.
 from __future__ import annotations
 
 import dataclasses
+import difflib
 import math
 import re
 from collections.abc import Mapping, Sequence
@@ -65,10 +66,12 @@ class ParamProblem:
 
 @dataclass
 class ParsedParams:
-    """The typed values of every declared parameter, plus the names the client actually sent."""
+    """The typed values of every declared parameter, the names the client actually sent, and
+    what the client should hear about values that were replaced."""
 
     values: dict[str, Any]
     sent: set[str] = field(default_factory=set)
+    warnings: list[str] = field(default_factory=list)
 
     def __getitem__(self, name: str) -> Any:
         return self.values[name]
@@ -80,9 +83,11 @@ class ParsedParams:
 @dataclass(frozen=True)
 class Params:
     """The base of an endpoint's parameter class: ``sent`` names the parameters the client
-    actually sent; every other field is a parameter made with :func:`param`."""
+    actually sent, ``warnings`` says which values were replaced; every other field is a
+    parameter made with :func:`param`."""
 
     sent: frozenset[str] = frozenset()
+    warnings: tuple[str, ...] = ()
 
 
 P = TypeVar("P", bound=Params)
@@ -104,6 +109,8 @@ class ParamTable(Generic[P]):
         self.by_name = {p.name: p for p in self.params}
         if len(self.by_name) != len(self.params):
             raise ValueError("duplicate parameter name")
+        self.known = frozenset(name for p in self.params for name in (p.name, *p.aliases))
+        """Every name the table answers to, aliases included."""
 
     @classmethod
     def of(cls, model: type[P]) -> ParamTable[P]:
@@ -120,13 +127,17 @@ class ParamTable(Generic[P]):
         if self.model is None:
             raise TypeError("this table has no parameter class")
         parsed, problems = self.parse(args)
-        return self.model(sent=frozenset(parsed.sent), **parsed.values), problems
+        model = self.model(
+            sent=frozenset(parsed.sent), warnings=tuple(parsed.warnings), **parsed.values
+        )
+        return model, problems
 
     def parse(self, args: Mapping[str, Sequence[str]]) -> tuple[ParsedParams, list[ParamProblem]]:
         """Parse query arguments (name -> list of raw strings); return values and all problems."""
         values: dict[str, Any] = {}
         sent: set[str] = set()
         problems: list[ParamProblem] = []
+        warnings: list[str] = []
         for param in self.params:
             raw = _first_sent(args, (param.name, *param.aliases))
             if raw is None:
@@ -135,6 +146,11 @@ class ParamTable(Generic[P]):
                 values[param.name] = param.default
                 continue
             sent.add(param.name)
+            if param.lenient_choice and param.choices and raw.strip() not in param.choices:
+                warnings.append(
+                    f"{param.name}: {raw.strip()[:40]!r} is not one of "
+                    f"{', '.join(param.choices)}; {param.default} is used"
+                )
             try:
                 value = convert(param, raw)
             except ValueError as exc:
@@ -146,7 +162,16 @@ class ParamTable(Generic[P]):
                     ParamProblem(param.name, "is not supported by this Pagecast build yet")
                 )
             values[param.name] = value
-        return ParsedParams(values, sent), problems
+        return ParsedParams(values, sent, warnings), problems
+
+    def unknown(self, names: Sequence[str]) -> list[str]:
+        """The names among ``names`` this table does not know, in their order."""
+        return [name for name in names if name not in self.known]
+
+    def suggestion(self, name: str) -> str | None:
+        """The known name ``name`` is most likely a misspelling of, if any is close."""
+        close = difflib.get_close_matches(name.lower(), sorted(self.known), n=1, cutoff=0.7)
+        return close[0] if close else None
 
     def openapi(self) -> list[dict[str, Any]]:
         """OpenAPI 3.1 parameter objects for every parameter and alias."""

@@ -40,6 +40,14 @@ class RateLimiter:
             return None
         return max(1, math.ceil((1.0 - bucket.tokens) / rate))
 
+    def remaining(self, key: str, rate: float, burst: int) -> int:
+        """Whole requests ``key`` may send at once now (its bucket's tokens)."""
+        bucket = self._buckets.get(key)
+        if bucket is None:
+            return burst
+        now = self._clock()
+        return int(min(float(burst), bucket.tokens + (now - bucket.updated) * rate))
+
     def give_back(self, key: str, burst: int) -> None:
         """Return a token taken in advance for what turned out not to cost one. A bucket that was
         forgotten meanwhile had refilled, so there is nothing to return it to."""

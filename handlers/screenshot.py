@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from dataclasses import dataclass
 from email.utils import format_datetime
 from typing import Any
@@ -15,7 +16,6 @@ from convert.document import SelectorError, check_selectors, split_selectors
 from handlers.base import ApiHandler, BaseHandler
 from handlers.errors import ApiError
 from handlers.params import Params, ParamTable, param
-from handlers.target import decode_target
 from services.screenshots import ScreenshotJob
 from store.images import CONTENT_TYPES
 from store.screenshots import ScreenshotRecord
@@ -26,6 +26,12 @@ class ScreenshotParams(Params):
     """The screenshot endpoint's parameters, typed."""
 
     app_id: str | None = param("string", "API key (or send the api-key header).", secret=True)
+    url: str | None = param(
+        "string",
+        "The target URL, instead of the path segment (send exactly one of the two).",
+        example="https://example.com/",
+        max_length=8192,
+    )
     format: str = param(
         "string",
         "Image format, or pdf: Chromium's print to PDF of the page as the screen shows it, "
@@ -126,10 +132,11 @@ class ScreenshotHandler(ApiHandler):
     endpoint = "screenshot"
     error_shape = "oembed"
     params = SCREENSHOT_PARAMS
+    target_prefix = re.compile(r"/api/1\.1/screenshot/")
 
-    async def get(self, encoded_url: str) -> None:
+    async def get(self, encoded_url: str | None = None) -> None:
         params = self.parse_params(ScreenshotParams)
-        url = decode_target(encoded_url)
+        url = self.target(encoded_url, params.url)
         assert self.key_info is not None
         job = ScreenshotJob(
             url=url,
@@ -295,6 +302,7 @@ class ScreenshotImageHandler(BaseHandler):
 
 
 ROUTES: list[tuple[str, Any]] = [
+    (r"/api/1\.1/screenshot/?", ScreenshotHandler),
     (r"/api/1\.1/screenshot/(.+)", ScreenshotHandler),
     (r"/screenshots/([0-9a-f]{32})\.(png|jpeg|webp|pdf)", ScreenshotImageHandler),
 ]

@@ -41,7 +41,7 @@ from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 from browser.farm import Farm
 from browser.farm.types import FarmError, RenderOptions
 from browser.fetch import Fetcher
-from browser.fetchtypes import FetchResult
+from browser.fetchtypes import FetchError, FetchResult
 from convert.embed_html import discovered_snippet, link_snippet
 from convert.oembed import (
     EmbedPage,
@@ -146,6 +146,14 @@ class EmbedFailure(enum.Enum):
 
     NOTHING_TO_EMBED = "nothing_to_embed"
     """No native embed, and no card: the page could not be read, or has nothing for one."""
+    TARGET_REFUSED = "target_refused"
+    """The page's address is refused by the address policy: no fetch was made."""
+    TARGET_GONE = "target_gone"
+    """The page answered that it does not exist (404, 410): a retry cannot help."""
+
+
+GONE_STATUSES = frozenset({404, 410})
+"""Statuses of a page that does not exist: its embed fails as the URL's fault."""
 
 
 class EmbedError(ServiceError):
@@ -255,7 +263,7 @@ class EmbedResolver:
         fetched = await self.pages.get(request.page)
         failure = _page_failure(fetched.fetch, fetched.attempts)
         if failure:
-            raise EmbedError(EmbedFailure.NOTHING_TO_EMBED, failure)
+            raise EmbedError(_failure_kind(fetched.fetch), failure)
         page = await self._read(fetched)
         if request.auto_render and page.app_shell and not page.has_metadata:
             try:
@@ -357,6 +365,16 @@ def _page_failure(page: FetchResult, attempts: int = 0) -> str:
     if not page.is_html or not (page.text or "").strip():
         return "the page is not HTML"
     return ""
+
+
+def _failure_kind(page: FetchResult) -> EmbedFailure:
+    """What a failed page fetch means for the embed: the URL's own fault (refused, gone), or
+    nothing to embed this time."""
+    if page.error is FetchError.address_not_allowed:
+        return EmbedFailure.TARGET_REFUSED
+    if page.error is FetchError.http_status and page.status in GONE_STATUSES:
+        return EmbedFailure.TARGET_GONE
+    return EmbedFailure.NOTHING_TO_EMBED
 
 
 def _shown(url: str) -> str:

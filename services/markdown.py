@@ -16,6 +16,7 @@ from browser.charset import HTML_TYPES
 from browser.farm import Farm
 from browser.farm.types import FarmError, FarmErrorKind, Readiness, RenderOptions
 from browser.fetch import Fetcher, FetchError, FetchResult
+from convert.documents import PdfError, convert_document, document_kind
 from convert.page import METADATA_ONLY, ConvertOptions, PageConversion, convert_page
 from services.billing import CreditSettings, Usage, price
 from services.failure import ServiceError
@@ -208,10 +209,16 @@ class MarkdownService:
         return shell
 
     async def _convert(self, page: FetchResult, options: ConvertOptions) -> PageConversion:
+        kind = None if page.is_html else document_kind(page.content_type, page.body)
         try:
-            result: PageConversion = await self.pool.run(
-                convert_page, page.text or "", page.final_url, options
-            )
+            if kind is None:
+                result: PageConversion = await self.pool.run(
+                    convert_page, page.text or "", page.final_url, options
+                )
+            else:
+                result = await self.pool.run(
+                    convert_document, kind, page.body, page.text, page.final_url, options
+                )
         except PoolBusyError as exc:
             raise MarkdownError(
                 MarkdownFailure.BUSY,
@@ -221,6 +228,10 @@ class MarkdownService:
         except ConversionTimeoutError as exc:
             raise MarkdownError(
                 MarkdownFailure.CONVERSION_TIMEOUT, "conversion took too long"
+            ) from exc
+        except PdfError as exc:
+            raise MarkdownError(
+                MarkdownFailure.NOT_HTML, "the target returned a PDF that could not be read"
             ) from exc
         except Exception as exc:  # a worker's failure, whatever its type: never a traceback
             raise MarkdownError(MarkdownFailure.CONVERSION_FAILED) from exc
@@ -251,8 +262,11 @@ def _raise_for_page(page: FetchResult, *, attempts: int = 0) -> None:
         raise MarkdownError(page.error, page.message or None, attempts=attempts)
     if page.is_html and not (page.text or "").strip():
         raise MarkdownError(MarkdownFailure.EMPTY_DOCUMENT, "the target returned an empty document")
-    if not page.is_html:
+    if not page.is_html and document_kind(page.content_type, page.body) is None:
         kind = page.content_type or "no content type"
         if page.content_type in HTML_TYPES:
             kind = f"binary data labelled {page.content_type}"
-        raise MarkdownError(MarkdownFailure.NOT_HTML, f"the target returned {kind}, not HTML")
+        raise MarkdownError(
+            MarkdownFailure.NOT_HTML,
+            f"the target returned {kind[:100]}; HTML, plain text, JSON and PDF are converted",
+        )

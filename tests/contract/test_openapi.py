@@ -31,9 +31,12 @@ def test_document_is_valid_openapi_31() -> None:
 
 
 def test_markdown_operation_lists_every_table_parameter() -> None:
-    operation = build_openapi("http://x")["paths"]["/api/3.0/markdown/{encoded_url}"]["get"]
+    paths = build_openapi("http://x")["paths"]
+    operation = paths["/api/3.0/markdown/{encoded_url}"]["get"]
     names = {p["name"] for p in operation["parameters"]}
-    assert set(MARKDOWN_PARAMS.by_name) | {"encoded_url"} == names
+    assert set(MARKDOWN_PARAMS.by_name) - {"url"} | {"encoded_url"} == names
+    query_form = {p["name"] for p in paths["/api/3.0/markdown"]["get"]["parameters"]}
+    assert set(MARKDOWN_PARAMS.by_name) == query_form
     by_name = {p["name"]: p for p in operation["parameters"]}
     assert by_name["chunk_size"]["schema"] == {
         "type": "integer",

@@ -324,13 +324,21 @@ async def test_frames_from_page_metadata(
 
 @pytest.mark.gen_test(timeout=30)
 async def test_no_metadata_is_422_and_a_dead_page_too(http_client, base_url, sites, key) -> None:
-    for target in (sites["origin"].url("/bare"), sites["origin"].url("/missing")):
+    # A page with nothing for a card may get one later (fallback); a page that does not exist
+    # (404) will not, and neither will a target the address policy refuses (validation).
+    for path, stage in (("/bare", "fallback"), ("/missing", "validation")):
+        target = sites["origin"].url(path)
         response, body = await oembed(http_client, base_url, target, app_id=key)
         assert response.code == 422, body
         assert body["success"] is False
         assert body["error"]["code"] == "oembed_resolution_failed"
-        assert body["error"]["stage"] == "fallback"
+        assert body["error"]["stage"] == stage, path
         assert response.headers["X-BILLING-REQUESTS"] == "0"
+    response, body = await oembed(http_client, base_url, "http://10.0.0.1/page", app_id=key)
+    assert response.code == 400, body
+    assert body["error"]["code"] == "invalid_request"
+    assert body["error"]["stage"] == "validation"
+    assert response.headers["X-BILLING-REQUESTS"] == "0"
 
 
 @pytest.mark.gen_test(timeout=30)

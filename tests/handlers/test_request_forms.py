@@ -1,0 +1,228 @@
+"""How a new user's requests are read: unknown parameters are reported (or refused in strict
+mode), an unencoded target keeps its own query, the url= form and an empty target, the key in
+any of its headers, the rate-limit and credit headers, Accept: application/json, and targets
+that are not HTML (plain text, JSON, PDF) through the Markdown endpoint."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+import pytest
+import tornado.web
+from tornado.httpclient import AsyncHTTPClient, HTTPResponse
+
+from app.config import Settings
+from app.services import Services
+from app.web import make_api_app
+from tests.conftest import make_settings
+from tests.handlers.test_api import assert_markdown_error, markdown_url
+from tests.origin import Origin, serve
+
+PDF = Path(__file__).parent.parent / "convert" / "pdf_samples" / "manual.pdf"
+PAGE = (
+    "<html><head><title>Echo</title></head><body><main><h1>Echo page</h1>"
+    "<p>The query this page was asked with: <span id='q'>{query}</span>.</p></main></body></html>"
+)
+
+
+class Echo(tornado.web.RequestHandler):
+    def get(self, name: str) -> None:
+        if name == "notes.txt":
+            self.set_header("Content-Type", "text/plain; charset=utf-8")
+            self.finish("Line one\n\n* not a list to escape\nLine three")
+        elif name == "data.json":
+            self.set_header("Content-Type", "application/json")
+            self.finish('{"ship": "Aurora", "crew": 12, "note": "```"}')
+        elif name == "manual.pdf":
+            self.set_header("Content-Type", "application/pdf")
+            self.finish(PDF.read_bytes())
+        elif name == "archive.zip":
+            self.set_header("Content-Type", "application/zip")
+            self.finish(b"PK\x03\x04 not a page")
+        else:
+            self.finish(PAGE.format(query=tornado.escape.xhtml_escape(self.request.query)))
+
+
+@pytest.fixture
+def settings(tmp_path: Path) -> Settings:
+    settings = make_settings(tmp_path)
+    settings.server.strict_params = False
+    return settings
+
+
+@pytest.fixture
+def site(io_loop: Any) -> Iterator[Origin]:
+    origin = serve(tornado.web.Application([(r"/(.*)", Echo)]))
+    yield origin
+    io_loop.run_sync(origin.close)
+
+
+@pytest.fixture
+def app(services: Services) -> tornado.web.Application:
+    return make_api_app(services)
+
+
+async def get(http_client: AsyncHTTPClient, url: str, **headers: str) -> HTTPResponse:
+    return await http_client.fetch(url, raise_error=False, headers=headers)
+
+
+def warnings(response: HTTPResponse) -> str:
+    return str(response.headers.get("X-Pagecast-Warnings", ""))
+
+
+@pytest.mark.gen_test(timeout=30)
+async def test_unknown_parameters_are_reported_with_the_likely_name(
+    http_client, base_url, site, key
+) -> None:
+    url = markdown_url(
+        base_url, site.url("/page"), app_id=key, formt="json", themme="dark", width="1280"
+    )
+    response = await get(http_client, url)
+    assert response.code == 200
+    header = warnings(response)
+    assert "'formt' (did you mean format?)" in header
+    assert "'themme'" in header and "'width'" in header
+    response = await get(http_client, url + "&format=json&ai_sanitize=true&ai_sanitize_mode=loud")
+    body = json.loads(response.body)
+    assert any("'formt'" in warning for warning in body["warnings"])
+    assert any("ai_sanitize_mode: 'loud'" in warning for warning in body["warnings"])
+    assert body["ai_safety"]["action_taken"] == "sanitize"  # the mode it fell back to
+    clean = await get(http_client, markdown_url(base_url, site.url("/page"), app_id=key))
+    assert "X-Pagecast-Warnings" not in clean.headers
+
+
+@pytest.mark.gen_test(timeout=30)
+async def test_strict_mode_refuses_unknown_parameters(http_client, base_url, site, services, key):
+    services.settings.server.strict_params = True
+    response = await get(
+        http_client, markdown_url(base_url, site.url("/page"), app_id=key, formt="json")
+    )
+    body = assert_markdown_error(response, 400, -2203)
+    assert (
+        "formt is not a parameter of this endpoint (did you mean format?)"
+        in body["error"]["message"]
+    )
+    oembed = await get(
+        http_client, f"{base_url}/api/3.0/oembed?url={quote(site.url('/page'))}&app_id={key}&x=1"
+    )
+    assert oembed.code == 400
+    details = json.loads(oembed.body)["error"]["details"]
+    assert details == [{"parameter": "x", "message": "is not a parameter of this endpoint"}]
+
+
+@pytest.mark.gen_test(timeout=30)
+async def test_an_unencoded_target_keeps_its_own_query(http_client, base_url, site, key) -> None:
+    target = site.url("/page")  # pasted as is, its query after it
+    url = f"{base_url}/api/3.0/markdown/{target}?q=1&page=2&app_id={key}&format=json"
+    response = await get(http_client, url)
+    assert response.code == 200, response.body
+    body = json.loads(response.body)
+    assert "q=1&page=2" in body["markdown"]
+    assert body["metadata"]["final_url"].endswith("/page?q=1&page=2")
+    assert "'q', 'page': not parameters of this endpoint; kept in the target URL" in warnings(
+        response
+    )
+    # A proxy that merged the scheme's slashes: mended, and said.
+    merged = target.replace("http://", "http:/")
+    response = await get(http_client, f"{base_url}/api/3.0/markdown/{merged}?app_id={key}")
+    assert response.code == 200 and "one slash" in warnings(response)
+
+
+@pytest.mark.gen_test(timeout=30)
+async def test_url_form_and_an_empty_target(http_client, base_url, site, key) -> None:
+    page = quote(site.url("/page"), safe="")
+    response = await get(http_client, f"{base_url}/api/3.0/markdown?url={page}&app_id={key}")
+    assert response.code == 200 and response.body.startswith(b"# Echo page")
+    both = f"{base_url}/api/3.0/markdown/{page}?url={page}&app_id={key}"
+    assert_markdown_error(await get(http_client, both), 400, -2203)
+    for path in ("/api/3.0/markdown/", "/api/3.0/markdown"):
+        body = assert_markdown_error(
+            await get(http_client, f"{base_url}{path}?app_id={key}"), 400, -2204
+        )
+        assert "missing" in body["error"]["message"]
+    for path in ("/api/1.1/screenshot/", "/api/1.1/screenshot"):
+        response = await get(http_client, f"{base_url}{path}?app_id={key}")
+        assert response.code == 400
+        assert json.loads(response.body)["error"]["code"] == "invalid_request"
+
+
+@pytest.mark.gen_test(timeout=30)
+async def test_the_key_in_any_of_its_headers(http_client, base_url, site, key) -> None:
+    url = markdown_url(base_url, site.url("/page"))
+    for headers in (
+        {"api-key": key},
+        {"X-API-Key": key},
+        {"Authorization": f"Bearer {key}"},
+        {"Authorization": f"bearer {key}"},
+    ):
+        assert (await get(http_client, url, **headers)).code == 200, headers
+    oembed = f"{base_url}/api/3.0/oembed?url={quote(site.url('/page'))}"
+    assert (await get(http_client, oembed, Authorization=f"Bearer {key}")).code == 200
+    frames = f"{base_url}/api/v1/frames"
+    assert (await get(http_client, frames, **{"X-API-Key": key})).code in (200, 404)
+    refused = await get(http_client, url, Authorization=f"Basic {key}")
+    body = assert_markdown_error(refused, 401, -1000)
+    assert "Authorization: Bearer" in body["error"]["message"]
+
+
+@pytest.mark.gen_test(timeout=30)
+async def test_rate_limit_and_credit_headers(http_client, base_url, site, services) -> None:
+    tiny = services.store.create_key("tiny-org", "tiny").key  # a burst of 2, then 0.01 a second
+    url = markdown_url(base_url, site.url("/page"), app_id=tiny)
+    first = await get(http_client, url)
+    assert first.headers["X-RateLimit-Limit"] == "2"
+    assert first.headers["X-RateLimit-Remaining"] == "1"
+    assert (await get(http_client, url)).headers["X-RateLimit-Remaining"] == "0"
+    refused = await get(http_client, url)
+    assert refused.code == 429 and refused.headers["X-RateLimit-Remaining"] == "0"
+    metered = services.store.create_key("metered-org", "metered").key  # 3 credits a month
+    url = markdown_url(base_url, site.url("/page"), app_id=metered)
+    assert (await get(http_client, url)).headers["X-Credits-Remaining"] == "2"
+    assert (await get(http_client, url)).headers["X-Credits-Remaining"] == "1"
+    await get(http_client, url)
+    refused = await get(http_client, url)
+    assert refused.code == 429 and refused.headers["X-Credits-Remaining"] == "0"
+
+
+@pytest.mark.gen_test(timeout=30)
+async def test_accept_json_means_format_json(http_client, base_url, site, key) -> None:
+    url = markdown_url(base_url, site.url("/page"), app_id=key)
+    response = await get(http_client, url, Accept="application/json")
+    assert response.headers["Content-Type"].startswith("application/json")
+    assert json.loads(response.body)["markdown"].startswith("# Echo page")
+    markdown = await get(http_client, url, Accept="text/markdown, application/json;q=0.5")
+    assert markdown.headers["Content-Type"].startswith("text/markdown")
+    asked = await get(http_client, url + "&format=markdown", Accept="application/json")
+    assert asked.headers["Content-Type"].startswith("text/markdown")
+
+
+@pytest.mark.gen_test(timeout=60)
+async def test_text_json_and_pdf_targets(http_client, base_url, site, key) -> None:
+    text = await get(http_client, markdown_url(base_url, site.url("/notes.txt"), app_id=key))
+    assert text.code == 200
+    assert text.body.decode() == "Line one\n\n* not a list to escape\nLine three"
+    data = await get(http_client, markdown_url(base_url, site.url("/data.json"), app_id=key))
+    assert data.body.decode().startswith('````json\n{\n  "ship": "Aurora",')
+    assert data.body.decode().endswith("\n}\n````")
+    response = await get(
+        http_client,
+        markdown_url(base_url, site.url("/manual.pdf"), app_id=key, format="json", chunking="true"),
+    )
+    body = json.loads(response.body)
+    markdown = body["markdown"]
+    assert markdown.startswith("# Harbour operations manual")
+    assert "## Berths and tariffs" in markdown and "### Night arrivals" in markdown
+    assert "| Berth | Depth (m) | Tariff per day |" in markdown
+    assert "- Report the draught and the cargo." in markdown
+    assert "1. Close the cargo hatches and report to the tower." in markdown
+    assert "revised edition" not in markdown and "Page 1 of 3" not in markdown  # running lines
+    assert body["debug"]["main_content"] == "document:pdf"
+    assert body["chunks"][0]["heading_path"][0] == "Harbour operations manual"
+    other = await get(http_client, markdown_url(base_url, site.url("/archive.zip"), app_id=key))
+    error = assert_markdown_error(other, 404, -4000)
+    assert "application/zip" in error["error"]["message"]
+    assert "HTML, plain text, JSON and PDF" in error["error"]["message"]
