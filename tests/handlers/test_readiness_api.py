@@ -127,5 +127,5 @@ async def test_a_page_that_never_settles_answers_within_its_bound(
     )
     assert response.code == 200, body
     assert body["timing"]["ready"] == "timeout"
-    assert 3000 <= body["timing"]["ready_ms"] < 4000
+    assert 3000 <= body["timing"]["ready_ms"] < 5000  # the bound, and one last look
     assert image.getpixel((1300, 200)) == GREEN
