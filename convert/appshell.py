@@ -31,17 +31,20 @@ _JS_NOTICE = re.compile(
 )
 _LOADING = re.compile(
     r"^\W*(loading|please wait|one moment|chargement|cargando|carregando|caricamento|"
-    r"wird geladen|laden|загрузка|読み込み中|加载中)\b",
+    r"wird geladen|laden|загрузка|読み込み中|加载中)\W*(\w+\W*){0,3}$",
     re.I,
 )
-"""A page's whole text that only says it is loading."""
+"""A page's whole text that only says it is loading ("Loading...", "Please wait a moment")."""
 _BUNDLES = (
     "//script[@src][not(@type) or @type='module' or contains(@type, 'javascript')]"
     " | //link[@rel='modulepreload']"
 )
 """Script bundles the page loads (classic and module scripts, preloaded modules)."""
-_MOUNTS = "//body//*[@id][not(self::script or self::noscript or self::template or self::style)]"
-"""Elements that may be where an app mounts: any element with an id, empty of text."""
+_MOUNTS = (
+    "//body//*[@id][self::div or self::main or self::section or self::span or self::article "
+    "or contains(local-name(), '-')]"
+)
+"""Elements that may be where an app mounts: a container (or a custom element) with an id."""
 _INVISIBLE = frozenset({"script", "style", "noscript", "template"})
 LITTLE_TEXT = 300
 """Characters of visible body text below which a page may be a shell."""

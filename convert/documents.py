@@ -33,6 +33,10 @@ PDF_MAGIC = b"%PDF-"
 """How a PDF served as ``application/octet-stream`` (or without a type) is known."""
 JSON_PRETTY_LIMIT = 2_000_000
 """Characters of JSON re-indented for reading; a larger document is shown as it came."""
+JSON_DEPTH = 64
+"""Nesting beyond which JSON is shown as it came (its indentation would dwarf it)."""
+JSON_GROWTH = 3
+"""Times its own size the indentation of JSON may add before it is shown as it came."""
 _BACKTICKS = re.compile(r"`{3,}")
 
 
@@ -93,14 +97,34 @@ def _pdf(body: bytes, url: str, options: ConvertOptions) -> PageConversion:
 
 
 def _pretty(source: str) -> str:
-    """JSON re-indented for reading; as it came when it is not JSON or too large."""
+    """JSON re-indented for reading; as it came when it is not JSON, too large, too deep, or
+    would grow too much with its indentation."""
     if len(source) > JSON_PRETTY_LIMIT:
         return source.strip()
     try:
         value: Any = json.loads(source)
-    except ValueError:
+    except (ValueError, RecursionError):
+        return source.strip()
+    if _indented_size(value) > JSON_GROWTH * len(source) + 1000:
         return source.strip()
     return json.dumps(value, indent=2, ensure_ascii=False)
+
+
+def _indented_size(value: Any) -> float:
+    """About how many characters of indentation ``value`` would get (every item on a line of
+    its own, two spaces a level); infinite past JSON_DEPTH levels. One walk, no recursion."""
+    total = 0
+    pending: list[tuple[Any, int]] = [(value, 0)]
+    while pending:
+        item, depth = pending.pop()
+        if depth > JSON_DEPTH:
+            return float("inf")
+        total += 2 * depth + 1
+        if isinstance(item, dict):
+            pending += [(child, depth + 1) for child in item.values()]
+        elif isinstance(item, list):
+            pending += [(child, depth + 1) for child in item]
+    return total
 
 
 def _fenced(text: str, language: str) -> str:

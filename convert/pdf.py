@@ -8,7 +8,8 @@ is a minor heading; a line opened by a bullet or a number is a list item; other 
 paragraphs until a gap wider than the line spacing, a change of size or a new item. Lines that
 stand at the top or bottom of most pages with the same words (running heads, footers, page
 numbers) are left out. Pure: bytes in, an HTML string out; a PDF over :data:`MAX_PAGES` is read
-to that page and says so.
+to that page and says so. pdfminer inflates compressed streams without a bound of its own: the
+worker process's memory limit (``convert.worker_memory_mb``) is what stops a decompression bomb.
 """
 
 from __future__ import annotations
@@ -22,7 +23,9 @@ from html import escape
 from typing import Any
 
 import pdfplumber
-from pdfminer.pdfparser import PDFSyntaxError
+from pdfminer.pdfdocument import PDFDocument
+from pdfminer.pdfparser import PDFParser, PDFSyntaxError
+from pdfminer.pdftypes import resolve1
 
 MAX_PAGES = 200
 """Pages read from one PDF; the rest is left out (the conversion says it was cut)."""
@@ -82,11 +85,11 @@ class PdfDocument:
 def pdf_to_html(data: bytes) -> PdfDocument:
     """The semantic HTML of the PDF ``data``; :class:`PdfError` when it cannot be read."""
     try:
-        with pdfplumber.open(io.BytesIO(data)) as pdf:
-            total = len(pdf.pages)
+        total = _page_count(data)
+        with pdfplumber.open(io.BytesIO(data), pages=list(range(1, MAX_PAGES + 1))) as pdf:
             title = _title(pdf.metadata)
             pages = []
-            for number, page in enumerate(pdf.pages[:MAX_PAGES]):
+            for number, page in enumerate(pdf.pages):
                 pages.append(_read_page(page, number))
                 page.flush_cache()
     except (PDFSyntaxError, ValueError, KeyError, TypeError) as exc:
@@ -105,7 +108,17 @@ def pdf_to_html(data: bytes) -> PdfDocument:
         title = next((_inner(b) for b in blocks if b.startswith("<h1>")), "")
     head = f"<title>{escape(title)}</title>" if title else ""
     html = f"<html><head><meta charset='utf-8'>{head}</head><body>{''.join(blocks)}</body></html>"
-    return PdfDocument(html, total, len(pages), title)
+    return PdfDocument(html, max(total, len(pages)), len(pages), title)
+
+
+def _page_count(data: bytes) -> int:
+    """The page count the PDF's page tree states (0 when it states none), read without
+    building a page object for every page."""
+    parser = PDFParser(io.BytesIO(data))
+    document = PDFDocument(parser)
+    pages = resolve1(document.catalog.get("Pages"))
+    count = resolve1(pages.get("Count")) if isinstance(pages, dict) else None
+    return count if isinstance(count, int) else 0
 
 
 def _title(metadata: dict[str, Any]) -> str:

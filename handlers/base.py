@@ -346,7 +346,15 @@ class ApiHandler(BaseHandler):
         for warning in values.warnings:
             self.warn(warning)
         unknown = self.params.unknown(list(args))
-        if unknown and unencoded(self._raw_path_target() or ""):
+        pasted = unencoded(self._raw_path_target() or "")
+        own = [name for name in args if name not in unknown and name != "app_id"]
+        if pasted and own:
+            names = ", ".join(_shown(name) for name in own)
+            self.warn(
+                f"{names}: read as this endpoint's parameters; the target URL came unencoded, "
+                "so if they were the target's, encode it"
+            )
+        if unknown and pasted:
             self._kept_for_target = frozenset(unknown)
             names = ", ".join(_shown(name) for name in unknown)
             self.warn(
@@ -381,6 +389,11 @@ class ApiHandler(BaseHandler):
                 "invalid_url", "the target URL is missing: give it in the path or as url="
             )
         raw = path_target or query_url or ""
+        as_sent = self._raw_path_target() if path_target else None
+        if as_sent is not None and unencoded(as_sent):
+            # Pasted as is: the path carries the URL's own percent-escapes (a %20, a %3F), which
+            # Tornado's decoding of the path would have undone.
+            raw = as_sent
         mended = mend_slashes(raw)
         if mended != raw:
             self.warn("the target URL's scheme had one slash; read as two")

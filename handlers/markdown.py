@@ -214,9 +214,14 @@ class MarkdownHandler(ApiHandler):
         return body
 
 
+MARKDOWN_TYPES = ("text/markdown", "text/plain", "text/*", "*/*")
+"""Accept types a Markdown answer satisfies."""
+
+
 def prefers_json(accept: str) -> bool:
-    """Whether an Accept header asks for JSON over Markdown (by its q-values; a client that
-    names neither, or both alike, gets the default, Markdown)."""
+    """Whether an Accept header asks for JSON over every type the Markdown answer could be
+    (text/markdown, text/plain, text/*, */*), by its q-values: a client that accepts both
+    alike (axios's ``application/json, text/plain, */*``) gets the default, Markdown."""
     quality: dict[str, float] = {}
     for item in accept.split(","):
         kind, *options = (part.strip() for part in item.split(";"))
@@ -225,11 +230,11 @@ def prefers_json(accept: str) -> bool:
             name, _, value = option.partition("=")
             if name.strip().lower() == "q":
                 try:
-                    q = float(value)
+                    q = min(max(float(value), 0.0), 1.0)
                 except ValueError:
                     q = 0.0
         quality[kind.lower()] = max(q, quality.get(kind.lower(), 0.0))
-    markdown = max(quality.get("text/markdown", 0.0), quality.get("text/*", 0.0))
+    markdown = max(quality.get(kind, 0.0) for kind in MARKDOWN_TYPES)
     return quality.get("application/json", 0.0) > markdown
 
 

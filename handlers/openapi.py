@@ -196,6 +196,9 @@ def _two_forms(
     target as url=): ``operation_id`` and ``operation_id``_query."""
     parameters = table.openapi()
     in_path = [_TARGET, *(item for item in parameters if item["name"] != "url")]
+    in_query = [
+        {**item, "required": True} if item["name"] == "url" else item for item in parameters
+    ]
     return {
         path + "/{encoded_url}": {
             "get": {"operationId": operation_id, **operation, "parameters": in_path}
@@ -205,7 +208,7 @@ def _two_forms(
                 "operationId": f"{operation_id}_query",
                 **operation,
                 "summary": operation["summary"] + " (the target as url=)",
-                "parameters": parameters,
+                "parameters": in_query,
             }
         },
     }

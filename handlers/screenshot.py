@@ -10,7 +10,14 @@ from dataclasses import dataclass
 from email.utils import format_datetime
 from typing import Any
 
-from browser.farm.types import PAPER_SIZES, PRESETS, VIEWPORT_LIMITS, CaptureOptions, ImageType
+from browser.farm.types import (
+    PAPER_SIZES,
+    PRESETS,
+    VIEWPORT_LIMITS,
+    CaptureOptions,
+    ImageType,
+    viewport_problem,
+)
 from convert.consent import LOADERS, banner_css
 from convert.document import SelectorError, check_selectors, split_selectors
 from handlers.base import ApiHandler, BaseHandler
@@ -232,6 +239,13 @@ def _check_formats(params: ScreenshotParams) -> None:
         problems.append(("omit_background", "a transparent background needs png or webp"))
     if params.format == "pdf" and params.selector:
         problems.append(("selector", "a pdf is of the whole page, not of one element"))
+    size = _viewport(params) or (
+        PRESETS[params.dimensions].width,
+        PRESETS[params.dimensions].height,
+    )
+    too_large = viewport_problem(size, float(params.device_scale_factor))
+    if too_large:
+        problems.append(("device_scale_factor", f"{too_large}: lower the scale or the viewport"))
     if problems:
         raise ApiError(
             "invalid_parameter",

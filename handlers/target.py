@@ -10,7 +10,7 @@ slashes a proxy merged into one (``https:/host``) is mended."""
 from __future__ import annotations
 
 import re
-from urllib.parse import unquote_plus, urlsplit
+from urllib.parse import unquote_plus, urlsplit, urlunsplit
 
 from handlers.errors import ApiError
 
@@ -40,7 +40,9 @@ def with_query(url: str, query: str, names: frozenset[str]) -> str:
     ]
     if not pieces:
         return url
-    return url + ("&" if "?" in url else "?") + "&".join(pieces)
+    parts = urlsplit(url)
+    joined = "&".join(filter(None, (parts.query, *pieces)))
+    return urlunsplit(parts._replace(query=joined))
 
 
 def decode_target(raw: str | None) -> str:

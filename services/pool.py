@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import multiprocessing
+import resource
 import signal
 import time
 from collections.abc import Callable
@@ -52,6 +53,14 @@ class ConvertSettings:
     max_images: int = setting(
         500, "Images listed with include_images (images_truncated beyond).", min=1
     )
+    worker_memory_mb: int = setting(
+        2048,
+        "Address space (MiB) one conversion worker may use: a page or PDF that would need more "
+        "fails its conversion (a decompression bomb, a gigantic document) instead of the host's "
+        "memory. 0 sets no limit.",
+        min=0,
+        max=1_048_576,
+    )
 
 
 class ConversionTimeoutError(Exception):
@@ -87,7 +96,8 @@ class ConverterPool:
             executor = self._workers[index] = ProcessPoolExecutor(
                 max_workers=1,
                 mp_context=multiprocessing.get_context("spawn"),
-                initializer=_ignore_stop_signals,
+                initializer=_prepare_worker,
+                initargs=(self.settings.worker_memory_mb,),
             )
         return executor
 
@@ -163,11 +173,15 @@ def _stop(executor: ProcessPoolExecutor, grace: float) -> None:
             process.join(1.0)
 
 
-def _ignore_stop_signals() -> None:
+def _prepare_worker(memory_mb: int) -> None:
     """Workers leave stopping to the server: SIGTERM/SIGINT sent to the whole process group (by
-    systemd or a terminal) must not kill a conversion the server is still draining."""
+    systemd or a terminal) must not kill a conversion the server is still draining. Their
+    address space is bounded, so a conversion that would take the host's memory fails alone."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    if memory_mb > 0:
+        limit = memory_mb * 2**20
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
 
 
 def _ready() -> bool:

@@ -15,7 +15,14 @@ from urllib.parse import urlsplit
 from PIL import Image
 
 from browser.farm import Farm
-from browser.farm.types import CaptureOptions, CaptureResult, FarmError, Readiness, ReadyState
+from browser.farm.types import (
+    CaptureOptions,
+    CaptureResult,
+    FarmError,
+    FarmErrorKind,
+    Readiness,
+    ReadyState,
+)
 from browser.fetch import Fetcher
 from browser.proxies import ProxyPool
 from services.billing import CreditSettings, Usage, price
@@ -164,7 +171,14 @@ class ScreenshotService:
             ) from exc
         except FarmError as exc:
             raise ScreenshotError(exc.kind, exc.message, retry_after=exc.retry_after) from exc
-        image, width, height = await _encode(shot, job.image_format, job.quality)
+        try:
+            image, width, height = await _encode(shot, job.image_format, job.quality)
+        except (OSError, ValueError, Image.DecompressionBombError) as exc:
+            log.warning("a capture could not be encoded as %s: %s", job.image_format, exc)
+            raise ScreenshotError(
+                FarmErrorKind.capture_failed,
+                f"the capture could not be encoded as {job.image_format}",
+            ) from exc
         record = await self.store.save(
             image,
             org_id=job.org_id,

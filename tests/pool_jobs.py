@@ -13,3 +13,9 @@ def sleep_then(seconds: float, value: str) -> str:
 
 def pid() -> int:
     return os.getpid()
+
+
+def allocate(megabytes: int) -> int:
+    """Hold ``megabytes`` of memory at once, then give it back; the size held."""
+    block = bytearray(megabytes * 2**20)
+    return len(block) // 2**20

@@ -70,6 +70,7 @@ SCRIPTS: dict[str, str] = {
   socket.onmessage = (event) => show(event.data);
 });""",
     "blank": "addEventListener('load', () => { window.mounted = false; });",
+    "cleared": "show('cleared'); clearInterval(setTimeout(() => {}, 100));",
     "hop": "addEventListener('load', () => setTimeout(() => location.replace('/app/fetch'), 100));",
     "restless": """show('restless');
 let tick = 0;

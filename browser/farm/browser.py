@@ -2,9 +2,10 @@
 sure (killing its process tree and reaping it when a polite close is not enough).
 
 A context is isolated storage, cookies and cache. Its page serves the captures of one
-organization (reset between two, see :mod:`browser.farm.warm`) and never another's; blank pages
-in fresh contexts for the common shapes (preset x color scheme, scale 1, the default egress
-route) are made ahead of time, with the farm's init script, so a request does not wait for one.
+organization (reset between two, see :mod:`browser.farm.warm`) and never another's; fresh
+contexts for the common shapes (preset x color scheme, scale 1, the default egress route) are
+made ahead of time so a request does not wait for one (a context costs no renderer until it has
+a page).
 """
 
 from __future__ import annotations
@@ -136,7 +137,7 @@ class FarmBrowser:
         self._init_script = init_script
         """Installed in every page before its first navigation (empty: none)."""
         self._on_change = on_change
-        self._warm: dict[ContextKey, list[Page]] = {
+        self._warm: dict[ContextKey, list[BrowserContext]] = {
             ContextKey(preset, dark): [] for preset in PRESETS for dark in COLOR_SCHEMES
         }
         self._filling: asyncio.Task[None] | None = None
@@ -196,7 +197,7 @@ class FarmBrowser:
         self._on_change()
 
     def idle(self, preset: str) -> int:
-        """Warm blank pages ready for ``preset`` (both color schemes)."""
+        """Warm contexts ready for ``preset`` (both color schemes)."""
         return sum(len(pool) for key, pool in self._warm.items() if key.preset == preset)
 
     async def new_context(self, key: ContextKey) -> BrowserContext:
@@ -241,23 +242,16 @@ class FarmBrowser:
             self._lanes.release(context)
 
     async def blank_page(self, key: ContextKey) -> Page:
-        """A page of shape ``key`` in a fresh context, with the farm's own init script: a warm
-        one when there is one, else a new one."""
+        """A blank page of shape ``key`` in a fresh context (a warm one when there is one), with
+        the farm's own init script."""
         pool = self._warm.get(key) if key.warmable else None
-        while pool:
-            page = pool.pop()
+        if pool:
+            context = pool.pop()
             self.refill()
-            if not page.is_closed():  # a renderer that crashed while idle closed it
-                break
-            await self.discard(page.context)
         else:
-            page = await self._new_blank_page(key)
+            context = await self.new_context(key)
         self.contexts_served += 1
         self._on_change()
-        return page
-
-    async def _new_blank_page(self, key: ContextKey) -> Page:
-        context = await self.new_context(key)
         try:
             async with asyncio.timeout(CONTEXT_TIMEOUT):
                 page = await context.new_page()
@@ -292,15 +286,15 @@ class FarmBrowser:
         for key, pool in self._warm.items():
             while len(pool) < self._warm_per_key and not (self.dead or self.closing):
                 try:
-                    page = await self._new_blank_page(key)
+                    context = await self.new_context(key)
                 except (PlaywrightError, TimeoutError) as exc:
                     if not (self.dead or self.closing):
-                        log.warning("could not warm a %s page: %s", key.preset, exc)
+                        log.warning("could not warm a %s context: %s", key.preset, exc)
                     return
                 if self.dead or self.closing or self.retiring:
-                    await self.discard(page.context)
+                    await self.discard(context)
                     return
-                pool.append(page)
+                pool.append(context)
                 self._on_change()
 
     async def probe(self, limit: float) -> bool:

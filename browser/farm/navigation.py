@@ -100,6 +100,10 @@ PAGE_CAUSED: tuple[tuple[str, str], ...] = (
         "the page closed itself while it was being captured",
     ),
     ("Target closed", "the page closed itself while it was being captured"),
+    (
+        "page is navigating",
+        "the page navigated away or reloaded itself while it was being captured",
+    ),
     ("frame was detached", "the page removed the frame being captured"),
     ("Frame has been detached", "the page removed the frame being captured"),
     ("Element is not attached to the DOM", "the page removed the element being captured"),

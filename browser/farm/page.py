@@ -1,7 +1,8 @@
 """One page's work in the farm: navigate, wait, scroll, hide, then take the screenshot or the HTML.
 
-Everything here works on a Playwright page the farm has made for one request and will close
-afterwards. Each wait takes its timeout from the request's
+Everything here works on a Playwright page the farm has lent to one request (a page of the
+request's organization, reset since its last capture, or a new one). Each wait takes its
+timeout from the request's
 :class:`~browser.farm.navigation.Budget`, so a page can never hold a request past its deadline.
 Expected failures become :class:`FarmError`; anything else (the browser going away, protocol
 errors) propagates for the farm to judge.
@@ -276,8 +277,7 @@ async def loaded(
 async def capture(
     session: PageSession, url: str, options: CaptureOptions, budget: Budget, rules: ReadyRules
 ) -> CaptureResult:
-    """Capture ``url`` on the session's page (prepared with :func:`install` and
-    :func:`prepare`)."""
+    """Capture ``url`` on the session's page (prepared with :func:`prepare`)."""
     page = session.page
     response, readiness = await loaded(
         session, url, (options.wait_for_selector, "visible"), budget, rules
@@ -306,11 +306,22 @@ async def capture(
     )
 
 
+async def _content(page: Page, budget: Budget) -> str:
+    """The page's HTML; a page that started loading another document by itself just now is
+    read once that document's DOM has arrived."""
+    try:
+        return await page.content()
+    except PlaywrightError as exc:
+        if "navigating" not in exc.message:
+            raise
+    await page.wait_for_load_state("domcontentloaded", timeout=budget.ms())
+    return await page.content()
+
+
 async def render(
     session: PageSession, url: str, options: RenderOptions, budget: Budget, rules: ReadyRules
 ) -> RenderResult:
-    """Render ``url`` on the session's page (prepared with :func:`install`) and serialize its
-    DOM."""
+    """Render ``url`` on the session's page and serialize its DOM."""
     page = session.page
     response, readiness = await loaded(
         session, url, (options.wait_for_selector, "attached"), budget, rules
@@ -319,7 +330,7 @@ async def render(
         await scroll_to_bottom(session, budget)
     if options.load_more_selector:
         await click_load_more(session, options.load_more_selector, budget)
-    html = await page.content()
+    html = await _content(page, budget)
     return RenderResult(
         html=html,
         final_url=page.url,

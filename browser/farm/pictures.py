@@ -10,8 +10,16 @@ from typing import Any
 from playwright.async_api import FloatRect, Locator, Page
 
 from browser.farm.navigation import Budget
-from browser.farm.types import PAPER_SIZES, PRESETS, CaptureOptions, image_size
+from browser.farm.types import (
+    MAX_IMAGE_PIXELS,
+    MAX_SIDE,
+    PAPER_SIZES,
+    CaptureOptions,
+    image_size,
+)
 
+MAX_PDF_PAGES = 100
+"""Pages of a PDF capture at the most (a longer page is cut, as a tall image is)."""
 CSS_PIXELS_PER_INCH = 96
 """How a PDF's paper size is told in the pixels of the result's dimensions."""
 _PDF_PAGE = re.compile(rb"/Type\s*/Page(?![a-zA-Z])")
@@ -62,6 +70,7 @@ async def _pdf(page: Page, options: CaptureOptions, budget: Budget) -> Picture:
         height=f"{height}in",
         print_background=True,
         margin={"top": "0", "right": "0", "bottom": "0", "left": "0"},
+        page_ranges=f"1-{MAX_PDF_PAGES}",
     )
     return Picture(
         data,
@@ -74,9 +83,11 @@ async def _pdf(page: Page, options: CaptureOptions, budget: Budget) -> Picture:
 async def _screenshot(
     page: Page, element: Locator | None, options: CaptureOptions, budget: Budget
 ) -> bytes:
-    # Chromium cannot paint more than 16384 device pixels in one image; the cap is in device
-    # pixels, so it shrinks in CSS pixels as the scale factor grows.
-    css_cap = max(int(options.max_height / options.device_scale_factor), 1)
+    # Chromium cannot paint more than 16384 device pixels in one image, and one image holds at
+    # most MAX_IMAGE_PIXELS; both caps are in device pixels, so they shrink in CSS pixels as the
+    # scale factor grows.
+    scale = options.device_scale_factor
+    css_cap = max(int(options.max_height / scale), 1)
     shot: dict[str, Any] = {"type": options.image_type, "timeout": budget.ms()}
     if options.omit_background:
         shot["omit_background"] = True
@@ -84,15 +95,24 @@ async def _screenshot(
         shot["quality"] = options.quality
     if element is not None:
         box = await element.evaluate(_ELEMENT_BOX)
-        if box["height"] <= css_cap:
+        width = min(box["width"], MAX_SIDE / scale)
+        cap = _height_cap(css_cap, width, scale)
+        if box["height"] <= cap and width == box["width"]:
             return await element.screenshot(**shot)
-        clip = FloatRect(x=box["x"], y=box["y"], width=box["width"], height=css_cap)
+        clip = FloatRect(x=box["x"], y=box["y"], width=width, height=min(box["height"], cap))
         return await page.screenshot(full_page=True, clip=clip, **shot)
     if not options.full_page:
         return await page.screenshot(**shot)
+    width = options.size()[0]
+    cap = _height_cap(css_cap, width, scale)
     height = await page.evaluate(_DOCUMENT_HEIGHT)
-    if height <= css_cap:
+    if height <= cap:
         return await page.screenshot(full_page=True, **shot)
-    width = options.viewport[0] if options.viewport else PRESETS[options.preset].width
-    clip = FloatRect(x=0, y=0, width=width, height=css_cap)
+    clip = FloatRect(x=0, y=0, width=width, height=cap)
     return await page.screenshot(full_page=True, clip=clip, **shot)
+
+
+def _height_cap(css_cap: int, width: float, scale: float) -> int:
+    """The tallest capture, in CSS pixels, of ``width`` CSS pixels within both caps."""
+    by_area = MAX_IMAGE_PIXELS / max(width * scale, 1.0) / scale
+    return max(min(css_cap, int(by_area)), 1)

@@ -7,10 +7,12 @@
 (() => {
   const CONFIG = /*CONFIG*/ null;
   const { key: KEY, horizon: HORIZON, quiet: QUIET, long: LONG, chain: CHAIN } = CONFIG;
+  const OVERDUE = CONFIG.overdue;
   if (Object.prototype.hasOwnProperty.call(window, KEY)) return;
   const clock = () => performance.now();
   const nativeSet = window.setTimeout;
   const nativeClear = window.clearTimeout;
+  const nativeClearInterval = window.clearInterval;
   const disguise = (wrapper, native) =>
     Object.defineProperty(wrapper, 'toString', { value: () => native.toString() });
 
@@ -56,10 +58,17 @@
     timers.delete(id);
     return nativeClear.call(window, id);
   };
+  // Timeouts and intervals share their ids: either call cancels either.
+  const clearInterval = function clearInterval(id) {
+    timers.delete(id);
+    return nativeClearInterval.call(window, id);
+  };
   disguise(setTimeout, nativeSet);
   disguise(clearTimeout, nativeClear);
+  disguise(clearInterval, nativeClearInterval);
   window.setTimeout = setTimeout;
   window.clearTimeout = clearTimeout;
+  window.clearInterval = clearInterval;
 
   // fetch() and XMLHttpRequest calls in flight, with when they started.
   const calls = new Map();
@@ -116,7 +125,9 @@
       const now = clock();
       let pending = 0;
       let soon = 0;
-      for (const due of timers.values()) {
+      for (const [id, due] of timers) {
+        // Long overdue: its callback will not run (a busy page, a cleared id): forget it.
+        if (due - now < -OVERDUE) { timers.delete(id); continue; }
         if (due - now <= HORIZON) pending++;
         if (due - now <= QUIET) soon++;
       }

@@ -36,6 +36,7 @@ from urllib.parse import urlsplit
 
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Page, Request
+from playwright.async_api import TimeoutError as PlaywrightTimeoutError
 
 from browser.farm.navigation import Budget
 from browser.farm.types import Readiness, ReadyRules, ReadyState
@@ -47,6 +48,9 @@ POLL = 0.05
 TIMER_CHAIN = 3
 """Links of a timer chain (a timer set by a timer's callback...) that are still waited for;
 longer chains are polling or animation loops."""
+TIMER_OVERDUE = 1.0
+"""Seconds past its due time after which a pending timer is forgotten (its id was cleared in a
+way the page side did not see, or the page is too busy to run it)."""
 SPARSE_CHARS = 64
 """Characters of visible text below which a page counts as hardly showing anything (a spinner's
 "Loading..."), so that its pending timers are waited for."""
@@ -58,6 +62,8 @@ ENDLESS_TYPES = frozenset({"eventsource", "websocket", "media"})
 """Playwright resource types of requests that may stay open for the page's life."""
 _NAVIGATED: dict[str, Any] = {}
 """What :func:`_probe` answers when the page replaced its document while being looked at."""
+_BUSY: dict[str, Any] = {}
+"""What :func:`_probe` answers when the page's main thread did not answer within the bound."""
 _NAVIGATING = ("Execution context was destroyed", "Cannot find context with specified id")
 """Playwright's words for an evaluation cut short by the page loading another document."""
 PROBE_NAME = "__pagecastReadiness"
@@ -97,10 +103,29 @@ def init_script(rules: ReadyRules) -> str:
         "quiet": int(rules.quiet * 1000),
         "long": int(rules.long_request * 1000),
         "chain": TIMER_CHAIN,
+        "overdue": int(TIMER_OVERDUE * 1000),
         "sparse": SPARSE_CHARS,
         "scan": BLANK_SCAN,
     }
     return _INIT_SCRIPT.replace("/*CONFIG*/ null", json.dumps(config))
+
+
+DEFAULT_PORTS = {"http": 80, "https": 443}
+
+
+def http_origin(url: str) -> str:
+    """The origin of an http(s) URL as browsers write it (``scheme://host[:port]``, the host in
+    lower case, no default port, no credentials); "" for any other URL."""
+    parts = urlsplit(url)
+    try:
+        host, port = parts.hostname, parts.port
+    except ValueError:
+        return ""
+    if parts.scheme not in DEFAULT_PORTS or not host:
+        return ""
+    host = f"[{host}]" if ":" in host else host
+    shown = "" if port in (None, DEFAULT_PORTS[parts.scheme]) else f":{port}"
+    return f"{parts.scheme}://{host}{shown}"
 
 
 class NetworkWatch:
@@ -110,8 +135,6 @@ class NetworkWatch:
     def __init__(self, page: Page) -> None:
         self._started: dict[Request, float] = {}
         self.last_change = time.monotonic()
-        self.origins: set[str] = set()
-        """The http(s) origins the page has made requests to (for a reset to clear)."""
         page.on("request", self._start)
         page.on("requestfinished", self._end)
         page.on("requestfailed", self._end)
@@ -119,13 +142,9 @@ class NetworkWatch:
     def renew(self) -> None:
         """Forget every request: the page starts over (a warm page after its reset)."""
         self._started.clear()
-        self.origins.clear()
         self.last_change = time.monotonic()
 
     def _start(self, request: Request) -> None:
-        parts = urlsplit(request.url)
-        if parts.scheme in ("http", "https") and parts.netloc:
-            self.origins.add(f"{parts.scheme}://{parts.netloc.rsplit('@', 1)[-1]}")
         if request.resource_type not in ENDLESS_TYPES:
             self._started[request] = time.monotonic()
             self.last_change = time.monotonic()
@@ -162,8 +181,8 @@ async def wait_until_ready(
     state = ReadyState.timeout
     blank_since: float | None = None
     while time.monotonic() < until:
-        look = await _probe(page, budget)
-        if look is _NAVIGATED:  # the page moved on by itself: wait for the new document
+        look = await _probe(page, until)
+        if look is _NAVIGATED or look is _BUSY:  # a new document, or a page too busy to say
             blank_since = None
             continue
         if look is None or not look["scripted"]:
@@ -203,16 +222,22 @@ def _calm(look: dict[str, Any], network: NetworkWatch, rules: ReadyRules) -> boo
     return bool(look["unchanged"]) or network.quiet_for(rules.long_request) >= rules.quiet
 
 
-async def _probe(page: Page, budget: Budget) -> dict[str, Any] | None:
-    """The init script's answer; None where the script is absent; ``_NAVIGATED`` once the page
-    replaced its document by itself (a script or meta redirect), after the new document's DOM
-    arrived."""
+async def _probe(page: Page, until: float) -> dict[str, Any] | None:
+    """The init script's answer, asked within the wait's bound: None where the script is absent;
+    ``_BUSY`` when the page did not answer in time; ``_NAVIGATED`` once the page replaced its
+    document by itself (a script or meta redirect), after the new document's DOM arrived (or the
+    bound)."""
+    left = max(until - time.monotonic(), POLL)
     try:
-        result: dict[str, Any] | None = await page.evaluate(_PROBE)
+        async with asyncio.timeout(left):
+            result: dict[str, Any] | None = await page.evaluate(_PROBE)
+    except TimeoutError:
+        return _BUSY
     except PlaywrightError as exc:
         if not any(words in exc.message for words in _NAVIGATING):
             raise
-        await page.wait_for_load_state("domcontentloaded", timeout=budget.ms(budget.navigation))
+        with contextlib.suppress(PlaywrightTimeoutError):
+            await page.wait_for_load_state("domcontentloaded", timeout=left * 1000)
         return _NAVIGATED
     return result
 

@@ -37,9 +37,9 @@ class FarmSettings:
     )
     warm_contexts: int = setting(
         1,
-        "Blank pages, each in a fresh context, kept ready per preset and color scheme (4 presets "
-        "x light/dark) for captures that get no warm page of their organization; each is "
-        "replaced in the background once taken; 0 makes every one on demand.",
+        "Fresh browser contexts kept ready per preset and color scheme (4 presets x light/dark) "
+        "for captures that get no warm page of their organization; each is replaced in the "
+        "background once taken; 0 makes every one on demand.",
         min=0,
         max=16,
     )
@@ -50,10 +50,11 @@ class FarmSettings:
         min=1,
     )
     rss_ceiling_mb: int = setting(
-        2560,
+        2816,
         "Resident memory (MiB) of the browser's process tree, shared pages counted once, above "
         "which it is recycled the same way; checked with each health probe. max_pages pages at "
-        "page_memory_mb each, plus the browser's own 512 MiB, must fit under it.",
+        "page_memory_mb each, warm_pages idle pages at 64 MiB each, plus the browser's own "
+        "512 MiB, must fit under it.",
         min=64,
     )
     page_memory_mb: int = setting(
@@ -125,7 +126,7 @@ class FarmSettings:
         max=64,
     )
     warm_pages: int = setting(
-        8,
+        4,
         "Idle pages kept in all, across organizations; the least recently used go first.",
         min=0,
         max=256,
@@ -175,12 +176,15 @@ class FarmSettings:
 
     def problems(self) -> list[str]:
         """What is wrong between settings (each field is already within its own bounds)."""
-        needed = self.max_pages * self.page_memory_mb + BROWSER_BASE_MB
+        idle = self.warm_pages * IDLE_PAGE_MB
+        needed = self.max_pages * self.page_memory_mb + idle + BROWSER_BASE_MB
         if needed > self.rss_ceiling_mb:
             return [
-                f"farm: {self.max_pages} pages at page_memory_mb={self.page_memory_mb} plus the "
-                f"browser's {BROWSER_BASE_MB} MiB need {needed} MiB, over rss_ceiling_mb="
-                f"{self.rss_ceiling_mb}: lower max_pages or page_memory_mb, or raise the ceiling"
+                f"farm: {self.max_pages} pages at page_memory_mb={self.page_memory_mb}, "
+                f"{self.warm_pages} idle warm pages ({idle} MiB) and the browser's "
+                f"{BROWSER_BASE_MB} MiB need {needed} MiB, over rss_ceiling_mb="
+                f"{self.rss_ceiling_mb}: lower max_pages, page_memory_mb or warm_pages, or raise "
+                "the ceiling"
             ]
         return []
 
@@ -190,5 +194,7 @@ class FarmSettings:
 
 
 BROWSER_BASE_MB = 512
+IDLE_PAGE_MB = 64
+"""Memory an idle warm page's renderer holds on a blank document (measured 40-70 MiB)."""
 """Memory a browser needs beside its pages (browser, GPU and network processes): the part of
 rss_ceiling_mb that is not a page's share."""

@@ -63,6 +63,10 @@ PAPER_SIZES: dict[str, tuple[float, float]] = {"a4": (8.27, 11.69), "letter": (8
 """Paper formats of a PDF capture, (width, height) in inches."""
 VIEWPORT_LIMITS = ((200, 3840), (200, 4320))
 """The (least, most) CSS pixels of a viewport's width, then of its height."""
+MAX_SIDE = 16_384
+"""Most device pixels of an image's side (Chromium's limit)."""
+MAX_IMAGE_PIXELS = 64_000_000
+"""Most device pixels of one image (width x height): what one capture may hold in memory."""
 
 
 @dataclass(frozen=True)
@@ -124,6 +128,24 @@ class CaptureOptions:
             raise ValueError("device_scale_factor must be 0.5 to 4")
         for pattern in self.block_url_patterns:
             re.compile(pattern)
+        problem = viewport_problem(self.size(), self.device_scale_factor)
+        if problem:
+            raise ValueError(problem)
+
+    def size(self) -> tuple[int, int]:
+        """The viewport's (width, height) in CSS pixels."""
+        preset = PRESETS[self.preset]
+        return self.viewport or (preset.width, preset.height)
+
+
+def viewport_problem(size: tuple[int, int], scale: float) -> str:
+    """Why a viewport of ``size`` CSS pixels at ``scale`` cannot be captured ("" when it can)."""
+    width, height = (side * scale for side in size)
+    if max(width, height) > MAX_SIDE:
+        return f"the viewport is wider or taller than {MAX_SIDE} device pixels"
+    if width * height > MAX_IMAGE_PIXELS:
+        return f"the viewport holds more than {MAX_IMAGE_PIXELS // 1_000_000} million device pixels"
+    return ""
 
 
 @dataclass(frozen=True)

@@ -5,10 +5,11 @@ A fresh browser context costs about half a second of Chromium's CPU; a page that
 a navigation to ``about:blank`` and a few protocol calls. Per-request isolation only matters
 between customers, so a page (and its context) belongs to one organization for its whole life
 and is never lent to another; between two captures it is reset (:func:`reset`): the blank
-document, cookies, every origin's storage the page touched (local and session storage,
-IndexedDB, cache storage, service workers, file systems), permissions, geolocation and timezone
-overrides, extra headers, media emulation, the capture's own init scripts and request routes. A
-page that touched more than MAX_ORIGINS origins is retired instead.
+document, cookies, the HTTP cache, every origin's storage the context touched (local and
+session storage, IndexedDB, cache storage, service workers, file systems), permissions,
+geolocation and timezone overrides, extra headers, media emulation, the capture's own init
+scripts and request routes. A page whose context touched more than MAX_ORIGINS origins is
+retired instead.
 
 A page is retired after ``farm.page_reuse`` captures or ``farm.page_max_age`` seconds, after a
 failed capture, a crash or a reset that fails, and once its organization has left it idle for
@@ -28,10 +29,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from cachetools import TTLCache
-from playwright.async_api import BrowserContext, CDPSession
+from playwright.async_api import BrowserContext, CDPSession, Request
 from playwright.async_api import Error as PlaywrightError
 
 from browser.farm.page import Installed, PageSession
+from browser.farm.readiness import http_origin
 from browser.farm.settings import FarmSettings
 from browser.farm.types import ContextKey
 
@@ -91,9 +93,20 @@ class WarmPage:
     disposables: list[Installed] = field(default_factory=list)
     """What the capture installed for itself (init scripts), undone by the reset."""
     timer: asyncio.TimerHandle | None = None
+    origins: set[str] = field(default_factory=set)
+    """The http(s) origins of every request of the context since the last reset (its page's,
+    and a popup's before it was closed)."""
     returning: bool = False
     """Whether its organization had captured within org_idle before this page was lent: only
     then is a page worth a reset (an organization seen once may never come back)."""
+
+    def __post_init__(self) -> None:
+        self.context.on("request", self._seen)
+
+    def _seen(self, request: Request) -> None:
+        origin = http_origin(request.url)
+        if origin:
+            self.origins.add(origin)
 
     @property
     def page_key(self) -> tuple[str, ContextKey]:
@@ -149,22 +162,40 @@ class WarmPages:
             return None
         wanted = (org, key)
         if not self._idle.get(wanted) and self._resets.get(wanted):
-            await asyncio.wait(set(self._resets[wanted]), timeout=RESET_WAIT)
-        pages = self._idle.get(wanted)
+            await asyncio.wait(
+                set(self._resets[wanted]), timeout=RESET_WAIT, return_when=asyncio.FIRST_COMPLETED
+            )
+        pages = self._idle.get(wanted, [])
         while pages:
             page = pages.pop()
             self._cancel_timer(page)
-            if time.monotonic() - page.created < self.rules.max_age and not page.session.crashed:
+            if self._fit(page):
                 page.uses += 1
                 self.reused += 1
+                self._forget_empty(wanted)
                 self._on_change()
                 return page
-            self._close(page)  # too old: retired
+            self._close(page)  # too old, or its renderer went away while it was idle
+        self._forget_empty(wanted)
         return None
+
+    def _fit(self, page: WarmPage) -> bool:
+        """Whether an idle page may serve again: young enough, its renderer still there."""
+        young = time.monotonic() - page.created < self.rules.max_age
+        return young and not page.session.crashed and not page.session.page.is_closed()
+
+    def _forget_empty(self, wanted: tuple[str, ContextKey]) -> None:
+        """Drop the bookkeeping of a key with nothing left in it."""
+        if not self._idle.get(wanted):
+            self._idle.pop(wanted, None)
+        if not self._resets.get(wanted):
+            self._resets.pop(wanted, None)
 
     async def give_back(self, page: WarmPage, healthy: bool) -> None:
         """``page`` is done with its capture: reset in the background and kept when it may serve
         again (the answer does not wait for the reset), else closed now."""
+        if self.reuses(page.org):
+            self._recent[page.org] = True  # org_idle counts from the end of its last capture
         keep = (
             healthy
             and (page.returning or page.uses > 1)
@@ -179,7 +210,11 @@ class WarmPages:
             return
         task = asyncio.create_task(self._reset_and_keep(page))
         self._resets.setdefault(page.page_key, set()).add(task)
-        task.add_done_callback(lambda done: self._resets.get(page.page_key, set()).discard(done))
+        task.add_done_callback(lambda done: self._reset_done(page.page_key, done))
+
+    def _reset_done(self, wanted: tuple[str, ContextKey], task: asyncio.Task[None]) -> None:
+        self._resets.get(wanted, set()).discard(task)
+        self._forget_empty(wanted)
 
     async def _reset_and_keep(self, page: WarmPage) -> None:
         try:
@@ -209,6 +244,7 @@ class WarmPages:
         candidates = [page for (org, _), pages in self._idle.items() if of(org) for page in pages]
         oldest = min(candidates, key=lambda page: page.idle_since)
         self._idle[oldest.page_key].remove(oldest)
+        self._forget_empty(oldest.page_key)
         return oldest
 
     def _expire(self, page: WarmPage) -> None:
@@ -216,6 +252,7 @@ class WarmPages:
         pages = self._idle.get(page.page_key, [])
         if page in pages:
             pages.remove(page)
+            self._forget_empty(page.page_key)
             page.timer = None
             self._close(page)
             self._on_change()
@@ -246,7 +283,7 @@ async def reset(page: WarmPage) -> bool:
     made clean and must be retired."""
     session = page.session
     browser_page = session.page
-    if len(session.network.origins) > MAX_ORIGINS:
+    if len(page.origins) > MAX_ORIGINS:
         return False
     await browser_page.goto("about:blank")
     for disposable in page.disposables:
@@ -264,10 +301,12 @@ async def reset(page: WarmPage) -> bool:
         page.context.clear_permissions(),
         cdp.send("Emulation.clearGeolocationOverride"),
         cdp.send("Emulation.setTimezoneOverride", {"timezoneId": ""}),
+        cdp.send("Network.clearBrowserCache"),
         *(
             cdp.send("Storage.clearDataForOrigin", {"origin": origin, **clear})
-            for origin in session.network.origins
+            for origin in page.origins
         ),
     )
+    page.origins.clear()
     session.renew()
     return True

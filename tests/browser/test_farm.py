@@ -123,7 +123,7 @@ PAGES: dict[str, str] = {
         <script>
           addEventListener('load', () => setTimeout(() => {
             document.getElementById('probe').style.background = '#0f0';
-          }, 700));
+          }, 2000));
         </script>""",
     "/slowsub": WHITE
     + """
@@ -639,8 +639,8 @@ async def test_capture_delay(shared: Shared) -> None:
     now = await shared.capture("/delay", selector="#probe")
     assert is_red(center(now.image))
     started = time.monotonic()
-    later = await shared.capture("/delay", selector="#probe", capture_delay_ms=1500)
-    assert time.monotonic() - started >= 1.5
+    later = await shared.capture("/delay", selector="#probe", capture_delay_ms=2500)
+    assert time.monotonic() - started >= 2.5
     assert is_green(center(later.image))
 
 

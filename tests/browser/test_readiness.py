@@ -115,3 +115,10 @@ async def test_wait_for_selector_replaces_the_readiness_wait(started, spa_site) 
     )
     assert rendered.readiness is not None and rendered.readiness.state is ReadyState.selector
     assert shows_article(rendered.html, "timer300")
+
+
+@pytest.mark.gen_test(timeout=60)
+async def test_a_timeout_cancelled_by_clear_interval_is_not_waited_for(started, spa_site) -> None:
+    rendered = await started.render(spa_site.url("/app/cleared"), RenderOptions())
+    assert rendered.readiness is not None and rendered.readiness.state is ReadyState.settled
+    assert rendered.readiness.waited_ms < 1000  # not held until the timer is taken for overdue

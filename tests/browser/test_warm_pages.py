@@ -25,7 +25,7 @@ from tests.origin import Origin, serve
 pytestmark = pytest.mark.chromium
 
 STATE_PAGE = """<!DOCTYPE html><html><head><title>state</title></head><body>
-<pre id="seen"></pre><p id="done"></p>
+<pre id="seen"></pre><p id="done"></p><img src="/pixel.svg" width="4" height="4">
 <script>
 (async () => {
   const permission = await navigator.permissions.query({ name: 'geolocation' });
@@ -70,8 +70,16 @@ CLEAN = {
 
 
 class StatePage(tornado.web.RequestHandler):
+    def initialize(self, hits: list[str]) -> None:
+        self.hits = hits
+
     def get(self, name: str) -> None:
-        if name == "worker.js":
+        self.hits.append(name)
+        if name == "pixel.svg":
+            self.set_header("Content-Type", "image/svg+xml")
+            self.set_header("Cache-Control", "max-age=600")
+            self.finish("<svg xmlns='http://www.w3.org/2000/svg' width='4' height='4'/>")
+        elif name == "worker.js":
             self.set_header("Content-Type", "text/javascript")
             self.finish("self.addEventListener('fetch', () => {});")
         else:
@@ -87,8 +95,13 @@ def settings(tmp_path: Path) -> Settings:
 
 
 @pytest.fixture
-def site(io_loop: Any) -> Iterator[Origin]:
-    origin = serve(tornado.web.Application([(r"/(.*)", StatePage)]))
+def hits() -> list[str]:
+    return []
+
+
+@pytest.fixture
+def site(io_loop: Any, hits: list[str]) -> Iterator[Origin]:
+    origin = serve(tornado.web.Application([(r"/(.*)", StatePage, {"hits": hits})]))
     yield origin
     io_loop.run_sync(origin.close)
 
@@ -116,7 +129,7 @@ async def settled(farm: Farm) -> None:
 
 
 @pytest.mark.gen_test(timeout=90)
-async def test_the_next_capture_of_an_organization_starts_clean(started, site) -> None:
+async def test_the_next_capture_of_an_organization_starts_clean(started, site, hits) -> None:
     await seen(started, site.url("/state"), "acme")  # a first capture: its page is not kept
     await settled(started)
     assert started._supervisor.current.pages.idle_of("acme") == 0
@@ -124,13 +137,17 @@ async def test_the_next_capture_of_an_organization_starts_clean(started, site) -
     await settled(started)
     pages = started._supervisor.current.pages
     assert pages.idle_of("acme") == 1
-    # A capture with hiding CSS and a blocked route, then the same page again without them.
+    # A capture with hiding CSS and a blocked request, then the same page again without them:
+    # the image loads again (the route is gone, and the HTTP cache was emptied).
+    hits.clear()
     await started.capture(
         site.url("/state"),
-        CaptureOptions(org="acme", exclude_selectors=("#seen",), block_url_patterns=("nothing",)),
+        CaptureOptions(org="acme", exclude_selectors=("#seen",), block_url_patterns=("pixel",)),
     )
+    assert "pixel.svg" not in hits
     await settled(started)
     assert await seen(started, site.url("/state"), "acme") == CLEAN
+    assert "pixel.svg" in hits
     assert started.health()["pages_reused"] == 2
 
 

@@ -27,6 +27,10 @@ PAGES = {
     "article": "<article><p>" + "Plenty of words in a real paragraph of prose. " * 10 + "</p>"
     '</article><div id="root"></div><script src="/b.js"></script>',
     "text without any script": '<p>Loading docks open at six.</p><div id="empty"></div>',
+    "short page, anchor and analytics": '<h1>Contact</h1><p>Write to us.</p><a id="top"></a>'
+    '<img id="logo" src="/l.png"><script src="/analytics.js"></script>',
+    "loading words in a sentence": "<p>Loading docks open at six every day.</p>"
+    '<script src="/app.js"></script>',
 }
 
 

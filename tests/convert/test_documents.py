@@ -49,6 +49,12 @@ def test_json_is_fenced_and_pretty() -> None:
     assert result.markdown.endswith("\n}\n`````")
     broken = convert_document(DocumentKind.json, b"", "{oops", "http://h/x", ConvertOptions())
     assert broken.markdown == "```json\n{oops\n```"
+    deep = "[" * 100_000 + "]" * 100_000  # too deep to parse: shown as it came
+    result = convert_document(DocumentKind.json, b"", deep, "http://h/x", ConvertOptions())
+    assert result.markdown == f"```json\n{deep}\n```"
+    nested = "[" + ",".join(["[[[[[[1]]]]]]"] * 5000) + "]"  # indentation would dwarf it
+    result = convert_document(DocumentKind.json, b"", nested, "http://h/x", ConvertOptions())
+    assert result.markdown == f"```json\n{nested}\n```"
 
 
 def test_a_pdf_keeps_its_structure() -> None:

@@ -25,7 +25,8 @@ from tests.origin import Origin, serve
 PDF = Path(__file__).parent.parent / "convert" / "pdf_samples" / "manual.pdf"
 PAGE = (
     "<html><head><title>Echo</title></head><body><main><h1>Echo page</h1>"
-    "<p>The query this page was asked with: <span id='q'>{query}</span>.</p></main></body></html>"
+    "<p>The query this page was asked with: <span id='q'>{query}</span>.</p>"
+    "<p>Its address: <span id='uri'>{uri}</span>.</p></main></body></html>"
 )
 
 
@@ -44,7 +45,8 @@ class Echo(tornado.web.RequestHandler):
             self.set_header("Content-Type", "application/zip")
             self.finish(b"PK\x03\x04 not a page")
         else:
-            self.finish(PAGE.format(query=tornado.escape.xhtml_escape(self.request.query)))
+            escape = tornado.escape.xhtml_escape
+            self.finish(PAGE.format(query=escape(self.request.query), uri=escape(self.request.uri)))
 
 
 @pytest.fixture
@@ -126,6 +128,13 @@ async def test_an_unencoded_target_keeps_its_own_query(http_client, base_url, si
     assert "'q', 'page': not parameters of this endpoint; kept in the target URL" in warnings(
         response
     )
+    assert "'format': read as this endpoint's parameters" in warnings(response)
+    # Its own escapes stay as they were sent: a space, a question mark in the path.
+    for path in ("/My%20Doc", "/a%3Fb"):
+        url = f"{base_url}/api/3.0/markdown/{site.url(path)}?x=1&app_id={key}"
+        response = await get(http_client, url)
+        assert response.code == 200, response.body
+        assert f"Its address: {path}?x=1." in response.body.decode()
     # A proxy that merged the scheme's slashes: mended, and said.
     merged = target.replace("http://", "http:/")
     response = await get(http_client, f"{base_url}/api/3.0/markdown/{merged}?app_id={key}")
@@ -198,6 +207,8 @@ async def test_accept_json_means_format_json(http_client, base_url, site, key) -
     assert markdown.headers["Content-Type"].startswith("text/markdown")
     asked = await get(http_client, url + "&format=markdown", Accept="application/json")
     assert asked.headers["Content-Type"].startswith("text/markdown")
+    axios = await get(http_client, url, Accept="application/json, text/plain, */*")
+    assert axios.headers["Content-Type"].startswith("text/markdown")  # both alike: the default
 
 
 @pytest.mark.gen_test(timeout=60)

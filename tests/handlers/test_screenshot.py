@@ -414,3 +414,14 @@ async def test_format_rules(http_client, base_url, origin, key) -> None:
     )
     assert_error(response, body, 400, "invalid_request")
     assert {d["parameter"] for d in body["error"]["details"]} == {"viewport_width", "paper"}
+    response, body = await shot(
+        http_client,
+        base_url,
+        origin.url("/plain"),
+        key,
+        viewport_width="3840",
+        viewport_height="4320",
+        device_scale_factor="3",
+    )
+    assert_error(response, body, 400, "invalid_request")
+    assert "device pixels" in body["error"]["message"]

@@ -10,7 +10,7 @@ import time
 import pytest
 
 from services.pool import ConversionTimeoutError, ConverterPool, ConvertSettings, PoolBusyError
-from tests.pool_jobs import pid, sleep_then
+from tests.pool_jobs import allocate, pid, sleep_then
 
 
 @pytest.mark.gen_test(timeout=30)
@@ -23,6 +23,18 @@ async def test_a_worker_killed_while_idle_is_replaced() -> None:
         second = await pool.run(pid)
         assert second != first
         assert await pool.run(sleep_then, 0, "ok") == "ok"
+    finally:
+        pool.close()
+
+
+@pytest.mark.gen_test(timeout=30)
+async def test_a_worker_cannot_take_more_memory_than_its_limit() -> None:
+    pool = ConverterPool(ConvertSettings(workers=1, worker_memory_mb=768))
+    try:
+        assert await pool.run(allocate, 64) == 64
+        with pytest.raises(MemoryError):
+            await pool.run(allocate, 2048)
+        assert await pool.run(allocate, 64) == 64  # the same worker goes on
     finally:
         pool.close()
 
