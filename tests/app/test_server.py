@@ -133,12 +133,6 @@ def test_keys_cli_create_list_revoke(env: dict[str, str]) -> None:
     assert bad_plan.returncode == 2 and "platinum" in bad_plan.stderr
 
 
-def test_config_command_prints_the_committed_file(env: dict[str, str]) -> None:
-    printed = run_cli(env, "config")
-    assert printed.returncode == 0
-    assert printed.stdout == (ROOT / "config.toml").read_text()
-
-
 def test_bad_config_exits_2_with_every_problem(env: dict[str, str]) -> None:
     result = run_cli(
         {**env, "PAGECAST_SERVER_PORT": "http", "PAGECAST_FETCH_MAX_REDIRECTS": "-1"},
@@ -179,6 +173,8 @@ def test_three_listeners_and_graceful_shutdown(env: dict[str, str], slow_origin:
         assert process.wait(timeout=20) == 0
         output = process.stdout.read() if process.stdout else ""
         assert "stopped" in output and "Traceback" not in output
+        # The banner says where a person starts: the playground and the reference.
+        assert f"playground {api}/, API reference {api}/docs" in output
         assert key not in output  # keys never reach the logs
     finally:
         stop(process)
