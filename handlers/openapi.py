@@ -7,10 +7,11 @@ from typing import Any
 
 from browser.farm.types import ReadyState
 from handlers.base import BaseHandler
-from handlers.errors import KINDS
+from handlers.errors import KINDS, ApiError, Shape, render
 from handlers.markdown import MARKDOWN_PARAMS
 from handlers.oembed import OEMBED_PARAMS
 from handlers.openapi_frames import FRAME, FRAME_LIST, frame_paths
+from handlers.param_groups import MARKDOWN_GROUPS, grouped
 from handlers.screenshot import SCREENSHOT_PARAMS
 
 _MARKDOWN_ERROR = {
@@ -71,6 +72,8 @@ _MARKDOWN_ENVELOPE = {
     },
 }
 
+EXAMPLE_REQUEST_ID = "3247457d262e4728adb17e7e59c3e10f"
+
 _HEADERS = {
     "X-Request-Id": {
         "description": "Unique request id; equals request_id in JSON bodies.",
@@ -83,7 +86,7 @@ _HEADERS = {
 }
 
 
-def _error_responses(shape: str) -> dict[str, Any]:
+def _error_responses(shape: Shape) -> dict[str, Any]:
     ref = (
         "#/components/schemas/MarkdownError"
         if shape == "markdown"
@@ -100,9 +103,37 @@ def _error_responses(shape: str) -> dict[str, Any]:
                 )
             ),
             "headers": _HEADERS,
-            "content": {"application/json": {"schema": {"$ref": ref}}},
+            "content": {
+                "application/json": {
+                    "schema": {"$ref": ref},
+                    # One example body per error kind, each kept once under components.
+                    "examples": {
+                        name: {"$ref": f"#/components/examples/{_example_name(shape, name)}"}
+                        for name, kind in KINDS.items()
+                        if kind.status == status
+                    },
+                }
+            },
         }
         for status in statuses
+    }
+
+
+def _example_name(shape: Shape, kind: str) -> str:
+    return f"{shape}_{kind}"
+
+
+def _error_examples() -> dict[str, Any]:
+    """Every error kind's body in both shapes: its meaning as the summary, the body a client
+    gets (with a made-up request id) as the value."""
+    shapes: tuple[Shape, ...] = ("markdown", "oembed")
+    return {
+        _example_name(shape, name): {
+            "summary": kind.message,
+            "value": render(shape, ApiError(name), EXAMPLE_REQUEST_ID),
+        }
+        for shape in shapes
+        for name, kind in KINDS.items()
     }
 
 
@@ -281,7 +312,7 @@ def build_openapi(base_url: str, frame_host: str = "") -> dict[str, Any]:
     markdown_op = {
         "operationId": "markdown",
         "summary": "A web page as Markdown for LLM pipelines",
-        "parameters": [_TARGET, *MARKDOWN_PARAMS.openapi()],
+        "parameters": [_TARGET, *grouped(MARKDOWN_PARAMS.openapi(), MARKDOWN_GROUPS)],
         "security": [{"app_id": []}, {"api_key": []}],
         "responses": {
             "200": {
@@ -347,6 +378,7 @@ def build_openapi(base_url: str, frame_host: str = "") -> dict[str, Any]:
                 "app_id": {"type": "apiKey", "in": "query", "name": "app_id"},
                 "api_key": {"type": "apiKey", "in": "header", "name": "api-key"},
             },
+            "examples": _error_examples(),
             "schemas": {
                 "MarkdownError": _MARKDOWN_ERROR,
                 "OembedError": _OEMBED_ERROR,
