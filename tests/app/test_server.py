@@ -21,6 +21,8 @@ from urllib.parse import quote
 
 import pytest
 
+from app.config import Settings
+from app.effective import known_variables
 from bench.pagecast_process import free_port
 
 ROOT = Path(__file__).resolve().parent.parent.parent
@@ -76,8 +78,15 @@ def slow_origin() -> Iterator[str]:
 @pytest.fixture
 def env(tmp_path: Path) -> dict[str, str]:
     ports = {name: free_port() for name in ("PORT", "FRAME_PORT", "METRICS_PORT")}
+    # The test harness's own PAGECAST_* variables are no settings: the server would warn.
+    known = known_variables(Settings())
+    inherited = {
+        name: value
+        for name, value in os.environ.items()
+        if not name.startswith("PAGECAST_") or name in known
+    }
     return {
-        **os.environ,
+        **inherited,
         "PAGECAST_CONFIG": str(ROOT / "config.toml"),
         "PAGECAST_STORE_DATA_DIR": str(tmp_path / "data"),
         "PAGECAST_FETCH_ALLOW_HOSTS": "127.0.0.1",
