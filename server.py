@@ -1,8 +1,10 @@
 """Pagecast: web page screenshots, oEmbed embeds and Markdown, served from one process.
 
 ``python server.py`` runs the server (API, frame host and metrics listeners on one IOLoop);
-``python server.py config`` prints the commented default ``config.toml``;
-``python server.py keys create|list|revoke`` manages API keys.
+``python server.py config`` prints the settings in effect and where each comes from (``--defaults``:
+the commented default ``config.toml``); ``python server.py keys create|list|revoke`` manages API
+keys; ``usage`` and ``providers`` report and import; ``markdown``, ``oembed`` and ``screenshot``
+answer one request without a server.
 """
 
 from __future__ import annotations
