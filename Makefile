@@ -17,7 +17,7 @@ format:
 	.venv/bin/ruff format . && .venv/bin/ruff check --fix .
 
 config:         ## regenerate config.toml and README.md's settings reference from the declarations
-	.venv/bin/python server.py config > config.toml.new && mv config.toml.new config.toml
+	.venv/bin/python server.py config --defaults > config.toml.new && mv config.toml.new config.toml
 	.venv/bin/python server.py config --markdown --into README.md
 
 bench:          ## HTTP overhead benchmark (needs wrk)

@@ -1,8 +1,10 @@
 """Pagecast: web page screenshots, oEmbed embeds and Markdown, served from one process.
 
 ``python server.py`` runs the server (API, frame host and metrics listeners on one IOLoop);
-``python server.py config`` prints the commented default ``config.toml``;
-``python server.py keys create|list|revoke`` manages API keys.
+``python server.py config`` prints the settings in effect and where each comes from (``--defaults``:
+the commented default ``config.toml``); ``python server.py keys create|list|revoke`` manages API
+keys; ``usage`` and ``providers`` report and import; ``markdown``, ``oembed`` and ``screenshot``
+answer one request without a server.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ import os
 import signal
 import sys
 from collections.abc import Sequence
+from datetime import UTC, datetime
 from pathlib import Path
 
 from app.config import (
@@ -24,7 +27,8 @@ from app.config import (
     render_reference,
     splice_reference,
 )
-from app.oneshot import ROUTES, parse_pairs, run_once
+from app.effective import render_effective, unknown_variables
+from app.oneshot import OneShot, parameters_help, parse_pairs, run_once
 from app.services import close_services, open_services, registry_path
 from app.web import make_api_app, make_frame_app, make_metrics_app, make_server
 from convert.providers import RegistryError
@@ -101,9 +105,12 @@ async def serve(settings: Settings) -> None:
         server.listen(port, host)
         servers.append(server)
         log.info("%s listening on http://%s:%d", name, host, port)
+    api = server_settings.public_base_url()
     log.info(
-        "Pagecast ready: API %s, frames %s",
-        server_settings.public_base_url(),
+        "Pagecast ready: API %s, playground %s/, API reference %s/docs, frames %s",
+        api,
+        api,
+        api,
         server_settings.public_frame_host(),
     )
 
@@ -162,13 +169,14 @@ def _keys(settings: Settings, args: argparse.Namespace) -> int:
 
 
 def _usage(settings: Settings, args: argparse.Namespace) -> int:
-    """``usage [--org NAME] [--month YYYY-MM]``: credits and requests by organization and
-    endpoint, with each organization's monthly quota."""
+    """``usage [--org NAME] [--month YYYY-MM|all]``: credits and requests by organization and
+    endpoint, with each organization's monthly quota; the current month unless told."""
+    month = args.month or datetime.now(UTC).strftime("%Y-%m")
     store = Store(settings.store)
     store.open()
     try:
         try:
-            rows = store.usage(args.org, args.month)
+            rows = store.usage(args.org, None if month == "all" else month)
         except ValueError as exc:
             print(exc, file=sys.stderr)
             return 2
@@ -179,7 +187,7 @@ def _usage(settings: Settings, args: argparse.Namespace) -> int:
     for row in rows:
         requests, credits = totals.get((row.org, row.endpoint), (0, 0))
         totals[(row.org, row.endpoint)] = (requests + row.requests, credits + row.credits)
-    print(f"month {args.month or 'all'}")
+    print(f"month {month}")
     print(f"{'org':<24} {'endpoint':<14} {'requests':>10} {'credits':>10}")
     for (org, endpoint), (requests, credits) in sorted(totals.items()):
         print(f"{org:<24} {endpoint:<14} {requests:>10} {credits:>10}")
@@ -218,7 +226,14 @@ def _providers(settings: Settings, args: argparse.Namespace) -> int:
     return 0
 
 
-def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
+ONE_SHOTS = {
+    "screenshot": "one screenshot without a server (-o FILE is required; -o - for stdout)",
+    "markdown": "one page as Markdown without a server",
+    "oembed": "one oEmbed answer without a server",
+}
+
+
+def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="server.py", description=__doc__.splitlines()[0])
     parser.add_argument(
         "--config",
@@ -229,7 +244,13 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     commands = parser.add_subparsers(dest="command")
     commands.add_parser("serve", help="run the server (the default)")
     config = commands.add_parser(
-        "config", help="print the commented config.toml with every default"
+        "config",
+        help="print the effective settings and where each comes from (file, environment)",
+    )
+    config.add_argument(
+        "--defaults",
+        action="store_true",
+        help="print the commented config.toml with every default instead",
     )
     config.add_argument(
         "--markdown", action="store_true", help="print the configuration reference in Markdown"
@@ -245,64 +266,108 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     key_commands.add_parser("list", help="list keys: prefix, org, plan, created, revoked")
     revoke = key_commands.add_parser("revoke", help="revoke a key by its prefix")
     revoke.add_argument("prefix")
-    for name, text in (
-        ("screenshot", "one screenshot without a server (-o FILE is required)"),
-        ("markdown", "one page as Markdown without a server"),
-        ("oembed", "one oEmbed answer without a server"),
-    ):
-        one = commands.add_parser(name, help=text)
-        one.add_argument("url")
-        one.add_argument("params", nargs="*", help="API parameters as name=value")
-        one.add_argument("-o", "--output", type=Path, help="write the answer to this file")
+    for name, text in ONE_SHOTS.items():
+        one = commands.add_parser(
+            name,
+            help=text,
+            description=text[0].upper() + text[1:] + ".",
+            epilog=parameters_help(name),
+            formatter_class=argparse.RawDescriptionHelpFormatter,
+        )
+        one.add_argument("url", help="the page (http or https)")
+        one.add_argument("params", nargs="*", metavar="name=value", help="API parameters")
+        one.add_argument(
+            "-o", "--output", type=Path, help="write the answer to this file (- for stdout)"
+        )
+        one.add_argument(
+            "-v", "--verbose", action="store_true", help="also log and report progress on stderr"
+        )
     usage = commands.add_parser("usage", help="credits by organization and endpoint")
     usage.add_argument("--org", help="one organization")
-    usage.add_argument("--month", help="one month, YYYY-MM (default: every month stored)")
+    usage.add_argument(
+        "--month", help="one month, YYYY-MM, or all (default: the current month, UTC)"
+    )
     providers = commands.add_parser("providers", help="manage the oEmbed provider registry")
     provider_commands = providers.add_subparsers(dest="providers_command", required=True)
     importer = provider_commands.add_parser(
         "import", help="import a providers.json (the oembed.com registry format)"
     )
     importer.add_argument("file", type=Path)
-    return parser.parse_args(argv)
+    return parser
+
+
+def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
+    """The command line; a one-shot's parameters may come before, between or after its options
+    (``screenshot URL -o shot.png format=png``), so what argparse leaves over is theirs."""
+    parser = build_parser()
+    args, rest = parser.parse_known_args(argv)
+    if rest and args.command not in ONE_SHOTS:
+        parser.error(f"unrecognized arguments: {' '.join(rest)}")
+    if args.command in ONE_SHOTS:
+        args.params = [*args.params, *rest]
+    return args
+
+
+def _static_config(args: argparse.Namespace) -> int:
+    """``config --defaults`` and ``config --markdown [--into FILE]``: what the declarations say,
+    whatever the environment holds."""
+    if args.into and not args.markdown:
+        print("--into needs --markdown", file=sys.stderr)
+        return 2
+    if not args.markdown:
+        sys.stdout.write(render_config())
+    elif args.into:
+        try:
+            updated = splice_reference(args.into.read_text(), render_reference())
+        except (OSError, ValueError) as exc:
+            print(f"cannot update {args.into}: {exc}", file=sys.stderr)
+            return 1
+        args.into.write_text(updated)
+    else:
+        sys.stdout.write(render_reference())
+    return 0
+
+
+def _one_shot(settings: Settings, args: argparse.Namespace) -> int:
+    try:
+        params = parse_pairs(args.params)
+    except ValueError as exc:
+        print(exc, file=sys.stderr)
+        return 2
+    if args.command == "screenshot" and args.output is None:
+        print("a screenshot needs -o FILE (-o - writes it to standard output)", file=sys.stderr)
+        return 2
+    shot = OneShot(args.command, args.url, params, args.output, args.verbose)
+    return asyncio.run(run_once(settings, shot))
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
-    if args.command == "config":
-        if args.into and not args.markdown:
-            print("--into needs --markdown", file=sys.stderr)
-            return 2
-        if not args.markdown:
-            sys.stdout.write(render_config())
-        elif args.into:
-            try:
-                updated = splice_reference(args.into.read_text(), render_reference())
-            except (OSError, ValueError) as exc:
-                print(f"cannot update {args.into}: {exc}", file=sys.stderr)
-                return 1
-            args.into.write_text(updated)
-        else:
-            sys.stdout.write(render_reference())
-        return 0
+    if args.command == "config" and (args.defaults or args.markdown or args.into):
+        return _static_config(args)
     config_path = args.config or (DEFAULT_CONFIG if DEFAULT_CONFIG.exists() else None)
+    sources: dict[str, dict[str, str]] = {}
     try:
-        settings = load_settings(config_path)
+        settings = load_settings(config_path, sources=sources)
     except SettingsError as exc:
         print(exc, file=sys.stderr)
         return 2
-    configure_logging(settings.server.log_level, settings.server.log_format)
+    unknown = unknown_variables(settings, os.environ)
+    if args.command == "config":
+        sys.stdout.write(render_effective(settings, sources, config_path, unknown))
+        return 0
+    # A one-shot prints its result and nothing else, unless asked to tell more.
+    quiet = args.command in ONE_SHOTS and not args.verbose
+    level = settings.server.log_level
+    configure_logging(
+        "warning" if quiet and level in ("debug", "info") else level, settings.server.log_format
+    )
+    for line in unknown:
+        log.warning("%s", line)
     if args.command == "keys":
         return _keys(settings, args)
-    if args.command in ROUTES:
-        try:
-            params = parse_pairs(args.params)
-        except ValueError as exc:
-            print(exc, file=sys.stderr)
-            return 2
-        if args.command == "screenshot" and args.output is None:
-            print("a screenshot needs -o FILE", file=sys.stderr)
-            return 2
-        return asyncio.run(run_once(settings, args.command, args.url, params, args.output))
+    if args.command in ONE_SHOTS:
+        return _one_shot(settings, args)
     if args.command == "usage":
         return _usage(settings, args)
     if args.command == "providers":

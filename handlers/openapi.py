@@ -7,10 +7,11 @@ from typing import Any
 
 from browser.farm.types import ReadyState
 from handlers.base import BaseHandler
-from handlers.errors import KINDS
+from handlers.errors import KINDS, ApiError, Shape, render
 from handlers.markdown import MARKDOWN_PARAMS
 from handlers.oembed import OEMBED_PARAMS
 from handlers.openapi_frames import FRAME, FRAME_LIST, frame_paths
+from handlers.param_groups import MARKDOWN_GROUPS, Groups, grouped
 from handlers.params import ParamTable
 from handlers.screenshot import SCREENSHOT_PARAMS
 
@@ -72,6 +73,8 @@ _MARKDOWN_ENVELOPE = {
     },
 }
 
+EXAMPLE_REQUEST_ID = "3247457d262e4728adb17e7e59c3e10f"
+
 _HEADERS = {
     "X-Request-Id": {
         "description": "Unique request id; equals request_id in JSON bodies.",
@@ -109,7 +112,7 @@ _SECURITY: list[dict[str, list[str]]] = [
 ]
 
 
-def _error_responses(shape: str) -> dict[str, Any]:
+def _error_responses(shape: Shape) -> dict[str, Any]:
     ref = (
         "#/components/schemas/MarkdownError"
         if shape == "markdown"
@@ -126,9 +129,37 @@ def _error_responses(shape: str) -> dict[str, Any]:
                 )
             ),
             "headers": _HEADERS,
-            "content": {"application/json": {"schema": {"$ref": ref}}},
+            "content": {
+                "application/json": {
+                    "schema": {"$ref": ref},
+                    # One example body per error kind, each kept once under components.
+                    "examples": {
+                        name: {"$ref": f"#/components/examples/{_example_name(shape, name)}"}
+                        for name, kind in KINDS.items()
+                        if kind.status == status
+                    },
+                }
+            },
         }
         for status in statuses
+    }
+
+
+def _example_name(shape: Shape, kind: str) -> str:
+    return f"{shape}_{kind}"
+
+
+def _error_examples() -> dict[str, Any]:
+    """Every error kind's body in both shapes: its meaning as the summary, the body a client
+    gets (with a made-up request id) as the value."""
+    shapes: tuple[Shape, ...] = ("markdown", "oembed")
+    return {
+        _example_name(shape, name): {
+            "summary": kind.message,
+            "value": render(shape, ApiError(name), EXAMPLE_REQUEST_ID),
+        }
+        for shape in shapes
+        for name, kind in KINDS.items()
     }
 
 
@@ -190,11 +221,16 @@ _SCREENSHOT_RESULT = {
 
 
 def _two_forms(
-    path: str, operation_id: str, operation: dict[str, Any], table: ParamTable[Any]
+    path: str,
+    operation_id: str,
+    operation: dict[str, Any],
+    table: ParamTable[Any],
+    groups: Groups = (),
 ) -> dict[str, Any]:
     """``operation`` at ``path``/{encoded_url} (the target in the path) and at ``path`` (the
-    target as url=): ``operation_id`` and ``operation_id``_query."""
-    parameters = table.openapi()
+    target as url=): ``operation_id`` and ``operation_id``_query; the parameters in ``groups``
+    (when given) carry their group."""
+    parameters = grouped(table.openapi(), groups) if groups else table.openapi()
     in_path = [_TARGET, *(item for item in parameters if item["name"] != "url")]
     in_query = [
         {**item, "required": True} if item["name"] == "url" else item for item in parameters
@@ -374,7 +410,9 @@ def build_openapi(base_url: str, frame_host: str = "") -> dict[str, Any]:
         },
         "servers": [{"url": base_url}],
         "paths": {
-            **_two_forms("/api/3.0/markdown", "markdown", markdown_op, MARKDOWN_PARAMS),
+            **_two_forms(
+                "/api/3.0/markdown", "markdown", markdown_op, MARKDOWN_PARAMS, MARKDOWN_GROUPS
+            ),
             **_oembed_paths(),
             **_screenshot_paths(),
             "/healthz": health,
@@ -388,6 +426,7 @@ def build_openapi(base_url: str, frame_host: str = "") -> dict[str, Any]:
                 "x_api_key": {"type": "apiKey", "in": "header", "name": "X-API-Key"},
                 "bearer": {"type": "http", "scheme": "bearer"},
             },
+            "examples": _error_examples(),
             "schemas": {
                 "MarkdownError": _MARKDOWN_ERROR,
                 "OembedError": _OEMBED_ERROR,

@@ -129,11 +129,14 @@ def build_section(
     label: str,
     problems: list[str],
     base: Any | None = None,
+    sources: dict[str, str] | None = None,
 ) -> Any:
     """Build one section from a TOML table and the environment, appending problems to ``problems``.
 
     ``base`` supplies defaults other than the declared ones (used for shipped named tables such as
-    the ``free`` plan). Unknown keys are problems, so a typo never passes silently.
+    the ``free`` plan). Unknown keys are problems, so a typo never passes silently. ``sources``,
+    when given, receives where each value that is not a default came from: the environment
+    variable's name, or ``label.name`` for the TOML file.
     """
     values: dict[str, Any] = {}
     known = set()
@@ -158,6 +161,8 @@ def build_section(
             problems.append(f"{where}: {reason}")
             continue
         values[field.name] = value
+        if sources is not None:
+            sources[field.name] = where
     for key in table:
         if key not in known:
             problems.append(f"{label}.{key}: unknown setting")

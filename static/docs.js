@@ -224,6 +224,56 @@
     return table(["Status", "Description", "Body", "Headers"], rows, "responses");
   }
 
+  // The error bodies an operation describes: one example per error kind (its meaning as the
+  // summary), taken from the JSON content of its 4xx and 5xx responses.
+  function errorExamples(doc, operation) {
+    const found = [];
+    for (const [status, raw] of Object.entries(operation.responses || {})) {
+      if (statusOrder(status) < 400) continue;
+      const response = deref(doc, raw) || {};
+      const media = (response.content || {})["application/json"] || {};
+      for (const [name, rawExample] of Object.entries(media.examples || {})) {
+        const example = deref(doc, rawExample) || {};
+        const value = example.value;
+        if (!value || typeof value !== "object" || !value.error || typeof value.error !== "object") continue;
+        found.push({ name, status, code: value.error.code, stage: value.error.stage, meaning: example.summary || value.error.message || "", value });
+      }
+    }
+    return found.sort((a, b) => statusOrder(a.status) - statusOrder(b.status) || String(a.code).localeCompare(String(b.code)));
+  }
+
+  // The preferred example body: a missing key, which every keyed operation can answer.
+  const EXAMPLE_ERROR = "unauthorized";
+
+  function errorsBlock(examples) {
+    if (!examples.length) return null;
+    // The Markdown shape has no stage: its table has no such column.
+    const staged = examples.some((example) => example.stage);
+    const rows = examples.map((example) =>
+      el(
+        "tr",
+        { "data-error": example.name },
+        el("td", {}, el("span", { className: "status-code error", text: example.status })),
+        el("td", {}, el("code", { text: show(example.code) })),
+        staged ? el("td", { text: example.stage || "—" }) : null,
+        el("td", { className: "description", text: example.meaning })
+      )
+    );
+    const sample = examples.find((example) => example.name === EXAMPLE_ERROR) || examples[0];
+    return el(
+      "div",
+      { className: "error-block" },
+      el(
+        "details",
+        { className: "error-codes" },
+        el("summary", { text: "Every error code (" + examples.length + "), with its meaning" }),
+        table(staged ? ["Status", "Code", "Stage", "Meaning"] : ["Status", "Code", "Meaning"], rows, "error-table")
+      ),
+      el("p", { className: "example-title" }, "Example error body (", el("code", { text: sample.name }), "):"),
+      el("pre", { className: "example-body" }, el("code", { text: JSON.stringify(sample.value, null, 2) }))
+    );
+  }
+
   function securityRequirements(doc, operation) {
     const requirements = operation.security !== undefined ? operation.security : doc.security;
     const schemes = (doc.components && doc.components.securitySchemes) || {};
@@ -290,6 +340,7 @@
     const params = parametersOf(doc, pathItem, operation);
     const requirements = securityRequirements(doc, operation);
     const curl = curlCommand(baseUrl, path, params, requirements);
+    const errors = errorsBlock(errorExamples(doc, operation));
     const card = el(
       "section",
       { className: "operation", id: anchor, "data-operation-id": operation.operationId || anchor },
@@ -309,6 +360,7 @@
       parameterTable(doc, params, anchor),
       el("h4", { text: "Responses" }),
       responsesBlock(doc, operation.responses),
+      errors ? [el("h4", { text: "Errors" }), errors] : null,
       el("h4", { text: "Example" }),
       el("pre", { className: "curl" }, el("code", { text: curl }))
     );
@@ -374,6 +426,53 @@
             : el("p", { className: "muted", text: "No declared properties." })
         );
       })
+    );
+  }
+
+  // Every error kind once, with its code in each error shape (the oEmbed shape's string codes,
+  // the Markdown shape's integers), gathered from the operations' examples.
+  function errorsSection(doc) {
+    const kinds = new Map();
+    for (const rawItem of Object.values(doc.paths || {})) {
+      const pathItem = deref(doc, rawItem) || {};
+      for (const method of METHODS) {
+        if (!pathItem[method]) continue;
+        for (const example of errorExamples(doc, pathItem[method])) {
+          if (!kinds.has(example.name)) kinds.set(example.name, { status: example.status, meaning: example.meaning, stage: null, codes: {} });
+          const kind = kinds.get(example.name);
+          const shape = typeof example.code === "number" ? "markdown" : "oembed";
+          kind.codes[shape] = example.code;
+          if (example.stage) kind.stage = example.stage;
+        }
+      }
+    }
+    if (!kinds.size) return null;
+    const sorted = [...kinds.entries()].sort((a, b) => statusOrder(a[1].status) - statusOrder(b[1].status) || a[0].localeCompare(b[0]));
+    const rows = sorted.map(([name, kind]) =>
+      el(
+        "tr",
+        { "data-error": name },
+        el("td", {}, el("span", { className: "status-code error", text: kind.status })),
+        el("td", {}, kind.codes.oembed === undefined ? "—" : el("code", { text: show(kind.codes.oembed) })),
+        el("td", {}, kind.codes.markdown === undefined ? "—" : el("code", { text: show(kind.codes.markdown) })),
+        el("td", { text: kind.stage || "—" }),
+        el("td", { className: "description", text: kind.meaning })
+      )
+    );
+    return el(
+      "section",
+      { className: "group", id: "errors" },
+      el("h2", {}, "Errors", el("a", { className: "anchor", href: "#errors", "aria-label": "Link to errors", text: "#" })),
+      el(
+        "p",
+        {},
+        "Every error is answered as JSON and bills nothing. Markdown answers ",
+        el("code", { text: '{"error": {"code", "message"}, "request_id"}' }),
+        " with an integer code; oEmbed, screenshots and frames answer ",
+        el("code", { text: '{"success": false, "error": {"code", "message", "stage", "details"}}' }),
+        ". Each operation below shows an example body."
+      ),
+      table(["Status", "oEmbed, screenshot, frames", "Markdown", "Stage", "Meaning"], rows, "error-table")
     );
   }
 
@@ -482,6 +581,11 @@
       groupTocItems.set(section, tocItem);
       tocList.append(tocItem);
       content.append(section);
+    }
+    const errors = errorsSection(doc);
+    if (errors) {
+      content.append(errors);
+      tocList.append(el("li", {}, el("a", { href: "#errors", text: "Errors" })));
     }
     const security = securitySection(doc);
     if (security) {

@@ -9,6 +9,11 @@
   const { el, richText, deref, isBooleanEnum, loadOpenApi } = window.PagecastPage;
   const KEY_STORAGE = "pagecast-playground-key";
   const OPERATION_STORAGE = "pagecast-playground-operation";
+  const VERSION_STORAGE = "pagecast-playground-version";
+  const FORM_STORAGE = "pagecast-playground-form";
+  // Where an operation takes its target URL, in the order the form select offers them.
+  const FORMS = ["path", "query"];
+  const FORM_LABELS = { path: "in the path (encoded)", query: "as the url= parameter" };
   const LENIENT = /Allowed: ([^;]+); anything else means the default\./;
   const ALIAS = /^Alias of `([^`]+)`/;
   const REQUEST_TIMEOUT_MS = 180000;
@@ -35,8 +40,9 @@
   const state = {
     doc: null,
     baseUrl: "",
-    operations: new Map(),
+    families: new Map(),
     forms: new Map(),
+    keyHeader: "api-key",
     objectUrl: null,
     running: false,
   };
@@ -94,10 +100,12 @@
       const queryTarget = !target && params.find((p) => p.in === "query" && p.name === "url");
       const keyed = params.some((p) => p.in === "query" && p.name === "app_id");
       if (!keyed || !(target || queryTarget)) continue;
+      const version = /^\/api\/([^/]+)\//.exec(path);
       found.push({
         id: operation.operationId || "GET " + path,
         path,
         summary: operation.summary || path,
+        version: version ? version[1] : "",
         targetIn: target ? "path" : "query",
         params: params.filter((p) => p.in === "query" && p.name !== "app_id" && !(queryTarget && p.name === "url")),
         kind: /\/screenshot/.test(path) ? "screenshot" : /\/oembed/.test(path) ? "oembed" : /\/markdown/.test(path) ? "markdown" : "other",
@@ -106,10 +114,37 @@
     return found;
   }
 
+  // One entry per endpoint: the operations of one kind (its versions, and the target in the
+  // path or as url=) are the variants of one family, chosen with the version and form selects.
+  function families(operations) {
+    const found = new Map();
+    for (const operation of operations) {
+      const id = operation.kind === "other" ? operation.id : operation.kind;
+      if (!found.has(id)) found.set(id, { id, variants: [] });
+      found.get(id).variants.push(operation);
+    }
+    for (const family of found.values()) {
+      const first = family.variants[0];
+      // Variants differ only in what their summaries say in parentheses.
+      family.title = family.variants.length > 1 ? first.summary.replace(/\s*\([^)]*\)\s*$/, "") : first.summary;
+      family.versions = [...new Set(family.variants.map((v) => v.version))].sort((a, b) => b.localeCompare(a, "en", { numeric: true }));
+      family.forms = FORMS.filter((form) => family.variants.some((v) => v.targetIn === form));
+    }
+    return found;
+  }
+
+  // The header an API key is sent in: the header scheme of the document, X-API-Key if offered.
+  function keyHeader(doc) {
+    const schemes = Object.values((doc.components && doc.components.securitySchemes) || {}).map((scheme) => deref(doc, scheme) || {});
+    const headers = schemes.filter((scheme) => scheme.type === "apiKey" && scheme.in === "header" && scheme.name);
+    const preferred = headers.find((scheme) => /^x-api-key$/i.test(scheme.name)) || headers[0];
+    return preferred ? preferred.name : "api-key";
+  }
+
   // --- The parameter form ------------------------------------------------------------------
 
-  function controlId(operation, param) {
-    return "param-" + operation.id + "-" + param.name;
+  function controlId(family, param) {
+    return "param-" + family.id + "-" + param.name;
   }
 
   function describe(schema, param) {
@@ -126,9 +161,9 @@
   }
 
   // One parameter: its control, label and description; read() gives the value to send or null.
-  function parameterRow(operation, param) {
+  function parameterRow(family, param, onChange) {
     const schema = param.schema || {};
-    const id = controlId(operation, param);
+    const id = controlId(family, param);
     const helpId = id + "-help";
     const hasDefault = "default" in schema;
     const defaultText = hasDefault ? show(schema.default) : "";
@@ -190,40 +225,132 @@
       control.type === "checkbox" ? [control, label] : [label, control],
       el("p", { id: helpId, className: "help" }, richText(param.description), notes ? el("span", { className: "notes", text: " (" + notes + ")" }) : null)
     );
-    const mark = () => row.classList.toggle("changed", read() !== null);
+    const mark = () => {
+      row.classList.toggle("changed", read() !== null);
+      onChange();
+    };
     control.addEventListener("input", mark);
     control.addEventListener("change", mark);
     const resetRow = () => {
       reset();
       mark();
     };
-    return { name: param.name, row, read, reset: resetRow };
+    const words = (param.name + " " + (param.description || "") + " " + (param["x-group"] || "")).toLowerCase();
+    return { name: param.name, group: param["x-group"] || null, row, read, reset: resetRow, words };
   }
 
-  function formFor(operation) {
-    if (!state.forms.has(operation.id)) {
-      const rows = operation.params
-        .filter((param) => !ALIAS.test(param.description || "")) // aliases only repeat a parameter
-        .map((param) => parameterRow(operation, param));
-      const list = el("div", { className: "param-rows" }, rows.map((row) => row.row));
-      if (!rows.length) list.append(el("p", { className: "muted", text: "No parameters." }));
-      state.forms.set(operation.id, { list, rows });
+  // A family's parameters (every variant's, once), in groups when the document names them.
+  function formFor(family) {
+    if (state.forms.has(family.id)) return state.forms.get(family.id);
+    const seen = new Map();
+    for (const variant of family.variants) {
+      for (const param of variant.params) {
+        if (!seen.has(param.name) && !ALIAS.test(param.description || "")) seen.set(param.name, param); // aliases only repeat a parameter
+      }
     }
-    return state.forms.get(operation.id);
+    const groups = new Map();
+    const refresh = () => {
+      for (const group of groups.values()) {
+        const changed = group.rows.filter((row) => row.read() !== null).length;
+        group.count.textContent = group.rows.length + (changed ? " · " + changed + " changed" : "");
+      }
+    };
+    const rows = [...seen.values()].map((param) => parameterRow(family, param, refresh));
+    const list = el("div", { className: "param-rows" });
+    const loose = rows.filter((row) => !row.group);
+    if (loose.length) list.append(el("div", { className: "param-group-rows" }, loose.map((row) => row.row)));
+    for (const row of rows.filter((r) => r.group)) {
+      if (!groups.has(row.group)) {
+        const count = el("span", { className: "group-count" });
+        const body = el("div", { className: "param-group-rows" });
+        const details = el("details", { className: "param-group", "data-group": row.group }, el("summary", {}, el("span", { className: "group-title", text: row.group }), " ", count), body);
+        // The first group (the essentials) starts open; the others open when wanted.
+        details.open = groups.size === 0;
+        groups.set(row.group, { details, body, count, rows: [] });
+        list.append(details);
+      }
+      const group = groups.get(row.group);
+      group.rows.push(row);
+      group.body.append(row.row);
+    }
+    if (!rows.length) list.append(el("p", { className: "muted", text: "No parameters." }));
+    refresh();
+    state.forms.set(family.id, { list, rows, groups });
+    return state.forms.get(family.id);
   }
 
+  // Shows only the parameters whose name or description has every word of the filter; groups
+  // with a match open while the filter is set and go back to how they were when it is cleared.
+  function applyParamFilter() {
+    const family = currentFamily();
+    if (!family) return;
+    const form = formFor(family);
+    const terms = $("param-filter").value.toLowerCase().split(/\s+/).filter(Boolean);
+    let shown = 0;
+    for (const row of form.rows) {
+      const visible = terms.every((term) => row.words.includes(term));
+      row.row.hidden = !visible;
+      if (visible) shown += 1;
+    }
+    for (const group of form.groups.values()) {
+      const matches = group.rows.some((row) => !row.row.hidden);
+      group.details.hidden = !matches;
+      if (terms.length) {
+        if (group.details.dataset.wasOpen === undefined) group.details.dataset.wasOpen = String(group.details.open);
+        group.details.open = matches;
+      } else if (group.details.dataset.wasOpen !== undefined) {
+        group.details.open = group.details.dataset.wasOpen === "true";
+        delete group.details.dataset.wasOpen;
+      }
+    }
+    $("param-filter-status").textContent = terms.length ? shown + " of " + form.rows.length + " parameters" : "";
+  }
+
+  function currentFamily() {
+    return state.families.get($("operation").value);
+  }
+
+  // The variant the version and form selects point at (the first of the version otherwise).
   function currentOperation() {
-    return state.operations.get($("operation").value);
+    const family = currentFamily();
+    if (!family) return null;
+    const version = $("version").value;
+    const form = $("form").value;
+    const ofVersion = family.variants.filter((v) => !version || v.version === version);
+    return ofVersion.find((v) => v.targetIn === form) || ofVersion[0] || family.variants[0];
+  }
+
+  function fillSelect(select, values, labels, keep) {
+    clear(select);
+    for (const value of values) select.append(el("option", { value, text: labels(value) }));
+    if (values.includes(keep)) select.value = keep;
   }
 
   function showOperation() {
+    const family = currentFamily();
+    if (!family) return;
+    const saved = storage("sessionStorage");
+    fillSelect($("version"), family.versions, (v) => v, $("version").value || (saved && saved.getItem(VERSION_STORAGE)));
+    fillSelect($("form"), family.forms, (f) => FORM_LABELS[f], $("form").value || (saved && saved.getItem(FORM_STORAGE)));
+    $("version-field").hidden = family.versions.length < 2;
+    $("form-field").hidden = family.forms.length < 2;
+    $("variants").hidden = $("version-field").hidden && $("form-field").hidden;
+    const holder = clear($("param-list"));
+    holder.append(formFor(family).list);
+    showVariant();
+    applyParamFilter();
+    if (saved) saved.setItem(OPERATION_STORAGE, family.id);
+  }
+
+  function showVariant() {
     const operation = currentOperation();
     if (!operation) return;
-    $("operation-help").textContent = "GET " + operation.path + (operation.targetIn === "query" ? " (target as url=)" : "");
-    const holder = clear($("param-list"));
-    holder.append(formFor(operation).list);
+    $("operation-help").textContent = "GET " + operation.path + (operation.targetIn === "query" ? "?url=…" : "");
     const saved = storage("sessionStorage");
-    if (saved) saved.setItem(OPERATION_STORAGE, operation.id);
+    if (saved && !$("variants").hidden) {
+      saved.setItem(VERSION_STORAGE, $("version").value);
+      saved.setItem(FORM_STORAGE, $("form").value);
+    }
   }
 
   // --- Building the request ----------------------------------------------------------------
@@ -233,19 +360,26 @@
     return encodeURIComponent(value).replace(/'/g, "%27");
   }
 
-  function buildRequest(operation, key, target) {
-    const query = [["app_id", key]];
+  function shellQuote(text) {
+    return "'" + String(text).replace(/'/g, "'\\''") + "'";
+  }
+
+  // The key travels in a header, never in the address (which ends up in logs and histories).
+  function buildRequest(family, operation, key, target) {
+    const query = [];
     if (operation.targetIn === "query") query.push(["url", target]);
-    for (const row of formFor(operation).rows) {
+    const sent = new Set(operation.params.map((param) => param.name));
+    for (const row of formFor(family).rows) {
       const value = row.read();
-      if (value !== null) query.push([row.name, value]);
+      if (value !== null && sent.has(row.name)) query.push([row.name, value]);
     }
     const path = operation.path.replace("{encoded_url}", encodeValue(target));
     const search = query.map(([name, value]) => encodeValue(name) + "=" + encodeValue(value)).join("&");
-    const relative = path + "?" + search;
+    const relative = path + (search ? "?" + search : "");
     return {
       fetchUrl: new URL("." + relative, document.baseURI).href,
-      curl: "curl -i '" + state.baseUrl + relative + "'",
+      headers: { [state.keyHeader]: key },
+      curl: "curl -i -H " + shellQuote(state.keyHeader + ": " + key) + " '" + state.baseUrl + relative + "'",
     };
   }
 
@@ -672,6 +806,10 @@
     $("screenshot").removeAttribute("src");
     clear($("embed-frame"));
     $("copy-status").textContent = "";
+    $("copy-markdown-status").textContent = "";
+    $("open-frame").hidden = true;
+    $("open-frame").removeAttribute("href");
+    $("download-image").removeAttribute("href");
   }
 
   function showCurl(curl) {
@@ -736,7 +874,11 @@
     $("error-section").hidden = false;
   }
 
-  function showScreenshot(src, info, pdf) {
+  function showScreenshot(src, info, pdf, fileName) {
+    const download = $("download-image");
+    download.href = src;
+    download.setAttribute("download", fileName);
+    download.textContent = pdf ? "Download PDF" : "Download image";
     const image = $("screenshot");
     // A PDF cannot be an <img>: the link alone opens it.
     image.hidden = Boolean(pdf);
@@ -769,9 +911,11 @@
     ].filter(Boolean);
     $("embed-info").textContent = facts.join(" · ");
     const note = clear($("embed-note"));
-    if (body.frame_url) {
-      const href = safeHref(body.frame_url);
-      note.append("Hosted frame: ", link(href, body.frame_url), ".");
+    const frameHref = typeof body.frame_url === "string" ? safeHref(body.frame_url) : null;
+    if (frameHref) {
+      note.append("Hosted frame: ", link(frameHref, body.frame_url), ".");
+      $("open-frame").href = frameHref;
+      $("open-frame").hidden = false;
     }
     if (body.source && body.source !== "og_frame") {
       note.append(
@@ -861,7 +1005,7 @@
         body.cached ? "an identical earlier capture, reused" : null,
         timing.ready ? "waited " + timing.ready_ms + " ms after load (" + timing.ready + ")" : null,
         body.expiresAt ? "the link expires at " + body.expiresAt : "the link expires 24 hours after capture",
-      ].filter(Boolean).join(" · "), pdf);
+      ].filter(Boolean).join(" · "), pdf, (href || "").split("/").pop() || "screenshot");
       return;
     }
     if (typeof body.html === "string" && (body.type || body.source)) {
@@ -877,6 +1021,7 @@
   async function run(event) {
     event.preventDefault();
     if (state.running) return;
+    const family = currentFamily();
     const operation = currentOperation();
     const keyInput = $("api-key");
     const urlInput = $("target-url");
@@ -889,14 +1034,14 @@
       (!key ? keyInput : urlInput).focus();
       return;
     }
-    const request = buildRequest(operation, key, target);
+    const request = buildRequest(family, operation, key, target);
     const result = $("result");
     state.running = true;
     $("run").disabled = true;
     result.setAttribute("aria-busy", "true");
     result.dataset.state = "running";
     status.classList.remove("error");
-    status.textContent = "Running " + operation.summary + "…";
+    status.textContent = "Running " + family.title + "…";
     resetResult();
     showCurl(request.curl);
     const controller = new AbortController();
@@ -905,7 +1050,8 @@
     let outcome = "error";
     try {
       const response = await fetch(request.fetchUrl, {
-        headers: { Accept: "application/json, text/markdown;q=0.9, image/*;q=0.8, application/pdf;q=0.8" },
+        // Markdown answers in its default format unless the form asks for json.
+        headers: { ...request.headers, Accept: operation.kind === "markdown" ? "text/markdown, application/json;q=0.9" : "application/json, image/*;q=0.8, application/pdf;q=0.8" },
         cache: "no-store",
         credentials: "omit",
         signal: controller.signal,
@@ -919,7 +1065,8 @@
         if (response.ok) {
           state.objectUrl = URL.createObjectURL(blob);
           const pdf = type.startsWith("application/pdf");
-          showScreenshot(state.objectUrl, "The " + (pdf ? "PDF" : "image") + " itself (response_type=image)", pdf);
+          const extension = pdf ? "pdf" : type.slice("image/".length).split(";")[0].trim();
+          showScreenshot(state.objectUrl, "The " + (pdf ? "PDF" : "image") + " itself (response_type=image)", pdf, "screenshot." + extension);
         }
       } else {
         text = await response.text();
@@ -960,20 +1107,19 @@
     }
   }
 
-  // --- Copying the curl command ------------------------------------------------------------
+  // --- Copying ---------------------------------------------------------------------------
 
-  async function copyCurl() {
-    const text = $("curl").textContent;
-    const status = $("copy-status");
+  // Copies text to the clipboard; without clipboard access (an insecure origin, or permission
+  // refused) selects it in the page instead, so Ctrl+C finishes the job.
+  async function copyText(text, status, select) {
     try {
       await navigator.clipboard.writeText(text);
       status.textContent = "Copied to the clipboard.";
       return;
     } catch (error) {
-      // No clipboard access (an insecure origin, or permission refused): select it instead.
+      // Fall through to selecting it.
     }
-    const selection = window.getSelection();
-    selection.selectAllChildren($("curl"));
+    select();
     let copied = false;
     try {
       copied = document.execCommand("copy");
@@ -981,6 +1127,15 @@
       copied = false;
     }
     status.textContent = copied ? "Copied to the clipboard." : "Selected: press Ctrl+C (or ⌘C) to copy.";
+  }
+
+  function copyCurl() {
+    return copyText($("curl").textContent, $("copy-status"), () => window.getSelection().selectAllChildren($("curl")));
+  }
+
+  function copyMarkdown() {
+    const raw = $("markdown-raw");
+    return copyText(raw.value, $("copy-markdown-status"), () => raw.select());
   }
 
   // --- Start -------------------------------------------------------------------------------
@@ -1007,26 +1162,38 @@
     state.doc = doc;
     const servers = Array.isArray(doc.servers) ? doc.servers : [];
     state.baseUrl = String((servers[0] && servers[0].url) || window.location.origin).replace(/\/+$/, "");
+    state.keyHeader = keyHeader(doc);
     const select = $("operation");
-    for (const operation of tryableOperations(doc)) {
-      state.operations.set(operation.id, operation);
-      select.append(el("option", { value: operation.id, text: operation.summary }));
+    state.families = families(tryableOperations(doc));
+    for (const family of state.families.values()) {
+      select.append(el("option", { value: family.id, text: family.title }));
     }
-    if (!state.operations.size) {
+    if (!state.families.size) {
       status.textContent = "openapi.json describes no operation to try.";
       status.classList.add("error");
       return;
     }
     const session = storage("sessionStorage");
     const saved = session && session.getItem(OPERATION_STORAGE);
-    if (saved && state.operations.has(saved)) select.value = saved;
+    if (saved && state.families.has(saved)) select.value = saved;
     select.disabled = false;
     select.addEventListener("change", showOperation);
+    $("version").addEventListener("change", showVariant);
+    $("form").addEventListener("change", showVariant);
     showOperation();
     $("params").disabled = false;
-    $("reset-params").addEventListener("click", () => formFor(currentOperation()).rows.forEach((row) => row.reset()));
+    $("reset-params").addEventListener("click", () => formFor(currentFamily()).rows.forEach((row) => row.reset()));
+    const filter = $("param-filter");
+    filter.addEventListener("input", applyParamFilter);
+    filter.addEventListener("keydown", (event) => {
+      if (event.key === "Escape") {
+        filter.value = "";
+        applyParamFilter();
+      }
+    });
     $("request").addEventListener("submit", run);
     $("copy-curl").addEventListener("click", copyCurl);
+    $("copy-markdown").addEventListener("click", copyMarkdown);
     $("run").disabled = false;
     status.textContent = "";
     status.hidden = true;

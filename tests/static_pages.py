@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import re
 
+from playwright.async_api import Page
+
 from handlers.static import STATIC
 
 
@@ -29,3 +31,20 @@ def assert_safe_script(name: str) -> str:
     assert "insertAdjacentHTML" not in script and "document.write" not in script, name
     assert "eval(" not in script and "new Function" not in script, name
     return script
+
+
+def collect_problems(page: Page) -> list[str]:
+    """A list that fills with the page's console errors and warnings, uncaught exceptions and
+    failed requests, from now on."""
+    problems: list[str] = []
+    page.on(
+        "console",
+        lambda message: (
+            problems.append(f"console {message.type}: {message.text}")
+            if message.type in ("error", "warning")
+            else None
+        ),
+    )
+    page.on("pageerror", lambda error: problems.append(f"page error: {error}"))
+    page.on("requestfailed", lambda request: problems.append(f"request failed: {request.url}"))
+    return problems

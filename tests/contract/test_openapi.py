@@ -14,8 +14,10 @@ from openapi_spec_validator import validate
 
 from app.web import RobotsHandler, make_api_app, make_frame_app
 from handlers.docs import DocsHandler
+from handlers.errors import KINDS
 from handlers.markdown import MARKDOWN_PARAMS
 from handlers.openapi import OpenApiHandler, build_openapi
+from handlers.param_groups import MARKDOWN_GROUPS
 from handlers.playground import PlaygroundHandler
 
 
@@ -48,6 +50,52 @@ def test_markdown_operation_lists_every_table_parameter() -> None:
     assert by_name["chunking"]["schema"]["enum"] == ["true", "false", "1", "0"]
     assert all(p["description"] for p in operation["parameters"])
     assert {"400", "401", "404", "429", "500"} <= set(operation["responses"])
+
+
+def test_markdown_parameters_come_in_groups() -> None:
+    """Every Markdown parameter but the key and the target is in exactly one group, the groups
+    name only real parameters, and the document lists them group by group with ``x-group``."""
+    names = [name for _, members in MARKDOWN_GROUPS for name in members]
+    assert len(names) == len(set(names)), "a parameter in two groups"
+    assert set(names) == set(MARKDOWN_PARAMS.by_name) - {"app_id", "url"}  # key and target
+    assert [title for title, _ in MARKDOWN_GROUPS] == [
+        "Essentials",
+        "Output",
+        "Chunks and query",
+        "Structure",
+        "Rendering and fetch",
+        "Safety",
+    ]
+    operation = build_openapi("http://x")["paths"]["/api/3.0/markdown/{encoded_url}"]["get"]
+    listed = [(p["name"], p.get("x-group")) for p in operation["parameters"]]
+    assert listed[:2] == [("encoded_url", None), ("app_id", None)]
+    assert listed[2:] == [(name, title) for title, members in MARKDOWN_GROUPS for name in members]
+
+
+def test_every_error_kind_has_an_example_body_in_both_shapes() -> None:
+    document = build_openapi("http://x")
+    examples = document["components"]["examples"]
+    schemas = document["components"]["schemas"]
+    for name, kind in KINDS.items():
+        markdown = examples[f"markdown_{name}"]
+        assert markdown["summary"] == kind.message
+        assert markdown["value"]["error"] == {"code": kind.markdown_code, "message": kind.message}
+        assert set(markdown["value"]) == set(schemas["MarkdownError"]["required"])
+        oembed = examples[f"oembed_{name}"]["value"]
+        assert oembed["error"]["code"] == kind.oembed_code
+        assert oembed["error"]["stage"] == kind.stage
+        assert oembed["success"] is False and set(oembed) == {"success", "error", "request_id"}
+        assert set(oembed["error"]) == set(
+            schemas["OembedError"]["properties"]["error"]["required"]
+        )
+    for path, shape in (
+        ("/api/3.0/markdown/{encoded_url}", "markdown"),
+        ("/api/1.1/screenshot/{encoded_url}", "oembed"),
+    ):
+        responses = document["paths"][path]["get"]["responses"]
+        for name, kind in KINDS.items():
+            named = responses[str(kind.status)]["content"]["application/json"]["examples"][name]
+            assert named == {"$ref": f"#/components/examples/{shape}_{name}"}
 
 
 @pytest.mark.gen_test(timeout=20)

@@ -22,9 +22,7 @@ ROOT = Path(__file__).resolve().parent.parent.parent
 
 def test_committed_config_matches_the_declarations() -> None:
     committed = (ROOT / "config.toml").read_text()
-    assert committed == render_config(), (
-        "config.toml drifted: run `python server.py config > config.toml`"
-    )
+    assert committed == render_config(), "config.toml drifted: run `make config`"
 
 
 def test_readme_keeps_the_current_reference() -> None:

@@ -16,8 +16,10 @@ from app.services import Services
 from app.web import make_api_app
 from browser.farm.browser import LAUNCH_ARGS
 from handlers.docs import CONTENT_SECURITY_POLICY, STATIC
+from handlers.errors import KINDS, ApiError, render
+from handlers.openapi import EXAMPLE_REQUEST_ID
 from tests.origin import Origin, serve
-from tests.static_pages import assert_no_inline_code, assert_safe_script
+from tests.static_pages import assert_no_inline_code, assert_safe_script, collect_problems
 
 CHROMIUM = os.environ.get("PAGECAST_TEST_CHROMIUM", "/usr/bin/chromium")
 CSP = (
@@ -124,19 +126,7 @@ async def test_reference_renders_in_chromium(api: Origin, services: Services) ->
         )
         try:
             page = await browser.new_page(viewport={"width": 1280, "height": 900})
-            page.on(
-                "console",
-                lambda message: (
-                    problems.append(f"console {message.type}: {message.text}")
-                    if message.type in ("error", "warning")
-                    else None
-                ),
-            )
-            page.on("pageerror", lambda error: problems.append(f"page error: {error}"))
-            page.on(
-                "requestfailed",
-                lambda request: problems.append(f"request failed: {request.url}"),
-            )
+            problems.extend(collect_problems(page))
             await page.add_init_script(RECORD_VIOLATIONS)
             response = await page.goto(api.url("/docs"), timeout=15_000)
             assert response is not None and response.status == 200
@@ -188,6 +178,31 @@ async def test_reference_renders_in_chromium(api: Origin, services: Services) ->
             assert await page.locator('[data-group="oEmbed"]').is_hidden()
             await page.fill("#filter", "")
             assert await screenshot.is_visible()
+
+            # Every error code with its meaning, in both shapes, and one example body for each
+            # operation; a link to the playground.
+            assert await page.eval_on_selector("#playground-link a", "a => a.href") == api.url("/")
+            assert await page.locator("#errors tr[data-error]").count() == len(KINDS)
+            refused = await cell_text(page, '#errors tr[data-error="fetch_not_allowed"]')
+            assert (
+                refused == "400 invalid_request -3006 validation the target address is not allowed"
+            )
+            for operation, shape in (("markdown", "markdown"), ("screenshot", "oembed")):
+                card = f'[data-operation-id="{operation}"]'
+                rows = page.locator(f"{card} .error-block tr[data-error]")
+                assert await rows.count() == len(KINDS)
+                body = json.loads(await page.locator(f"{card} pre.example-body").inner_text())
+                assert body == render(shape, ApiError("unauthorized"), EXAMPLE_REQUEST_ID)
+            await page.click(f"{markdown} .error-codes summary")
+            quota = await cell_text(
+                page, f'{markdown} .error-block tr[data-error="quota_exceeded"]'
+            )
+            assert quota == "429 -1003 the monthly credit quota is used up"
+
+            # A phone's width: nothing wider than the window.
+            await page.set_viewport_size({"width": 375, "height": 800})
+            widths = await page.evaluate("[document.documentElement.scrollWidth, innerWidth]")
+            assert widths[0] <= widths[1]
 
             violations = await page.evaluate("window.__cspViolations")
             assert violations == []

@@ -4,10 +4,11 @@ frame, and a request with an unknown key, all against a local origin page."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -20,11 +21,12 @@ from app.config import Settings
 from app.services import Services
 from app.web import make_api_app, make_frame_app
 from browser.farm.browser import LAUNCH_ARGS
+from handlers.param_groups import MARKDOWN_GROUPS
 from handlers.playground import content_security_policy
 from handlers.static import STATIC
 from tests.conftest import make_settings
 from tests.origin import Origin, serve
-from tests.static_pages import assert_no_inline_code, assert_safe_script
+from tests.static_pages import assert_no_inline_code, assert_safe_script, collect_problems
 
 CHROMIUM = os.environ.get("PAGECAST_TEST_CHROMIUM", "/usr/bin/chromium")
 # Collects every CSP violation, whether or not the browser also logs it to the console.
@@ -195,6 +197,25 @@ async def text(page: Page, selector: str) -> str:
     return " ".join((await page.locator(selector).inner_text()).split())
 
 
+@contextlib.asynccontextmanager
+async def playground_page(base_url: str, width: int, height: int) -> AsyncIterator[Page]:
+    """A Chromium page of this size, allowed the clipboard, that records every CSP violation."""
+    async with async_playwright() as playwright:
+        browser = await playwright.chromium.launch(
+            executable_path=CHROMIUM, args=list(LAUNCH_ARGS), timeout=30_000
+        )
+        try:
+            context = await browser.new_context(
+                viewport={"width": width, "height": height}, accept_downloads=True
+            )
+            await context.grant_permissions(["clipboard-read", "clipboard-write"], origin=base_url)
+            # Before any of the page's own code runs, so violations while it loads count too.
+            await context.add_init_script(RECORD_VIOLATIONS)
+            yield await context.new_page()
+        finally:
+            await browser.close()
+
+
 @pytest.mark.chromium
 @pytest.mark.gen_test(timeout=60)
 async def test_playground_runs_every_endpoint_in_chromium(
@@ -202,133 +223,111 @@ async def test_playground_runs_every_endpoint_in_chromium(
 ) -> None:
     base_url = api.base_url
     target = origin.url("/article")
-    problems: list[str] = []
-    async with async_playwright() as playwright:
-        browser = await playwright.chromium.launch(
-            executable_path=CHROMIUM, args=list(LAUNCH_ARGS), timeout=30_000
+    async with playground_page(base_url, 1400, 1000) as page:
+        problems = collect_problems(page)
+        response = await page.goto(f"{base_url}/", timeout=15_000)
+        assert response is not None and response.status == 200
+        await page.wait_for_selector("body[data-ready=true]", timeout=10_000)
+        options = await page.eval_on_selector_all(
+            "#operation option", "options => options.map(o => o.value)"
         )
-        try:
-            context = await browser.new_context(viewport={"width": 1400, "height": 1000})
-            await context.grant_permissions(["clipboard-read", "clipboard-write"], origin=base_url)
-            # Before any of the page's own code runs, so violations while it loads count too.
-            await context.add_init_script(RECORD_VIOLATIONS)
-            page = await context.new_page()
-            page.on(
-                "console",
-                lambda message: (
-                    problems.append(f"console {message.type}: {message.text}")
-                    if message.type in ("error", "warning")
-                    else None
-                ),
-            )
-            page.on("pageerror", lambda error: problems.append(f"page error: {error}"))
-            page.on(
-                "requestfailed",
-                lambda request: problems.append(f"request failed: {request.url}"),
-            )
-            response = await page.goto(f"{base_url}/", timeout=15_000)
-            assert response is not None and response.status == 200
-            await page.wait_for_selector("body[data-ready=true]", timeout=10_000)
-            options = await page.eval_on_selector_all(
-                "#operation option", "options => options.map(o => o.value)"
-            )
-            assert {"screenshot", "markdown", "oembed_1_1_path", "oembed_3_0_query"} <= set(options)
+        assert options == ["markdown", "oembed", "screenshot"], "one entry per endpoint"
 
-            await page.fill("#api-key", key)
-            await page.fill("#target-url", target)
+        await page.fill("#api-key", key)
+        await page.fill("#target-url", target)
 
-            # A screenshot: the image from screenshotUrl, the credits, a curl command to copy.
-            await run(page, "screenshot")
-            await page.wait_for_function(
-                "() => { const i = document.getElementById('screenshot');"
-                " return i.complete && i.naturalWidth > 0; }",
-                timeout=10_000,
-            )
-            assert await page.eval_on_selector("#screenshot", "i => i.naturalWidth") == 1366
-            assert await text(page, "#credits") == "1"
-            billing = await text(page, '#headers tr[data-header="x-billing-requests"] td')
-            assert billing == "1"
-            curl = await text(page, "#curl")
-            assert curl.startswith(f"curl -i '{base_url}/api/1.1/screenshot/")
-            assert quote(target, safe="") in curl and f"app_id={key}" in curl
-            await page.click("#copy-curl")
-            await page.wait_for_selector("#copy-status:has-text('Copied')", timeout=5_000)
-            assert await page.evaluate("navigator.clipboard.readText()") == curl
+        # A screenshot: the image from screenshotUrl, the credits, a curl command to copy.
+        await run(page, "screenshot")
+        await page.wait_for_function(
+            "() => { const i = document.getElementById('screenshot');"
+            " return i.complete && i.naturalWidth > 0; }",
+            timeout=10_000,
+        )
+        assert await page.eval_on_selector("#screenshot", "i => i.naturalWidth") == 1366
+        assert await text(page, "#credits") == "1"
+        billing = await text(page, '#headers tr[data-header="x-billing-requests"] td')
+        assert billing == "1"
+        curl = await text(page, "#curl")
+        assert curl.startswith(f"curl -i -H 'X-API-Key: {key}' '{base_url}/api/1.1/screenshot/")
+        assert quote(target, safe="") in curl and "app_id" not in curl, "the key in a header"
+        await page.click("#copy-curl")
+        await page.wait_for_selector("#copy-status:has-text('Copied')", timeout=5_000)
+        assert await page.evaluate("navigator.clipboard.readText()") == curl
 
-            # The same page as a PDF: a link to open it, its pages counted, no broken image.
-            await page.select_option("#param-screenshot-format", "pdf")
-            await run(page, "screenshot")
-            assert await page.is_visible("#screenshot-pdf")
-            assert not await page.is_visible("#screenshot")
-            assert (await page.get_attribute("#screenshot-link", "href") or "").endswith(".pdf")
-            assert "pages" in await text(page, "#screenshot-info")
-            await page.select_option("#param-screenshot-format", "jpeg")
+        # The same page as a PDF: a link to open it, its pages counted, no broken image.
+        await page.select_option("#param-screenshot-format", "pdf")
+        await run(page, "screenshot")
+        assert await page.is_visible("#screenshot-pdf")
+        assert not await page.is_visible("#screenshot")
+        assert (await page.get_attribute("#screenshot-link", "href") or "").endswith(".pdf")
+        assert "pages" in await text(page, "#screenshot-info")
+        await page.select_option("#param-screenshot-format", "jpeg")
 
-            # Markdown with a query (chunks with heading paths and scores) and ai_sanitize.
-            await page.select_option("#operation", "markdown")
-            await page.select_option("#param-markdown-format", "json")
-            await page.fill("#param-markdown-query", "pricing")
-            await page.check("#param-markdown-ai_sanitize")
-            await run(page, "markdown")
-            assert "Playground test article" in await text(page, "#markdown-rendered h1")
-            assert await page.locator("#markdown-rendered h2").count() == 2
-            assert await page.locator("#markdown-rendered li").count() == 2
-            assert await page.locator("#markdown-rendered table td").count() == 4
-            assert "print" in await text(page, "#markdown-rendered pre code")
-            link = page.locator("#markdown-rendered a", has_text="link to the pricing page")
-            assert await link.get_attribute("href") == origin.url("/pricing")
-            raw = await page.input_value("#markdown-raw")
-            assert raw.startswith("# Playground test article") and "## Pricing" in raw
-            assert await page.locator("#chunks li").count() >= 1
-            assert "Pricing" in await text(page, "#chunks li:first-child .heading-path")
-            score = await text(page, "#chunks li:first-child .score")
-            assert re.fullmatch(r"score \d\.\d{3}", score)
-            assert await text(page, "#safety") != ""
-            assert "Risk level" in await text(page, "#safety")
-            assert await text(page, "#credits") == "2"
-            curl = await text(page, "#curl")
-            assert "format=json" in curl and "query=pricing" in curl and "ai_sanitize=true" in curl
-            assert "include_markdown" not in curl, "parameters left at their default are not sent"
+        # Markdown with a query (chunks with heading paths and scores) and ai_sanitize.
+        await page.select_option("#operation", "markdown")
+        await page.select_option("#param-markdown-format", "json")
+        await page.click('details[data-group="Chunks and query"] summary')
+        await page.fill("#param-markdown-query", "pricing")
+        await page.click('details[data-group="Safety"] summary')
+        await page.check("#param-markdown-ai_sanitize")
+        await run(page, "markdown")
+        assert "Playground test article" in await text(page, "#markdown-rendered h1")
+        assert await page.locator("#markdown-rendered h2").count() == 2
+        assert await page.locator("#markdown-rendered li").count() == 2
+        assert await page.locator("#markdown-rendered table td").count() == 4
+        assert "print" in await text(page, "#markdown-rendered pre code")
+        link = page.locator("#markdown-rendered a", has_text="link to the pricing page")
+        assert await link.get_attribute("href") == origin.url("/pricing")
+        raw = await page.input_value("#markdown-raw")
+        assert raw.startswith("# Playground test article") and "## Pricing" in raw
+        assert await page.locator("#chunks li").count() >= 1
+        assert "Pricing" in await text(page, "#chunks li:first-child .heading-path")
+        score = await text(page, "#chunks li:first-child .score")
+        assert re.fullmatch(r"score \d\.\d{3}", score)
+        assert await text(page, "#safety") != ""
+        assert "Risk level" in await text(page, "#safety")
+        assert await text(page, "#credits") == "2"
+        curl = await text(page, "#curl")
+        assert "format=json" in curl and "query=pricing" in curl and "ai_sanitize=true" in curl
+        assert "include_markdown" not in curl, "parameters left at their default are not sent"
 
-            # oEmbed: the hosted frame's snippet in a sandboxed srcdoc frame, loaded from the
-            # frame host (the only frame source the policy allows).
-            await run(page, "oembed_3_0_path")
-            frame = page.locator("#embed-frame iframe")
-            assert await frame.count() == 1
-            assert await frame.get_attribute("sandbox") == (
-                "allow-popups allow-popups-to-escape-sandbox"
-            )
-            assert frame_host.base_url in (await frame.get_attribute("srcdoc") or "")
-            assert "source og_frame" in await text(page, "#embed-info")
-            await frame.scroll_into_view_if_needed()
-            card = None
-            for _ in range(100):
-                card = next((f for f in page.frames if f.url.startswith(frame_host.base_url)), None)
-                if card is not None:
-                    break
-                await page.wait_for_timeout(100)
-            assert card is not None, "the hosted frame was not loaded"
-            await card.wait_for_load_state()
-            assert "Playground test article" in await card.locator("body").inner_text()
-            # The snippet's style attribute applies: the policy allows it by its hash.
-            snippet = page.frame_locator("#embed-frame iframe").locator("iframe")
-            assert await snippet.evaluate("f => getComputedStyle(f).maxWidth") == "100%"
+        # oEmbed: the hosted frame's snippet in a sandboxed srcdoc frame, loaded from the
+        # frame host (the only frame source the policy allows).
+        await run(page, "oembed")
+        frame = page.locator("#embed-frame iframe")
+        assert await frame.count() == 1
+        assert await frame.get_attribute("sandbox") == (
+            "allow-popups allow-popups-to-escape-sandbox"
+        )
+        assert frame_host.base_url in (await frame.get_attribute("srcdoc") or "")
+        assert "source og_frame" in await text(page, "#embed-info")
+        await frame.scroll_into_view_if_needed()
+        card = None
+        for _ in range(100):
+            card = next((f for f in page.frames if f.url.startswith(frame_host.base_url)), None)
+            if card is not None:
+                break
+            await page.wait_for_timeout(100)
+        assert card is not None, "the hosted frame was not loaded"
+        await card.wait_for_load_state()
+        assert "Playground test article" in await card.locator("body").inner_text()
+        # The snippet's style attribute applies: the policy allows it by its hash.
+        snippet = page.frame_locator("#embed-frame iframe").locator("iframe")
+        assert await snippet.evaluate("f => getComputedStyle(f).maxWidth") == "100%"
 
-            # An unknown key: the error in its documented shape, nothing billed.
-            await page.fill("#api-key", "not-a-key")
-            await run(page, "markdown", state="error")
-            error = await text(page, "#error-section")
-            assert "401" in error and "-1000" in error and "unknown or revoked" in error
-            assert await text(page, "#credits") == "0"
-            assert "app_id=not-a-key" in await text(page, "#curl")
-            assert await page.evaluate("sessionStorage.getItem('pagecast-playground-key')") == (
-                "not-a-key"
-            )
+        # An unknown key: the error in its documented shape, nothing billed.
+        await page.fill("#api-key", "not-a-key")
+        await run(page, "markdown", state="error")
+        error = await text(page, "#error-section")
+        assert "401" in error and "-1000" in error and "unknown or revoked" in error
+        assert await text(page, "#credits") == "0"
+        assert "-H 'X-API-Key: not-a-key'" in await text(page, "#curl")
+        assert await page.evaluate("sessionStorage.getItem('pagecast-playground-key')") == (
+            "not-a-key"
+        )
 
-            violations = await page.evaluate("window.__cspViolations")
-            assert violations == []
-        finally:
-            await browser.close()
+        violations = await page.evaluate("window.__cspViolations")
+        assert violations == []
     # Expected: Chromium's line about the 401 answer, the hosted card refusing the test origin's
     # plain-http favicon (cards show https images only), and the sandboxed frames refusing to run
     # this test's own violation recorder (init scripts are offered to every frame).
@@ -338,3 +337,115 @@ async def test_playground_runs_every_endpoint_in_chromium(
         "because the document's frame is sandboxed and the 'allow-scripts' permission is not set",
     )
     assert [p for p in problems if not any(text in p for text in expected)] == []
+
+
+# -- the guided form, the result's buttons, a phone's width ---------------------------------------
+
+MARKDOWN_GROUP_TITLES = [title for title, _ in MARKDOWN_GROUPS]
+
+
+async def assert_fits(page: Page, where: str) -> None:
+    """Nothing on the page is wider than the window."""
+    widths = await page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
+    assert widths[0] <= widths[1], f"{where}: the page is {widths[0]} px wide in {widths[1]} px"
+
+
+async def open_groups(page: Page) -> dict[str, bool]:
+    return dict(
+        await page.eval_on_selector_all(
+            "#param-list details.param-group:not([hidden])",
+            "groups => groups.map(g => [g.dataset.group, g.open])",
+        )
+    )
+
+
+@pytest.mark.chromium
+@pytest.mark.parametrize("width", [1366, 375])
+@pytest.mark.gen_test(timeout=90)
+async def test_guided_form_and_result_buttons(
+    api: Origin, origin: Origin, frame_host: Origin, key: str, width: int, tmp_path: Path
+) -> None:
+    base_url = api.base_url
+    target = origin.url("/article")
+    problems: list[str] = []
+    async with playground_page(base_url, width, 900) as page:
+        page.on("pageerror", lambda error: problems.append(f"page error: {error}"))
+        await page.goto(f"{base_url}/", timeout=15_000)
+        await page.wait_for_selector("body[data-ready=true]", timeout=10_000)
+        await assert_fits(page, "the empty form")
+        await page.fill("#api-key", key)
+        await page.fill("#target-url", target)
+
+        # Markdown's parameters in six groups, the essentials open, with a filter.
+        await page.select_option("#operation", "markdown")
+        # One version; the target in the path or as url=.
+        assert await page.is_hidden("#version-field") and await page.is_visible("#form-field")
+        titles = await page.eval_on_selector_all(
+            "#param-list details.param-group", "groups => groups.map(g => g.dataset.group)"
+        )
+        assert titles == MARKDOWN_GROUP_TITLES
+        assert await page.locator("#param-list .param").count() == 38
+        opened = await open_groups(page)
+        assert [title for title, is_open in opened.items() if is_open] == ["Essentials"]
+        assert await page.is_visible("#param-markdown-format")
+        assert await page.is_hidden("#param-markdown-chunk_size")
+        await page.fill("#param-filter", "chunk")
+        opened = await open_groups(page)
+        assert set(opened) == {"Output", "Chunks and query"} and all(opened.values())
+        assert await page.is_visible("#param-markdown-chunk_size")
+        assert await page.is_hidden('.param[data-param="format"]')
+        status = await text(page, "#param-filter-status")
+        assert re.fullmatch(r"\d+ of 38 parameters", status), status
+        await assert_fits(page, "the filtered form")
+        await page.press("#param-filter", "Escape")
+        opened = await open_groups(page)
+        assert len(opened) == 6 and [t for t, o in opened.items() if o] == ["Essentials"]
+        safety = page.locator('details[data-group="Safety"]')
+        await safety.locator("summary").click()
+        await page.check("#param-markdown-ai_sanitize")
+        assert await text(page, 'details[data-group="Safety"] .group-count') == "2 · 1 changed"
+
+        # Copy Markdown puts the raw Markdown on the clipboard.
+        await page.uncheck("#param-markdown-ai_sanitize")
+        await run(page, "markdown")
+        raw = await page.input_value("#markdown-raw")
+        assert raw.startswith("# Playground test article")
+        await page.click("#copy-markdown")
+        await page.wait_for_selector("#copy-markdown-status:has-text('Copied')", timeout=5_000)
+        assert await page.evaluate("navigator.clipboard.readText()") == raw
+        await assert_fits(page, "a Markdown result")
+
+        # Download image saves the screenshot under its own name.
+        await run(page, "screenshot")
+        async with page.expect_download(timeout=10_000) as info:
+            await page.click("#download-image")
+        download = await info.value
+        assert re.fullmatch(r"[0-9a-f]{32}\.jpeg", download.suggested_filename)
+        saved = tmp_path / download.suggested_filename
+        await download.save_as(saved)
+        assert saved.read_bytes()[:3] == b"\xff\xd8\xff", "a JPEG"
+        await assert_fits(page, "a screenshot result")
+
+        # One oEmbed entry, with the version and the target's form as options.
+        await page.select_option("#operation", "oembed")
+        assert await page.is_visible("#variants")
+        versions = await page.eval_on_selector_all("#version option", "o => o.map(x => x.value)")
+        forms = await page.eval_on_selector_all("#form option", "o => o.map(x => x.value)")
+        assert versions == ["3.0", "1.1"] and forms == ["path", "query"]
+        await page.select_option("#version", "1.1")
+        await page.select_option("#form", "query")
+        assert await text(page, "#operation-help") == "GET /api/1.1/oembed?url=…"
+        await run(page, "oembed")
+        curl = await text(page, "#curl")
+        assert f"'{base_url}/api/1.1/oembed?url={quote(target, safe='')}'" in curl
+        frame_url = await page.get_attribute("#open-frame", "href")
+        assert frame_url and frame_url.startswith(frame_host.base_url + "/oembed/")
+        await assert_fits(page, "an embed result with its long frame URL")
+        async with page.expect_popup(timeout=10_000) as opened_frame:
+            await page.click("#open-frame")
+        popup = await opened_frame.value
+        await popup.wait_for_load_state()
+        assert popup.url == frame_url
+        assert "Playground test article" in await popup.locator("body").inner_text()
+        assert await page.evaluate("window.__cspViolations") == []
+    assert problems == []
