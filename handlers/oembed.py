@@ -7,7 +7,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from convert.oembed import TEMPLATE_SIZES, frame_size, frame_template, normalize_url
+from convert.oembed import (
+    TEMPLATE_SIZES,
+    frame_oembed_fields,
+    frame_size,
+    frame_template,
+    normalize_url,
+)
 from handlers.base import ApiHandler, params_error
 from handlers.errors import ApiError
 from handlers.params import Params, ParamTable, param
@@ -222,6 +228,7 @@ class OembedHandler(ApiHandler):
             "embed_id": record.embed_id,
             "frame_url": frame_host + record.path(),
             "html": record.html,
+            **frame_oembed_fields(record.metadata, record.url),
         }
 
     def _bill(self, version: str, resolved: Resolved) -> None:
