@@ -165,6 +165,9 @@ class _Reader:
         self.sources = sources
         self.url = url
         self.headline: etree._Element | None = None
+        self.domain = readable_domain(url)
+        self.at_home = urlsplit(url).path in ("", "/")
+        """Whether the page is its site's home page."""
         self._sites: set[str] | None = None
 
     # -- raw values by source name --------------------------------------------------------------
@@ -187,7 +190,7 @@ class _Reader:
         elif source == "document:lang":
             yield pages.lang
         elif source == "document:domain":
-            yield readable_domain(self.url)
+            yield self.domain
         elif source == "document:paragraph":
             yield visible.first_paragraph(pages.paragraphs)
         elif source == "document:byline":
@@ -295,7 +298,7 @@ class _Reader:
             for value in [entity.get("description")]
             if isinstance(value, str)
         }
-        at_home = urlsplit(self.url).path in ("", "/")
+        at_home = self.at_home
 
         def check(raw: str) -> str:
             text = clean_text(raw)
@@ -312,7 +315,7 @@ class _Reader:
         return next(self._checked(rules.DESCRIPTION_SOURCES, check), "")
 
     def canonical(self) -> str:
-        page = urlsplit(self.url)
+        at_home = self.at_home
 
         def check(raw: str) -> str:
             url = absolute_url(self.url, raw)
@@ -320,7 +323,7 @@ class _Reader:
                 return ""
             # A canonical URL naming the site's home on a deeper page is a template's mistake.
             parts = urlsplit(url)
-            if parts.path in ("", "/") and page.path not in ("", "/") and not parts.query:
+            if parts.path in ("", "/") and not at_home and not parts.query:
                 return ""
             return url
 
@@ -383,7 +386,7 @@ class _Reader:
             named = tuple(name for name in rules.SITE_NAME_SOURCES if name in rules.SITE_NAMES)
             found = self._checked(named, _site_name)
             names = {compact(value) for value in found}
-            domain = readable_domain(self.url)
+            domain = self.domain
             names.add(compact(domain))
             labels = domain.split(".")[:-1]
             names.update(compact(label) for label in labels if label not in rules.GENERIC_LABELS)

@@ -91,8 +91,10 @@ AUTHOR_SOURCES = (
     "meta:citation_author",
     "meta:byl",
     "rdfa:author",
+    "jsonld:organization-author",
 )
-"""Where the page states its author; the byline a reader sees under the headline is weighed
+"""Where the page states its author (an organization named as the author comes last: a page
+that also names a person means the person); the byline a reader sees under the headline is weighed
 against the first of them (:data:`BYLINE_WINS`)."""
 BYLINE_WINS = True
 """When the byline and the stated author name different people, the byline is taken (pages
@@ -227,7 +229,7 @@ HEADLINE_AGREEMENT = 0.6
 """Share of a visible headline's words that must be in a stated title (and of the title's in the
 headline, at least :data:`HEADLINE_COVERAGE`) for the headline to be taken as the title."""
 HEADLINE_COVERAGE = 0.45
-HEADLINE_FURNITURE = ("header", "nav", "footer", "aside", "form", "button", "label")
+HEADLINE_FURNITURE = ("nav", "footer", "aside", "form", "button", "label")
 """Ancestors that make an ``<h1>`` page furniture (a logo, a menu), never the headline."""
 JUNK_TITLES = frozenset(
     {"home", "homepage", "home page", "index", "untitled", "untitled document",
@@ -336,12 +338,13 @@ AUTHOR_MAX_WORDS = 8
 """Words of one name at most (a longer text is a sentence, not a byline)."""
 AUTHOR_LABEL = re.compile(
     r"^\s*(?:(?:written|posted|published|reported|compiled|words|story|text|article|blog post)"
-    r"\s+by|by|author(?:s|ed by)?\s*:|authors?\b|von|par|por|di|door|av)\s*:?\s*",
+    r"\s+by|by|author(?:s|ed by)?\s*:|authors?|von|par|por|di|door|av)\b\s*:?\s*",
     re.I,
 )
 """The words before a name in a byline ("By", "Written by", "Author:"), removed."""
 AUTHOR_CUT = re.compile(
-    r"\s*(?:\||\u2022|\u00b7|\u2014|\u2013|\s-\s|/\s|\bon\s+(?=\w+\s+\d)|\bupdated\b|"
+    r"\s*(?:\||\bon behalf of\b|\bin collaboration\b|\u2022|\u00b7|\u2014|\u2013|\s-\s|/\s|"
+    r"\bon\s+(?=\w+\s+\d)|\bupdated\b|"
     r"\bpublished\b|\bposted\b|\blast\b|\bposted on\b|\breviewed\b|\bfact[- ]checked\b|"
     r"\bedited by\b|\d{1,2}\s*min(?:ute)?s?\s+read|\bfollow\b|\bshare\b|\bemail\b|\bbio\b|"
     r"\bview all\b|\bmore from\b|\barticles by\b|\bsee all\b|\bcontributor\b|\bstaff writer\b)",
@@ -366,18 +369,22 @@ AUTHOR_LINK = re.compile(
     re.I,
 )
 """The path of a link to an author's page: its text is the author's name."""
-NAME_LIKE = re.compile(r"^[^\d@<>{}\[\]=#*|]{2,}$")
-"""A name has no digits, markup, handles or separators (a handle or a date is not a name)."""
+NAME_LIKE = re.compile(r"^(?:[^\d@<>{}\[\]=#*|]{2,}|(?=(?:\d*[^\W\d_]){3})[\w.\-]+)$")
+"""A name has no digits, markup, handles or separators (a date is not a name), unless it is
+one word with three letters or more: a forum's user name ("paulb203")."""
 
 # -- bylines and dates ---------------------------------------------------------------------------
 
-BYLINE_ELEMENTS = 50
+BYLINE_ELEMENTS = 30
 """Texts read after (and before) the headline when looking for its byline, at most."""
-BYLINE_BEFORE = 20
+BYLINE_BEFORE = 10
 """Texts read before the headline, at most (some pages put the byline above it)."""
 BYLINE_CHARS = 600
 """Characters of text read after the headline when looking for its byline, at most."""
-BYLINE_FURNITURE = ("nav", "footer", "aside", "form", "button", "select", "figure")
+BYLINE_FURNITURE = ("nav", "footer", "form", "button", "select", "figure")
+"""Elements a byline is never inside (an ``<aside>`` near the headline often holds the date)."""
+TIME_FURNITURE = ("nav", "footer", "aside", "form")
+"""Elements whose ``<time>`` is not the page's date (another post's, in a sidebar)."""
 PUBLISHED_LABEL = re.compile(r"\b(?:published|posted|originally|released|created)\b", re.I)
 DATE_LABEL = re.compile(
     r"\b(?:published|posted|originally|released|created|updated|modified|revised|edited|"
@@ -413,6 +420,8 @@ ZERO_DATES = frozenset({"1970-01-01", "1900-01-01"})
 """Dates that templates write for "no date" (the epoch, a spreadsheet's zero)."""
 BYLINE_START = re.compile(r"^\s*(?:by|written by|posted by|words by|story by|author:?)\b", re.I)
 """A chunk of text that opens a byline and names the author in the same breath."""
+BYLINE_SEPARATOR = re.compile(r"\s+[\u00b7\u2022|\u2013\u2014]\s+")
+"""What stands between a byline's parts in one text ("Dec. 19, 2025 · Jane Doe")."""
 DATE_TEXT_CHARS = 120
 """A text longer than this is prose, not a dateline: dates in it are not the page's."""
 DATE_ITEMPROPS = ("datePublished", "dateCreated", "uploadDate")
@@ -429,7 +438,8 @@ UI_WORDS = frozenset(
 LEADING_WORDS = frozenset(
     {"on", "in", "this", "our", "your", "you", "of", "to", "for", "with", "is", "are", "was",
      "updated", "published", "min", "minutes", "and", "at", "from", "a", "an", "it", "we",
-     "i", "if", "when", "how", "what", "why", "start", "home"}
+     "i", "if", "when", "how", "what", "why", "start", "home", "written", "recipe", "insights",
+     "reviewed", "edited", "photo", "photos", "image", "video", "source", "sources"}
 )  # fmt: skip
 """Words a name never starts with: a text starting with one is a sentence or a label."""
 NAME_PARTICLES = frozenset(

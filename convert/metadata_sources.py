@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from functools import cached_property
-from itertools import islice
 from typing import Any
 
 import lxml.html
@@ -98,25 +97,43 @@ class PageSources:
 
     # -- read only when asked ------------------------------------------------------------------
 
-    def first(self, tag: str, count: int) -> list[etree._Element]:
-        """The first ``count`` elements ``tag`` of the page (the walk stops there)."""
-        return list(islice(self.root.iter(tag), count))
-
     @cached_property
+    def _shown(self) -> dict[str, list[etree._Element]]:
+        """The first few ``<h2>``, ``<p>``, ``<img>`` and ``<time>`` elements, gathered in one
+        walk the first time a fallback needs one of them (the walk stops when all are full)."""
+        caps = {
+            "h2": rules.HEADLINES_READ,
+            "p": rules.PARAGRAPHS_READ,
+            "img": rules.IMAGES_READ,
+            "time": rules.TIMES_READ,
+        }
+        found: dict[str, list[etree._Element]] = {tag: [] for tag in caps}
+        missing = len(caps)
+        for element in self.root.iter(*caps):
+            kept = found[element.tag]
+            if len(kept) < caps[element.tag]:
+                kept.append(element)
+                if len(kept) == caps[element.tag]:
+                    missing -= 1
+                    if not missing:
+                        break
+        return found
+
+    @property
     def h2(self) -> list[etree._Element]:
-        return self.first("h2", rules.HEADLINES_READ)
+        return self._shown["h2"]
 
-    @cached_property
+    @property
     def paragraphs(self) -> list[etree._Element]:
-        return self.first("p", rules.PARAGRAPHS_READ)
+        return self._shown["p"]
 
-    @cached_property
+    @property
     def images(self) -> list[etree._Element]:
-        return self.first("img", rules.IMAGES_READ)
+        return self._shown["img"]
 
-    @cached_property
+    @property
     def times(self) -> list[etree._Element]:
-        return self.first("time", rules.TIMES_READ)
+        return self._shown["time"]
 
     @property
     def microdata(self) -> dict[str, list[etree._Element]]:
@@ -137,7 +154,8 @@ class PageSources:
         """The values of a microdata (``kind`` "microdata") or RDFa property, in page order; an
         item (``itemscope``) gives its ``name``."""
         if kind == "microdata":
-            elements = self.microdata.get(name, [])
+            # A top-level item's property first: a thread's author before its replies'.
+            elements = sorted(self.microdata.get(name, []), key=_nested)
         else:
             elements = [
                 e for alias in _RDFA_NAMES.get(name, (name,)) for e in self.rdfa.get(alias, ())
@@ -152,6 +170,14 @@ class PageSources:
             yield property_value(inner) if inner is not None else ""
 
 
+def _nested(element: etree._Element) -> bool:
+    """Whether a microdata property belongs to an item that is itself another's property."""
+    for ancestor in element.iterancestors():
+        if ancestor.get("itemscope") is not None:
+            return ancestor.get("itemprop") is not None
+    return False
+
+
 _RDFA_NAMES = {
     "headline": ("headline", "title"),
     "description": ("description", "abstract"),
@@ -160,6 +186,7 @@ _RDFA_NAMES = {
     "image": ("image", "thumbnailurl"),
 }
 """The RDFa property names (any vocabulary) that stand for each field's source."""
+_ORGANIZATIONS = frozenset(rules.ORGANIZATION_TYPES)
 _JSONLD_DATES = {
     "datepublished": "datePublished",
     "datecreated": "dateCreated",
@@ -185,7 +212,7 @@ def _by_name(values: Any, prefixes: tuple[str, ...]) -> dict[str, list[etree._El
 def property_value(element: etree._Element) -> str:
     """The value of a microdata or RDFa property on ``element``: its ``content``, ``datetime``
     or link target when it has one, else its text."""
-    for attribute in ("content", "datetime"):
+    for attribute in ("content", "datetime") if element.tag != "abbr" else ("title",):
         value = element.get(attribute)
         if value is not None:
             return value
@@ -255,9 +282,12 @@ class JsonLd:
                 ident = value.get("@id") if isinstance(value, dict) else value
                 if isinstance(ident, str):
                     yield ident
-        elif name == "author":
+        elif name in ("author", "organization-author"):
             for value in entities.values("author"):
-                names = [author_name(name) for name in entities.names(value)]
+                names = [
+                    author_name(name)
+                    for name in entities.names(value, organizations=name != "author")
+                ]
                 if any(names):
                     yield ", ".join(name for name in names if name)
         elif name == "publisher":
@@ -306,14 +336,20 @@ class JsonLd:
                 if isinstance(item, str):
                     yield item
 
-    def names(self, value: Any) -> list[str]:
-        """The names in an author or publisher value: a string, an entity, a list of them."""
+    def names(self, value: Any, *, organizations: bool | None = None) -> list[str]:
+        """The names in an author or publisher value: a string, an entity, a list of them;
+        ``organizations`` True or False keeps only the entities that are (or are not)
+        organizations."""
         found: list[str] = []
         for listed in value if isinstance(value, list) else [value]:
             item = self.resolve(listed)
-            if isinstance(item, str):
+            if isinstance(item, str) and not organizations:
                 found.append(item)
             elif isinstance(item, dict):
+                if organizations is not None:
+                    typed = bool(set(entity_types(item)) & _ORGANIZATIONS)
+                    if typed != organizations:
+                        continue
                 name = item.get("name")
                 if isinstance(name, list):
                     name = next((part for part in name if isinstance(part, str)), None)

@@ -63,7 +63,8 @@ def in_furniture(element: etree._Element, tags: tuple[str, ...]) -> bool:
             if "header" in tags:
                 tags = tuple(name for name in tags if name != "header")
         elif tag == "header" and tag in tags:
-            in_header = True
+            # The site's header holds its menu; a header without one is the article's.
+            in_header = in_header or ancestor.find(".//nav") is not None
         elif tag in tags or is_hidden(ancestor):
             return True
     return in_header or is_hidden(element)
@@ -101,7 +102,7 @@ def byline(headline: etree._Element, *, inside: bool = False) -> Byline:
     for chunks in regions:
         names = _Names()
         date_label = ""
-        for element, text, own in chunks:
+        for element, text, own in _split(chunks):
             day, date_label = _date_in(element, text, own, date_label)
             if not found.author:
                 found.author = names.read(element, text, own, dated=bool(day))
@@ -120,6 +121,17 @@ def byline(headline: etree._Element, *, inside: bool = False) -> Byline:
 _Chunk = tuple[etree._Element, str, bool]
 """An element, a piece of text, and whether the text is the element's own (not a child's
 tail, which belongs to the element's flow but not to the element)."""
+
+
+def _split(chunks: Iterator[_Chunk]) -> Iterator[_Chunk]:
+    """The chunks, a short one holding separators ("Dec. 19, 2025 · Jane Doe") read as its
+    parts, each after the whole (the element's own markers are asked once)."""
+    for element, text, own in chunks:
+        yield element, text, own
+        if len(text) <= rules.DATE_TEXT_CHARS and rules.BYLINE_SEPARATOR.search(text):
+            for part in rules.BYLINE_SEPARATOR.split(text):
+                if part.strip():
+                    yield element, part.strip(), False
 
 
 class _Names:
@@ -161,7 +173,8 @@ class _Names:
             self.names.append(name)
         elif text:
             self.labelled = False
-            bare = author_name(text) if rules.BARE_NAME.match(text) else ""
+            bare = author_name(text) if len(text) <= rules.DATE_TEXT_CHARS else ""
+            bare = bare if rules.BARE_NAME.match(bare) else ""
             if bare and self.dated:
                 self.names.append(bare)
             self.bare = bare or ""
@@ -191,13 +204,12 @@ class _Names:
 def _author_marker(element: etree._Element) -> str:
     """The name held by an author element (``itemprop="author"``, an author class or ``rel``)
     or an author's link: its first text that reads as a name; "" otherwise."""
-    if not element.attrib:
+    attributes = element.attrib
+    if not attributes:
         return ""
-    if element.tag == "a" and rules.AUTHOR_LINK.search(element.get("href") or ""):
+    if element.tag == "a" and rules.AUTHOR_LINK.search(attributes.get("href") or ""):
         return _first_name(element)
-    names = " ".join(
-        element.get(attribute) or "" for attribute in ("class", "rel", "itemprop", "id")
-    )
+    names = " ".join(attributes.get(name) or "" for name in _MARKING if name in attributes)
     if not names or not rules.AUTHOR_CLASS.search(names):
         return ""
     if rules.AUTHOR_CLASS_SKIP.search(names):
@@ -208,6 +220,10 @@ def _author_marker(element: etree._Element) -> str:
                 return author_name(inner.get("content") or inner.text_content())
     content = element.get("content")
     return author_name(content) if content else _first_name(element)
+
+
+_MARKING = ("class", "rel", "itemprop", "id")
+"""The attributes whose words mark an author's element."""
 
 
 def _first_name(element: etree._Element) -> str:
@@ -229,7 +245,7 @@ def _date_in(element: etree._Element, text: str, own: bool, label: str) -> tuple
     if short and rules.DATE_LABEL.search(text):
         label = text
     if own and (element.tag == "time" or element.get("itemprop") in rules.DATE_ITEMPROPS):
-        stamp = element.get("datetime") or element.get("content") or ""
+        stamp = element.get("datetime") or element.get("content") or element.get("title") or ""
         day = iso_date(stamp) or iso_date(element.text_content(), loose=True)
         if day:
             return day, label
@@ -304,9 +320,9 @@ def _chunks(node: etree._Element) -> Iterator[_Chunk]:
     hidden parts, and comment or sharing blocks."""
     if not isinstance(node.tag, str):
         return
-    walker = etree.iterwalk(node, events=("start", "end"))
+    walker = etree.iterwalk(node, events=("start", "end", "comment"))
     for event, element in walker:
-        if event == "end":
+        if event != "start":  # a tail: after an element's end, or after a comment
             tail = element.tail
             if element is not node and tail and not tail.isspace():
                 parent = element.getparent()
@@ -320,25 +336,25 @@ def _chunks(node: etree._Element) -> Iterator[_Chunk]:
 
 def _skipped(element: etree._Element) -> bool:
     """Whether a byline is never inside ``element`` (furniture, hidden, comments, sharing)."""
-    tag = element.tag
-    if tag in rules.BYLINE_FURNITURE or tag in _UNREAD or not isinstance(tag, str):
+    if element.tag in _UNREAD:
         return True
-    if not element.attrib:
+    attributes = element.attrib
+    if not attributes:
         return False
-    names = element.get("class") or ""
+    names = attributes.get("class")
     if names and _BYLINE_SKIP.search(names) and not rules.AUTHOR_CLASS.search(names):
         return True
     return is_hidden(element)
 
 
-_UNREAD = frozenset({"script", "style", "template", "svg", "noscript"})
+_UNREAD = frozenset({"script", "style", "template", "svg", "noscript", *rules.BYLINE_FURNITURE})
 
 
 def first_time(times: list[etree._Element]) -> str:
     """The date of the first dated ``<time>`` element outside the page's furniture."""
     for element in times:
         stamp = element.get("datetime")
-        if stamp and not in_furniture(element, rules.BYLINE_FURNITURE):
+        if stamp and not in_furniture(element, rules.TIME_FURNITURE):
             day = iso_date(stamp)
             if day:
                 return day
