@@ -272,9 +272,11 @@ class _Reader:
                 shown = set(words(text))
                 if any(agrees(shown, part) for part in parts):
                     self.headline = element
-                    return text
-            if first is not None and not stated:
-                break
+                    trimmed = trim_site(text, sites)
+                    tagged = rules.HEADLINE_TAGLINE.search(trimmed)
+                    return main_part(trimmed) if tagged else trimmed
+            if first is not None:
+                break  # a page with a visible <h1> has its headline there, if anywhere
         if stated:
             return main_part(stated[0])
         return first[1] if first else overlong  # a paragraph for a title, as a last resort

@@ -216,6 +216,9 @@ GENERIC_LABELS = frozenset(
      "us", "uk", "de", "info", "io", "m", "amp", "api", "dev", "go", "my", "the"}
 )  # fmt: skip
 """Labels of a host that name no site ("blog.example.com": "blog" is not the site)."""
+HEADLINE_TAGLINE = re.compile(r"\s\|\s")
+"""A visible headline with this separator carries a tagline or a section's name ("Best movers
+2025 | Top 19 companies"): its main part is the title (as a stated title's would be)."""
 TITLE_MAX_CHARS = 200
 """A stated title or headline longer than this is a paragraph, not a title."""
 TITLE_TAIL_WORDS = 4
@@ -375,11 +378,11 @@ one word with three letters or more: a forum's user name ("paulb203")."""
 
 # -- bylines and dates ---------------------------------------------------------------------------
 
-BYLINE_ELEMENTS = 30
+BYLINE_ELEMENTS = 25
 """Texts read after (and before) the headline when looking for its byline, at most."""
-BYLINE_BEFORE = 10
+BYLINE_BEFORE = 8
 """Texts read before the headline, at most (some pages put the byline above it)."""
-BYLINE_CHARS = 600
+BYLINE_CHARS = 500
 """Characters of text read after the headline when looking for its byline, at most."""
 BYLINE_FURNITURE = ("nav", "footer", "form", "button", "select", "figure")
 """Elements a byline is never inside (an ``<aside>`` near the headline often holds the date)."""

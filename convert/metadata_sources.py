@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from functools import cached_property
+from itertools import islice
 from typing import Any
 
 import lxml.html
@@ -97,43 +98,25 @@ class PageSources:
 
     # -- read only when asked ------------------------------------------------------------------
 
+    def _first(self, tag: str, count: int) -> list[etree._Element]:
+        """The first ``count`` elements ``tag`` (the walk stops there, else at the end)."""
+        return list(islice(self.root.iter(tag), count))
+
     @cached_property
-    def _shown(self) -> dict[str, list[etree._Element]]:
-        """The first few ``<h2>``, ``<p>``, ``<img>`` and ``<time>`` elements, gathered in one
-        walk the first time a fallback needs one of them (the walk stops when all are full)."""
-        caps = {
-            "h2": rules.HEADLINES_READ,
-            "p": rules.PARAGRAPHS_READ,
-            "img": rules.IMAGES_READ,
-            "time": rules.TIMES_READ,
-        }
-        found: dict[str, list[etree._Element]] = {tag: [] for tag in caps}
-        missing = len(caps)
-        for element in self.root.iter(*caps):
-            kept = found[element.tag]
-            if len(kept) < caps[element.tag]:
-                kept.append(element)
-                if len(kept) == caps[element.tag]:
-                    missing -= 1
-                    if not missing:
-                        break
-        return found
-
-    @property
     def h2(self) -> list[etree._Element]:
-        return self._shown["h2"]
+        return self._first("h2", rules.HEADLINES_READ)
 
-    @property
+    @cached_property
     def paragraphs(self) -> list[etree._Element]:
-        return self._shown["p"]
+        return self._first("p", rules.PARAGRAPHS_READ)
 
-    @property
+    @cached_property
     def images(self) -> list[etree._Element]:
-        return self._shown["img"]
+        return self._first("img", rules.IMAGES_READ)
 
-    @property
+    @cached_property
     def times(self) -> list[etree._Element]:
-        return self._shown["time"]
+        return self._first("time", rules.TIMES_READ)
 
     @property
     def microdata(self) -> dict[str, list[etree._Element]]:

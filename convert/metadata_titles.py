@@ -33,9 +33,14 @@ def trim_site(title: str, sites: set[str]) -> str:
 
 
 def variants(title: str) -> list[str]:
-    """A stated title and its parts between separators ("A | B" -> "A | B", "A", "B")."""
+    """A stated title and its parts between separators ("A | B" -> "A | B", "A", "B"), and
+    before a colon ("Hiking Boots: Shop Boots for Hiking" -> "Hiking Boots")."""
     parts = [part for part in rules.TITLE_SEPARATOR.split(title) if part.strip()]
-    return [title, *parts] if len(parts) > 1 else [title]
+    found = [title, *parts] if len(parts) > 1 else [title]
+    head, colon, _ = title.partition(": ")
+    if colon and head.strip() and head not in found:
+        found.append(head)
+    return found
 
 
 def main_part(title: str) -> str:

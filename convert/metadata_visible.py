@@ -173,7 +173,8 @@ class _Names:
             self.names.append(name)
         elif text:
             self.labelled = False
-            bare = author_name(text) if len(text) <= rules.DATE_TEXT_CHARS else ""
+            maybe = text[:1].isupper() and len(text) <= rules.DATE_TEXT_CHARS
+            bare = author_name(text) if maybe else ""
             bare = bare if rules.BARE_NAME.match(bare) else ""
             if bare and self.dated:
                 self.names.append(bare)
@@ -331,7 +332,9 @@ def _chunks(node: etree._Element) -> Iterator[_Chunk]:
         elif _skipped(element):
             walker.skip_subtree()
         else:
-            yield element, (element.text or "").strip(), True
+            text = (element.text or "").strip()
+            if text or element.attrib or element.tag == "time":  # else nothing to read
+                yield element, text, True
 
 
 def _skipped(element: etree._Element) -> bool:
