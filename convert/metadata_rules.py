@@ -423,6 +423,8 @@ ZERO_DATES = frozenset({"1970-01-01", "1900-01-01"})
 """Dates that templates write for "no date" (the epoch, a spreadsheet's zero)."""
 BYLINE_START = re.compile(r"^\s*(?:by|written by|posted by|words by|story by|author:?)\b", re.I)
 """A chunk of text that opens a byline and names the author in the same breath."""
+BODY_TEXT_CHARS = 400
+"""A text this long after the headline is the article's prose: the byline is read no further."""
 BYLINE_SEPARATOR = re.compile(r"\s+[\u00b7\u2022|\u2013\u2014]\s+")
 """What stands between a byline's parts in one text ("Dec. 19, 2025 · Jane Doe")."""
 DATE_TEXT_CHARS = 120

@@ -20,8 +20,9 @@ from convert import metadata_rules as rules
 from convert.metadata_values import author_name
 
 _PASS_TAGS = ("html", "body", "meta", "link", "title", "script", "h1", "article", "main")
-_MARKED = frozenset({"html", "body", "h1", "article", "main"})
-"""Elements of the pass whose microdata or RDFa attributes tell that the page uses them."""
+_META_KEYS = ("property", "name", "http-equiv", "itemprop")
+"""The attributes that name a meta tag, the first present wins."""
+_DC = ("dc:", "dcterms:")
 _ITEMPROP = etree.XPath("//@itemprop")
 _PROPERTY = etree.XPath("//body//@property")
 _PROPS_KEPT = 8
@@ -52,49 +53,47 @@ class PageSources:
         self._rdfa: dict[str, list[etree._Element]] | None = None
 
     def _read(self, root: lxml.html.HtmlElement, blocks: list[str]) -> None:
-        """The one pass over the tree: every element of :data:`_PASS_TAGS`, bucketed."""
+        """The one pass over the tree: every element of :data:`_PASS_TAGS`, bucketed (the
+        commonest tags first: this loop runs for every script and meta tag of the page)."""
+        meta = self.meta
         for element in root.iter(*_PASS_TAGS):
             tag = element.tag
-            if tag in _MARKED:
-                attributes = element.attrib
-                if "itemprop" in attributes or "itemscope" in attributes:
-                    self.has_microdata = True
-                if "property" in attributes or "typeof" in attributes or "vocab" in attributes:
-                    self.has_rdfa = True
-            if tag == "meta":
-                self._meta(element)
-            elif tag == "link":
-                for rel in (element.get("rel") or "").lower().split():
-                    self.links.setdefault(rel, []).append(element)
-            elif tag == "script":
-                kind = (element.get("type") or "").strip().lower()
-                if kind == "application/ld+json" and element.text:
+            attributes = element.attrib
+            if tag == "script":
+                kind = attributes.get("type")
+                if kind and kind.strip().lower() == "application/ld+json" and element.text:
                     blocks.append(element.text)
-            elif tag == "h1":
-                self.h1.append(element)
-            elif tag in ("article", "main"):
-                if len(self.containers) < 2:
-                    self.containers.append(element)
-            elif tag == "title":
-                if not self.title and element.text and element.getparent() is not None:
-                    parent = element.getparent()
-                    if parent is not None and parent.tag in ("head", "html", "body"):
-                        self.title = element.text_content()
-            elif tag == "html" and not self.lang:
-                self.lang = element.get("lang") or element.get("xml:lang") or ""
+            elif tag == "meta":
+                content = attributes.get("content")
+                if content is not None:
+                    key = next((attributes[name] for name in _META_KEYS if name in attributes), "")
+                    for word in key.lower().split():
+                        name = word.replace(":", ".", 1) if word.startswith(_DC) else word
+                        meta.setdefault(name, []).append(content)
+            elif tag == "link":
+                for rel in (attributes.get("rel") or "").lower().split():
+                    self.links.setdefault(rel, []).append(element)
+            else:
+                self._mark(element, attributes)
 
-    def _meta(self, element: etree._Element) -> None:
-        content = element.get("content")
-        if content is None:
-            return
-        for attribute in ("property", "name", "http-equiv", "itemprop"):
-            key = element.get(attribute)
-            if not key:
-                continue
-            for word in key.lower().split():
-                name = word.replace(":", ".", 1) if word.startswith(("dc:", "dcterms:")) else word
-                self.meta.setdefault(name, []).append(content)
-            return
+    def _mark(self, element: etree._Element, attributes: Any) -> None:
+        """The pass's rarer elements: headlines, containers, the title and the root."""
+        tag = element.tag
+        if "itemprop" in attributes or "itemscope" in attributes:
+            self.has_microdata = True
+        if "property" in attributes or "typeof" in attributes or "vocab" in attributes:
+            self.has_rdfa = True
+        if tag == "h1":
+            self.h1.append(element)
+        elif tag in ("article", "main"):
+            if len(self.containers) < 2:
+                self.containers.append(element)
+        elif tag == "title":
+            parent = element.getparent()
+            if not self.title and parent is not None and parent.tag in ("head", "html", "body"):
+                self.title = element.text_content()
+        elif tag == "html" and not self.lang:
+            self.lang = attributes.get("lang") or attributes.get("xml:lang") or ""
 
     # -- read only when asked ------------------------------------------------------------------
 
