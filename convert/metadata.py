@@ -374,10 +374,24 @@ class _Reader:
         return shown if rules.BYLINE_WINS else stated
 
     def published(self) -> str:
+        """The first date of :data:`~convert.metadata_rules.PUBLISHED_SOURCES`; a dateline
+        that says only when the page was updated gives way to a stated publication date."""
+        updated = self._byline.updated
         for source in rules.PUBLISHED_SOURCES:
             loose = source.startswith("document:")
             for raw in self.values(source):
                 day = iso_date(raw, loose=loose) if raw else ""
+                if day and source == "document:dateline" and updated:
+                    later = self._stated_published()
+                    return later or day
+                if day:
+                    return day
+        return ""
+
+    def _stated_published(self) -> str:
+        for source in rules.STATED_PUBLISHED:
+            for raw in self.values(source):
+                day = iso_date(raw) if raw else ""
                 if day:
                     return day
         return ""

@@ -141,6 +141,9 @@ template's or a syndication's date. A modification date is the last resort."""
 
 # -- JSON-LD ------------------------------------------------------------------------------------
 
+STATED_PUBLISHED = ("jsonld:datepublished", "meta:article:published_time", "meta:datepublished")
+"""The publication dates a dateline that says only "Updated ..." gives way to."""
+
 MAIN_ENTITY_TYPES = (
     "NewsArticle",
     "ReportageNewsArticle",

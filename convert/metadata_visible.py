@@ -95,6 +95,8 @@ class Byline:
     author: str = ""
     published: str = ""
     """The date labelled as the publication's, else the first date shown."""
+    updated: bool = False
+    """Whether that first date is labelled as an update's ("Last updated ...")."""
 
 
 def byline(headline: etree._Element, *, inside: bool = False) -> Byline:
@@ -118,10 +120,14 @@ def byline(headline: etree._Element, *, inside: bool = False) -> Byline:
                     found.published = day
                 elif not first_date:
                     first_date = day
+                    found.updated = bool(date_label)
             if found.author and found.published:
                 return found
         found.author = found.author or names.done()
-    found.published = found.published or first_date
+    if not found.published:
+        found.published = first_date
+    else:
+        found.updated = False
     return found
 
 
