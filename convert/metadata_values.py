@@ -72,6 +72,8 @@ def absolute_url(base: str, value: str) -> str:
     value = value.strip()
     if not value or len(value) > URL_LIMIT or value.startswith(("data:", "javascript:")):
         return ""
+    if _PLAIN_ABSOLUTE.match(value):
+        return value  # already absolute, with a host and nothing to resolve: most values
     try:
         joined = urljoin(base, value.replace(" ", "%20"))
         parts = urlsplit(joined)
@@ -80,6 +82,10 @@ def absolute_url(base: str, value: str) -> str:
     if parts.scheme not in ("http", "https") or not parts.hostname or len(joined) > URL_LIMIT:
         return ""
     return joined
+
+
+_PLAIN_ABSOLUTE = re.compile(r"https?://[a-z0-9.\-]+(?::\d{1,5})?(?:[/?#]\S*)?$", re.I)
+"""An absolute http(s) URL with a plain host and no whitespace: joining gives it back as it is."""
 
 
 def junk_image(url: str) -> bool:
