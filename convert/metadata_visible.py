@@ -353,7 +353,9 @@ def _chunks(node: etree._Element) -> Iterator[_Chunk]:
 
 
 def _skipped(element: etree._Element) -> bool:
-    """Whether a byline is never inside ``element`` (furniture, hidden, comments, sharing)."""
+    """Whether a byline is never inside ``element`` (furniture, comments, sharing, hidden by
+    its attributes; a byline hidden by a style or class is still the page's own, and asking
+    costs a check per element)."""
     if element.tag in _UNREAD:
         return True
     attributes = element.attrib
@@ -362,7 +364,7 @@ def _skipped(element: etree._Element) -> bool:
     names = attributes.get("class")
     if names and _BYLINE_SKIP.search(names) and not rules.AUTHOR_CLASS.search(names):
         return True
-    return is_hidden(element)
+    return "hidden" in attributes or attributes.get("aria-hidden") == "true"
 
 
 _UNREAD = frozenset({"script", "style", "template", "svg", "noscript", *rules.BYLINE_FURNITURE})
