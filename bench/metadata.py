@@ -19,9 +19,12 @@ per page (default 5): the first run's mean, and the mean, median, p95 and maximu
 page's fastest run, which is what the step costs when the machine's other work does not stretch
 it (the shared machines here swing by a third between runs). trafilatura's
 ``extract_metadata`` parses the page itself, so its time is not comparable and not shown; its
-scores are.
+scores are. The reader this one replaced (``--baseline``, a git revision) is timed beside it
+on the same parsed pages, interleaved, so that what the step adds is measured in the same
+conditions.
 
-    python -m bench.metadata [--data DIR] [--limit N] [--repeat N] [--no-peer] [--per-page FILE]
+    python -m bench.metadata [--data DIR] [--limit N] [--repeat N] [--baseline REV] [--no-peer]
+        [--per-page FILE]
 
 trafilatura comes from bench/requirements.txt, for comparison only; Pagecast never imports it.
 """
@@ -35,16 +38,19 @@ import html
 import platform
 import re
 import statistics
+import subprocess
 import sys
 import time
+import types
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import lxml.etree
+import lxml.html
 
 from convert.document import read_document
-from convert.metadata import FIELDS, page_metadata, read_metadata
+from convert.metadata import FIELDS, PageMetadata, page_metadata, read_metadata
 from convert.metadata_values import comparable, same_names
 from tests.metadata_fixtures import field_accuracy, field_misses, fixture_pages
 from tests.wcxb import file_ids, page_type, read_label
@@ -54,6 +60,9 @@ DATA = ROOT.parent / "shared" / "data" / "wcxb-dev"
 """Where the development set is looked for when ``--data`` is not given."""
 TARGETS = {"title": 0.95, "author": 0.85, "date": 0.90}
 """The shares each score should reach."""
+BASELINE = "5edaa1d"
+"""The revision whose metadata reader (Open Graph, Twitter, JSON-LD and meta tags, first found
+wins) this one replaced: timed beside it, to show what the step adds."""
 MS_TARGET = 1.0
 """Mean milliseconds per page the metadata step should stay under."""
 PROGRESS_EVERY = 250
@@ -79,6 +88,11 @@ class Row:
     ms: float = 0.0
     """The fastest run's CPU milliseconds."""
     first_ms: float = 0.0
+    base_ms: float = 0.0
+    """The replaced reader's fastest run (0: not measured)."""
+    base_first_ms: float = 0.0
+    parse_ms: float = 0.0
+    """Parsing the page (not part of the step): how loaded the machine was, for comparison."""
 
 
 def title_words(text: str) -> str:
@@ -105,15 +119,60 @@ MATCHES: dict[str, Callable[[str, str], bool]] = {
 }
 
 
-def pagecast(page_html: str, url: str, repeat: int) -> tuple[dict[str, str], list[float]]:
-    """The fields, and the CPU seconds of each of ``repeat`` runs."""
+Reader = Callable[[lxml.html.HtmlElement, str], object]
+
+
+def baseline_reader(revision: str) -> Reader | None:
+    """``page_metadata`` of ``convert/metadata.py`` as it was at ``revision`` (the reader this
+    one replaced), loaded from git; None when git or the revision is not there."""
+    try:
+        source = subprocess.run(
+            ["git", "-C", str(ROOT), "show", f"{revision}:convert/metadata.py"],
+            capture_output=True,
+            text=True,
+            check=True,
+            timeout=30,
+        ).stdout
+    except (OSError, subprocess.SubprocessError):
+        return None
+    module = types.ModuleType("baseline_metadata")
+    # The code is this repository's own, from its history.
+    exec(compile(source, f"{revision}:convert/metadata.py", "exec"), module.__dict__)
+    reader: Reader = module.page_metadata
+    return reader
+
+
+def timed(read: Reader, root: lxml.html.HtmlElement, url: str) -> tuple[object, float]:
+    started = time.process_time()
+    found = read(root, url)
+    return found, time.process_time() - started
+
+
+def pagecast(
+    page_html: str, url: str, repeat: int, baseline: Reader | None
+) -> tuple[dict[str, str], dict[str, list[float]]]:
+    """The fields, and CPU seconds: ``parse``, and ``step`` and ``baseline`` for each of
+    ``repeat`` runs (the two readers alternating, each going first on every other run)."""
+    started = time.process_time()
     root = read_document(page_html).root
-    runs = []
-    for _ in range(repeat):
-        started = time.process_time()
-        found = read_metadata(root, url)
-        runs.append(time.process_time() - started)
-    return {"title": found.title, "author": found.author, "date": found.published_at}, runs
+    seconds: dict[str, list[float]] = {
+        "parse": [time.process_time() - started],
+        "step": [],
+        "baseline": [],
+    }
+    found = None
+    for turn in range(repeat):
+        readers: list[tuple[str, Reader]] = [("step", read_metadata)]
+        if baseline is not None:
+            readers.insert(turn % 2, ("baseline", baseline))
+        for name, read in readers:
+            result, elapsed = timed(read, root, url)
+            seconds[name].append(elapsed)
+            if name == "step":
+                found = result
+    assert isinstance(found, PageMetadata)
+    fields = {"title": found.title, "author": found.author, "date": found.published_at}
+    return fields, seconds
 
 
 def trafilatura_metadata(page_html: str, url: str) -> dict[str, str]:
@@ -128,7 +187,7 @@ def trafilatura_metadata(page_html: str, url: str) -> dict[str, str]:
     return {"title": found.title or "", "author": found.author or "", "date": found.date or ""}
 
 
-def run(data: Path, ids: list[str], peer: bool, repeat: int) -> list[Row]:
+def run(data: Path, ids: list[str], peer: bool, repeat: int, baseline: Reader | None) -> list[Row]:
     rows = []
     for n, file_id in enumerate(ids):
         label = read_label(data, file_id)
@@ -144,8 +203,12 @@ def run(data: Path, ids: list[str], peer: bool, repeat: int) -> list[Row]:
             truth.get("publish_date") or None,
         )
         row = Row(labels)
-        row.got["pagecast"], runs = pagecast(page_html, url, repeat)
-        row.ms, row.first_ms = min(runs) * 1000, runs[0] * 1000
+        row.got["pagecast"], seconds = pagecast(page_html, url, repeat, baseline)
+        row.parse_ms = seconds["parse"][0] * 1000
+        row.ms, row.first_ms = min(seconds["step"]) * 1000, seconds["step"][0] * 1000
+        if seconds["baseline"]:
+            row.base_ms = min(seconds["baseline"]) * 1000
+            row.base_first_ms = seconds["baseline"][0] * 1000
         if peer:
             row.got["trafilatura"] = trafilatura_metadata(page_html, url)
         rows.append(row)
@@ -205,12 +268,21 @@ def time_table(rows: list[Row], repeat: int) -> None:
     mean = statistics.fmean(times)
     verdict = "under" if mean < MS_TARGET else "over"
     first = statistics.fmean(row.first_ms for row in rows)
+    parse = statistics.fmean(row.parse_ms for row in rows)
     print(
         f"\nmetadata step (read_metadata on the parsed page), CPU ms per page, fastest of "
         f"{repeat}: mean {mean:.3f}, median {statistics.median(times):.3f}, p95 {p95:.3f}, "
         f"max {times[-1]:.3f} ({verdict} the {MS_TARGET:g} ms target); first run's mean "
-        f"{first:.3f}"
+        f"{first:.3f}; parsing the page (for scale, not part of the step) {parse:.3f}"
     )
+    if any(row.base_ms for row in rows):
+        base = statistics.fmean(row.base_ms for row in rows)
+        base_first = statistics.fmean(row.base_first_ms for row in rows)
+        print(
+            f"the reader it replaced, same pages, interleaved: fastest {base:.3f}, first run "
+            f"{base_first:.3f}; the step adds {mean - base:.3f} (fastest) and "
+            f"{first - base_first:.3f} (first run) ms per page (target: under {MS_TARGET:g})"
+        )
 
 
 def fixture_table() -> None:
@@ -247,6 +319,11 @@ def main() -> None:
     parser.add_argument("--limit", type=int, help="only the first N pages")
     parser.add_argument("--no-peer", action="store_true", help="leave trafilatura out")
     parser.add_argument("--repeat", type=int, default=5, help="timed runs per page")
+    parser.add_argument(
+        "--baseline",
+        default=BASELINE,
+        help="git revision whose convert/metadata.py is timed beside ('' for none)",
+    )
     parser.add_argument("--per-page", type=Path, help="write every page's fields to this CSV")
     args = parser.parse_args()
     if not (args.data / "ground-truth").is_dir():
@@ -259,7 +336,10 @@ def main() -> None:
         flush=True,
     )
     started = time.perf_counter()
-    rows = run(args.data, ids, peer=not args.no_peer, repeat=max(args.repeat, 1))
+    baseline = baseline_reader(args.baseline) if args.baseline else None
+    if args.baseline and baseline is None:
+        print(f"(no baseline: revision {args.baseline} not found)", flush=True)
+    rows = run(args.data, ids, not args.no_peer, max(args.repeat, 1), baseline)
     print(f"({time.perf_counter() - started:.0f} s wall clock)")
     wcxb_tables(rows, systems)
     time_table(rows, max(args.repeat, 1))
