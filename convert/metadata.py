@@ -1,5 +1,19 @@
-"""Page metadata (title, description, canonical URL, site name, image, language) read from Open
-Graph, Twitter cards, JSON-LD, standard meta tags and the document, best source first.
+"""Page metadata: title, description, canonical URL, site name, image, language, final URL,
+author and publication date, each read from an ordered list of sources with checks, the way
+good metadata scrapers do.
+
+For every field, :mod:`convert.metadata_rules` names the sources best first (JSON-LD, Open
+Graph, Twitter cards, microdata and RDFa, ``<meta name>``, ``<link rel>``, then what a reader
+sees: the ``<title>``, the headline, the byline, the first meaningful paragraph, the largest
+content image). A value is normalised (entities, whitespace, absolute URLs, BCP 47 tags, ISO
+8601 dates) and refused when it is junk (a placeholder image or tracking pixel, "Home", a
+site-wide boilerplate description, a name that names nobody); the next source is asked then.
+Sources are read lazily: a page whose head says everything costs one pass over its tree.
+
+The title is the page's headline as the reader sees it when it agrees with a title the page
+states (the stated titles have the site's name trimmed first), else the first stated title
+with its site name trimmed. The site name falls back to the JSON-LD publisher, the application
+name, then a readable form of the domain.
 
 Every field is capped here, where the page is read, so that a hostile page (a 5 MB ``<title>``)
 cannot make the frames, answers and caches built from its metadata large: texts are cut to
@@ -9,84 +23,118 @@ rather than cut (a cut URL points somewhere else).
 
 from __future__ import annotations
 
-import json
-from collections.abc import Iterator
-from typing import Any
-from urllib.parse import urljoin, urlsplit
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from functools import cached_property
+from urllib.parse import urlsplit
 
 import lxml.html
+from lxml import etree
 
-FIELDS = ("title", "description", "canonical_url", "site_name", "image", "language", "final_url")
-TEXT_LIMITS = {"title": 300, "description": 1000, "site_name": 300, "language": 35}
+from convert import metadata_rules as rules
+from convert import metadata_visible as visible
+from convert.metadata_sources import PageSources
+from convert.metadata_titles import agrees, junk_title, main_part, trim_site, variants
+from convert.metadata_values import (
+    URL_LIMIT,
+    absolute_url,
+    author_name,
+    clean_text,
+    compact,
+    comparable,
+    iso_date,
+    junk_image,
+    language_tag,
+    readable_domain,
+    words,
+)
+
+FIELDS = (
+    "title",
+    "description",
+    "canonical_url",
+    "site_name",
+    "image",
+    "language",
+    "final_url",
+    "author",
+    "published_at",
+)
+"""The metadata every Markdown answer carries (``metadata``), all strings, "" when unknown."""
+FIELD_HELP = {
+    "title": "The page's title: its visible headline, or the title it states without the "
+    "site's name.",
+    "description": "The page's summary as it states it, else its first meaningful paragraph.",
+    "canonical_url": "The page's canonical URL (the final URL when it states none).",
+    "site_name": "The site's name (publisher, application name, or the readable domain).",
+    "image": "The page's preview image, an absolute URL.",
+    "language": "The page's language as a BCP 47 tag (en, en-US, zh-Hant-TW).",
+    "final_url": "The URL the page was read from, after redirects.",
+    "author": "Who wrote the page, as it names them (several joined by commas).",
+    "published_at": "When the page says it was published, ISO 8601 (a date, or date and time "
+    "with the page's offset).",
+}
+"""What each field holds, for the API description and the README."""
+TEXT_LIMITS = {
+    "title": 300,
+    "description": 1000,
+    "site_name": 300,
+    "language": 35,
+    "author": 300,
+    "published_at": 35,
+}
 """Longest text kept of each text field, in characters."""
-URL_LIMIT = 2048
-"""Longest URL kept from a page; a longer one is dropped."""
 ELLIPSIS = "\u2026"
 _SCAN_FACTOR = 8
 """Whitespace is collapsed over at most this many times a field's limit (a value is cut anyway)."""
 
 
+@dataclass
+class PageMetadata:
+    """A page's metadata; the fields of :data:`FIELDS` and what embeds need besides."""
+
+    title: str = ""
+    description: str = ""
+    canonical_url: str = ""
+    site_name: str = ""
+    image: str = ""
+    language: str = ""
+    final_url: str = ""
+    author: str = ""
+    published_at: str = ""
+    image_width: int = 0
+    """The image's width in pixels when the page declares it (0: unknown)."""
+    image_height: int = 0
+    stated_title: str = ""
+    """The title as the page states it, site name and all (what main-content extraction uses
+    to tell the headline from a logo)."""
+
+    def as_dict(self) -> dict[str, str]:
+        """The fields of :data:`FIELDS`."""
+        return {name: getattr(self, name) for name in FIELDS}
+
+
 def page_metadata(root: lxml.html.HtmlElement, url: str) -> dict[str, str]:
-    """Every metadata field as a string ("" when the page says nothing)."""
-    meta = _meta_tags(root)
-    ld = list(json_ld_objects(root))
+    """Every field of :data:`FIELDS` as a string ("" when the page says nothing)."""
+    return read_metadata(root, url).as_dict()
 
-    def first(*candidates: str | None, limit: int | None = None) -> str:
-        """The first non-blank candidate: a text cut to ``limit``, or (no limit) a URL, dropped
-        when too long."""
-        for value in candidates:
-            if value and value.strip():
-                if limit is not None:
-                    return cap_text(value, limit)
-                return cap_url(" ".join(value.split()))
-        return ""
 
-    title_tag = root.find(".//title")
-    h1 = root.find(".//h1")
-    canonical = _link_href(root, "canonical")
-    image = first(
-        meta.get("og:image"),
-        meta.get("og:image:url"),
-        meta.get("twitter:image"),
-        meta.get("twitter:image:src"),
-        _ld_image(ld),
-    )
-    out = {
-        "title": first(
-            meta.get("og:title"),
-            meta.get("twitter:title"),
-            _ld_value(ld, "headline"),
-            title_tag.text_content() if title_tag is not None else None,
-            _ld_value(ld, "name"),
-            h1.text_content() if h1 is not None else None,
-            limit=TEXT_LIMITS["title"],
-        ),
-        "description": first(
-            meta.get("og:description"),
-            meta.get("twitter:description"),
-            meta.get("description"),
-            _ld_value(ld, "description"),
-            limit=TEXT_LIMITS["description"],
-        ),
-        "canonical_url": _absolute(url, first(canonical, meta.get("og:url"))) or url,
-        "site_name": first(
-            meta.get("og:site_name"),
-            meta.get("application-name"),
-            _ld_publisher(ld),
-            urlsplit(url).hostname,
-            limit=TEXT_LIMITS["site_name"],
-        ),
-        "image": _absolute(url, image),
-        "language": first(
-            root.get("lang"),
-            root.get("xml:lang"),
-            meta.get("content-language"),
-            (meta.get("og:locale") or "").replace("_", "-"),
-            limit=TEXT_LIMITS["language"],
-        ),
-        "final_url": url,
-    }
-    return out
+def read_metadata(root: lxml.html.HtmlElement, url: str) -> PageMetadata:
+    """The page's metadata (``root`` is not changed)."""
+    reader = _Reader(PageSources(root), url)
+    found = PageMetadata(final_url=cap_url(url))
+    found.title = reader.title()
+    found.stated_title = cap_text(reader.stated_title(), TEXT_LIMITS["title"])
+    found.description = reader.description(found.title)
+    found.canonical_url = reader.canonical() or found.final_url
+    found.site_name = reader.site_name()
+    found.image, found.image_width, found.image_height = reader.image()
+    found.language = reader.language()
+    found.author = reader.author()
+    found.published_at = reader.published()
+    for name, limit in TEXT_LIMITS.items():
+        setattr(found, name, cap_text(getattr(found, name), limit))
+    return found
 
 
 def cap_text(value: str, limit: int) -> str:
@@ -104,77 +152,274 @@ def cap_url(value: str) -> str:
     return value if len(value) <= URL_LIMIT else ""
 
 
-def _meta_tags(root: lxml.html.HtmlElement) -> dict[str, str]:
-    """The first content of each meta name/property/http-equiv, lowercased keys."""
-    found: dict[str, str] = {}
-    for element in root.iter("meta"):
-        key = element.get("property") or element.get("name") or element.get("http-equiv")
-        content = element.get("content")
-        if key and content is not None:
-            found.setdefault(key.strip().lower(), content)
-    return found
+_Shown = tuple[etree._Element, str]
+"""A visible headline and its text."""
+_Check = Callable[[str], str]
+"""Normalises a raw value, or refuses it with ""."""
 
 
-def _link_href(root: lxml.html.HtmlElement, rel: str) -> str | None:
-    for element in root.iter("link"):
-        rels = (element.get("rel") or "").lower().split()
-        if rel in rels and element.get("href"):
-            return element.get("href")
-    return None
+class _Reader:
+    """The sources of one page, asked field by field."""
 
+    def __init__(self, sources: PageSources, url: str) -> None:
+        self.sources = sources
+        self.url = url
+        self.headline: etree._Element | None = None
+        self.domain = readable_domain(url)
+        self.at_home = urlsplit(url).path in ("", "/")
+        """Whether the page is its site's home page."""
+        self._sites: set[str] | None = None
 
-def json_ld_objects(root: lxml.html.HtmlElement) -> Iterator[dict[str, Any]]:
-    """Every JSON-LD object on the page, @graph members included; broken blocks are skipped."""
-    for element in root.iter("script"):
-        if (element.get("type") or "").strip().lower() != "application/ld+json":
-            continue
-        try:
-            data = json.loads(element.text or "")
-        except (ValueError, RecursionError):  # broken, or nested deeper than the parser goes
-            continue
-        stack = data if isinstance(data, list) else [data]
-        for item in stack:
-            if not isinstance(item, dict):
-                continue
-            yield item
-            graph = item.get("@graph")
-            if isinstance(graph, list):
-                yield from (node for node in graph if isinstance(node, dict))
+    # -- raw values by source name --------------------------------------------------------------
 
+    def values(self, source: str) -> Iterator[str]:
+        """The raw values of one source (see the ``*_SOURCES`` tables), in page order."""
+        kind, _, name = source.partition(":")
+        pages = self.sources
+        if kind == "meta":
+            yield from pages.meta.get(name, ())
+        elif kind == "jsonld":
+            yield from pages.entities.source(name)
+        elif kind in ("microdata", "rdfa"):
+            yield from pages.properties(kind, name)
+        elif kind == "link":
+            for element in pages.links.get(name, ()):
+                yield element.get("href") or ""
+        elif source == "document:title":
+            yield pages.title
+        elif source == "document:lang":
+            yield pages.lang
+        elif source == "document:domain":
+            yield self.domain
+        elif source == "document:paragraph":
+            yield visible.first_paragraph(pages.paragraphs)
+        elif source == "document:byline":
+            yield self._byline.author
+        elif source == "document:dateline":
+            yield self._byline.published
+        elif source == "document:time":
+            yield visible.first_time(pages.times)
 
-def _ld_value(ld: list[dict[str, Any]], key: str) -> str | None:
-    for item in ld:
-        value = item.get(key)
-        if isinstance(value, str) and value.strip():
-            return value
-    return None
+    @cached_property
+    def _byline(self) -> visible.Byline:
+        """The byline under the headline (the first ``<h1>`` when none agreed with a stated
+        title; the start of the ``<article>`` or ``<main>`` when there is none)."""
+        anchor = self.headline
+        if anchor is None:
+            shown = next(visible.headlines(self.sources.h1), None)
+            anchor = shown[0] if shown else None
+        if anchor is not None:
+            return visible.byline(anchor)
+        if self.sources.containers:
+            return visible.byline(self.sources.containers[0], inside=True)
+        return visible.Byline()
 
+    def _checked(self, sources: tuple[str, ...], check: _Check) -> Iterator[str]:
+        """The values of ``sources`` in order that pass ``check`` (which also normalises)."""
+        for source in sources:
+            for raw in self.values(source):
+                value = check(raw) if raw else ""
+                if value:
+                    yield value
 
-def _ld_image(ld: list[dict[str, Any]]) -> str | None:
-    for item in ld:
-        value = item.get("image")
-        if isinstance(value, list) and value:
-            value = value[0]
-        if isinstance(value, dict):
-            value = value.get("url")
-        if isinstance(value, str) and value.strip():
-            return value
-    return None
+    # -- fields ---------------------------------------------------------------------------------
 
-
-def _ld_publisher(ld: list[dict[str, Any]]) -> str | None:
-    for item in ld:
-        publisher = item.get("publisher")
-        if isinstance(publisher, dict) and isinstance(publisher.get("name"), str):
-            return str(publisher["name"])
-    return None
-
-
-def _absolute(base: str, value: str) -> str:
-    """``value`` made absolute against ``base``; "" when empty, broken or too long."""
-    if not value or len(value) > URL_LIMIT:
+    def stated_title(self) -> str:
+        """The first title the page states, as it states it: Open Graph, Twitter, a JSON-LD
+        headline, the ``<title>``, a JSON-LD name, the first ``<h1>``."""
+        pages = self.sources
+        entities = pages.entities.entities
+        for value in (
+            _first(pages.meta, "og:title"),
+            _first(pages.meta, "twitter:title"),
+            next((e["headline"] for e in entities if _text(e.get("headline"))), ""),
+            pages.title,
+            next((e["name"] for e in entities if _text(e.get("name"))), ""),
+            pages.h1[0].text_content() if pages.h1 else "",
+        ):
+            if value and value.strip():
+                return str(value)
         return ""
-    try:
-        return cap_url(urljoin(base, value.strip()))
-    except ValueError:
+
+    def title(self) -> str:
+        """The visible headline when it agrees with a stated title, else the first stated
+        title (its site name trimmed), else the first visible headline."""
+        stated: list[str] = []
+        sites = self._site_names()
+        seen: set[str] = set()
+        overlong = ""
+        for source in (*rules.TITLE_SOURCES, *rules.TITLE_FALLBACK_SOURCES):
+            if stated and source in rules.TITLE_FALLBACK_SOURCES:
+                break
+            for raw in self.values(source):
+                if not raw or raw in seen:
+                    continue
+                seen.add(raw)
+                text = clean_text(raw)
+                if len(text) > rules.TITLE_MAX_CHARS:
+                    overlong = overlong or text
+                if not text or len(text) > rules.TITLE_MAX_CHARS:
+                    continue
+                trimmed = trim_site(text, sites)
+                if not junk_title(trimmed) and trimmed not in stated:
+                    stated.append(trimmed)
+        parts = [set(words(part)) for title in stated for part in variants(title)]
+        first: _Shown | None = None
+        for tag in ("h1", "h2"):
+            group = self.sources.h1 if tag == "h1" else self.sources.h2  # h2 only when needed
+            for element, text in self._shown(group, sites):
+                first = first or (element, text)
+                shown = set(words(text))
+                if any(agrees(shown, part) for part in parts):
+                    self.headline = element
+                    trimmed = trim_site(text, sites)
+                    tagged = rules.HEADLINE_TAGLINE.search(trimmed)
+                    return main_part(trimmed) if tagged else trimmed
+            if first is not None:
+                break  # a page with a visible <h1> has its headline there, if anywhere
+        if stated:
+            return main_part(stated[0])
+        return first[1] if first else overlong  # a paragraph for a title, as a last resort
+
+    def _shown(self, elements: list[etree._Element], sites: set[str]) -> Iterator[_Shown]:
+        """The visible headlines among ``elements`` worth comparing with the stated titles."""
+        count = 0
+        for element, text in visible.headlines(elements):
+            short = len(text) <= rules.TITLE_MAX_CHARS
+            if short and not junk_title(text) and compact(text) not in sites:
+                yield element, text
+                count += 1
+            if count >= rules.HEADLINES_READ:
+                return
+
+    def description(self, title: str) -> str:
+        site_wide = {
+            comparable(value)
+            for entity in (self.sources.entities.site, self.sources.entities.organization)
+            if entity is not None
+            for value in [entity.get("description")]
+            if isinstance(value, str)
+        }
+        at_home = self.at_home
+
+        def check(raw: str) -> str:
+            text = clean_text(raw)
+            short = len(text) < rules.DESCRIPTION_MIN_CHARS
+            if short or len(text.split()) < rules.DESCRIPTION_MIN_WORDS:
+                return ""
+            if rules.BOILERPLATE_DESCRIPTIONS.match(text):
+                return ""
+            said = comparable(text)
+            if said == comparable(title) or (said in site_wide and not at_home):
+                return ""
+            return text
+
+        return next(self._checked(rules.DESCRIPTION_SOURCES, check), "")
+
+    def canonical(self) -> str:
+        at_home = self.at_home
+
+        def check(raw: str) -> str:
+            url = absolute_url(self.url, raw)
+            if not url:
+                return ""
+            # A canonical URL naming the site's home on a deeper page is a template's mistake.
+            parts = urlsplit(url)
+            if parts.path in ("", "/") and not at_home and not parts.query:
+                return ""
+            return url
+
+        return next(self._checked(rules.CANONICAL_SOURCES, check), "")
+
+    def site_name(self) -> str:
+        return next(self._checked(rules.SITE_NAME_SOURCES, _site_name), "")
+
+    def image(self) -> tuple[str, int, int]:
+        """(URL, width, height) of the page's image; sizes 0 when not declared."""
+        for source in rules.IMAGE_SOURCES:
+            for raw, width, height in self._images(source):
+                url = absolute_url(self.url, raw) if raw else ""
+                if url and not junk_image(url):
+                    return url, visible.pixels(width), visible.pixels(height)
+        return "", 0, 0
+
+    def _images(self, source: str) -> Iterator[tuple[str, str, str]]:
+        meta = self.sources.meta
+        if source.startswith("meta:og:image"):
+            sizes = (_first(meta, "og:image:width"), _first(meta, "og:image:height"))
+            for index, raw in enumerate(self.values(source)):
+                yield (raw, *sizes) if index == 0 else (raw, "", "")
+        elif source == "jsonld:image":
+            yield from self.sources.entities.images()
+        elif source == "document:image":
+            src, width, height = visible.largest_image(self.sources.images)
+            yield src, str(width or ""), str(height or "")
+        else:
+            for raw in self.values(source):
+                yield raw, "", ""
+
+    def language(self) -> str:
+        return next(self._checked(rules.LANGUAGE_SOURCES, language_tag), "")
+
+    def author(self) -> str:
+        """The first stated author, unless the byline under the headline says more: the stated
+        one is the site's own name (a template's default), or the byline names the same people
+        more fully ("Dr. Jane Doe", co-authors)."""
+        stated = next(self._checked(rules.AUTHOR_SOURCES, author_name), "")
+        shown = author_name(self._byline.author) if self._byline.author else ""
+        if not stated or not shown:
+            return stated or shown
+        if compact(stated) in self._site_names() or set(words(stated)) <= set(words(shown)):
+            return shown
+        return shown if rules.BYLINE_WINS else stated
+
+    def published(self) -> str:
+        """The first date of :data:`~convert.metadata_rules.PUBLISHED_SOURCES`; a dateline
+        that says only when the page was updated gives way to a stated publication date."""
+        updated = self._byline.updated
+        for source in rules.PUBLISHED_SOURCES:
+            loose = source.startswith("document:")
+            for raw in self.values(source):
+                day = iso_date(raw, loose=loose) if raw else ""
+                if day and source == "document:dateline" and updated:
+                    later = self._stated_published()
+                    return later or day
+                if day:
+                    return day
         return ""
+
+    def _stated_published(self) -> str:
+        for source in rules.STATED_PUBLISHED:
+            for raw in self.values(source):
+                day = iso_date(raw) if raw else ""
+                if day:
+                    return day
+        return ""
+
+    def _site_names(self) -> set[str]:
+        """The site's names as :func:`compact` writes them: stated ones and the domain's."""
+        if self._sites is None:
+            named = tuple(name for name in rules.SITE_NAME_SOURCES if name in rules.SITE_NAMES)
+            found = self._checked(named, _site_name)
+            names = {compact(value) for value in found}
+            domain = self.domain
+            names.add(compact(domain))
+            labels = domain.split(".")[:-1]
+            names.update(compact(label) for label in labels if label not in rules.GENERIC_LABELS)
+            names.discard("")
+            self._sites = names
+        return self._sites
+
+
+def _first(meta: dict[str, list[str]], name: str) -> str:
+    values = meta.get(name)
+    return values[0] if values else ""
+
+
+def _text(value: object) -> bool:
+    return isinstance(value, str) and bool(value.strip())
+
+
+def _site_name(raw: str) -> str:
+    text = clean_text(raw)
+    return text if text and not junk_title(text) and len(text) <= 120 else ""

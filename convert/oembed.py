@@ -22,7 +22,7 @@ from convert import urls
 from convert.appshell import detect_app_shell
 from convert.document import parse_document
 from convert.embed_html import http_url, link_snippet, photo_snippet
-from convert.metadata import TEXT_LIMITS, cap_text, cap_url, page_metadata
+from convert.metadata import TEXT_LIMITS, cap_text, cap_url, read_metadata
 
 OEMBED_TYPES = ("photo", "video", "link", "rich")
 JSON_TYPE = "application/json+oembed"
@@ -44,6 +44,8 @@ class EmbedPage:
     """What a page offers for embedding."""
 
     metadata: dict[str, str]
+    """:data:`convert.metadata.FIELDS`, ``favicon``, and ``image_width``/``image_height`` when
+    the page declares its image's size."""
     discovery: list[tuple[str, str]] = field(default_factory=list)
     """(format, absolute endpoint URL) of each discovery link, JSON first."""
     app_shell: bool = False
@@ -58,8 +60,12 @@ class EmbedPage:
 def read_embed_page(page_html: str, url: str, link_header: str = "") -> EmbedPage:
     """Metadata (with the favicon) and discovery links of a fetched page."""
     root = parse_document(page_html)
-    metadata = page_metadata(root, url)
+    read = read_metadata(root, url)
+    metadata = read.as_dict()
     metadata["favicon"] = _favicon(root, url)
+    if read.image and read.image_width and read.image_height:
+        metadata["image_width"] = str(read.image_width)
+        metadata["image_height"] = str(read.image_height)
     links = _discovery_links(root, url) + _header_links(link_header, url)
     links.sort(key=lambda link: link[0] != "json")
     del links[MAX_DISCOVERY_LINKS:]
@@ -277,6 +283,26 @@ def params_hash(normalized_url: str, params: str) -> str:
 def embed_id(org_id: int, normalized_url: str, params: str) -> str:
     """A UUIDv5 of organization, URL and render parameters: the same request, the same id."""
     return str(uuid.uuid5(_EMBED_NAMESPACE, f"{org_id}\n{normalized_url}\n{params}"))
+
+
+def frame_oembed_fields(metadata: dict[str, str], page_url: str) -> dict[str, Any]:
+    """The oEmbed spec's optional fields a hosted frame's page supports: ``title``,
+    ``author_name``, ``provider_url`` (the site's home), and ``thumbnail_url`` with
+    ``thumbnail_width`` and ``thumbnail_height`` (the spec wants all three or none: the
+    thumbnail is given only when the page declares its image's size)."""
+    found: dict[str, Any] = {}
+    if metadata.get("title"):
+        found["title"] = metadata["title"]
+    if metadata.get("author"):
+        found["author_name"] = metadata["author"]
+    parts = urlsplit(http_url(metadata.get("canonical_url", "")) or http_url(page_url))
+    if parts.scheme and parts.netloc:
+        found["provider_url"] = urlunsplit((parts.scheme, parts.netloc, "/", "", ""))
+    thumbnail = http_url(metadata.get("image", ""))
+    width, height = _int(metadata.get("image_width")), _int(metadata.get("image_height"))
+    if thumbnail and width and height:
+        found.update(thumbnail_url=thumbnail, thumbnail_width=width, thumbnail_height=height)
+    return found
 
 
 def iframe_snippet(frame_url: str, width: int, height: int, title: str) -> str:

@@ -32,7 +32,7 @@ from convert.document import (
 )
 from convert.extract import main_content
 from convert.markdown import estimate_tokens, render_markdown, truncate
-from convert.metadata import page_metadata
+from convert.metadata import PageMetadata, read_metadata
 from convert.product import add_missing_facts, product_facts
 from convert.query import rank_chunks
 from convert.reveal import reveal_scripted_content
@@ -121,14 +121,15 @@ def convert_page(html: str, url: str, options: ConvertOptions) -> PageConversion
     check_selectors("exclude_tags", options.exclude_tags)
     parsed = read_document(html)
     root = parsed.root
-    metadata = page_metadata(root, url)
+    read = read_metadata(root, url)
+    metadata = read.as_dict()
     shell = detect_app_shell(root)
     html_scan = None
     if options.safety_mode is not None:
         html_scan = safety.scan_html(root, url)
         if options.safety_mode == "sanitize":
             safety.strip_html(root, html_scan)
-    root, extraction, fell_back = _content(root, url, parsed, metadata, options)
+    root, extraction, fell_back = _content(root, url, parsed, read, options)
     result = PageConversion(
         markdown="",
         metadata=metadata,
@@ -170,11 +171,13 @@ def _content(
     root: lxml.html.HtmlElement,
     url: str,
     parsed: ParsedDocument,
-    metadata: dict[str, str],
+    metadata: PageMetadata,
     options: ConvertOptions,
 ) -> tuple[lxml.html.HtmlElement, str, bool]:
     """Reduce the parsed page to what is converted (cleaned, selected, its main content);
-    returns the document and how its content was found (:attr:`PageConversion.extraction`)."""
+    returns the document and how its content was found (:attr:`PageConversion.extraction`).
+    The title as the page states it (site name and all) tells extraction the headline from a
+    logo and the site's name from a heading."""
     reveal_scripted_content(root)
     main_only = options.only_main_content and not options.include_tags
     product = product_facts(root) if main_only else None  # before cleaning drops the scripts
@@ -187,9 +190,7 @@ def _content(
         # A flattened page's paragraphs no longer sit where the page put them: scoring would
         # crown the block they were gathered in and drop the rest.
         site = registrable_domain(urlsplit(base).hostname or "")
-        found = main_content(
-            root, metadata.get("title", ""), scoring=not parsed.flattened, site=site
-        )
+        found = main_content(root, metadata.stated_title, scoring=not parsed.flattened, site=site)
         extraction, fell_back = found.method, found.fell_back
         if product is not None:
             add_missing_facts(root, product)
@@ -200,15 +201,15 @@ def _content(
     return root, extraction, fell_back
 
 
-def _from_metadata(root: lxml.html.HtmlElement, metadata: dict[str, str]) -> bool:
+def _from_metadata(root: lxml.html.HtmlElement, metadata: PageMetadata) -> bool:
     """When the page's body holds no text at all (a forum whose posts the served HTML lacks),
     its title and description are its content: written into the empty body. Returns whether
     that was done."""
     body = body_of(root)
     if "".join(body.itertext()).strip():
         return False
-    title = xml_safe(metadata.get("title", ""))
-    description = xml_safe(metadata.get("description", ""))
+    title = xml_safe(metadata.title)
+    description = xml_safe(metadata.description)
     if not (title or description):
         return False
     if title:

@@ -8,7 +8,13 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from convert.oembed import TEMPLATE_SIZES, frame_size, frame_template, normalize_url
+from convert.oembed import (
+    TEMPLATE_SIZES,
+    frame_oembed_fields,
+    frame_size,
+    frame_template,
+    normalize_url,
+)
 from handlers.base import ApiHandler, params_error
 from handlers.params import Params, ParamTable, param
 from services.billing import Usage, price
@@ -222,6 +228,7 @@ class OembedHandler(ApiHandler):
             "embed_id": record.embed_id,
             "frame_url": frame_host + record.path(),
             "html": record.html,
+            **frame_oembed_fields(record.metadata, record.url),
         }
 
     def _bill(self, version: str, resolved: Resolved) -> None:

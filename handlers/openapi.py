@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from browser.farm.types import ReadyState
+from convert.metadata import FIELD_HELP, FIELDS
 from handlers.base import BaseHandler
 from handlers.errors import KINDS, ApiError, Shape, render
 from handlers.markdown import MARKDOWN_PARAMS
@@ -54,17 +55,9 @@ _MARKDOWN_ENVELOPE = {
         "markdown": {"type": "string"},
         "metadata": {
             "type": "object",
+            "required": list(FIELDS),
             "properties": {
-                name: {"type": "string"}
-                for name in (
-                    "title",
-                    "description",
-                    "canonical_url",
-                    "site_name",
-                    "image",
-                    "language",
-                    "final_url",
-                )
+                name: {"type": "string", "description": FIELD_HELP[name]} for name in FIELDS
             },
         },
         "usage": {"type": "object"},
@@ -310,6 +303,18 @@ def _screenshot_paths() -> dict[str, Any]:
     }
 
 
+OEMBED_OPTIONAL = {
+    "title": "og_frame: the page's title, when it has one.",
+    "author_name": "og_frame: the page's author, when it names one.",
+    "provider_url": "og_frame: the home of the page's site.",
+    "thumbnail_url": "og_frame: the page's image, when the page declares its size.",
+    "thumbnail_width": "og_frame: the width of thumbnail_url in pixels.",
+    "thumbnail_height": "og_frame: the height of thumbnail_url in pixels.",
+}
+"""The oEmbed spec's optional fields a hosted frame answer carries when the page supports them
+(:func:`convert.oembed.frame_oembed_fields`); native and discovery answers keep the fields the
+specification lists."""
+
 _EMBED = {
     "type": "object",
     "required": ["type", "version", "provider_name", "width", "height", "source", "html"],
@@ -323,6 +328,17 @@ _EMBED = {
         "embed_id": {"type": "string", "format": "uuid"},
         "frame_url": {"type": "string", "format": "uri"},
         "html": {"type": "string"},
+        **{
+            name: {**schema, "description": OEMBED_OPTIONAL[name]}
+            for name, schema in (
+                ("title", {"type": "string"}),
+                ("author_name", {"type": "string"}),
+                ("provider_url", {"type": "string", "format": "uri"}),
+                ("thumbnail_url", {"type": "string", "format": "uri"}),
+                ("thumbnail_width", {"type": "integer"}),
+                ("thumbnail_height", {"type": "integer"}),
+            )
+        },
     },
 }
 

@@ -24,6 +24,9 @@ FRAME = {
         "maxheight": {"type": ["integer", "null"]},
         "metadata": {
             "type": "object",
+            "description": "The page's metadata as read when the frame was built or refreshed "
+            "(published_at in ISO 8601; image_width and image_height when the page declares "
+            "its image's size).",
             "properties": {name: {"type": "string"} for name in METADATA_FIELDS},
         },
         "html": {"type": "string", "description": "The iframe snippet."},

@@ -22,7 +22,20 @@ from store.models import Frame, Organization, Secret, as_utc, utc_now
 from store.store import Store
 
 FRAME_SECRET = "frame_secret"  # noqa: S105 (the name of the secret, not a secret)
-METADATA_FIELDS = ("title", "description", "image", "site_name", "favicon", "canonical_url")
+METADATA_FIELDS = (
+    "title",
+    "description",
+    "image",
+    "site_name",
+    "favicon",
+    "canonical_url",
+    "author",
+    "published_at",
+    "image_width",
+    "image_height",
+)
+"""The page metadata a frame keeps (a JSON object in its row: a frame stored before a field
+was added reads it as "" until it is refreshed, so adding one needs no schema step)."""
 
 
 @dataclass(frozen=True)

@@ -30,7 +30,7 @@ API_DELAY = 0.5
 """Seconds the local API takes to answer."""
 
 _SHELL = """<!DOCTYPE html>
-<html><head><meta charset="utf-8"><title>%(name)s</title>
+<html><head><meta charset="utf-8"><title>Harbour app %(name)s</title>
 <style>html,body{margin:0;background:#fff;font:16px sans-serif}
 #root article{background:#0a0;color:#fff;min-height:300px;padding:20px}</style>
 </head><body><div id="root"></div>

@@ -124,6 +124,8 @@ async def test_json_envelope(http_client, base_url, origin, key) -> None:
         "image": "",
         "language": "en",
         "final_url": f"{origin}/article",
+        "author": "",
+        "published_at": "",
     }
     usage = body["usage"]
     assert usage["character_count"] == len(body["markdown"])

@@ -73,7 +73,10 @@ OG_PAGE = """<html><head><title>Plain title</title>
 <meta property="og:title" content="Harbour lights">
 <meta property="og:description" content="Evening on the quay.">
 <meta property="og:image" content="/img/quay.jpg">
+<meta property="og:image:width" content="1200"><meta property="og:image:height" content="630">
 <meta property="og:site_name" content="Quay News">
+<meta name="author" content="Ines Moreau">
+<meta property="article:published_time" content="2024-05-01T19:30:00+02:00">
 <link rel="icon" href="/favicon.png"></head><body><p>Text</p></body></html>"""
 TWITTER_PAGE = """<html><head><meta name="twitter:title" content="Bird words">
 <meta name="twitter:description" content="Said briefly."></head><body></body></html>"""
@@ -323,6 +326,23 @@ async def test_frames_from_page_metadata(
 
 
 @pytest.mark.gen_test(timeout=30)
+async def test_frames_carry_the_optional_fields_the_page_supports(
+    http_client, base_url, sites, key
+) -> None:
+    """og_frame answers add the oEmbed spec's optional fields the page gives: the thumbnail
+    only with its size (the spec wants all three), the author only when the page names one."""
+    origin = sites["origin"]
+    _, body = await oembed(http_client, base_url, origin.url("/og"), app_id=key)
+    assert body["title"] == "Harbour lights" and body["author_name"] == "Ines Moreau"
+    assert body["provider_url"] == origin.url("/")
+    assert body["thumbnail_url"] == origin.url("/img/quay.jpg")
+    assert (body["thumbnail_width"], body["thumbnail_height"]) == (1200, 630)
+    _, body = await oembed(http_client, base_url, origin.url("/ld"), app_id=key)
+    assert body["title"] == "Linked data headline" and body["provider_url"] == origin.url("/")
+    assert not {"author_name", "thumbnail_url", "thumbnail_width"} & set(body)
+
+
+@pytest.mark.gen_test(timeout=30)
 async def test_no_metadata_is_422_and_a_dead_page_too(http_client, base_url, sites, key) -> None:
     # A page with nothing for a card may get one later (fallback); a page that does not exist
     # (404) will not, and neither will a target the address policy refuses (validation).
@@ -458,6 +478,8 @@ async def test_frame_management(http_client, base_url, sites, key, other_key, fr
         (await frames_api(http_client, frame_host, f"/api/v1/frames/{made[0]}", key)).body
     )
     assert one["metadata"]["title"] == "Harbour lights"
+    assert one["metadata"]["author"] == "Ines Moreau"
+    assert one["metadata"]["published_at"] == "2024-05-01T19:30:00+02:00"
     assert set(one) >= {
         "embed_id",
         "url",

@@ -90,7 +90,7 @@ async def test_a_render_that_yields_nothing_is_not_billed(
         http_client, base_url, spa_site.url("/app/blank"), app_id=key, full_render="true"
     )
     assert response.code == 200, body
-    assert body["markdown"].strip() == "# blank"  # the title: the page has no text
+    assert body["markdown"].strip() == "# Harbour app blank"  # the title: the page has no text
     debug = body["debug"]
     assert debug["full_render_used"] is True
     assert debug["render"]["ready"] == "blank"

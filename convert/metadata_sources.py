@@ -1,0 +1,374 @@
+"""What a page states about itself, read once: its meta tags, ``<link>`` relations, ``<title>``,
+JSON-LD entities (``@graph`` members, arrays, references by ``@id`` resolved), microdata and
+RDFa properties, and the visible elements the fallbacks look at (headlines, ``<time>``,
+images, paragraphs). :class:`PageSources` gathers them in one pass over the tree (microdata and
+RDFa, which need every element's attributes, only when a field asks for them) and answers a
+source name of :mod:`convert.metadata_rules` with its raw values. Pure."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from functools import cached_property
+from itertools import islice
+from typing import Any
+
+import lxml.html
+from lxml import etree
+
+from convert import metadata_rules as rules
+from convert.metadata_values import author_name
+
+_PASS_TAGS = ("html", "body", "meta", "link", "title", "script", "h1", "article", "main")
+_META_KEYS = ("property", "name", "http-equiv", "itemprop")
+"""The attributes that name a meta tag, the first present wins."""
+_DC = ("dc:", "dcterms:")
+_ITEMPROP = etree.XPath("//@itemprop")
+_PROPERTY = etree.XPath("//body//@property")
+_PROPS_KEPT = 8
+"""Elements kept per microdata or RDFa property name (the first ones on the page)."""
+_SCHEMA_PREFIXES = ("schema:", "dc:", "dcterms:", "og:", "article:", "sioc:", "foaf:")
+
+
+class PageSources:
+    """One page's statements about itself, by source name."""
+
+    def __init__(self, root: lxml.html.HtmlElement) -> None:
+        self.root = root
+        self.meta: dict[str, list[str]] = {}
+        self.links: dict[str, list[etree._Element]] = {}
+        self.title = ""
+        self.lang = ""
+        self.h1: list[etree._Element] = []
+        self.containers: list[etree._Element] = []
+        """The ``<article>`` and ``<main>`` elements, in page order (the first few)."""
+        self.has_microdata = False
+        """Whether an element read in the pass carries microdata: only then are all the page's
+        elements searched for it (most pages have none, and the search costs a full walk)."""
+        self.has_rdfa = False
+        blocks: list[str] = []
+        self._read(root, blocks)
+        self.entities = JsonLd(blocks)
+        self._microdata: dict[str, list[etree._Element]] | None = None
+        self._rdfa: dict[str, list[etree._Element]] | None = None
+
+    def _read(self, root: lxml.html.HtmlElement, blocks: list[str]) -> None:
+        """The one pass over the tree: every element of :data:`_PASS_TAGS`, bucketed (the
+        commonest tags first: this loop runs for every script and meta tag of the page)."""
+        meta = self.meta
+        for element in root.iter(*_PASS_TAGS):
+            tag = element.tag
+            attributes = element.attrib
+            if tag == "script":
+                kind = attributes.get("type")
+                if kind and kind.strip().lower() == "application/ld+json" and element.text:
+                    blocks.append(element.text)
+            elif tag == "meta":
+                content = attributes.get("content")
+                if content is not None:
+                    key = next((attributes[name] for name in _META_KEYS if name in attributes), "")
+                    for word in key.lower().split():
+                        name = word.replace(":", ".", 1) if word.startswith(_DC) else word
+                        meta.setdefault(name, []).append(content)
+            elif tag == "link":
+                for rel in (attributes.get("rel") or "").lower().split():
+                    self.links.setdefault(rel, []).append(element)
+            else:
+                self._mark(element, attributes)
+
+    def _mark(self, element: etree._Element, attributes: Any) -> None:
+        """The pass's rarer elements: headlines, containers, the title and the root."""
+        tag = element.tag
+        if "itemprop" in attributes or "itemscope" in attributes:
+            self.has_microdata = True
+        if "property" in attributes or "typeof" in attributes or "vocab" in attributes:
+            self.has_rdfa = True
+        if tag == "h1":
+            self.h1.append(element)
+        elif tag in ("article", "main"):
+            if len(self.containers) < 2:
+                self.containers.append(element)
+        elif tag == "title":
+            parent = element.getparent()
+            if not self.title and parent is not None and parent.tag in ("head", "html", "body"):
+                self.title = element.text_content()
+        elif tag == "html" and not self.lang:
+            self.lang = attributes.get("lang") or attributes.get("xml:lang") or ""
+
+    # -- read only when asked ------------------------------------------------------------------
+
+    def _first(self, tag: str, count: int) -> list[etree._Element]:
+        """The first ``count`` elements ``tag`` (the walk stops there, else at the end)."""
+        return list(islice(self.root.iter(tag), count))
+
+    @cached_property
+    def h2(self) -> list[etree._Element]:
+        return self._first("h2", rules.HEADLINES_READ)
+
+    @cached_property
+    def paragraphs(self) -> list[etree._Element]:
+        return self._first("p", rules.PARAGRAPHS_READ)
+
+    @cached_property
+    def images(self) -> list[etree._Element]:
+        return self._first("img", rules.IMAGES_READ)
+
+    @cached_property
+    def times(self) -> list[etree._Element]:
+        return self._first("time", rules.TIMES_READ)
+
+    @property
+    def microdata(self) -> dict[str, list[etree._Element]]:
+        """Elements by ``itemprop`` name (lower case), the first few of each, in page order."""
+        if self._microdata is None:
+            self._microdata = _by_name(_ITEMPROP(self.root), ()) if self.has_microdata else {}
+        return self._microdata
+
+    @property
+    def rdfa(self) -> dict[str, list[etree._Element]]:
+        """Body elements by RDFa ``property`` name, vocabulary prefix dropped (lower case)."""
+        if self._rdfa is None:
+            found = _PROPERTY(self.root) if self.has_rdfa else []
+            self._rdfa = _by_name(found, _SCHEMA_PREFIXES)
+        return self._rdfa
+
+    def properties(self, kind: str, name: str) -> Iterator[str]:
+        """The values of a microdata (``kind`` "microdata") or RDFa property, in page order; an
+        item (``itemscope``) gives its ``name``."""
+        if kind == "microdata":
+            # A top-level item's property first: a thread's author before its replies'.
+            elements = sorted(self.microdata.get(name, []), key=_nested)
+        else:
+            elements = [
+                e for alias in _RDFA_NAMES.get(name, (name,)) for e in self.rdfa.get(alias, ())
+            ]
+        for element in elements:
+            if element.get("itemscope") is None:
+                yield property_value(element)
+                continue
+            inner = next(
+                (e for e in element.iterdescendants() if e.get("itemprop") == "name"), None
+            )
+            yield property_value(inner) if inner is not None else ""
+
+
+def _nested(element: etree._Element) -> bool:
+    """Whether a microdata property belongs to an item that is itself another's property."""
+    for ancestor in element.iterancestors():
+        if ancestor.get("itemscope") is not None:
+            return ancestor.get("itemprop") is not None
+    return False
+
+
+_RDFA_NAMES = {
+    "headline": ("headline", "title"),
+    "description": ("description", "abstract"),
+    "author": ("author", "creator"),
+    "datepublished": ("datepublished", "issued", "created", "date"),
+    "image": ("image", "thumbnailurl"),
+}
+"""The RDFa property names (any vocabulary) that stand for each field's source."""
+_ORGANIZATIONS = frozenset(rules.ORGANIZATION_TYPES)
+_JSONLD_DATES = {
+    "datepublished": "datePublished",
+    "datecreated": "dateCreated",
+    "uploaddate": "uploadDate",
+    "datemodified": "dateModified",
+}
+
+
+def _by_name(values: Any, prefixes: tuple[str, ...]) -> dict[str, list[etree._Element]]:
+    found: dict[str, list[etree._Element]] = {}
+    for value in values:
+        element = value.getparent()
+        if element is None or element.tag == "meta":
+            continue
+        for word in str(value).lower().split():
+            name = next((word[len(p) :] for p in prefixes if word.startswith(p)), word)
+            kept = found.setdefault(name.rsplit("/", 1)[-1], [])
+            if len(kept) < _PROPS_KEPT:
+                kept.append(element)
+    return found
+
+
+def property_value(element: etree._Element) -> str:
+    """The value of a microdata or RDFa property on ``element``: its ``content``, ``datetime``
+    or link target when it has one, else its text."""
+    for attribute in ("content", "datetime") if element.tag != "abbr" else ("title",):
+        value = element.get(attribute)
+        if value is not None:
+            return value
+    if element.tag in ("img", "source", "video", "audio", "iframe", "embed"):
+        return element.get("src") or ""
+    if element.tag in ("a", "link", "area"):
+        return element.get("href") or ""
+    return element.text_content()
+
+
+class JsonLd:
+    """The JSON-LD entities of a page: the main entity (what the page is about), the page's own
+    entity, the site and the organization behind it."""
+
+    def __init__(self, blocks: list[str]) -> None:
+        self.entities: list[dict[str, Any]] = []
+        self.by_id: dict[str, dict[str, Any]] = {}
+        for block in blocks:
+            if len(block) > rules.JSONLD_BLOCK_LIMIT:
+                continue
+            try:
+                data = json.loads(block)
+            except (ValueError, RecursionError):  # broken, or nested deeper than the parser goes
+                continue
+            self._add(data, 0)
+        self.main = self._first(rules.MAIN_ENTITY_TYPES)
+        self.page = self._first(rules.PAGE_TYPES)
+        self.site = self._first(rules.SITE_TYPES)
+        self.organization = self._first(rules.ORGANIZATION_TYPES)
+
+    def _add(self, data: Any, depth: int) -> None:
+        if depth > 3:
+            return
+        if isinstance(data, list):
+            for item in data[:200]:
+                self._add(item, depth + 1)
+        elif isinstance(data, dict):
+            self.entities.append(data)
+            ident = data.get("@id")
+            if isinstance(ident, str) and len(data) > 1:
+                self.by_id.setdefault(ident, data)
+            graph = data.get("@graph")
+            if graph is not None:
+                self._add(graph, depth + 1)
+            main = data.get("mainEntity")
+            if isinstance(main, dict) and main.get("@type"):
+                self._add(main, depth + 1)
+
+    def _first(self, types: tuple[str, ...]) -> dict[str, Any] | None:
+        ranked = {name: rank for rank, name in enumerate(types)}
+        best: tuple[int, dict[str, Any]] | None = None
+        for entity in self.entities:
+            for name in entity_types(entity):
+                rank = ranked.get(name)
+                if rank is not None and (best is None or rank < best[0]):
+                    best = (rank, entity)
+        return best[1] if best else None
+
+    def source(self, name: str) -> Iterator[str]:
+        """The values of the JSON-LD source ``name`` (``jsonld:name`` in the source tables)."""
+        entities = self
+        if name in ("headline", "name", "description"):
+            yield from entities.texts(name)
+        elif name == "url":
+            yield from entities.texts("url", page_too=False)
+            for value in entities.values("mainEntityOfPage", page_too=False):
+                ident = value.get("@id") if isinstance(value, dict) else value
+                if isinstance(ident, str):
+                    yield ident
+        elif name in ("author", "organization-author"):
+            for value in entities.values("author"):
+                names = [
+                    author_name(name)
+                    for name in entities.names(value, organizations=name != "author")
+                ]
+                if any(names):
+                    yield ", ".join(name for name in names if name)
+        elif name == "publisher":
+            for value in entities.values("publisher"):
+                yield from entities.names(value)
+            for entity in (entities.site, entities.organization):
+                if entity is not None:
+                    yield from entities.names(entity.get("publisher"))
+            if entities.organization is not None:
+                yield from entities.names(entities.organization)
+        elif name == "website":
+            if entities.site is not None:
+                yield from entities.names(entities.site)
+        elif name == "inlanguage":
+            yield from entities.texts("inLanguage")
+            if entities.site is not None and isinstance(entities.site.get("inLanguage"), str):
+                yield entities.site["inLanguage"]
+        elif name in _JSONLD_DATES:
+            yield from entities.texts(_JSONLD_DATES[name])
+
+    def _item_value(self, element: etree._Element) -> str:
+        """A microdata or RDFa value; an item (``itemscope``) gives its ``name``."""
+        if element.get("itemscope") is not None:
+            for inner in element.iterdescendants():
+                if inner.get("itemprop") == "name":
+                    return property_value(inner)
+            return ""
+        return property_value(element)
+
+    def resolve(self, value: Any) -> Any:
+        """``value``, or the entity it refers to (``{"@id": ...}``) when the page has it."""
+        if isinstance(value, dict) and len(value) == 1 and isinstance(value.get("@id"), str):
+            return self.by_id.get(value["@id"], value)
+        return value
+
+    def values(self, key: str, *, page_too: bool = True) -> Iterator[Any]:
+        """``key`` of the main entity, then (``page_too``) of the page's entity."""
+        for entity in (self.main, self.page if page_too else None):
+            if entity is not None and key in entity:
+                yield self.resolve(entity[key])
+
+    def texts(self, key: str, *, page_too: bool = True) -> Iterator[str]:
+        """The string values of ``key`` (a list's strings in order)."""
+        for value in self.values(key, page_too=page_too):
+            for item in value if isinstance(value, list) else [value]:
+                if isinstance(item, str):
+                    yield item
+
+    def names(self, value: Any, *, organizations: bool | None = None) -> list[str]:
+        """The names in an author or publisher value: a string, an entity, a list of them;
+        ``organizations`` True or False keeps only the entities that are (or are not)
+        organizations."""
+        found: list[str] = []
+        for listed in value if isinstance(value, list) else [value]:
+            item = self.resolve(listed)
+            if isinstance(item, str) and not organizations:
+                found.append(item)
+            elif isinstance(item, dict):
+                if organizations is not None:
+                    typed = bool(set(entity_types(item)) & _ORGANIZATIONS)
+                    if typed != organizations:
+                        continue
+                name = item.get("name")
+                if isinstance(name, list):
+                    name = next((part for part in name if isinstance(part, str)), None)
+                if isinstance(name, dict):
+                    name = name.get("@value")
+                if isinstance(name, str):
+                    found.append(name)
+        return found[:10]
+
+    def images(self) -> Iterator[tuple[str, str, str]]:
+        """(url, width, height) of the main entity's (then the page's) images."""
+        for key in ("image", "thumbnailUrl", "primaryImageOfPage", "thumbnail"):
+            for value in self.values(key):
+                for listed in value if isinstance(value, list) else [value]:
+                    item = self.resolve(listed)
+                    if isinstance(item, str):
+                        yield item, "", ""
+                    elif isinstance(item, dict):
+                        url = item.get("url") or item.get("contentUrl")
+                        if isinstance(url, list):
+                            url = next((part for part in url if isinstance(part, str)), None)
+                        if isinstance(url, str):
+                            yield url, str(item.get("width", "")), str(item.get("height", ""))
+
+
+def json_ld_objects(root: lxml.html.HtmlElement) -> Iterator[dict[str, Any]]:
+    """Every JSON-LD object on the page, ``@graph`` members included; broken blocks skipped."""
+    blocks = [
+        element.text
+        for element in root.iter("script")
+        if (element.get("type") or "").strip().lower() == "application/ld+json" and element.text
+    ]
+    return iter(JsonLd(blocks).entities)
+
+
+def entity_types(entity: dict[str, Any]) -> list[str]:
+    """An entity's ``@type`` names without their vocabulary ("schema:Article" -> "Article")."""
+    kinds = entity.get("@type")
+    names = kinds if isinstance(kinds, list) else [kinds]
+    return [name.rsplit("/", 1)[-1].rsplit(":", 1)[-1] for name in names if isinstance(name, str)]

@@ -1,0 +1,89 @@
+"""Titles as pages state them, read: the site's name trimmed off ("Page | Site"), a stated
+title's parts, the part that names the page, and whether a visible headline agrees with a
+stated title. Pure string work; the separators, word lists and thresholds are data in
+:mod:`convert.metadata_rules`."""
+
+from __future__ import annotations
+
+from convert import metadata_rules as rules
+from convert.metadata_values import compact, comparable, words
+
+
+def junk_title(text: str) -> bool:
+    """Whether a title says nothing about the page ("Home", "Untitled", only punctuation)."""
+    said = comparable(text).strip(" .!?:;-|")
+    return not said or said in rules.JUNK_TITLES
+
+
+def trim_site(title: str, sites: set[str]) -> str:
+    """``title`` without its site's name before or after a separator ("Page | Site")."""
+    parts = rules.TITLE_SEPARATOR.split(title)
+    if len(parts) < 2:
+        return title
+    separators = rules.TITLE_SEPARATOR.findall(title)
+    for end in (-1, 0):
+        if _names_site(parts[end], sites):
+            kept_parts = parts[:-1] if end == -1 else parts[1:]
+            kept_separators = separators[:-1] if end == -1 else separators[1:]
+            rebuilt = kept_parts[0]
+            for separator, part in zip(kept_separators, kept_parts[1:], strict=True):
+                rebuilt += separator + part
+            return rebuilt.strip() or title
+    return title
+
+
+def variants(title: str) -> list[str]:
+    """A stated title and its parts between separators ("A | B" -> "A | B", "A", "B"), and
+    before a colon ("Hiking Boots: Shop Boots for Hiking" -> "Hiking Boots")."""
+    parts = [part for part in rules.TITLE_SEPARATOR.split(title) if part.strip()]
+    found = [title, *parts] if len(parts) > 1 else [title]
+    head, colon, _ = title.partition(": ")
+    if colon and head.strip() and head not in found:
+        found.append(head)
+    return found
+
+
+def main_part(title: str) -> str:
+    """The part of a title that names the page when the headline does not say which: the
+    longest, when the others are short and capitalised (a tagline, a section's name), else the
+    whole."""
+    parts = [part.strip() for part in rules.TITLE_SEPARATOR.split(title) if part.strip()]
+    if len(parts) < 2:
+        return title
+    longest = max(parts, key=len)
+    others = [part for part in parts if part is not longest]
+    if all(len(part.split()) <= rules.TITLE_TAIL_WORDS and _capitalised(part) for part in others):
+        return longest
+    return title
+
+
+def _capitalised(part: str) -> bool:
+    """Whether a part of a title starts as a name or a tagline does (a capital or a digit), not
+    as the rest of a sentence ("the menu")."""
+    return part[:1].isupper() or part[:1].isdigit()
+
+
+def _names_site(part: str, sites: set[str]) -> bool:
+    """Whether a part of a title is the site's name: one of its names, one of them with a word
+    or two more ("Raspberry Pi Forums"), or their initials ("OSHA")."""
+    said = compact(part)
+    if not said:
+        return False
+    short = len(part.split()) <= rules.SITE_PART_WORDS
+    initials = "".join(word[0] for word in words(part) if word not in rules.NAME_PARTICLES)
+    for site in sites:
+        if said == site or (len(initials) >= 3 and initials == site):
+            return True
+        if short and len(site) >= 4 and site in said:
+            return True
+    return False
+
+
+def agrees(shown: set[str], stated: set[str]) -> bool:
+    """Whether a visible headline says what a stated title says (most of their words, given as
+    sets, shared)."""
+    if not shown or not stated:
+        return False
+    shared = len(shown & stated)
+    enough_shown = shared >= rules.HEADLINE_AGREEMENT * len(shown)
+    return enough_shown and shared >= rules.HEADLINE_COVERAGE * len(stated)

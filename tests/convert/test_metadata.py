@@ -1,0 +1,203 @@
+"""Page metadata: the fixture set's floor (every field, every page), the sources' order and
+checks, and the values' normalisation, as pure functions."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+
+from convert.document import read_document
+from convert.metadata import FIELD_HELP, FIELDS, page_metadata, read_metadata
+from convert.metadata_values import (
+    absolute_url,
+    author_name,
+    clean_text,
+    iso_date,
+    junk_image,
+    language_tag,
+    readable_domain,
+    same_names,
+)
+from convert.oembed import frame_oembed_fields
+from tests.metadata_fixtures import field_accuracy, field_misses, fixture_pages
+
+FIELD_FLOOR = 0.95
+"""Share of the fixture pages each field must be right on (all were when it was set)."""
+MS_PER_PAGE = 5.0
+"""Mean milliseconds of reading one fixture page's metadata, at most (the pages are small; the
+bench measures real pages)."""
+
+
+def read(html: str, url: str = "https://site.example/a/page") -> dict[str, str]:
+    return page_metadata(read_document(html).root, url)
+
+
+def test_fixture_set_floor() -> None:
+    pages = fixture_pages()
+    assert len(pages) >= 60
+    results = [(page, read(page.html, page.url)) for page in pages]
+    accuracy = field_accuracy(results)
+    assert set(accuracy) == set(FIELDS)
+    misses = {page.name: field_misses(got, page) for page, got in results}
+    low = {name: share for name, share in accuracy.items() if share < FIELD_FLOOR}
+    assert not low, (low, {name: miss for name, miss in misses.items() if miss})
+
+
+def test_fixture_pages_read_fast() -> None:
+    roots = [(read_document(page.html).root, page.url) for page in fixture_pages()]
+    started = time.perf_counter()
+    for root, url in roots:
+        read_metadata(root, url)
+    assert (time.perf_counter() - started) / len(roots) * 1000 < MS_PER_PAGE
+
+
+def test_every_field_is_a_string_even_on_an_empty_page() -> None:
+    meta = read("")
+    assert list(meta) == list(FIELDS) and all(isinstance(value, str) for value in meta.values())
+    assert meta["final_url"] == meta["canonical_url"] == "https://site.example/a/page"
+    assert meta["site_name"] == "site.example" and meta["title"] == ""
+
+
+def test_headline_wins_only_when_it_agrees_with_a_stated_title() -> None:
+    page = """<html><head><title>Cheap flights to Lisbon 2024 | Fly Deals</title></head><body>
+    <h1>Subscribe to our newsletter</h1><h1>Cheap flights to Lisbon, found daily</h1>
+    </body></html>"""
+    assert read(page)["title"] == "Cheap flights to Lisbon, found daily"
+    unrelated = page.replace("Cheap flights to Lisbon, found daily", "Our partners")
+    assert read(unrelated)["title"] == "Cheap flights to Lisbon 2024"
+
+
+def test_a_broken_or_huge_json_ld_block_is_skipped() -> None:
+    huge = '{"@type": "Article", "headline": "' + "x" * 500_000 + '"}'
+    page = (
+        "<html><head><script type='application/ld+json'>{broken</script>"
+        f"<script type='application/ld+json'>{huge}</script>"
+        '<script type=\'application/ld+json\'>{"@type": "Article", "headline": "Kept"}'
+        "</script></head><body></body></html>"
+    )
+    assert read(page)["title"] == "Kept"
+
+
+@pytest.mark.parametrize(
+    ("value", "tag"),
+    [
+        ("en", "en"),
+        ("EN_us", "en-US"),
+        ("zh-hant-tw", "zh-Hant-TW"),
+        ("es-419", "es-419"),
+        ("de-AT, de", "de-AT"),
+        ("x-default", ""),
+        ("{{ lang }}", ""),
+        ("english", ""),
+    ],
+)
+def test_language_tags(value: str, tag: str) -> None:
+    assert language_tag(value) == tag
+
+
+@pytest.mark.parametrize(
+    ("value", "loose", "day"),
+    [
+        ("2024-02-11T18:05:00-05:00", False, "2024-02-11T18:05:00-05:00"),
+        ("2024-02-11T18:05:00.123Z", False, "2024-02-11T18:05:00Z"),
+        ("2024-02-11 18:05:00 +0000", False, "2024-02-11T18:05:00+00:00"),
+        ("20240211", False, "2024-02-11"),
+        ("Feb 11, 2024", False, "2024-02-11"),
+        ("Posted on 11th February 2024 by Jo", True, "2024-02-11"),
+        ("Posted on 11th February 2024 by Jo, a long line of text with many words", False, ""),
+        ("le 3 mars 2024", True, "2024-03-03"),
+        ("11.02.2024", True, "2024-02-11"),
+        ("02/11/2024", True, "2024-02-11"),
+        ("25/12/2023", True, "2023-12-25"),
+        ("2024-02-30", False, ""),
+        ("1970-01-01T00:00:00Z", False, ""),
+        ("0001-01-01", False, ""),
+        ("last Tuesday", True, ""),
+    ],
+)
+def test_dates(value: str, loose: bool, day: str) -> None:
+    assert iso_date(value, loose=loose) == day
+
+
+@pytest.mark.parametrize(
+    ("value", "name"),
+    [
+        ("By Jane Doe", "Jane Doe"),
+        ("Written by: Jane Doe | March 3, 2024", "Jane Doe"),
+        ("Jane Doe · 5 min read", "Jane Doe"),
+        ("Marna van der Merwe", "Marna van der Merwe"),
+        ("admin", ""),
+        ("@janedoe", ""),
+        ("https://www.facebook.com/janedoe", ""),
+        ("jane@example.com", ""),
+        ("Read more", ""),
+        ("implementing the tips in this article.", ""),
+        ("beijingwalker", "beijingwalker"),
+    ],
+)
+def test_author_names(value: str, name: str) -> None:
+    assert author_name(value) == name
+
+
+def test_names_compare_as_sets() -> None:
+    assert same_names("Ana Ruiz, Ben Cho", "Ben Cho and Ana Ruiz")
+    assert not same_names("Ana Ruiz", "Ana Ruiz, Ben Cho")
+
+
+def test_urls_and_junk_images() -> None:
+    base = "https://site.example/a/b/"
+    assert absolute_url(base, "../img/x.jpg") == "https://site.example/a/img/x.jpg"
+    assert absolute_url(base, "//cdn.example/x.jpg") == "https://cdn.example/x.jpg"
+    assert absolute_url(base, "javascript:alert(1)") == ""
+    assert absolute_url(base, "data:image/png;base64,AAAA") == ""
+    assert absolute_url(base, "ftp://site.example/x") == ""
+    assert absolute_url(base, "/" + "a" * 3000) == ""
+    assert junk_image("https://www.facebook.com/tr?id=1&ev=PageView")
+    assert junk_image("https://pixel.wp.com/g.gif?v=1")
+    assert junk_image("https://site.example/static/placeholder.png")
+    assert junk_image("https://site.example/img/default-share.jpg")
+    assert junk_image("https://site.example/img/1x1.gif")
+    assert not junk_image("https://site.example/img/harbour-at-dusk.jpg")
+    assert not junk_image("https://site.example/img/pixel-art-contest.jpg")
+
+
+def test_texts_and_domains() -> None:
+    assert clean_text("Fish &amp; Chips") == "Fish & Chips"
+    assert clean_text("Caf\u00c3\u00a9 \u00e2\u0080\u0094 open") == "Caf\u00e9 \u2014 open"
+    assert clean_text("a\u200b b\n\n  c") == "a b c"
+    assert readable_domain("https://www.bakery.example/x") == "bakery.example"
+    assert readable_domain("https://xn--bcher-kva.example/") == "b\u00fccher.example"
+    assert readable_domain("https://127.0.0.1:8000/") == "127.0.0.1"
+
+
+def test_frame_answer_fields_follow_the_oembed_spec() -> None:
+    meta = {
+        "title": "Harbour lights",
+        "author": "Ines Moreau",
+        "canonical_url": "https://quay.example/news/lights?x=1",
+        "image": "https://quay.example/img/q.jpg",
+        "image_width": "1200",
+        "image_height": "630",
+    }
+    assert frame_oembed_fields(meta, "https://quay.example/news/lights") == {
+        "title": "Harbour lights",
+        "author_name": "Ines Moreau",
+        "provider_url": "https://quay.example/",
+        "thumbnail_url": "https://quay.example/img/q.jpg",
+        "thumbnail_width": 1200,
+        "thumbnail_height": 630,
+    }
+    unsized = {**meta, "image_width": "", "author": "", "canonical_url": ""}
+    fields = frame_oembed_fields(unsized, "https://quay.example/a")
+    assert fields == {"title": "Harbour lights", "provider_url": "https://quay.example/"}
+
+
+def test_readme_describes_every_field() -> None:
+    """README's table of metadata fields says what the declarations say (the API description is
+    generated from them)."""
+    readme = (Path(__file__).parents[2] / "README.md").read_text("utf-8")
+    assert set(FIELD_HELP) == set(FIELDS)
+    for name in FIELDS:
+        assert f"| `{name}` | {FIELD_HELP[name]} |" in readme, name
