@@ -141,7 +141,7 @@ def new_org_keys(tmp: str, count: int) -> list[str]:
     try:
         return [store.create_key(f"bench-org-{n}", "bench").key for n in range(count)]
     finally:
-        store.close()
+        store.close_sync()
 
 
 async def main() -> int:

@@ -46,6 +46,7 @@ from convert.metadata_values import (
     junk_image,
     language_tag,
     readable_domain,
+    stated_author,
     words,
 )
 
@@ -365,7 +366,7 @@ class _Reader:
         """The first stated author, unless the byline under the headline says more: the stated
         one is the site's own name (a template's default), or the byline names the same people
         more fully ("Dr. Jane Doe", co-authors)."""
-        stated = next(self._checked(rules.AUTHOR_SOURCES, author_name), "")
+        stated = next(self._checked(rules.AUTHOR_SOURCES, stated_author), "")
         shown = author_name(self._byline.author) if self._byline.author else ""
         if not stated or not shown:
             return stated or shown

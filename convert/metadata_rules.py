@@ -342,6 +342,9 @@ JUNK_AUTHORS = frozenset(
 AUTHOR_MAX_CHARS = 160
 AUTHOR_MAX_WORDS = 8
 """Words of one name at most (a longer text is a sentence, not a byline)."""
+LOWERCASE_NAME_WORDS = 3
+"""Words of a name in lower case ("jane doe") taken from a field that holds only a name; a
+longer text in lower case is a phrase."""
 AUTHOR_LABEL = re.compile(
     r"^\s*(?:(?:written|posted|published|reported|compiled|words|story|text|article|blog post)"
     r"\s+by|by|author(?:s|ed by)?\s*:|authors?|von|par|por|di|door|av)\b\s*:?\s*",

@@ -224,18 +224,26 @@ _HANDLE = re.compile(r"^@[\w.]+$")
 _LIST_JOIN = re.compile(r"\s*(?:,|&|\band\b|\bund\b|\bet\b|\by\b)\s*", re.I)
 
 
-def author_name(value: str) -> str:
+def author_name(value: str, *, stated: bool = False) -> str:
     """The name(s) in an author value or a byline ("By Jane Doe | March 3" -> "Jane Doe"); ""
-    when it names nobody (a URL, a handle, "admin", a sentence)."""
+    when it names nobody (a URL, a handle, "admin", a sentence). ``stated``: the value comes
+    from a field that holds only a name (a ``<meta name="author">``, JSON-LD), where a name in
+    lower case ("jane doe") is still a name."""
     text = clean_text(value, 600)
     text = rules.AUTHOR_LABEL.sub("", text, count=1)
     text = rules.AUTHOR_CUT.split(text, maxsplit=1)[0]
     text = text.strip(" ,;:-\u2013\u2014|\u2022\u00b7").strip()
-    return text if is_name(text) else ""
+    return text if is_name(text, stated=stated) else ""
 
 
-def is_name(text: str) -> bool:
-    """Whether ``text`` reads as one or more people's (or an organization's) names."""
+def stated_author(value: str) -> str:
+    """:func:`author_name` for a value from a field that holds only a name."""
+    return author_name(value, stated=True)
+
+
+def is_name(text: str, *, stated: bool = False) -> bool:
+    """Whether ``text`` reads as one or more people's (or an organization's) names (``stated``:
+    see :func:`author_name`)."""
     if not text or len(text) > rules.AUTHOR_MAX_CHARS:
         return False
     lowered = text.lower().strip(" .")
@@ -256,7 +264,8 @@ def is_name(text: str) -> bool:
         for token in tokens
         if token[0].islower() and token.lower().strip(".,") not in rules.NAME_PARTICLES
     ]
-    if len(tokens) > 1 and 2 * len(lower) > len(tokens):
+    casual = stated and len(tokens) <= rules.LOWERCASE_NAME_WORDS
+    if len(tokens) > 1 and 2 * len(lower) > len(tokens) and not casual:
         return False  # a phrase, not a name
     return all(len(name.split()) <= rules.AUTHOR_MAX_WORDS for name in names)
 

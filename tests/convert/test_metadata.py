@@ -19,6 +19,7 @@ from convert.metadata_values import (
     language_tag,
     readable_domain,
     same_names,
+    stated_author,
 )
 from convert.oembed import frame_oembed_fields
 from tests.metadata_fixtures import field_accuracy, field_misses, fixture_pages
@@ -139,6 +140,13 @@ def test_dates(value: str, loose: bool, day: str) -> None:
 )
 def test_author_names(value: str, name: str) -> None:
     assert author_name(value) == name
+
+
+def test_a_stated_name_may_be_lower_case() -> None:
+    """A field that holds only a name keeps "jane doe"; a byline's lower-case phrase is none."""
+    assert stated_author("jane doe") == "jane doe"
+    assert author_name("jane doe") == ""
+    assert stated_author("implementing the tips in this article.") == ""
 
 
 def test_names_compare_as_sets() -> None:
