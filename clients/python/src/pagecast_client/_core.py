@@ -80,7 +80,7 @@ class Config:
     ) -> Config:
         key = api_key or os.environ.get(KEY_VARIABLE, "")
         if not key:
-            raise PagecastError(f"no API key: pass api_key= or set {KEY_VARIABLE}")
+            raise PagecastError(f"no API key: set {KEY_VARIABLE} or pass one (api_key=, --key)")
         if max_retries < 0 or max_retry_wait < 0:
             raise ValueError("max_retries and max_retry_wait must not be negative")
         base = (base_url or os.environ.get(URL_VARIABLE) or DEFAULT_BASE_URL).rstrip("/")
