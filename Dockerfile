@@ -25,10 +25,11 @@ ENV DEBIAN_FRONTEND=noninteractive PYTHONUNBUFFERED=1 \
     PAGECAST_SERVER_HOST=0.0.0.0 \
     PAGECAST_SERVER_METRICS_HOST=0.0.0.0
 # Runtime only: Python, libpq, Debian's Chromium (the farm launches /usr/bin/chromium) with
-# fonts, and tini to reap Chromium's helper processes as PID 1.
+# fonts, libatomic for the Node.js that drives it (Playwright's; gcc brings it on a full
+# machine), and tini to reap Chromium's helper processes as PID 1.
 RUN apt-get update \
-    && apt-get install -y --no-install-recommends python3 libpq5 chromium fonts-liberation \
-        fonts-noto-color-emoji ca-certificates tini \
+    && apt-get install -y --no-install-recommends python3 libpq5 libatomic1 chromium \
+        fonts-liberation fonts-noto-color-emoji ca-certificates tini \
     && rm -rf /var/lib/apt/lists/* \
     && useradd --system --user-group --home-dir /var/lib/pagecast --shell /usr/sbin/nologin pagecast \
     && mkdir -p /var/lib/pagecast && chown pagecast:pagecast /var/lib/pagecast
