@@ -105,8 +105,7 @@ def test_compose_runs_pagecast_alone_on_sqlite() -> None:
     assert environment["PAGECAST_STORE_DATABASE_URL"].endswith(":-}")
     assert environment["PAGECAST_SCREENSHOTS_BACKEND"].endswith(":-filesystem}")
     assert set(environment) <= known_variables(Settings())
-    for dependency in pagecast["depends_on"].values():
-        assert dependency["required"] is False  # only there with the profile
+    assert "depends_on" not in pagecast and pagecast["restart"] == "unless-stopped"
     for name, service in services.items():
         if name != "pagecast":
             assert service["profiles"] == ["scale"], name

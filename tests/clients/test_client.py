@@ -4,11 +4,15 @@ environment, and a parameter list that cannot fall behind the server's /openapi.
 
 from __future__ import annotations
 
+import ast
 import asyncio
+import sys
 import time
+import tomllib
 
 import pytest
 
+from bench.pagecast_process import ROOT
 from pagecast_client import (
     AsyncPagecast,
     AuthenticationError,
@@ -213,3 +217,24 @@ def test_async_client(site: Site) -> None:
             assert error.value.code == -2201
 
     asyncio.run(scenario())
+
+
+def test_the_package_stands_alone() -> None:
+    """The client imports nothing of the server's: it works installed by itself, with only the
+    dependencies its pyproject.toml declares (the extras' where their modules need them)."""
+    source = ROOT / "clients" / "python" / "src" / "pagecast_client"
+    declared = tomllib.loads((source.parent.parent / "pyproject.toml").read_text())["project"]
+    allowed = {"pagecast_client", "httpx", *sys.stdlib_module_names}
+    extras = {"mcp_server": {"mcp", "pydantic"}, "langchain": {"langchain_core"}}
+    extras["llama_index"] = {"llama_index"}
+    for path in source.glob("*.py"):
+        imported = set()
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Import):
+                imported.update(alias.name.split(".")[0] for alias in node.names)
+            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                imported.add(node.module.split(".")[0])
+        stray = imported - allowed - extras.get(path.stem, set())
+        assert not stray, f"{path.name} imports {stray}"
+    assert declared["dependencies"] == ["httpx>=0.27,<1"]
+    assert {"mcp", "langchain", "llamaindex"} <= set(declared["optional-dependencies"])
