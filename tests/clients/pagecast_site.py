@@ -17,9 +17,10 @@ from pathlib import Path
 
 from bench.pagecast_process import PYTHON, ROOT, free_port, start_pagecast, stop_pagecast
 
-# A plan whose burst is one request: the second request at once is answered 429 with
-# Retry-After 1, and the one after that wait gets through.
-SLOW_PLAN = "[plans.slow]\nrequests_per_second = 1.0\nburst = 1\nmonthly_credits = 0\n"
+# A plan whose burst is one request, refilled in two seconds: a second request at once is
+# answered 429 with a Retry-After of about 2 (a slow first request on a busy machine still
+# leaves the second inside that window), and one sent after the wait gets through.
+SLOW_PLAN = "[plans.slow]\nrequests_per_second = 0.5\nburst = 1\nmonthly_credits = 0\n"
 
 
 @dataclass(frozen=True)

@@ -151,8 +151,8 @@ def test_retry_after_is_honoured_within_bounds(site: Site) -> None:
         impatient.markdown(site.page, format="markdown")
         with pytest.raises(RateLimitError) as limited:
             impatient.markdown(site.page, format="markdown")
-    assert limited.value.code == -1002 and limited.value.retry_after == 1
-    # The same refusal, waited out: one retry a second later gets through.
+    assert limited.value.code == -1002 and limited.value.retry_after in (1, 2)
+    # The same refusal, waited out: a retry after the wait it names gets through.
     started = time.monotonic()
     with Pagecast(**slow, max_retries=2) as patient:
         assert patient.markdown(site.page, format="markdown").markdown
