@@ -56,12 +56,20 @@ class _Settings(Generic[H]):
         self._http: H = http_client or self._http_class(timeout=timeout)
         self._owns_http = http_client is None
 
-    def _headers(self, call: Call[Any]) -> dict[str, str]:
-        # A screenshot link may be on an object store: the key goes to Pagecast alone.
+    def _request(self, call: Call[Any], url: str) -> dict[str, Any]:
+        """The arguments of httpx's ``request`` for a call."""
         headers = self.config.headers()
         if call.host == "absolute":
+            # A screenshot link may be on an object store: the key goes to Pagecast alone.
             del headers["api-key"]
-        return headers
+        return {
+            "method": call.method,
+            "url": url,
+            "params": call.query,
+            "headers": headers,
+            # A link to an image in an object store answers with a redirect to it.
+            "follow_redirects": call.host == "absolute",
+        }
 
     def _url(self, call: Call[Any], frames: str | None) -> str:
         if call.host == "absolute":
@@ -147,9 +155,7 @@ class Pagecast(_Settings[httpx.Client]):
         frames = self._frames_url() if call.host == "frames" else None
         url = self._url(call, frames)
         try:
-            return self._http.request(
-                call.method, url, params=call.query, headers=self._headers(call)
-            )
+            return self._http.request(**self._request(call, url))
         except httpx.HTTPError as exc:
             raise _core.transport_error(exc, url) from exc
 
@@ -236,9 +242,7 @@ class AsyncPagecast(_Settings[httpx.AsyncClient]):
         frames = await self._frames_url() if call.host == "frames" else None
         url = self._url(call, frames)
         try:
-            return await self._http.request(
-                call.method, url, params=call.query, headers=self._headers(call)
-            )
+            return await self._http.request(**self._request(call, url))
         except httpx.HTTPError as exc:
             raise _core.transport_error(exc, url) from exc
 
