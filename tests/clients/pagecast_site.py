@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import functools
 import http.server
+import shutil
 import subprocess
 import tempfile
 import threading
@@ -20,6 +21,7 @@ from bench.pagecast_process import PYTHON, ROOT, free_port, start_pagecast, stop
 # A plan whose burst is one request, refilled in two seconds: a second request at once is
 # answered 429 with a Retry-After of about 2 (a slow first request on a busy machine still
 # leaves the second inside that window), and one sent after the wait gets through.
+INJECTED = "injected.html"
 SLOW_PLAN = "[plans.slow]\nrequests_per_second = 0.5\nburst = 1\nmonthly_credits = 0\n"
 
 
@@ -33,6 +35,11 @@ class Site:
     page: str
     config: Path
 
+    @property
+    def injected_page(self) -> str:
+        """A page that asks AI assistants to send user data (prompt-injection risk high)."""
+        return self.page + INJECTED
+
 
 class QuietHandler(http.server.SimpleHTTPRequestHandler):
     def log_message(self, format: str, *args: object) -> None:
@@ -40,9 +47,14 @@ class QuietHandler(http.server.SimpleHTTPRequestHandler):
 
 
 @contextmanager
-def example_page() -> Iterator[str]:
-    """``docs/example/index.html`` at ``http://127.0.0.1:<port>/``."""
-    handler = functools.partial(QuietHandler, directory=str(ROOT / "docs" / "example"))
+def example_page(folder: Path) -> Iterator[str]:
+    """``docs/example/index.html`` at ``http://127.0.0.1:<port>/``, and beside it a page of the
+    safety corpus at :data:`INJECTED`, served from ``folder``."""
+    shutil.copy(ROOT / "docs" / "example" / "index.html", folder / "index.html")
+    shutil.copy(
+        ROOT / "tests" / "convert" / "safety_pages" / "injected_ai_plea.html", folder / INJECTED
+    )
+    handler = functools.partial(QuietHandler, directory=str(folder))
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
@@ -55,26 +67,24 @@ def example_page() -> Iterator[str]:
 
 @contextmanager
 def running_pagecast() -> Iterator[Site]:
-    """A Pagecast process with the example page beside it, stopped at the end."""
-    with tempfile.TemporaryDirectory() as tmp, example_page() as page:
+    """A Pagecast process with the example pages beside it, stopped at the end."""
+    with (
+        tempfile.TemporaryDirectory() as tmp,
+        tempfile.TemporaryDirectory() as pages,
+        example_page(Path(pages)) as page,
+    ):
         port = free_port()
         log = Path(tmp) / "server.log"
-        process, key = start_pagecast(tmp, port, log=log, extra=SLOW_PLAN)
+        try:
+            process, key = start_pagecast(tmp, port, log=log, extra=SLOW_PLAN)
+        except RuntimeError as exc:
+            said = log.read_text(errors="replace")[-4000:] if log.exists() else ""
+            raise AssertionError(f"{exc}; the server said:\n{said}") from exc
         try:
             config = Path(tmp) / "config.toml"
+            server = [PYTHON, str(ROOT / "server.py"), "--config", str(config)]
             slow = subprocess.run(
-                [
-                    PYTHON,
-                    str(ROOT / "server.py"),
-                    "--config",
-                    str(config),
-                    "keys",
-                    "create",
-                    "--org",
-                    "patient",
-                    "--plan",
-                    "slow",
-                ],
+                [*server, "keys", "create", "--org", "patient", "--plan", "slow"],
                 capture_output=True,
                 text=True,
                 check=True,

@@ -16,6 +16,7 @@ from bench.pagecast_process import ROOT
 from pagecast_client import (
     AsyncPagecast,
     AuthenticationError,
+    BlockedContentError,
     Chunk,
     ConnectionFailedError,
     Heading,
@@ -24,6 +25,7 @@ from pagecast_client import (
     Pagecast,
     PagecastError,
     RateLimitError,
+    SafetySignal,
     TargetError,
 )
 from pagecast_client.params import (
@@ -143,6 +145,20 @@ def test_both_error_shapes_raise_one_family(pagecast: Pagecast, site: Site) -> N
         pytest.raises(ConnectionFailedError),
     ):
         nowhere.markdown(site.page)
+
+
+def test_blocked_page_and_the_safety_report(pagecast: Pagecast, site: Site) -> None:
+    with pytest.raises(BlockedContentError) as blocked:
+        pagecast.markdown(site.injected_page, ai_sanitize=True, ai_sanitize_mode="block")
+    assert blocked.value.status == 422 and blocked.value.code == -4001
+    assert blocked.value.ai_safety["risk_level"] == "high"
+    warned = pagecast.markdown(site.injected_page, ai_sanitize=True, ai_sanitize_mode="warn")
+    assert warned.ai_safety and warned.ai_safety.risk_level == "high"
+    assert warned.ai_safety.action_taken == "warn" and warned.credits == 2
+    signal = warned.ai_safety.signals[0]
+    assert isinstance(signal, SafetySignal) and signal.type and 0 < signal.severity <= 1
+    text = pagecast.markdown(site.injected_page, format="markdown", ai_sanitize=True)
+    assert text.ai_safety and text.ai_safety.risk_level == "high" and text.ai_safety.risk_score > 0
 
 
 def test_retry_after_is_honoured_within_bounds(site: Site) -> None:
