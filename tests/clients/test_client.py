@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import ast
 import asyncio
+import dataclasses
 import sys
 import time
 import tomllib
@@ -19,13 +20,18 @@ from pagecast_client import (
     BlockedContentError,
     Chunk,
     ConnectionFailedError,
+    Embed,
+    Frame,
     Heading,
     InvalidRequestError,
+    MarkdownResult,
+    Metadata,
     NotFoundError,
     Pagecast,
     PagecastError,
     RateLimitError,
     SafetySignal,
+    Screenshot,
     TargetError,
 )
 from pagecast_client.params import (
@@ -82,6 +88,31 @@ def test_every_parameter_of_the_openapi_description_is_a_keyword(pagecast: Pagec
             assert server - client == set(), f"{name}: the client lacks {server - client}"
             assert client - server == set(), f"{name}: the server does not know {client - server}"
     assert seen == set(OPERATIONS)
+
+
+# The screenshot result's JSON names -> the Screenshot dataclass's fields.
+SCREENSHOT_FIELDS = {
+    "screenshotUrl": "screenshot_url",
+    "dimensions": "width",
+    "requestInfo": "response_code",
+    "expiresAt": "expires_at",
+}
+
+
+def test_every_field_of_the_openapi_schemas_is_a_result_field(pagecast: Pagecast) -> None:
+    """Fails when the server's answers gain a field the typed results lack."""
+    schemas = pagecast.openapi()["components"]["schemas"]
+
+    def fields(cls: type) -> set[str]:
+        return {field.name for field in dataclasses.fields(cls)}
+
+    envelope = schemas["MarkdownEnvelope"]["properties"]
+    assert set(envelope["metadata"]["properties"]) == fields(Metadata)
+    assert set(envelope) <= fields(MarkdownResult)
+    assert set(schemas["Embed"]["properties"]) <= fields(Embed)
+    assert set(schemas["Frame"]["properties"]) <= fields(Frame)
+    shot = {SCREENSHOT_FIELDS.get(name, name) for name in schemas["ScreenshotResult"]["properties"]}
+    assert shot <= fields(Screenshot)
 
 
 def test_markdown_envelope_is_typed(pagecast: Pagecast, site: Site) -> None:
