@@ -1,5 +1,5 @@
 # Everyday verbs. Each one sets up what it needs first (deploy/bootstrap.sh is idempotent).
-.PHONY: run test setup lint format config bench bench-oembed bench-fetch bench-screenshot bench-readiness bench-markdown bench-extraction bench-metadata load chaos fuzz ssrf hostile clean
+.PHONY: run test setup lint format config client-wheel bench bench-oembed bench-fetch bench-screenshot bench-readiness bench-markdown bench-extraction bench-metadata load chaos fuzz ssrf hostile clean
 
 run:            ## set up, print an API key, run the server
 	bash deploy/bootstrap.sh run
@@ -19,6 +19,9 @@ format:
 config:         ## regenerate config.toml and README.md's settings reference from the declarations
 	.venv/bin/python server.py config --defaults > config.toml.new && mv config.toml.new config.toml
 	.venv/bin/python server.py config --markdown --into README.md
+
+client-wheel:   ## the Python client (clients/python) as a wheel in dist/
+	.venv/bin/pip wheel -q --no-deps -w dist ./clients/python
 
 bench:          ## HTTP overhead benchmark (needs wrk)
 	command -v wrk >/dev/null || $$( [ $$(id -u) = 0 ] || echo sudo ) apt-get install -y wrk

@@ -4,7 +4,8 @@
 ``python server.py config`` prints the settings in effect and where each comes from (``--defaults``:
 the commented default ``config.toml``); ``python server.py keys create|list|revoke`` manages API
 keys; ``usage`` and ``providers`` report and import; ``markdown``, ``oembed`` and ``screenshot``
-answer one request without a server.
+answer one request without a server; ``mcp`` serves Pagecast's tools to agents over MCP (the
+Python client's MCP server, pointed at this server's API).
 """
 
 from __future__ import annotations
@@ -287,6 +288,13 @@ def build_parser() -> argparse.ArgumentParser:
     usage.add_argument(
         "--month", help="one month, YYYY-MM, or all (default: the current month, UTC)"
     )
+    mcp = commands.add_parser(
+        "mcp",
+        help="Pagecast's tools for agents over MCP (stdio or streamable HTTP): pagecast-mcp "
+        "pointed at this server; its options follow (mcp --help)",
+        add_help=False,
+    )
+    mcp.add_argument("options", nargs=argparse.REMAINDER, help="pagecast-mcp's options")
     providers = commands.add_parser("providers", help="manage the oEmbed provider registry")
     provider_commands = providers.add_subparsers(dest="providers_command", required=True)
     importer = provider_commands.add_parser(
@@ -301,10 +309,12 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     (``screenshot URL -o shot.png format=png``), so what argparse leaves over is theirs."""
     parser = build_parser()
     args, rest = parser.parse_known_args(argv)
-    if rest and args.command not in ONE_SHOTS:
+    if rest and args.command not in (*ONE_SHOTS, "mcp"):
         parser.error(f"unrecognized arguments: {' '.join(rest)}")
     if args.command in ONE_SHOTS:
         args.params = [*args.params, *rest]
+    if args.command == "mcp":
+        args.options = [*rest, *args.options]
     return args
 
 
@@ -341,6 +351,23 @@ def _one_shot(settings: Settings, args: argparse.Namespace) -> int:
     return asyncio.run(run_once(settings, shot))
 
 
+def _mcp(settings: Settings, args: argparse.Namespace) -> int:
+    """``mcp [pagecast-mcp options]``: the client package's MCP server, talking to this
+    server's API unless told another URL."""
+    client_source = Path(__file__).resolve().parent / "clients" / "python" / "src"
+    if str(client_source) not in sys.path:
+        sys.path.append(str(client_source))  # the checkout's client, when none is installed
+    try:
+        from pagecast_client.mcp_server import main as mcp_main  # noqa: PLC0415
+    except ImportError as exc:
+        print(
+            f"the MCP server needs the mcp package ({exc}): pip install './clients/python[mcp]'",
+            file=sys.stderr,
+        )
+        return 2
+    return mcp_main(args.options, default_url=settings.server.public_base_url())
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
     if args.command == "config" and (args.defaults or args.markdown or args.into):
@@ -372,6 +399,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _usage(settings, args)
     if args.command == "providers":
         return _providers(settings, args)
+    if args.command == "mcp":
+        return _mcp(settings, args)
     asyncio.run(serve(settings))
     return 0
 

@@ -13,8 +13,9 @@ from app.config import DEFAULT_PLANS, SECTIONS, PlanSettings, Settings
 from settings.fields import ENV_PREFIX, declared_fields, env_prefix
 from settings.render import toml_value
 
-OTHER_VARIABLES = ("PAGECAST_CONFIG",)
-"""Variables Pagecast reads that are not settings (the config file's path)."""
+OTHER_VARIABLES = ("PAGECAST_CONFIG", "PAGECAST_API_KEY", "PAGECAST_URL", "PAGECAST_FRAMES_URL")
+"""Variables Pagecast reads that are not settings: the config file's path, and the key and
+addresses the Python client (and so ``server.py mcp``) takes."""
 HIDDEN = '"(set, hidden)"'
 COMMENT_COLUMN = 48
 """Where the source comments line up, unless a section's values are all shorter."""

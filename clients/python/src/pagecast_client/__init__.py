@@ -1,0 +1,73 @@
+"""Pagecast's Python client: web pages as Markdown for LLMs, screenshots and oEmbed embeds.
+
+>>> from pagecast_client import Pagecast
+>>> with Pagecast() as pagecast:  # PAGECAST_API_KEY, PAGECAST_URL  # doctest: +SKIP
+...     page = pagecast.markdown("https://example.com/", query="pricing", query_top_k=3)
+...     for chunk in page.chunks:
+...         print(chunk.relevance_score, " > ".join(chunk.heading_path))
+
+Optional parts: ``pagecast_client.mcp_server`` (extra ``mcp``; the ``pagecast-mcp`` command),
+``pagecast_client.langchain`` (extra ``langchain``) and ``pagecast_client.llama_index`` (extra
+``llamaindex``).
+"""
+
+__version__ = "0.1.0"
+
+from pagecast_client.client import AsyncPagecast, Pagecast
+from pagecast_client.errors import (
+    AuthenticationError,
+    BlockedContentError,
+    ConnectionFailedError,
+    InvalidRequestError,
+    NotFoundError,
+    PagecastError,
+    PermissionDeniedError,
+    RateLimitError,
+    ServerError,
+    TargetError,
+)
+from pagecast_client.models import (
+    AiSafety,
+    Chunk,
+    Debug,
+    Embed,
+    Frame,
+    FramePage,
+    Heading,
+    Image,
+    Link,
+    MarkdownResult,
+    Metadata,
+    SafetySignal,
+    Screenshot,
+    Usage,
+)
+
+__all__ = [
+    "AiSafety",
+    "AsyncPagecast",
+    "AuthenticationError",
+    "BlockedContentError",
+    "Chunk",
+    "ConnectionFailedError",
+    "Debug",
+    "Embed",
+    "Frame",
+    "FramePage",
+    "Heading",
+    "Image",
+    "InvalidRequestError",
+    "Link",
+    "MarkdownResult",
+    "Metadata",
+    "NotFoundError",
+    "Pagecast",
+    "PagecastError",
+    "PermissionDeniedError",
+    "RateLimitError",
+    "SafetySignal",
+    "Screenshot",
+    "ServerError",
+    "TargetError",
+    "Usage",
+]

@@ -1,0 +1,257 @@
+"""The clients: :class:`Pagecast` (blocking) and :class:`AsyncPagecast` (asyncio), over httpx.
+
+Both take the key as ``api_key=`` or from ``PAGECAST_API_KEY``, and the server as
+``base_url=`` or from ``PAGECAST_URL`` (default ``http://127.0.0.1:8080``). A 429 or 503 whose
+``Retry-After`` is at most ``max_retry_wait`` seconds is sent again after that wait, up to
+``max_retries`` times; any other error answer raises a :class:`~pagecast_client.PagecastError`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import AsyncIterator, Iterator
+from types import TracebackType
+from typing import Any, Generic, Literal, TypeVar, Unpack
+
+import httpx
+
+from pagecast_client import _core
+from pagecast_client._core import Call, Config
+from pagecast_client.models import Embed, Frame, FramePage, MarkdownResult, Screenshot
+from pagecast_client.params import FrameListParams, MarkdownParams, OembedParams, ScreenshotParams
+
+T = TypeVar("T")
+Version = Literal["1.1", "3.0"]
+
+
+H = TypeVar("H", httpx.Client, httpx.AsyncClient)
+
+
+class _Settings(Generic[H]):
+    """The configuration both clients take, and their httpx client (``http_client``: one of
+    your own, with its transports and limits; the Pagecast client does not close it)."""
+
+    _http_class: type[H]
+
+    def __init__(
+        self,
+        api_key: str | None = None,
+        base_url: str | None = None,
+        *,
+        frames_url: str | None = None,
+        timeout: float = 90.0,
+        max_retries: int = 2,
+        max_retry_wait: float = 30.0,
+        http_client: H | None = None,
+    ) -> None:
+        self.config = Config.resolve(
+            api_key,
+            base_url,
+            frames_url=frames_url,
+            timeout=timeout,
+            max_retries=max_retries,
+            max_retry_wait=max_retry_wait,
+        )
+        self._http: H = http_client or self._http_class(timeout=timeout)
+        self._owns_http = http_client is None
+
+    def _request(self, call: Call[Any], url: str) -> dict[str, Any]:
+        """The arguments of httpx's ``request`` for a call."""
+        headers = self.config.headers()
+        if call.host == "absolute":
+            # A screenshot link may be on an object store: the key goes to Pagecast alone.
+            del headers["api-key"]
+        return {
+            "method": call.method,
+            "url": url,
+            "params": call.query,
+            "headers": headers,
+            # A link to an image in an object store answers with a redirect to it.
+            "follow_redirects": call.host == "absolute",
+        }
+
+    def _url(self, call: Call[Any], frames: str | None) -> str:
+        if call.host == "absolute":
+            return call.path
+        return (frames or "" if call.host == "frames" else self.config.base_url) + call.path
+
+
+class Pagecast(_Settings[httpx.Client]):
+    """A blocking Pagecast client. Use it as a context manager, or call :meth:`close`.
+
+    >>> with Pagecast(api_key="pc_...") as pagecast:  # doctest: +SKIP
+    ...     page = pagecast.markdown("https://example.com/", chunking=True)
+    """
+
+    _http_class = httpx.Client
+
+    def __enter__(self) -> Pagecast:
+        return self
+
+    def __exit__(
+        self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self.close()
+
+    def close(self) -> None:
+        if self._owns_http:
+            self._http.close()
+
+    def markdown(self, url: str, **params: Unpack[MarkdownParams]) -> MarkdownResult:
+        """The page as Markdown. The client asks for ``format=json`` (the envelope with
+        metadata, chunks...) unless told ``format="markdown"``."""
+        return self._run(_core.markdown_call(url, params))
+
+    def screenshot(self, url: str, **params: Unpack[ScreenshotParams]) -> Screenshot:
+        """A capture: a link for 24 hours, or the bytes with ``response_type="image"``."""
+        return self._run(_core.screenshot_call(url, params))
+
+    def download(self, screenshot: Screenshot | str) -> bytes:
+        """The image behind a screenshot's link (the link needs no key)."""
+        return self._run(_core.download_call(screenshot))
+
+    def oembed(
+        self, url: str, *, version: Version = "3.0", **params: Unpack[OembedParams]
+    ) -> Embed:
+        """An embed: the provider's own, a discovered one, or a hosted card."""
+        return self._run(_core.oembed_call(url, version, params))
+
+    def list_frames(self, **params: Unpack[FrameListParams]) -> FramePage:
+        """One page of the organization's hosted frames, newest first."""
+        return self._run(_core.list_frames_call(params))
+
+    def iter_frames(self, *, limit: int | None = None) -> Iterator[Frame]:
+        """Every hosted frame, page after page."""
+        cursor: str | None = None
+        while True:
+            page = self.list_frames(**_core.page_of(limit, cursor))
+            yield from page.frames
+            if not page.next_cursor:
+                return
+            cursor = page.next_cursor
+
+    def get_frame(self, embed_id: str) -> Frame:
+        return self._run(_core.get_frame_call(embed_id))
+
+    def refresh_frame(self, embed_id: str) -> Frame:
+        """Read the page again and rebuild the card."""
+        return self._run(_core.refresh_frame_call(embed_id))
+
+    def delete_frame(self, embed_id: str) -> None:
+        self._run(_core.delete_frame_call(embed_id))
+
+    def openapi(self) -> dict[str, Any]:
+        """The server's ``/openapi.json``."""
+        response = self._send(Call("GET", "/openapi.json", _core.check))
+        return dict(_core.check(response).json())
+
+    def _frames_url(self) -> str:
+        if self.config.frames_url is None:
+            self.config.frames_url = _core.frames_host_from(self.openapi())
+        return self.config.frames_url
+
+    def _send(self, call: Call[Any]) -> httpx.Response:
+        frames = self._frames_url() if call.host == "frames" else None
+        url = self._url(call, frames)
+        try:
+            return self._http.request(**self._request(call, url))
+        except httpx.HTTPError as exc:
+            raise _core.transport_error(exc, url) from exc
+
+    def _run(self, call: Call[T]) -> T:
+        attempt = 0
+        while True:
+            response = self._send(call)
+            wait = _core.wait_before_retry(response, attempt, self.config)
+            if wait is None:
+                return call.parse(_core.check(response))
+            attempt += 1
+            time.sleep(wait)
+
+
+class AsyncPagecast(_Settings[httpx.AsyncClient]):
+    """The asyncio Pagecast client: the same methods as :class:`Pagecast`, awaited.
+
+    >>> async with AsyncPagecast() as pagecast:  # doctest: +SKIP
+    ...     page = await pagecast.markdown("https://example.com/", query="pricing")
+    """
+
+    _http_class = httpx.AsyncClient
+
+    async def __aenter__(self) -> AsyncPagecast:
+        return self
+
+    async def __aexit__(
+        self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        await self.close()
+
+    async def close(self) -> None:
+        if self._owns_http:
+            await self._http.aclose()
+
+    async def markdown(self, url: str, **params: Unpack[MarkdownParams]) -> MarkdownResult:
+        """The page as Markdown (see :meth:`Pagecast.markdown`)."""
+        return await self._run(_core.markdown_call(url, params))
+
+    async def screenshot(self, url: str, **params: Unpack[ScreenshotParams]) -> Screenshot:
+        """A capture (see :meth:`Pagecast.screenshot`)."""
+        return await self._run(_core.screenshot_call(url, params))
+
+    async def download(self, screenshot: Screenshot | str) -> bytes:
+        return await self._run(_core.download_call(screenshot))
+
+    async def oembed(
+        self, url: str, *, version: Version = "3.0", **params: Unpack[OembedParams]
+    ) -> Embed:
+        return await self._run(_core.oembed_call(url, version, params))
+
+    async def list_frames(self, **params: Unpack[FrameListParams]) -> FramePage:
+        return await self._run(_core.list_frames_call(params))
+
+    async def iter_frames(self, *, limit: int | None = None) -> AsyncIterator[Frame]:
+        cursor: str | None = None
+        while True:
+            page = await self.list_frames(**_core.page_of(limit, cursor))
+            for frame in page.frames:
+                yield frame
+            if not page.next_cursor:
+                return
+            cursor = page.next_cursor
+
+    async def get_frame(self, embed_id: str) -> Frame:
+        return await self._run(_core.get_frame_call(embed_id))
+
+    async def refresh_frame(self, embed_id: str) -> Frame:
+        return await self._run(_core.refresh_frame_call(embed_id))
+
+    async def delete_frame(self, embed_id: str) -> None:
+        await self._run(_core.delete_frame_call(embed_id))
+
+    async def openapi(self) -> dict[str, Any]:
+        response = await self._send(Call("GET", "/openapi.json", _core.check))
+        return dict(_core.check(response).json())
+
+    async def _frames_url(self) -> str:
+        if self.config.frames_url is None:
+            self.config.frames_url = _core.frames_host_from(await self.openapi())
+        return self.config.frames_url
+
+    async def _send(self, call: Call[Any]) -> httpx.Response:
+        frames = await self._frames_url() if call.host == "frames" else None
+        url = self._url(call, frames)
+        try:
+            return await self._http.request(**self._request(call, url))
+        except httpx.HTTPError as exc:
+            raise _core.transport_error(exc, url) from exc
+
+    async def _run(self, call: Call[T]) -> T:
+        attempt = 0
+        while True:
+            response = await self._send(call)
+            wait = _core.wait_before_retry(response, attempt, self.config)
+            if wait is None:
+                return call.parse(_core.check(response))
+            attempt += 1
+            await asyncio.sleep(wait)

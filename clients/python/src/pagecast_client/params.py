@@ -1,0 +1,180 @@
+"""Every parameter of every Pagecast endpoint, as typed keywords.
+
+Each endpoint's parameters are one ``TypedDict``: the client methods take them as
+``**params: Unpack[...]``, so type checkers and editors know every name and type, and a name
+that is not the endpoint's raises ``TypeError`` before anything is sent. Python names are the
+API's names, except ``navigation_timeout`` (``navigationTimeout`` on the wire).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Literal, TypedDict
+
+Dimensions = Literal["xs", "sm", "md", "lg"]
+ImageFormat = Literal["jpeg", "png", "webp", "pdf"]
+
+
+class FetchParams(TypedDict, total=False):
+    """How the target page is fetched (Markdown and oEmbed)."""
+
+    auto_render: bool
+    """Detect a JavaScript app shell and fetch the page again rendered (not billed as a render)."""
+    full_render: bool
+    """Render the page in Chromium first (billed)."""
+    auto_proxy: bool
+    """Start at the proxy tier known to work for the target's domain."""
+    use_proxy: bool
+    """Force the standard proxy tier."""
+    use_premium: bool
+    """Force the premium (residential) proxy tier; the plan must include it."""
+    use_superior: bool
+    """Force the superior (mobile) proxy tier; the plan must include it."""
+    proxy_country: str
+    """Two-letter country code of the proxy exit (with a forced tier)."""
+    retry: bool
+    """Retry a failed fetch, one proxy tier up each attempt."""
+    cache_ok: bool
+    """Allow a cached page."""
+    max_cache_age: int
+    """Milliseconds: the oldest cached page accepted."""
+
+
+class MarkdownParams(FetchParams, total=False):
+    """``GET /api/3.0/markdown/{url}``."""
+
+    format: Literal["markdown", "json"]
+    """``json`` (the client's default) answers the envelope; ``markdown`` the text alone."""
+    only_main_content: bool
+    """Drop navigation, sidebars and footers (default true)."""
+    include_tags: str
+    """Comma-separated CSS selectors to keep."""
+    exclude_tags: str
+    """Comma-separated CSS selectors to drop."""
+    max_chars: int
+    """Cap on the Markdown's length; truncation is reported in ``usage``."""
+    include_markdown: bool
+    include_metadata: bool
+    include_chunks: bool
+    include_ai_safety: bool
+    chunking: bool
+    """Split into chunks with heading paths (needs format=json, the client's default)."""
+    chunk_size: int
+    """Target characters per chunk, 200 to 20000 (default 2000)."""
+    chunk_overlap: int
+    """Characters repeated from the previous chunk, at most half of chunk_size."""
+    heading_aware: bool
+    heading_aware_level: int
+    """Heading level (1 to 6) that starts a new chunk (default 2)."""
+    max_chunks: int
+    """1 to 2000 (default 500)."""
+    query: str
+    """Keyword question (up to 512 characters): only matching passages, best first."""
+    query_top_k: int
+    """Passages returned for a query (default 5)."""
+    include_headings: bool
+    include_links: bool
+    include_images: bool
+    wait_for_selector: str
+    """Wait for this CSS selector (turns rendering on)."""
+    scroll_to_bottom: bool
+    load_more_selector: str
+    """Click this selector up to 3 times (turns rendering on)."""
+    max_retries: int
+    """Attempts, 1 to 4 (default 4)."""
+    retry_escalate: bool
+    accept_lang: str
+    """Accept-Language sent to the page."""
+    ai_sanitize: bool
+    """Scan for prompt injection (1 extra credit)."""
+    ai_sanitize_mode: Literal["sanitize", "warn", "block"]
+
+
+class OembedParams(FetchParams, total=False):
+    """``GET /api/{1.1,3.0}/oembed/{url}``."""
+
+    orientation: Literal["vertical", "horizontal"]
+    always_og_frame: bool
+    """Make a hosted card even when the site has a native embed."""
+    maxwidth: int
+    maxheight: int
+    theme: Literal["light", "dark", "auto"]
+    template: Literal["default", "compact", "horizontal"]
+
+
+class ScreenshotParams(TypedDict, total=False):
+    """``GET /api/1.1/screenshot/{url}``."""
+
+    format: ImageFormat
+    quality: float
+    """10 to 80, rounded to the nearest 10 (default 80)."""
+    full_page: bool
+    dimensions: Dimensions
+    """Viewport preset: xs 375x812, sm 1024x768, md 1366x768 (default), lg 1920x1080."""
+    selector: str
+    """Capture only this element."""
+    exclude_selectors: str
+    """Comma-separated CSS selectors hidden from the capture."""
+    block_cookie_banner: bool
+    dark_mode: bool
+    cache_ok: bool
+    use_proxy: bool
+    capture_delay: float
+    """Milliseconds before the capture, 0 to 10000."""
+    navigation_timeout: float
+    """Milliseconds, 1000 to 60000 (``navigationTimeout`` on the wire)."""
+    wait_for_selector: str
+    device_scale_factor: float
+    """1 to 3."""
+    scroll_to_bottom: bool
+    response_type: Literal["json", "image"]
+    """``image`` answers the image's bytes instead of a link."""
+    viewport_width: int
+    viewport_height: int
+    omit_background: bool
+    paper: Literal["a4", "letter"]
+    """Paper size with format=pdf."""
+
+
+class FrameListParams(TypedDict, total=False):
+    """``GET /api/v1/frames`` on the frame host."""
+
+    limit: int
+    """Frames per page, 1 to 200 (default 50)."""
+    cursor: str
+    """``next_cursor`` of the previous page."""
+
+
+# Python keyword -> the API's name, where they differ.
+WIRE_NAMES = {"navigation_timeout": "navigationTimeout"}
+# Second spellings the API accepts for a parameter the client sends under its first.
+API_ALIASES = {"maxWidth": "maxwidth", "maxHeight": "maxheight"}
+
+
+def allowed(params: type) -> frozenset[str]:
+    """The keyword names of one endpoint's ``TypedDict``."""
+    keys: frozenset[str] = params.__required_keys__ | params.__optional_keys__  # type: ignore[attr-defined]
+    return keys
+
+
+def encode(
+    endpoint: str, params: type, given: Mapping[str, Any], defaults: Mapping[str, Any] = {}
+) -> dict[str, str]:
+    """The query string of a call: every keyword checked against the endpoint's names, booleans
+    as ``true``/``false``, ``None`` left out."""
+    names = allowed(params)
+    unknown = sorted(set(given) - names)
+    if unknown:
+        raise TypeError(f"{endpoint}() got unexpected keyword argument(s): {', '.join(unknown)}")
+    query: dict[str, str] = {}
+    for name, value in {**defaults, **given}.items():
+        if value is None:
+            continue
+        wire = WIRE_NAMES.get(name, name)
+        if isinstance(value, bool):
+            query[wire] = "true" if value else "false"
+        elif isinstance(value, float) and value.is_integer():
+            query[wire] = str(int(value))
+        else:
+            query[wire] = str(value)
+    return query
