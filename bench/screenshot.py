@@ -9,13 +9,15 @@ stylesheet, a script and an image), round robin, with the same Chromium:
   - bare reused page: a Playwright script, one page per worker reused and reset between shots
     (about:blank, cookies cleared, the site's storage cleared through the DevTools protocol);
   - launch per shot: a new browser per shot, the way command-line tools do it.
-Each at concurrency 1, 2 and 4: p50/p95 latency, shots/s and CPU per shot (every process of the
-run but the origin: the client, Pagecast and its Chromium, or the script's driver and Chromium).
+Each at concurrency 1, 2 and 4, the methods taking turns in rounds (--rounds) so that the
+machine's other work weighs on all alike: p50/p95 latency, shots/s and CPU per shot (every
+process of the run but the origin: the client, Pagecast and its Chromium, or the script's driver
+and Chromium).
 Then Pagecast's RSS (server plus Chromium plus workers) after 100 and after --long shots, and a
 chaos minute: Chromium killed every few seconds under load; every request must be answered (200
 or 503), none hung.
 
-    python bench/screenshot.py [--shots 40] [--long 2000] [--chaos 60]
+    python bench/screenshot.py [--shots 40] [--rounds 5] [--long 2000] [--chaos 60]
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import quote
 
@@ -95,38 +98,49 @@ async def settled_memory(pid: int) -> tuple[float, float, float]:
     return tree_memory_mb(pid)
 
 
-async def timed_runs(shoot: Shoot, shots: int, concurrency: int, cpu_of: int) -> dict[str, float]:
-    """``shots`` shots at ``concurrency``, the sites in turn: latency percentiles, shots per
-    second, CPU seconds per shot of ``cpu_of``'s process tree (the origin left out), errors."""
-    latencies: list[float] = []
+@dataclass
+class Runs:
+    """What shots of one method measured, added up over rounds."""
+
+    latencies: list[float] = field(default_factory=list)
+    elapsed: float = 0.0
+    cpu: float = 0.0
+    errors: int = 0
+
+    def summary(self) -> dict[str, float]:
+        """Latency percentiles (ms), shots per second, CPU ms per shot, errors."""
+        latencies = sorted(self.latencies) or [float("nan")]
+        return {
+            "p50": statistics.median(latencies) * 1000,
+            "p95": latencies[max(int(len(latencies) * 0.95) - 1, 0)] * 1000,
+            "rate": len(self.latencies) / self.elapsed if self.elapsed else 0.0,
+            "cpu": self.cpu / max(len(self.latencies), 1) * 1000,
+            "errors": self.errors,
+        }
+
+
+async def timed_runs(shoot: Shoot, shots: int, concurrency: int, runs: Runs) -> None:
+    """``shots`` shots at ``concurrency``, the sites in turn, added to ``runs``: latencies,
+    time, CPU seconds of this process's tree (Pagecast or the script's Chromium; the origin
+    left out), errors."""
     sites = itertools.count()
     queue = iter(range(shots))
-    errors = 0
 
     async def worker() -> None:
-        nonlocal errors
         for _ in queue:
             started = time.perf_counter()
             try:
                 await shoot(next(sites) % len(HOSTS))
             except Exception:  # counted and shown: a failed shot has no latency
-                errors += 1
+                runs.errors += 1
                 continue
-            latencies.append(time.perf_counter() - started)
+            runs.latencies.append(time.perf_counter() - started)
 
     cpu_before = tree_cpu_seconds(os.getpid(), ORIGINS)
     started = time.perf_counter()
     await asyncio.gather(*(worker() for _ in range(concurrency)))
-    elapsed = time.perf_counter() - started
-    cpu = tree_cpu_seconds(os.getpid(), ORIGINS) - cpu_before
-    latencies.sort()
-    return {
-        "p50": statistics.median(latencies) * 1000,
-        "p95": latencies[max(int(len(latencies) * 0.95) - 1, 0)] * 1000,
-        "rate": len(latencies) / elapsed,
-        "cpu": cpu / max(len(latencies), 1) * 1000,
-        "errors": errors,
-    }
+    runs.elapsed += time.perf_counter() - started
+    runs.cpu += tree_cpu_seconds(os.getpid(), ORIGINS) - cpu_before
 
 
 ORIGINS: frozenset[int] = frozenset()
@@ -146,9 +160,14 @@ def new_org_keys(tmp: str, count: int) -> list[str]:
 
 async def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--shots", type=int, default=40, help="shots per method and concurrency")
+    parser.add_argument(
+        "--shots", type=int, default=40, help="shots per method and concurrency (launch: a 4th)"
+    )
     parser.add_argument(
         "--long", type=int, default=2000, help="shots before the second RSS reading"
+    )
+    parser.add_argument(
+        "--rounds", type=int, default=5, help="turns the methods take, each time a share of shots"
     )
     parser.add_argument("--chaos", type=int, default=60, help="seconds of the chaos run (0: skip)")
     parser.add_argument(
@@ -267,17 +286,24 @@ async def run(
             await same_org(site)
             await bare.fresh_context(site)
             await bare.reused_page(site)
-        rows = []
+        rows: list[tuple[int, str, dict[str, float]]] = []
+        methods = (
+            (SAME_ORG, same_org, args.shots),
+            (NEW_ORG, new_org, args.shots),
+            (FRESH, bare.fresh_context, args.shots),
+            (REUSED, bare.reused_page, args.shots),
+            (LAUNCH, bare.launch_per_shot, max(args.shots // 4, 4)),
+        )
         for concurrency in () if args.skip_compare else (1, 2, 4):
-            for name, shoot, shots in (
-                (SAME_ORG, same_org, args.shots),
-                (NEW_ORG, new_org, args.shots),
-                (FRESH, bare.fresh_context, args.shots),
-                (REUSED, bare.reused_page, args.shots),
-                (LAUNCH, bare.launch_per_shot, max(args.shots // 4, 4)),
-            ):
-                result = await timed_runs(shoot, shots, concurrency, os.getpid())
-                rows.append((concurrency, name, result))
+            # The methods take turns in rounds (each round in another order), so that what the
+            # machine's other work does to one is done to all.
+            measured = {name: Runs() for name, _, _ in methods}
+            for turn in range(args.rounds):
+                order = methods[turn % len(methods) :] + methods[: turn % len(methods)]
+                for name, shoot, shots in order:
+                    share = max(shots // args.rounds, 1)
+                    await timed_runs(shoot, share, concurrency, measured[name])
+            rows.extend((concurrency, name, measured[name].summary()) for name, _, _ in methods)
         await browser.close()
 
     print(
