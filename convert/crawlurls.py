@@ -1,0 +1,138 @@
+"""URLs as a crawl compares them: pure string work, no I/O.
+
+Public API:
+
+- :func:`clean_url` (url) -> str: the URL to fetch. Scheme and host lowercased, the default port
+  and the fragment dropped, dot segments resolved, percent-escapes written in upper case and
+  escaped unreserved characters unescaped, an empty path made ``/``; the tracking parameters of
+  :data:`TRACKING_PARAMETERS` (and every name starting with one of :data:`TRACKING_PREFIXES`)
+  dropped and the other query parameters sorted by name (a stable sort: the values of a repeated
+  name keep their order; two links that differ only in parameter order are one page on every
+  site we know of). A trailing slash is kept:
+  ``/docs`` and ``/docs/`` resolve relative links differently, so the URL fetched is the one
+  linked to.
+- :func:`url_key` (url) -> str: the deduplication key: :func:`clean_url` without the trailing
+  slash of a path other than ``/``. Two URLs with the same key are fetched once.
+- :func:`is_tracking_parameter` (name) -> bool.
+- :class:`CrawlURLError` (a ValueError): the URL is not absolute http(s) or not a URL at all.
+"""
+
+from __future__ import annotations
+
+import re
+from urllib.parse import unquote, urlsplit, urlunsplit
+
+from convert.urls import normalize_url
+
+TRACKING_PARAMETERS = frozenset(
+    {
+        "gclid",
+        "gclsrc",
+        "dclid",
+        "gbraid",
+        "wbraid",
+        "fbclid",
+        "msclkid",
+        "yclid",
+        "twclid",
+        "ttclid",
+        "li_fat_id",
+        "igshid",
+        "mc_cid",
+        "mc_eid",
+        "_ga",
+        "_gl",
+        "_hsenc",
+        "_hsmi",
+        "mkt_tok",
+        "oly_anon_id",
+        "oly_enc_id",
+        "vero_id",
+        "rb_clickid",
+        "s_cid",
+        "ref_src",
+    }
+)
+"""Query parameter names (compared in lower case) that only say where a visitor came from."""
+
+TRACKING_PREFIXES = ("utm_", "pk_", "mtm_", "hsa_")
+"""Prefixes of tracking parameter names (Google Analytics, Matomo/Piwik, HubSpot ads)."""
+
+SCHEMES = frozenset({"http", "https"})
+
+_ESCAPE = re.compile(r"%([0-9A-Fa-f]{2})")
+_UNRESERVED = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+
+
+class CrawlURLError(ValueError):
+    """Not an absolute http or https URL."""
+
+
+def clean_url(url: str) -> str:
+    """The URL to fetch for ``url`` (see the module docstring). Raises :class:`CrawlURLError`."""
+    try:
+        scheme = urlsplit(url.strip()).scheme.lower()
+        if scheme not in SCHEMES:
+            raise CrawlURLError(f"not an http or https URL: {url[:200]!r}")
+        normal = normalize_url(url, keep_userinfo=True, strict=True)
+    except CrawlURLError:
+        raise
+    except ValueError as exc:
+        raise CrawlURLError(f"not a URL: {url[:200]!r}") from exc
+    parts = urlsplit(normal)
+    path = _remove_dot_segments(_escapes(parts.path)) or "/"
+    return urlunsplit((parts.scheme, parts.netloc, path, _query(parts.query), ""))
+
+
+def url_key(url: str) -> str:
+    """The deduplication key of ``url``. Raises :class:`CrawlURLError`."""
+    cleaned = clean_url(url)
+    parts = urlsplit(cleaned)
+    if parts.path == "/" or not parts.path.endswith("/"):
+        return cleaned
+    path = parts.path.rstrip("/") or "/"
+    return urlunsplit((parts.scheme, parts.netloc, path, parts.query, ""))
+
+
+def is_tracking_parameter(name: str) -> bool:
+    """Whether a query parameter ``name`` (as written, escapes allowed) is a tracking one."""
+    lowered = unquote(name).lower()
+    return lowered in TRACKING_PARAMETERS or lowered.startswith(TRACKING_PREFIXES)
+
+
+def _query(query: str) -> str:
+    pairs = [_escapes(pair) for pair in query.split("&") if pair]
+    kept = [pair for pair in pairs if not is_tracking_parameter(pair.split("=", 1)[0])]
+    kept.sort(key=lambda pair: pair.split("=", 1)[0])
+    return "&".join(kept)
+
+
+def _escapes(text: str) -> str:
+    """Percent-escapes in upper case; escaped unreserved characters written plainly."""
+
+    def one(match: re.Match[str]) -> str:
+        char = chr(int(match.group(1), 16))
+        return char if char in _UNRESERVED else "%" + match.group(1).upper()
+
+    return _ESCAPE.sub(one, text)
+
+
+def _remove_dot_segments(path: str) -> str:
+    """RFC 3986 section 5.2.4, on a path that starts with ``/`` (or is empty)."""
+    if "." not in path:
+        return path
+    output: list[str] = []
+    segments = path.split("/")
+    for index, segment in enumerate(segments[1:], start=1):
+        last = index == len(segments) - 1
+        if segment == "..":
+            if len(output) > 0:
+                output.pop()
+            if last:
+                output.append("")
+        elif segment == ".":
+            if last:
+                output.append("")
+        else:
+            output.append(segment)
+    return "/" + "/".join(output)
