@@ -14,6 +14,7 @@ from browser.fetch import FetchSettings
 from browser.proxies import ProxyPool, ProxySettings
 from services.billing import CreditSettings
 from services.embeds import OembedSettings
+from services.jobs.settings import JobSettings
 from services.pool import ConvertSettings
 from settings.fields import (
     SettingsError,
@@ -129,6 +130,7 @@ SECTIONS: tuple[type, ...] = (
     ConvertSettings,
     OembedSettings,
     CreditSettings,
+    JobSettings,
 )
 
 
@@ -146,6 +148,7 @@ class Settings:
     convert: ConvertSettings = field(default_factory=ConvertSettings)
     oembed: OembedSettings = field(default_factory=OembedSettings)
     credits: CreditSettings = field(default_factory=CreditSettings)
+    jobs: JobSettings = field(default_factory=JobSettings)
     plans: dict[str, PlanSettings] = field(
         default_factory=lambda: {name: replace(plan) for name, plan in DEFAULT_PLANS.items()}
     )

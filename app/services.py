@@ -15,13 +15,17 @@ from browser.farm import Farm
 from browser.farm.browser import Egress
 from browser.fetch import Fetcher
 from convert.providers import ProviderRegistry, RegistryError
+from handlers.jobs import MarkdownPages
 from handlers.lookupgate import AddressGate
 from handlers.ratelimit import RateLimiter
 from services.embeds import EmbedResolver
 from services.frames import FrameService
+from services.jobs.crawl import CrawlDiscovery
+from services.jobs.runner import JobRunner
+from services.jobs.service import JobService
 from services.markdown import MarkdownService
 from services.pages import PageFetcher
-from services.pool import ConverterPool
+from services.pool import ConverterPool, PoolLane
 from services.registry import builtin_providers, load_registry_file
 from services.screenshots import ScreenshotService
 from store.frames import FrameStore
@@ -49,6 +53,8 @@ class Services:
     embeds: EmbedResolver
     egress: list[EgressGuard] = field(default_factory=list)
     key_gate: AddressGate = field(default_factory=AddressGate)
+    jobs: JobService | None = None
+    runner: JobRunner | None = None
     in_flight: int = 0
     draining: bool = False
     _idle: asyncio.Event = field(default_factory=asyncio.Event)
@@ -212,12 +218,42 @@ async def open_services(settings: Settings, own_endpoints: list[tuple[str, int]]
         embeds,
     )
     services.egress = list(guards.values())
+    start_jobs(services)
     return services
+
+
+def start_jobs(services: Services) -> None:
+    """The jobs service and this process's runner, started on the running loop. Job pages are
+    read and answered as the Markdown endpoint would (its table and error shape, given here),
+    and convert within their share of the worker pool."""
+    settings = services.settings
+    lane = PoolLane(services.pool, int(settings.convert.workers * settings.jobs.conversion_share))
+    markdown = MarkdownService(
+        services.fetcher, services.pages, services.farm, lane, settings.credits
+    )
+
+    def quota(plan: str) -> int:
+        found = settings.plans.get(plan)
+        return found.monthly_credits if found is not None else 0
+
+    runner = JobRunner(
+        services.store,
+        lambda: markdown,
+        MarkdownPages(settings),
+        settings.jobs,
+        quota=quota,
+        discovery=CrawlDiscovery(services.fetcher, lane),
+    )
+    services.runner = runner
+    services.jobs = JobService(services.store, settings.jobs, runner.wake)
+    runner.start()
 
 
 async def close_services(services: Services) -> None:
     """Close everything :func:`open_services` opened, each step bounded."""
     loop = asyncio.get_running_loop()
+    if services.runner is not None:
+        await services.runner.close()
     await services.screenshots.close()
     await services.farm.close()
     for guard in services.egress:

@@ -12,6 +12,8 @@ from handlers.errors import KINDS, ApiError, Shape, render
 from handlers.markdown import MARKDOWN_PARAMS
 from handlers.oembed import OEMBED_PARAMS
 from handlers.openapi_frames import FRAME, FRAME_LIST, frame_paths
+from handlers.openapi_jobs import SCHEMAS as JOB_SCHEMAS
+from handlers.openapi_jobs import job_paths
 from handlers.param_groups import MARKDOWN_GROUPS, Groups, grouped
 from handlers.params import ParamTable
 from handlers.screenshot import SCREENSHOT_PARAMS
@@ -429,6 +431,7 @@ def build_openapi(base_url: str, frame_host: str = "") -> dict[str, Any]:
             **_two_forms(
                 "/api/3.0/markdown", "markdown", markdown_op, MARKDOWN_PARAMS, MARKDOWN_GROUPS
             ),
+            **job_paths(_SECURITY, _error_responses("markdown")),
             **_oembed_paths(),
             **_screenshot_paths(),
             "/healthz": health,
@@ -451,6 +454,7 @@ def build_openapi(base_url: str, frame_host: str = "") -> dict[str, Any]:
                 "Embed": _EMBED,
                 "Frame": FRAME,
                 "FrameList": FRAME_LIST,
+                **JOB_SCHEMAS,
             },
         },
     }

@@ -160,6 +160,25 @@ class ConverterPool:
             _stop(executor, grace=max(deadline - time.monotonic(), 0.0))
 
 
+class PoolLane:
+    """A bounded share of a pool: at most ``limit`` of its workers busy with this lane's work at
+    once, so background work (job pages) always leaves workers for requests that wait."""
+
+    def __init__(self, pool: ConverterPool, limit: int) -> None:
+        self.pool = pool
+        self.limit = max(1, limit)
+        self._slots: asyncio.Semaphore | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+
+    async def run(self, func: Callable[..., T], *args: Any) -> T:
+        """:meth:`ConverterPool.run` within the lane's share."""
+        loop = asyncio.get_running_loop()
+        if self._slots is None or self._loop is not loop:
+            self._loop, self._slots = loop, asyncio.Semaphore(self.limit)
+        async with self._slots:
+            return await self.pool.run(func, *args)
+
+
 def _stop(executor: ProcessPoolExecutor, grace: float) -> None:
     # ProcessPoolExecutor cannot cancel a running task; killing its process is the only way to
     # reclaim a worker stuck on a hostile document.

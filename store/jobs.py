@@ -226,13 +226,21 @@ def _fail_abandoned(db: peewee.Database, page: JobPage, now: datetime) -> None:
     _record(db, page.id, "-", outcome, (), 0, now)
 
 
-def renew_leases(db: peewee.Database, *, owner: str, lease_seconds: float) -> int:
-    """Extend the leases of every page ``owner`` works on; return how many."""
+def renew_leases(
+    db: peewee.Database, *, owner: str, page_ids: Sequence[int], lease_seconds: float
+) -> int:
+    """Extend ``owner``'s leases on the pages ``page_ids`` it still works on; return how many."""
+    if not page_ids:
+        return 0
     until = utc_now() + timedelta(seconds=lease_seconds)
     with write_transaction(db):
         return int(
             JobPage.update(lease_expires=until)
-            .where((JobPage.lease_owner == owner) & (JobPage.status == RUNNING))
+            .where(
+                (JobPage.lease_owner == owner)
+                & (JobPage.status == RUNNING)
+                & JobPage.id.in_(list(page_ids))
+            )
             .execute(db)
         )
 

@@ -124,7 +124,7 @@ def test_expired_leases_are_claimed_again_and_crawl_links_are_capped(
         # Renewing keeps a lease; cancelling skips what is queued.
         claim = jobs.claim_page(db, job_id=job_id, owner="alive", lease_seconds=-1)
         assert claim is not None and claim.depth == 1
-        assert jobs.renew_leases(db, owner="alive", lease_seconds=60) == 1
+        assert jobs.renew_leases(db, owner="alive", page_ids=[claim.id], lease_seconds=60) == 1
         assert (
             jobs.claim_page(
                 db, job_id=job_id, owner="x", lease_seconds=60, skip_hosts=["127.0.0.1:1"]

@@ -1,0 +1,85 @@
+"""The jobs use case the endpoints call: submit a batch or a crawl, read a job's progress and
+results, cancel it. The pages themselves are worked on by :mod:`services.jobs.runner`."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from functools import partial
+from typing import Any
+
+from services.jobs.settings import JobSettings
+from store import jobs as job_rows
+from store.jobs import JobView, NewPage, PageView
+from store.store import Store
+
+
+@dataclass(frozen=True)
+class Submitted:
+    """A job accepted: its id and how many pages it queued."""
+
+    id: str
+    queued: int
+
+
+class JobService:
+    """Jobs over the store; ``wake`` tells this process's runner that work arrived."""
+
+    def __init__(self, store: Store, settings: JobSettings, wake: Callable[[], None]) -> None:
+        self.store = store
+        self.settings = settings
+        self.wake = wake
+
+    async def submit(
+        self,
+        *,
+        org_id: int,
+        plan: str,
+        kind: str,
+        options: dict[str, Any],
+        pages: Sequence[NewPage],
+        webhook_url: str | None = None,
+        webhook_secret: str | None = None,
+    ) -> Submitted:
+        """Store the job with its first pages and wake the runner."""
+        job_id = job_rows.new_job_id()
+        work = partial(
+            job_rows.create_job,
+            job_id=job_id,
+            org_id=org_id,
+            plan=plan,
+            kind=kind,
+            options=options,
+            pages=pages,
+            webhook_url=webhook_url,
+            webhook_secret=webhook_secret,
+        )
+        queued = await self.store.run(work, "job creation", write=True)
+        self.wake()
+        return Submitted(job_id, queued)
+
+    async def view(self, org_id: int, job_id: str) -> JobView | None:
+        """The job with its progress; None when ``org_id`` has no such job."""
+        return await self.store.run(
+            partial(job_rows.job_view, job_id=job_id, org_id=org_id), "job read"
+        )
+
+    async def results(self, job_id: str, after: int, limit: int) -> list[PageView]:
+        """Finished pages numbered after ``after``, at most ``limit``."""
+        work = partial(job_rows.job_results, job_id=job_id, after=after, limit=limit)
+        return await self.store.run(work, "job results")
+
+    async def cancel(self, org_id: int, job_id: str) -> bool:
+        """Cancel an active job of ``org_id``: its queued pages are skipped; False when it is
+        not active (or not there)."""
+        work = partial(
+            job_rows.stop_job,
+            job_id=job_id,
+            status="cancelled",
+            reason="cancelled",
+            org_id=org_id,
+            retention_seconds=self.settings.retention_seconds,
+        )
+        cancelled = await self.store.run(work, "job cancel", write=True)
+        self.wake()
+        return bool(cancelled)
