@@ -15,6 +15,7 @@ from browser.proxies import ProxyPool, ProxySettings
 from services.billing import CreditSettings
 from services.embeds import OembedSettings
 from services.pool import ConvertSettings
+from services.site_map import MapSettings
 from settings.fields import (
     SettingsError,
     build_section,
@@ -128,6 +129,7 @@ SECTIONS: tuple[type, ...] = (
     FarmSettings,
     ConvertSettings,
     OembedSettings,
+    MapSettings,
     CreditSettings,
 )
 
@@ -145,6 +147,7 @@ class Settings:
     farm: FarmSettings = field(default_factory=FarmSettings)
     convert: ConvertSettings = field(default_factory=ConvertSettings)
     oembed: OembedSettings = field(default_factory=OembedSettings)
+    map: MapSettings = field(default_factory=MapSettings)
     credits: CreditSettings = field(default_factory=CreditSettings)
     plans: dict[str, PlanSettings] = field(
         default_factory=lambda: {name: replace(plan) for name, plan in DEFAULT_PLANS.items()}

@@ -12,6 +12,7 @@ from handlers.errors import KINDS, ApiError, Shape, render
 from handlers.markdown import MARKDOWN_PARAMS
 from handlers.oembed import OEMBED_PARAMS
 from handlers.openapi_frames import FRAME, FRAME_LIST, frame_paths
+from handlers.openapi_map import MAP_SCHEMAS, map_paths
 from handlers.param_groups import MARKDOWN_GROUPS, Groups, grouped
 from handlers.params import ParamTable
 from handlers.screenshot import SCREENSHOT_PARAMS
@@ -431,6 +432,7 @@ def build_openapi(base_url: str, frame_host: str = "") -> dict[str, Any]:
             ),
             **_oembed_paths(),
             **_screenshot_paths(),
+            **map_paths(_HEADERS, _SECURITY, _error_responses("markdown")),
             "/healthz": health,
             "/readyz": ready,
             **frame_paths(frame_host or base_url, _error_responses("oembed")),
@@ -451,6 +453,7 @@ def build_openapi(base_url: str, frame_host: str = "") -> dict[str, Any]:
                 "Embed": _EMBED,
                 "Frame": FRAME,
                 "FrameList": FRAME_LIST,
+                **MAP_SCHEMAS,
             },
         },
     }

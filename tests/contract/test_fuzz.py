@@ -94,9 +94,16 @@ def running() -> Iterator[Running]:
 
 def _real_target(running: Running, path: str) -> str:
     """A page on the local origin that suits the operation."""
-    if "/screenshot/" in path or "/markdown/" in path:
+    if "/screenshot/" in path or "/markdown/" in path or path.endswith("/map"):
         return running.sites.url("/article/fuzzing")
     return running.sites.url("/card/fuzzing")
+
+
+def _aimed(case: schemathesis.Case, target: str) -> schemathesis.Case:
+    """A generated JSON body with its url pointed at the real page."""
+    if isinstance(case.body, dict):
+        case.body = {**case.body, "url": target}
+    return case
 
 
 def _strategies(running: Running, label: str) -> st.SearchStrategy[schemathesis.Case]:
@@ -111,7 +118,9 @@ def _strategies(running: Running, label: str) -> st.SearchStrategy[schemathesis.
     keyed = {"app_id": running.key}
     generated = operation.as_strategy(query=keyed)
     target = _real_target(running, operation.path)
-    if "encoded_url" in names:
+    if operation.body:
+        real = generated.map(lambda case: _aimed(case, target))
+    elif "encoded_url" in names:
         encoded = urllib.parse.quote(target, safe="")
         real = operation.as_strategy(query=keyed, path_parameters={"encoded_url": encoded})
     else:
@@ -129,6 +138,8 @@ def _target_failure(running: Running, case: schemathesis.Case, response: Any) ->
     documented = {502: "target_unreachable", 504: "navigation_timeout"}
     target = urllib.parse.unquote(str(case.path_parameters.get("encoded_url", "")))
     target += str(case.query.get("url", ""))
+    if isinstance(case.body, dict):
+        target += str(case.body.get("url", ""))
     return documented.get(response.status_code) == code and running.sites.base_url not in target
 
 
@@ -140,15 +151,22 @@ def test_every_response_is_documented(running: Running, label: str) -> None:
     if any(parameter.name == "app_id" for parameter in operation.iter_parameters()):
         # The plain request first: the fuzzing below must not be all it ever sees fail.
         target = _real_target(running, operation.path)
-        plain = operation.Case(
-            path_parameters={"encoded_url": urllib.parse.quote(target, safe="")}
-            if "{encoded_url}" in operation.path
-            else {},
-            query={
-                "app_id": running.key,
-                **({} if "{encoded_url}" in operation.path else {"url": target}),
-            },
-        )
+        if operation.body:
+            plain = operation.Case(
+                query={"app_id": running.key},
+                body={"url": target},
+                media_type="application/json",
+            )
+        else:
+            plain = operation.Case(
+                path_parameters={"encoded_url": urllib.parse.quote(target, safe="")}
+                if "{encoded_url}" in operation.path
+                else {},
+                query={
+                    "app_id": running.key,
+                    **({} if "{encoded_url}" in operation.path else {"url": target}),
+                },
+            )
         response = plain.call(base_url=running.base_url, timeout=60)
         assert response.status_code == 200, response.text[:500]
 
@@ -182,6 +200,7 @@ def test_every_operation_is_fuzzed() -> None:
     assert any("/screenshot/" in label for label in LABELS)
     assert any("/markdown/" in label for label in LABELS)
     assert any(label.endswith("/oembed") for label in LABELS)
+    assert "POST /api/3.0/map" in LABELS
 
 
 def test_server_logged_no_traceback(running: Running) -> None:
