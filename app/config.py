@@ -16,6 +16,7 @@ from services.billing import CreditSettings
 from services.embeds import OembedSettings
 from services.jobs.settings import JobSettings
 from services.pool import ConvertSettings
+from services.site_map import MapSettings
 from settings.fields import (
     SettingsError,
     build_section,
@@ -129,6 +130,7 @@ SECTIONS: tuple[type, ...] = (
     FarmSettings,
     ConvertSettings,
     OembedSettings,
+    MapSettings,
     CreditSettings,
     JobSettings,
 )
@@ -147,6 +149,7 @@ class Settings:
     farm: FarmSettings = field(default_factory=FarmSettings)
     convert: ConvertSettings = field(default_factory=ConvertSettings)
     oembed: OembedSettings = field(default_factory=OembedSettings)
+    map: MapSettings = field(default_factory=MapSettings)
     credits: CreditSettings = field(default_factory=CreditSettings)
     jobs: JobSettings = field(default_factory=JobSettings)
     plans: dict[str, PlanSettings] = field(

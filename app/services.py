@@ -28,6 +28,7 @@ from services.pages import PageFetcher
 from services.pool import ConverterPool, PoolLane
 from services.registry import builtin_providers, load_registry_file
 from services.screenshots import ScreenshotService
+from services.site_map import SiteMapper
 from store.frames import FrameStore
 from store.images import ImageFiles, ImageStorage, ImageStorageError
 from store.objects import ObjectStorage
@@ -84,6 +85,11 @@ class Services:
         return MarkdownService(
             self.fetcher, self.pages, self.farm, self.pool, self.settings.credits
         )
+
+    @property
+    def map_service(self) -> SiteMapper:
+        """The site map use case over the current parts (a light object, made per request)."""
+        return SiteMapper(self.fetcher, self.pool, self.settings.map, self.settings.credits)
 
     @property
     def screenshot_service(self) -> ScreenshotService:

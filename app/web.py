@@ -24,6 +24,7 @@ from handlers import (
     openapi,
     playground,
     screenshot,
+    site_map,
 )
 from handlers.base import BaseHandler, NotFoundHandler
 
@@ -35,9 +36,9 @@ STATIC = Path(__file__).resolve().parent.parent / "static"
 # connection without an answer. Four times its 64 KB default, so an over-long app_id (100 KB, say)
 # still reaches the handler and is refused in the endpoint's shape; a longer head is dropped.
 MAX_HEADER_BYTES = 256 * 1024
-# Only the job endpoints read a body (a batch of 1,000 URLs of up to 2,048 characters); a client
-# announcing more than this is answered 400 by Tornado before the body is read (its default would
-# buffer up to 100 MB).
+# Only the JSON bodies of POST endpoints are read (a batch of 1,000 URLs of up to 2,048
+# characters is the largest): a client announcing more than this is answered 400 by Tornado
+# before the body is read (its default would buffer up to 100 MB).
 MAX_BODY_BYTES = 2200 * 1024
 
 
@@ -114,7 +115,18 @@ class RobotsHandler(BaseHandler):
 def make_api_app(services: Services) -> tornado.web.Application:
     """The API listener: endpoints, health, OpenAPI, its reference page and the playground."""
     routes = [
-        *_routes(services, markdown, jobs, oembed, screenshot, health, openapi, docs, playground),
+        *_routes(
+            services,
+            markdown,
+            jobs,
+            oembed,
+            screenshot,
+            site_map,
+            health,
+            openapi,
+            docs,
+            playground,
+        ),
         (r"/robots\.txt", RobotsHandler, {"services": services}),
     ]
     return tornado.web.Application(routes, **_settings(services))

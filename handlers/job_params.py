@@ -1,10 +1,9 @@
 """The JSON bodies of the job endpoints (batch and crawl) and the query of the job endpoint, as
 parameter tables: they validate requests and describe them in ``/openapi.json``.
 
-A body is a JSON object. Its scalar fields are read with the tables of :mod:`handlers.params`
-(JSON true/false, numbers and strings, as the query would carry them); its list fields (URLs,
-path patterns) with :class:`ListField`; its ``options`` object with the Markdown endpoint's own
-table, less the parameters that only shape the single-page answer.
+A body is read with its table as :mod:`handlers.json_params` reads every JSON body; its
+``options`` object holds Markdown parameters for every page, read with the Markdown endpoint's
+own table, less the parameters that only shape a single-page answer (:data:`ANSWER_ONLY`).
 """
 
 from __future__ import annotations
@@ -14,8 +13,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from handlers.json_params import body_schema, read_json_body
 from handlers.markdown_params import MARKDOWN_PARAMS
-from handlers.params import Param, ParamProblem, Params, ParamTable, param
+from handlers.params import P, ParamProblem, Params, ParamTable, param
 
 ANSWER_ONLY = frozenset(
     {
@@ -32,24 +32,21 @@ ANSWER_ONLY = frozenset(
     }
 )
 """Markdown parameters that shape only the single-page answer: not job options."""
-OPTION_PARAMS = tuple(p for p in MARKDOWN_PARAMS.params if p.name not in ANSWER_ONLY)
-OPTION_NAMES = frozenset(p.name for p in OPTION_PARAMS)
-
-
-@dataclass(frozen=True)
-class ListField:
-    """A body field holding a list of strings."""
-
-    name: str
-    help: str
-    max_items: int
-    max_length: int
-    required: bool = False
+OPTIONS: ParamTable[Any] = ParamTable(
+    [p for p in MARKDOWN_PARAMS.params if p.name not in ANSWER_ONLY]
+)
+"""The Markdown parameters a job's ``options`` may set."""
+MAX_BATCH_URLS = 1000
+PATTERN_WORDS = (
+    "shell-style globs (*, ?, [...]) matched against the whole URL path (* also matches /), "
+    "e.g. /docs/*; a page must match one include pattern (when any) and no exclude pattern. "
+    "The start page is always fetched."
+)
 
 
 @dataclass(frozen=True)
 class JobBodyParams(Params):
-    """The scalar fields every job body may carry."""
+    """The fields every job body may carry."""
 
     webhook_url: str | None = param(
         "string",
@@ -69,18 +66,35 @@ class JobBodyParams(Params):
 
 
 @dataclass(frozen=True)
-class CrawlBodyParams(JobBodyParams):
-    """The scalar fields of a crawl."""
+class BatchBodyParams(JobBodyParams):
+    """A batch's body."""
 
-    url: str | None = param(
+    urls: tuple[str, ...] = param(
+        "array",
+        "The pages, http or https; a URL listed twice (or with a fragment or tracking "
+        "parameters more) is done once.",
+        (),
+        required=True,
+        max_items=MAX_BATCH_URLS,
+        max_length=2048,
+        example=["https://example.com/a", "https://example.com/b"],
+    )
+
+
+@dataclass(frozen=True)
+class CrawlBodyParams(JobBodyParams):
+    """A crawl's body."""
+
+    url: str = param(
         "string",
-        "The start page; the crawl stays on its host.",
+        "The start page; the crawl stays on its host (and port).",
+        "",
         required=True,
         max_length=2048,
         example="https://docs.example.com/",
     )
     max_pages: int = param(
-        "integer", "Most pages fetched (the start page included).", 100, minimum=1
+        "integer", "Most pages fetched, the start page included.", 100, minimum=1
     )
     max_depth: int = param(
         "integer",
@@ -89,7 +103,15 @@ class CrawlBodyParams(JobBodyParams):
         minimum=0,
         maximum=100,
     )
-    subdomains: bool = param("boolean", "Also follow links to subdomains of the host.", False)
+    include: tuple[str, ...] = param(
+        "array", "Paths to crawl: " + PATTERN_WORDS, (), max_items=50, max_length=512
+    )
+    exclude: tuple[str, ...] = param(
+        "array", "Paths to leave out (same form as include).", (), max_items=50, max_length=512
+    )
+    subdomains: bool = param(
+        "boolean", "Also follow links to subdomains of the start host (without www.).", False
+    )
 
 
 @dataclass(frozen=True)
@@ -99,163 +121,68 @@ class ResultsParams(Params):
     app_id: str | None = param("string", "API key (or send the api-key header).", secret=True)
     cursor: str | None = param(
         "string",
-        "Where the previous page of results ended (its next_cursor).",
-        max_length=64,
+        "Where the previous answer's results ended (its next_cursor); none: from the first.",
+        max_length=12,
         pattern=r"[0-9]{1,12}",
         pattern_words="a cursor given by a previous answer",
     )
     limit: int = param("integer", "Most results in this answer.", 20, minimum=0, maximum=100)
 
 
-BATCH_BODY = ParamTable.of(JobBodyParams)
+BATCH_BODY = ParamTable.of(BatchBodyParams)
 CRAWL_BODY = ParamTable.of(CrawlBodyParams)
 RESULTS_PARAMS = ParamTable.of(ResultsParams)
 
-BATCH_LISTS = (
-    ListField("urls", "The pages, http or https; duplicates are done once.", 1000, 2048, True),
-)
-PATTERN_HELP = (
-    "Shell-style globs on the URL's path (`*` crosses `/`), e.g. `/docs/*`; a page must match "
-    "one include (when any) and no exclude. The start page is always fetched."
-)
-CRAWL_LISTS = (
-    ListField("include", "Paths to crawl. " + PATTERN_HELP, 50, 200),
-    ListField("exclude", "Paths to leave out. " + PATTERN_HELP, 50, 200),
-)
 
-
-class BodyError(ValueError):
-    """A body that is not a JSON object (or too deep to read)."""
-
-
-def read_body(raw: bytes) -> dict[str, Any]:
-    """The request body as a JSON object; :class:`BodyError` says why it is not one."""
-    try:
-        body = json.loads(raw or b"null")
-    except (ValueError, RecursionError) as exc:
-        raise BodyError("the body must be a JSON object") from exc
-    if not isinstance(body, dict):
-        raise BodyError("the body must be a JSON object")
-    return body
-
-
-def as_args(
-    body: Mapping[str, Any], names: frozenset[str]
-) -> tuple[dict[str, list[str]], list[ParamProblem]]:
-    """The scalar fields of ``body`` named in ``names``, as query arguments would carry them."""
-    args: dict[str, list[str]] = {}
-    problems: list[ParamProblem] = []
-    for name in names:
-        if name not in body or body[name] is None:
-            continue
-        value = body[name]
-        if isinstance(value, bool):
-            args[name] = ["true" if value else "false"]
-        elif isinstance(value, int | float):
-            args[name] = [json.dumps(value)]
-        elif isinstance(value, str):
-            args[name] = [value]
+def read_job_body(
+    table: ParamTable[P], body: bytes
+) -> tuple[P, dict[str, str], list[ParamProblem], list[str]]:
+    """A job body read with ``table``, its Markdown options (as strings, as stored with the
+    job), every problem, and the fields neither knows."""
+    values, problems, unknown = read_json_body(table, body)
+    options: dict[str, str] = {}
+    if "options" in unknown:
+        unknown.remove("options")
+        sent = json.loads(body)["options"]  # the body parsed above: a JSON object
+        if not isinstance(sent, dict):
+            problems.append(ParamProblem("options", "must be an object of Markdown parameters"))
         else:
-            problems.append(ParamProblem(name, "must be a string, a number or a boolean"))
-    return args, problems
+            options, more = read_options(sent)
+            problems += more
+    return values, options, problems, unknown
 
 
-def read_lists(
-    body: Mapping[str, Any], fields: tuple[ListField, ...]
-) -> tuple[dict[str, list[str]], list[ParamProblem]]:
-    """The list fields of ``body``, each checked for its type, count and item length."""
-    values: dict[str, list[str]] = {}
-    problems: list[ParamProblem] = []
-    for field in fields:
-        value = body.get(field.name)
-        if value is None:
-            if field.required:
-                problems.append(ParamProblem(field.name, "is required"))
-            values[field.name] = []
-            continue
-        if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
-            problems.append(ParamProblem(field.name, "must be a list of strings"))
-        elif field.required and not value:
-            problems.append(ParamProblem(field.name, "must not be empty"))
-        elif len(value) > field.max_items:
-            problems.append(ParamProblem(field.name, f"must have at most {field.max_items} items"))
-        elif any(len(item) > field.max_length for item in value):
-            problems.append(
-                ParamProblem(field.name, f"items must be at most {field.max_length} characters")
-            )
-        else:
-            values[field.name] = list(value)
-            continue
-        values[field.name] = []
-    return values, problems
-
-
-def read_options(body: Mapping[str, Any]) -> tuple[dict[str, str], list[ParamProblem]]:
-    """The ``options`` object: Markdown parameters as strings (as stored with the job)."""
-    raw = body.get("options")
-    if raw is None:
-        return {}, []
-    if not isinstance(raw, dict):
-        return {}, [ParamProblem("options", "must be an object of Markdown parameters")]
-    problems = [
+def read_options(sent: Mapping[str, Any]) -> tuple[dict[str, str], list[ParamProblem]]:
+    """The ``options`` object read with the Markdown endpoint's table: the values sent, spelled
+    as the query would spell them, and every problem (named ``options.NAME``)."""
+    parsed, problems, unknown = read_json_body(MARKDOWN_PARAMS, json.dumps(dict(sent)).encode())
+    named = [ParamProblem(f"options.{p.name}", p.message, p.kind) for p in problems]
+    named += [
         ParamProblem(f"options.{name[:40]}", "is not a Markdown option of a job")
-        for name in raw
-        if name not in OPTION_NAMES
+        for name in [*unknown, *sorted(parsed.sent & ANSWER_ONLY)]
     ]
-    args, more = as_args(raw, OPTION_NAMES)
-    problems += [ParamProblem(f"options.{p.name}", p.message, p.kind) for p in more]
-    _, checked = MARKDOWN_PARAMS.read(args)
-    problems += [ParamProblem(f"options.{p.name}", p.message, p.kind) for p in checked]
-    return {name: values[0] for name, values in args.items()}, problems
+    options = {
+        name: _spelled(getattr(parsed, name)) for name in parsed.sent if name not in ANSWER_ONLY
+    }
+    return options, named
 
 
-def body_schema(
-    table: ParamTable[Any], lists: tuple[ListField, ...], description: str
-) -> dict[str, Any]:
-    """The JSON schema of a job body: its scalar fields, list fields and Markdown options."""
-    properties: dict[str, Any] = {}
-    required: list[str] = []
-    for field in lists:
-        properties[field.name] = {
-            "type": "array",
-            "description": field.help,
-            "maxItems": field.max_items,
-            "items": {"type": "string", "maxLength": field.max_length},
-        }
-        if field.required:
-            required.append(field.name)
-    for item in table.params:
-        properties[item.name] = _json_schema(item)
-        if item.required:
-            required.append(item.name)
-    properties["options"] = {
-        "type": "object",
+def _spelled(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def job_body_schema(table: ParamTable[Any], description: str) -> dict[str, Any]:
+    """The JSON schema of a job body: its table's fields and the Markdown ``options``."""
+    schema = body_schema(table)
+    schema["description"] = description
+    options = body_schema(OPTIONS)
+    options.pop("required", None)
+    schema["properties"]["options"] = {
+        **options,
+        "additionalProperties": False,
         "description": "The Markdown endpoint's parameters for every page (those that shape "
         "the page, not the answer's format), as JSON values.",
-        "additionalProperties": False,
-        "properties": {item.name: _json_schema(item) for item in OPTION_PARAMS},
     }
-    return {
-        "type": "object",
-        "description": description,
-        "required": required,
-        "properties": properties,
-    }
-
-
-def _json_schema(item: Param) -> dict[str, Any]:
-    schema: dict[str, Any] = {"type": item.type, "description": item.help}
-    if item.default is not None:
-        schema["default"] = item.default
-    for key, value in (
-        ("minimum", item.minimum),
-        ("maximum", item.maximum),
-        ("maxLength", item.max_length),
-    ):
-        if value is not None:
-            schema[key] = value
-    if item.choices is not None and not item.lenient_choice:
-        schema["enum"] = list(item.choices)
-    if item.pattern is not None:
-        schema["pattern"] = f"^{item.pattern}$"
     return schema

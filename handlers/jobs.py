@@ -21,21 +21,16 @@ from handlers.base import ApiHandler, params_error
 from handlers.errors import KINDS, ApiError, from_exception
 from handlers.job_params import (
     BATCH_BODY,
-    BATCH_LISTS,
     CRAWL_BODY,
-    CRAWL_LISTS,
     RESULTS_PARAMS,
-    BodyError,
-    ListField,
+    BatchBodyParams,
+    CrawlBodyParams,
     ResultsParams,
-    as_args,
-    read_body,
-    read_lists,
-    read_options,
+    read_job_body,
 )
 from handlers.markdown import convert_options, markdown_job
 from handlers.markdown_params import MARKDOWN_PARAMS, MarkdownParams
-from handlers.params import ParamProblem, ParamTable
+from handlers.params import P, ParamProblem, ParamTable
 from services.jobs.crawl import crawl_options, new_page
 from services.jobs.service import JobService
 from services.markdown import MarkdownJob
@@ -69,6 +64,12 @@ class MarkdownPages:
             "message": "the page was blocked: high prompt-injection risk",
             "ai_safety": dict(ai_safety or {}),
         }
+
+
+BODY_TABLES: dict[type[Any], ParamTable[Any]] = {
+    BatchBodyParams: BATCH_BODY,
+    CrawlBodyParams: CRAWL_BODY,
+}
 
 
 def markdown_params(options: Mapping[str, str]) -> MarkdownParams:
@@ -106,33 +107,28 @@ class JobEndpoint(ApiHandler):
         assert self.key_info is not None
         return self.key_info.org_id
 
-    def read_job_body(
-        self, table: ParamTable[Any], lists: tuple[ListField, ...]
-    ) -> tuple[Any, dict[str, list[str]], dict[str, str]]:
-        """The body's scalar fields (read into ``table``'s class), list fields and Markdown
-        options; every problem is answered at once (400)."""
-        self.parse_params(ResultsParams)  # the query: the key, and warnings for the rest
-        try:
-            body = read_body(self.request.body)
-        except BodyError as exc:
-            raise ApiError("invalid_parameter", f"invalid parameters: {exc}") from exc
-        known = table.known | {field.name for field in lists} | {"options"}
-        problems = [
-            ParamProblem(name[:40], "is not a field of this endpoint")
-            for name in body
-            if name not in known
-        ]
-        args, more = as_args(body, table.known)
-        values, checked = table.read(args)
-        listed, listing = read_lists(body, lists)
-        options, option_problems = read_options(body)
-        problems += more + checked + listing + option_problems
-        if values.webhook_url and not http_url(values.webhook_url):
+    def read_body_and_options(self, model: type[P]) -> tuple[P, dict[str, str]]:
+        """The body read into ``model`` (the endpoint's table) and its Markdown options; every
+        problem answered at once (400), fields neither knows warned about (refused under
+        ``strict_params``), as every JSON body is read."""
+        table = BODY_TABLES[model]
+        values, options, problems, unknown = read_job_body(table, self.request.body)
+        stray = [name for name in self.request.query_arguments if name != "app_id"]
+        if stray:
+            names = ", ".join(repr(name[:40]) for name in stray)
+            self.warn(f"not parameters of this endpoint (send them in the JSON body): {names}")
+        if unknown and self.services.settings.server.strict_params:
+            problems += [ParamProblem(name[:40], "is not a field of this body") for name in unknown]
+        elif unknown:
+            names = ", ".join(repr(name[:40]) for name in unknown)
+            self.warn(f"not fields of this endpoint's body, ignored: {names}")
+        webhook = getattr(values, "webhook_url", None)
+        if webhook and not http_url(webhook):
             problems.append(ParamProblem("webhook_url", "must be an http or https URL"))
         if problems:
             raise params_error(problems)
         convert_options(markdown_params(options), self.services.settings)
-        return values, listed, options
+        return values, options
 
     async def submit(
         self, kind: str, values: Any, options: dict[str, Any], pages: list[NewPage]
@@ -167,9 +163,11 @@ class BatchHandler(JobEndpoint):
     endpoint = "batch"
 
     async def post(self) -> None:
-        values, lists, options = self.read_job_body(BATCH_BODY, BATCH_LISTS)
+        values, options = self.read_body_and_options(BatchBodyParams)
+        if not values.urls:
+            raise ApiError("invalid_parameter", "invalid parameters: urls must not be empty")
         pages, wrong = [], []
-        for index, url in enumerate(lists["urls"]):
+        for index, url in enumerate(values.urls):
             try:
                 pages.append(new_page(url))
             except CrawlURLError:
@@ -187,15 +185,15 @@ class CrawlHandler(JobEndpoint):
     endpoint = "crawl"
 
     async def post(self) -> None:
-        values, lists, options = self.read_job_body(CRAWL_BODY, CRAWL_LISTS)
+        values, options = self.read_body_and_options(CrawlBodyParams)
         limit = self.services.settings.jobs.max_crawl_pages
         if values.max_pages > limit:
             raise ApiError(
                 "invalid_parameter", f"invalid parameters: max_pages must be at most {limit}"
             )
         try:
-            check_patterns([*lists["include"], *lists["exclude"]])
-            start = new_page(values.url or "")
+            check_patterns([*values.include, *values.exclude])
+            start = new_page(values.url)
         except PatternError as exc:
             raise ApiError("invalid_parameter", f"invalid parameters: {exc}") from exc
         except CrawlURLError as exc:
@@ -207,8 +205,8 @@ class CrawlHandler(JobEndpoint):
             max_pages=values.max_pages,
             max_depth=values.max_depth,
             subdomains=values.subdomains,
-            include=lists["include"],
-            exclude=lists["exclude"],
+            include=list(values.include),
+            exclude=list(values.exclude),
             markdown=options,
         )
         await self.submit("crawl", values, stored, [start])

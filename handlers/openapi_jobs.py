@@ -5,14 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from handlers.job_params import (
-    BATCH_BODY,
-    BATCH_LISTS,
-    CRAWL_BODY,
-    CRAWL_LISTS,
-    RESULTS_PARAMS,
-    body_schema,
-)
+from handlers.job_params import BATCH_BODY, CRAWL_BODY, RESULTS_PARAMS, job_body_schema
 
 JOB_STATUSES = ("queued", "running", "completed", "cancelled", "failed", "quota_exceeded")
 """A job's statuses: quota_exceeded when the plan's monthly credits ran out during the job (its
@@ -142,13 +135,13 @@ def job_paths(security: Any, errors: dict[str, Any]) -> dict[str, Any]:
         "/api/3.0/batch": submit(
             "batch",
             "Many pages as Markdown: up to 1,000 URLs with one set of Markdown options",
-            body_schema(BATCH_BODY, BATCH_LISTS, "A batch of URLs."),
+            job_body_schema(BATCH_BODY, "A batch of URLs."),
         ),
         "/api/3.0/crawl": submit(
             "crawl",
             "A site as Markdown: breadth first from a start page, on its host, within "
             "max_pages, max_depth, the path patterns and robots.txt (its Crawl-delay too)",
-            body_schema(CRAWL_BODY, CRAWL_LISTS, "A crawl from a start page."),
+            job_body_schema(CRAWL_BODY, "A crawl from a start page."),
         ),
         "/api/3.0/jobs/{job_id}": {
             "get": {

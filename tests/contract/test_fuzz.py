@@ -23,7 +23,7 @@ import os
 import tempfile
 import urllib.parse
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -109,9 +109,18 @@ def _submit_batch(base_url: str, key: str, target: str) -> str:
 
 def _real_target(running: Running, path: str) -> str:
     """A page on the local origin that suits the operation."""
-    if "/screenshot/" in path or "/markdown/" in path:
+    if "/screenshot/" in path or "/markdown/" in path or path.endswith("/map"):
         return running.sites.url("/article/fuzzing")
     return running.sites.url("/card/fuzzing")
+
+
+def _aimed(
+    case: schemathesis.Case, target: str, aim: Callable[[str], dict[str, Any]] | None = None
+) -> schemathesis.Case:
+    """A generated JSON body with its url (or what ``aim`` says) pointed at the real page."""
+    if isinstance(case.body, dict):
+        case.body = {**case.body, **(aim(target) if aim else {"url": target})}
+    return case
 
 
 def _strategies(running: Running, label: str) -> st.SearchStrategy[schemathesis.Case]:
@@ -126,13 +135,16 @@ def _strategies(running: Running, label: str) -> st.SearchStrategy[schemathesis.
     keyed = {"app_id": running.key}
     generated = operation.as_strategy(query=keyed)
     target = _real_target(running, operation.path)
-    if "encoded_url" in names:
+    if operation.path in JOB_BODIES:
+        aim = JOB_BODIES[operation.path]
+        real = generated.map(lambda case: _aimed(case, target, aim))
+    elif operation.body:
+        real = generated.map(lambda case: _aimed(case, target))
+    elif "encoded_url" in names:
         encoded = urllib.parse.quote(target, safe="")
         real = operation.as_strategy(query=keyed, path_parameters={"encoded_url": encoded})
     elif "job_id" in names:
         real = operation.as_strategy(query=keyed, path_parameters={"job_id": running.job_id})
-    elif operation.path in JOB_BODIES:
-        real = generated
     else:
         real = operation.as_strategy(query={**keyed, "url": target})
     return st.integers(0, 19).flatmap(
@@ -148,10 +160,12 @@ def _target_failure(running: Running, case: schemathesis.Case, response: Any) ->
     documented = {502: "target_unreachable", 504: "navigation_timeout"}
     target = urllib.parse.unquote(str(case.path_parameters.get("encoded_url", "")))
     target += str(case.query.get("url", ""))
+    if isinstance(case.body, dict):
+        target += str(case.body.get("url", ""))
     return documented.get(response.status_code) == code and running.sites.base_url not in target
 
 
-JOB_BODIES = {
+JOB_BODIES: dict[str, Callable[[str], dict[str, Any]]] = {
     "/api/3.0/batch": lambda target: {"urls": [target]},
     "/api/3.0/crawl": lambda target: {"url": target, "max_pages": 2},
 }
@@ -166,6 +180,9 @@ def _plain_case(running: Running, operation: Any) -> tuple[schemathesis.Case, in
     if operation.path in JOB_BODIES:
         body = JOB_BODIES[operation.path](target)
         return operation.Case(query=keyed, body=body, media_type="application/json"), 202
+    if operation.body:
+        body = {"url": target}
+        return operation.Case(query=keyed, body=body, media_type="application/json"), 200
     if "{job_id}" in operation.path:
         return operation.Case(path_parameters={"job_id": running.job_id}, query=keyed), 200
     if "{encoded_url}" in operation.path:
@@ -215,6 +232,7 @@ def test_every_operation_is_fuzzed() -> None:
     assert any("/screenshot/" in label for label in LABELS)
     assert any("/markdown/" in label for label in LABELS)
     assert any(label.endswith("/oembed") for label in LABELS)
+    assert "POST /api/3.0/map" in LABELS
 
 
 def test_server_logged_no_traceback(running: Running) -> None:
