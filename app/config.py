@@ -16,6 +16,7 @@ from services.billing import CreditSettings
 from services.embeds import OembedSettings
 from services.pool import ConvertSettings
 from services.site_map import MapSettings
+from services.webhooks import WebhookSettings
 from settings.fields import (
     SettingsError,
     build_section,
@@ -130,6 +131,7 @@ SECTIONS: tuple[type, ...] = (
     ConvertSettings,
     OembedSettings,
     MapSettings,
+    WebhookSettings,
     CreditSettings,
 )
 
@@ -148,6 +150,7 @@ class Settings:
     convert: ConvertSettings = field(default_factory=ConvertSettings)
     oembed: OembedSettings = field(default_factory=OembedSettings)
     map: MapSettings = field(default_factory=MapSettings)
+    webhooks: WebhookSettings = field(default_factory=WebhookSettings)
     credits: CreditSettings = field(default_factory=CreditSettings)
     plans: dict[str, PlanSettings] = field(
         default_factory=lambda: {name: replace(plan) for name, plan in DEFAULT_PLANS.items()}
