@@ -17,6 +17,7 @@ from services.embeds import OembedSettings
 from services.jobs.settings import JobSettings
 from services.pool import ConvertSettings
 from services.site_map import MapSettings
+from services.webhooks import WebhookSettings
 from settings.fields import (
     SettingsError,
     build_section,
@@ -131,6 +132,7 @@ SECTIONS: tuple[type, ...] = (
     ConvertSettings,
     OembedSettings,
     MapSettings,
+    WebhookSettings,
     CreditSettings,
     JobSettings,
 )
@@ -150,6 +152,7 @@ class Settings:
     convert: ConvertSettings = field(default_factory=ConvertSettings)
     oembed: OembedSettings = field(default_factory=OembedSettings)
     map: MapSettings = field(default_factory=MapSettings)
+    webhooks: WebhookSettings = field(default_factory=WebhookSettings)
     credits: CreditSettings = field(default_factory=CreditSettings)
     jobs: JobSettings = field(default_factory=JobSettings)
     plans: dict[str, PlanSettings] = field(

@@ -29,6 +29,7 @@ from services.pool import ConverterPool, PoolLane
 from services.registry import builtin_providers, load_registry_file
 from services.screenshots import ScreenshotService
 from services.site_map import SiteMapper
+from services.webhooks import WebhookSender
 from store.frames import FrameStore
 from store.images import ImageFiles, ImageStorage, ImageStorageError
 from store.objects import ObjectStorage
@@ -60,6 +61,7 @@ class Services:
     draining: bool = False
     _idle: asyncio.Event = field(default_factory=asyncio.Event)
     _frame_service: FrameService | None = None
+    _webhook_sender: WebhookSender | None = None
 
     @property
     def frame_service(self) -> FrameService:
@@ -85,6 +87,14 @@ class Services:
         return MarkdownService(
             self.fetcher, self.pages, self.farm, self.pool, self.settings.credits
         )
+
+    @property
+    def webhook_sender(self) -> WebhookSender:
+        """The webhook sender; built once, as it bounds the deliveries of the whole process and
+        keeps those running in the background until they end."""
+        if self._webhook_sender is None:
+            self._webhook_sender = WebhookSender(self.fetcher, self.settings.webhooks)
+        return self._webhook_sender
 
     @property
     def map_service(self) -> SiteMapper:
@@ -265,6 +275,8 @@ async def close_services(services: Services) -> None:
     for guard in services.egress:
         await guard.close()
     await services.pages.drain(5.0)
+    if services._webhook_sender is not None:
+        await services._webhook_sender.drain(5.0)
     services.fetcher.close()
     await services.store.close()
     await loop.run_in_executor(None, services.pool.close, 5.0)

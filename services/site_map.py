@@ -23,7 +23,8 @@ Public API:
 
 What is kept: URLs inside the scope (:class:`convert.scope.CrawlScope`: the start URL's host and
 port, subdomains when asked, the include and exclude globs on the path; the start URL always)
-and allowed by the site's robots.txt for Pagecast. robots.txt is read as RFC 9309 says: a 4xx
+and allowed by the site's robots.txt for Pagecast (:mod:`services.robots_file`, which crawls
+share). robots.txt is read as RFC 9309 says: a 4xx
 means no rules, a 5xx or an unreachable file means the site is not to be crawled, so only the
 start URL is answered. Sitemaps come from robots.txt's Sitemap lines, else ``/sitemap.xml``;
 only sitemap files on the site are read. Every fetch goes through the fetcher (the SSRF guard,
@@ -37,17 +38,18 @@ import time
 from collections import deque
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal
-from urllib.parse import urljoin, urlsplit, urlunsplit
+from urllib.parse import urljoin
 
 from browser.fetch import Fetcher, FetchError, FetchResult
 from convert.crawlurls import CrawlURLError, clean_url, url_key
 from convert.links import extract_links
-from convert.robots import RobotsRules, rules_for_response
+from convert.robots import RobotsRules
 from convert.scope import CrawlScope
 from convert.sitemaps import Sitemap, SitemapKind, parse_sitemap
 from services.billing import CreditSettings, Usage, price
 from services.failure import ServiceError
 from services.pool import ConversionTimeoutError, ConverterPool, PoolBusyError
+from services.robots_file import RobotsState, read_robots, robots_url
 from services.targets import TargetProblem, TargetRefusedError, check_target
 from settings.fields import setting
 
@@ -100,7 +102,7 @@ class MapResult:
     url: str
     urls: list[str] = field(default_factory=list)
     sources: dict[str, int] = field(default_factory=lambda: {"start": 0, "links": 0, "sitemaps": 0})
-    robots: Literal["found", "absent", "unreachable"] = "absent"
+    robots: RobotsState = "absent"
     sitemaps_read: int = 0
     sitemaps_failed: int = 0
     truncated: bool = False
@@ -173,13 +175,14 @@ class SiteMapper:
             raise ServiceError(_REFUSALS[exc.failure], exc.message) from exc
         deadline = time.monotonic() + self.settings.timeout
         result = MapResult(url=scope.start)
-        robots_url = urlunsplit((*urlsplit(scope.start)[:2], "/robots.txt", "", ""))
+        robots_at = robots_url(scope.start)
         want_links = request.sitemap != "only"
         robots_fetch, page = await asyncio.gather(
-            self._fetch(robots_url, deadline),
+            self._fetch(robots_at, deadline),
             self._fetch(scope.start, deadline) if want_links else _nothing(),
         )
-        robots = _robots(robots_fetch, result)
+        site_robots = read_robots(robots_fetch)
+        result.robots, robots = site_robots.state, site_robots.rules
         collect = _Collector(scope, robots, result, request.limit)
         collect.offer(scope.start, "start")
         found_links = False
@@ -190,8 +193,8 @@ class SiteMapper:
             for link in links or ():
                 collect.offer(link, "links")
         if request.sitemap != "skip" and not robots.refuse_all:
-            seeds = [urljoin(robots_url, url) for url in robots.sitemaps]
-            seeds = seeds or [urljoin(robots_url, DEFAULT_SITEMAP)]
+            seeds = [urljoin(robots_at, url) for url in robots.sitemaps]
+            seeds = seeds or [urljoin(robots_at, DEFAULT_SITEMAP)]
             await self._sitemaps(seeds, scope, collect, deadline)
         if page is not None and not found_links and len(result.urls) <= 1:
             _raise_for(page)
@@ -277,17 +280,6 @@ def _key(url: str) -> str | None:
         return url_key(url)
     except CrawlURLError:
         return None
-
-
-def _robots(fetched: FetchResult, result: MapResult) -> RobotsRules:
-    """The rules robots.txt gives, and what became of it in ``result.robots``."""
-    status = fetched.status if fetched.ok or fetched.error == FetchError.http_status else None
-    if status is not None and 200 <= status < 300:
-        result.robots = "found"
-        text = fetched.text if fetched.text is not None else fetched.body.decode("utf-8", "replace")
-        return rules_for_response(status, text)
-    result.robots = "unreachable" if status is None or status >= 500 else "absent"
-    return rules_for_response(status, None)
 
 
 def _raise_for(page: FetchResult) -> None:
