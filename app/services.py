@@ -8,6 +8,7 @@ import logging
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from app.config import Settings
 from browser.egress import EgressGuard, EgressLimits
@@ -32,6 +33,7 @@ from services.site_map import SiteMapper
 from services.webhooks import WebhookSender
 from store.frames import FrameStore
 from store.images import ImageFiles, ImageStorage, ImageStorageError
+from store.jobs import ActiveJob
 from store.objects import ObjectStorage
 from store.screenshots import ScreenshotStore
 from store.store import Store
@@ -252,6 +254,12 @@ def start_jobs(services: Services) -> None:
         found = settings.plans.get(plan)
         return found.monthly_credits if found is not None else 0
 
+    sender = services.webhook_sender
+
+    def notify(job: ActiveJob, event: dict[str, Any]) -> None:
+        if job.webhook_url and job.webhook_secret:
+            sender.spawn(job.webhook_url, job.webhook_secret, event, event_id=event["event_id"])
+
     runner = JobRunner(
         services.store,
         lambda: markdown,
@@ -259,9 +267,12 @@ def start_jobs(services: Services) -> None:
         settings.jobs,
         quota=quota,
         discovery=CrawlDiscovery(services.fetcher, lane),
+        notify=notify,
     )
     services.runner = runner
-    services.jobs = JobService(services.store, settings.jobs, runner.wake)
+    services.jobs = JobService(
+        services.store, settings.jobs, runner.wake, notify=notify, webhook_check=sender.refusal
+    )
     runner.start()
 
 

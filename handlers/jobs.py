@@ -107,7 +107,7 @@ class JobEndpoint(ApiHandler):
         assert self.key_info is not None
         return self.key_info.org_id
 
-    def read_body_and_options(self, model: type[P]) -> tuple[P, dict[str, str]]:
+    async def read_body_and_options(self, model: type[P]) -> tuple[P, dict[str, str]]:
         """The body read into ``model`` (the endpoint's table) and its Markdown options; every
         problem answered at once (400), fields neither knows warned about (refused under
         ``strict_params``), as every JSON body is read."""
@@ -128,6 +128,10 @@ class JobEndpoint(ApiHandler):
         if problems:
             raise params_error(problems)
         convert_options(markdown_params(options), self.services.settings)
+        if webhook:
+            refusal = await self.jobs.webhook_refusal(webhook)
+            if refusal is not None:
+                raise ApiError("fetch_not_allowed", f"webhook_url: {refusal}")
         return values, options
 
     async def submit(
@@ -163,7 +167,7 @@ class BatchHandler(JobEndpoint):
     endpoint = "batch"
 
     async def post(self) -> None:
-        values, options = self.read_body_and_options(BatchBodyParams)
+        values, options = await self.read_body_and_options(BatchBodyParams)
         if not values.urls:
             raise ApiError("invalid_parameter", "invalid parameters: urls must not be empty")
         pages, wrong = [], []
@@ -185,7 +189,7 @@ class CrawlHandler(JobEndpoint):
     endpoint = "crawl"
 
     async def post(self) -> None:
-        values, options = self.read_body_and_options(CrawlBodyParams)
+        values, options = await self.read_body_and_options(CrawlBodyParams)
         limit = self.services.settings.jobs.max_crawl_pages
         if values.max_pages > limit:
             raise ApiError(

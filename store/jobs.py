@@ -312,8 +312,7 @@ def _record(  # noqa: PLR0917 (the record_page call, spelled out)
         credits=credits,
         seq=seq,
         finished_at=now,
-        lease_owner=None,
-        lease_expires=None,
+        lease_expires=None,  # lease_owner stays: which process did the page
     ).where(JobPage.id == page_id).execute(db)
     queued = 0
     if links and job.status in JOB_ACTIVE:

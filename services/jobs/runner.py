@@ -96,6 +96,11 @@ class _Counts:
     hosts: collections.Counter[str]
 
 
+def ended_event(job_id: str, status: str) -> dict[str, Any]:
+    """The webhook event of a job that ended as ``status``."""
+    return {"event": "job", "event_id": f"{job_id}-end", "job_id": job_id, "status": status}
+
+
 class JobRunner:
     """The background workers of one process; :meth:`start` on the IOLoop, :meth:`close` at
     shutdown (before the store, the fetcher and the pool close)."""
@@ -387,6 +392,7 @@ class JobRunner:
         if self.notify is not None and job.webhook_url:
             event = {
                 "event": "page",
+                "event_id": f"{job.id}-{recorded.seq}",
                 "job_id": job.id,
                 "seq": recorded.seq,
                 "status": "done" if outcome.ok else "failed",
@@ -400,7 +406,7 @@ class JobRunner:
     def _ended(self, job: ActiveJob, status: str) -> None:
         self._active = (0.0, [])
         if self.notify is not None and job.webhook_url:
-            self.notify(job, {"event": "job", "job_id": job.id, "status": status})
+            self.notify(job, ended_event(job.id, status))
 
     async def _release(self, claim: Claim) -> None:
         work = partial(job_rows.release_page, page_id=claim.id, owner=self.owner)

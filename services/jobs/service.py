@@ -3,11 +3,12 @@ results, cancel it. The pages themselves are worked on by :mod:`services.jobs.ru
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
+from services.jobs.runner import Notify, ended_event
 from services.jobs.settings import JobSettings
 from store import jobs as job_rows
 from store.jobs import JobView, NewPage, PageView
@@ -25,10 +26,24 @@ class Submitted:
 class JobService:
     """Jobs over the store; ``wake`` tells this process's runner that work arrived."""
 
-    def __init__(self, store: Store, settings: JobSettings, wake: Callable[[], None]) -> None:
+    def __init__(
+        self,
+        store: Store,
+        settings: JobSettings,
+        wake: Callable[[], None],
+        *,
+        notify: Notify | None = None,
+        webhook_check: Callable[[str], Awaitable[str | None]] | None = None,
+    ) -> None:
         self.store = store
         self.settings = settings
         self.wake = wake
+        self.notify = notify
+        self.webhook_check = webhook_check
+
+    async def webhook_refusal(self, url: str) -> str | None:
+        """Why ``url`` may not be a job's webhook (the SSRF guard's rules), or None."""
+        return await self.webhook_check(url) if self.webhook_check is not None else None
 
     async def submit(
         self,
@@ -70,8 +85,10 @@ class JobService:
         return await self.store.run(work, "job results")
 
     async def cancel(self, org_id: int, job_id: str) -> bool:
-        """Cancel an active job of ``org_id``: its queued pages are skipped; False when it is
-        not active (or not there)."""
+        """Cancel an active job of ``org_id``: its queued pages are skipped, its webhook told;
+        False when it is not active (or not there)."""
+        active = await self.store.run(job_rows.active_jobs, "active jobs")
+        job = next((item for item in active if item.id == job_id), None)
         work = partial(
             job_rows.stop_job,
             job_id=job_id,
@@ -80,6 +97,8 @@ class JobService:
             org_id=org_id,
             retention_seconds=self.settings.retention_seconds,
         )
-        cancelled = await self.store.run(work, "job cancel", write=True)
+        cancelled = bool(await self.store.run(work, "job cancel", write=True))
         self.wake()
-        return bool(cancelled)
+        if cancelled and job is not None and self.notify is not None:
+            self.notify(job, ended_event(job_id, "cancelled"))
+        return cancelled

@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -20,8 +21,10 @@ from app.config import Settings
 from app.services import Services, start_jobs
 from app.web import make_api_app
 from convert.crawlurls import url_key
+from services.webhooks import EVENT_ID_HEADER, SIGNATURE_HEADER, verify
 from tests.conftest import make_settings
 from tests.crawl_site import CrawlSite
+from tests.origin import Origin, serve
 
 ENDED = ("completed", "cancelled", "failed", "quota_exceeded")
 
@@ -31,6 +34,7 @@ def settings(tmp_path: Path) -> Settings:
     settings = make_settings(tmp_path)
     settings.jobs.poll_interval = 0.05
     settings.cache.enabled = False  # every page fetched, so the site's counts tell
+    settings.webhooks.backoff = 0.05
     return settings
 
 
@@ -260,3 +264,68 @@ async def test_malformed_job_requests_are_refused(
         assert (status, answer["error"]["code"]) == (400, code), (path, body, answer)
     status, answer = await get(http_client, base_url, "/api/3.0/jobs/0123abcd", key)
     assert (status, answer["error"]["code"]) == (404, -1004)
+
+
+@dataclass
+class Receiver:
+    """A webhook receiver on 127.0.0.1: every request's body and headers; the first attempt
+    at each page event is answered 500 (so every page event is retried once)."""
+
+    origin: Origin
+    calls: list[tuple[bytes, dict[str, str]]]
+
+
+@pytest.fixture
+def receiver(io_loop: Any) -> Iterator[Receiver]:
+    calls: list[tuple[bytes, dict[str, str]]] = []
+    refused: set[str] = set()
+
+    class Hook(tornado.web.RequestHandler):
+        def post(self) -> None:
+            calls.append((self.request.body, dict(self.request.headers)))
+            event_id = self.request.headers.get(EVENT_ID_HEADER, "")
+            if not event_id.endswith("-end") and event_id not in refused:
+                refused.add(event_id)
+                self.set_status(500)
+
+    origin = serve(tornado.web.Application([(r"/hook", Hook)]))
+    yield Receiver(origin, calls)
+    io_loop.run_sync(origin.close)
+
+
+@pytest.mark.gen_test(timeout=60)
+async def test_a_webhook_sees_every_event_signed(
+    http_client: AsyncHTTPClient, base_url: str, site: CrawlSite, key: str, receiver: Receiver
+) -> None:
+    secret = "s3cret-for-the-hook-0123456789"
+    body = {
+        "urls": [site.url(f"/docs/page-{i}") for i in range(1, 6)] + [site.url("/docs/missing")],
+        "webhook_url": receiver.origin.url("/hook"),
+        "webhook_secret": secret,
+    }
+    code, accepted = await post(http_client, base_url, "/api/3.0/batch", key, body)
+    assert code == 202 and "webhook_secret" not in accepted
+    await wait_ended(http_client, base_url, accepted["id"], key)
+    for _ in range(200):  # ten seconds at most
+        if len({headers[EVENT_ID_HEADER] for _, headers in receiver.calls}) == 7:
+            break
+        await asyncio.sleep(0.05)
+    await asyncio.sleep(0.3)  # nothing more comes
+    assert all(verify(secret, raw, headers[SIGNATURE_HEADER]) for raw, headers in receiver.calls)
+    events = {headers[EVENT_ID_HEADER]: json.loads(raw) for raw, headers in receiver.calls}
+    pages = [event for event in events.values() if event["event"] == "page"]
+    assert sorted(event["seq"] for event in pages) == list(range(1, 7))
+    assert {event["status"] for event in pages} == {"done", "failed"}
+    assert [event["status"] for event in events.values() if event["event"] == "job"] == [
+        "completed"
+    ]
+    assert len(receiver.calls) == 6 * 2 + 1  # each page event retried once after its 500
+    # A webhook the SSRF guard refuses is refused with the job.
+    body["webhook_url"] = "http://169.254.169.254/latest/hook"
+    code, refused = await post(http_client, base_url, "/api/3.0/batch", key, body)
+    assert (code, refused["error"]["code"]) == (400, -3006)
+    # A secret is made when none is sent, and answered once.
+    del body["webhook_secret"]
+    body["webhook_url"] = receiver.origin.url("/hook")
+    code, accepted = await post(http_client, base_url, "/api/3.0/batch", key, body)
+    assert code == 202 and len(accepted["webhook_secret"]) == 64
