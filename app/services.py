@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
+import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -26,7 +27,7 @@ from services.jobs.runner import JobRunner
 from services.jobs.service import JobService
 from services.markdown import MarkdownService
 from services.pages import PageFetcher
-from services.pool import ConverterPool, PoolLane
+from services.pool import ConverterPool
 from services.registry import builtin_providers, load_registry_file
 from services.screenshots import ScreenshotService
 from services.site_map import SiteMapper
@@ -59,6 +60,9 @@ class Services:
     key_gate: AddressGate = field(default_factory=AddressGate)
     jobs: JobService | None = None
     runner: JobRunner | None = None
+    job_pool: ConverterPool | None = None
+    foreground: int = 0
+    last_foreground: float = 0.0
     in_flight: int = 0
     draining: bool = False
     _idle: asyncio.Event = field(default_factory=asyncio.Event)
@@ -109,14 +113,27 @@ class Services:
         parts = (self.fetcher, self.farm, self.pages.proxies, self.screenshots)
         return ScreenshotService(*parts, self.settings.credits)
 
-    def request_started(self) -> None:
+    def request_started(self, *, foreground: bool = True) -> None:
+        """Count a request in flight; a foreground one (not about jobs) makes the job workers
+        yield for a while."""
         self.in_flight += 1
         self._idle.clear()
+        if foreground:
+            self.foreground += 1
+            self.last_foreground = time.monotonic()
 
-    def request_finished(self) -> None:
+    def request_finished(self, *, foreground: bool = True) -> None:
         self.in_flight -= 1
         if self.in_flight == 0:
             self._idle.set()
+        if foreground:
+            self.foreground -= 1
+            self.last_foreground = time.monotonic()
+
+    def serving(self) -> bool:
+        """Whether foreground requests are in flight or were within ``jobs.yield_seconds``."""
+        window = self.settings.jobs.yield_seconds
+        return self.foreground > 0 or time.monotonic() - self.last_foreground < window
 
     async def wait_idle(self, seconds: float) -> bool:
         """Wait until no request is in flight; False when ``seconds`` ran out first."""
@@ -240,14 +257,22 @@ async def open_services(settings: Settings, own_endpoints: list[tuple[str, int]]
     return services
 
 
+JOB_NICENESS = 10
+"""How much lower the CPU priority of job conversions is than the single-page requests'."""
+
+
 def start_jobs(services: Services) -> None:
     """The jobs service and this process's runner, started on the running loop. Job pages are
     read and answered as the Markdown endpoint would (its table and error shape, given here),
-    and convert within their share of the worker pool."""
+    and convert in a pool of their own at a lower CPU priority; the runner works on fewer
+    pages while the process serves other requests."""
     settings = services.settings
-    lane = PoolLane(services.pool, int(settings.convert.workers * settings.jobs.conversion_share))
+    pool = ConverterPool(
+        settings.convert, workers=settings.jobs.conversion_workers, niceness=JOB_NICENESS
+    )
+    services.job_pool = pool
     markdown = MarkdownService(
-        services.fetcher, services.pages, services.farm, lane, settings.credits
+        services.fetcher, services.pages, services.farm, pool, settings.credits
     )
 
     def quota(plan: str) -> int:
@@ -266,7 +291,8 @@ def start_jobs(services: Services) -> None:
         MarkdownPages(settings),
         settings.jobs,
         quota=quota,
-        discovery=CrawlDiscovery(services.fetcher, lane),
+        discovery=CrawlDiscovery(services.fetcher, pool),
+        busy=services.serving,
         notify=notify,
     )
     services.runner = runner
@@ -281,6 +307,8 @@ async def close_services(services: Services) -> None:
     loop = asyncio.get_running_loop()
     if services.runner is not None:
         await services.runner.close()
+    if services.job_pool is not None:
+        await loop.run_in_executor(None, services.job_pool.close, 5.0)
     await services.screenshots.close()
     await services.farm.close()
     for guard in services.egress:

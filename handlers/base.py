@@ -69,6 +69,9 @@ class BaseHandler(tornado.web.RequestHandler):
     endpoint: str = "other"
     # Health and metrics probes are not work: they neither count as in flight nor hold up shutdown.
     counts_in_flight: bool = True
+    # Requests about background work (submitting and reading jobs): the job workers do not make
+    # way for them as they do for other requests.
+    background: bool = False
 
     def initialize(self, services: Services) -> None:
         self.services = services
@@ -139,13 +142,13 @@ class BaseHandler(tornado.web.RequestHandler):
             raise ApiError("method_not_allowed", f"{self.request.method} is not allowed here")
         if self.counts_in_flight:
             metrics.IN_FLIGHT.inc()
-            self.services.request_started()
+            self.services.request_started(foreground=not self.background)
             self._counted = True
 
     def on_finish(self) -> None:
         if getattr(self, "_counted", False):
             metrics.IN_FLIGHT.dec()
-            self.services.request_finished()
+            self.services.request_finished(foreground=not self.background)
             self._counted = False
         if self.key_info is not None:
             self.services.store.record_usage(self.key_info.org, self.endpoint, self.billed)

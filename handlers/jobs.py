@@ -95,6 +95,7 @@ class JobEndpoint(ApiHandler):
 
     error_shape = "markdown"
     params = RESULTS_PARAMS
+    background = True
 
     @property
     def jobs(self) -> JobService:

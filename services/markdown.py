@@ -21,7 +21,7 @@ from convert.page import METADATA_ONLY, ConvertOptions, PageConversion, convert_
 from services.billing import CreditSettings, Usage, price
 from services.failure import ServiceError
 from services.pages import PageFetcher, PageRequest, PageResult, rendered_result
-from services.pool import ConversionTimeoutError, ConverterPool, PoolBusyError, PoolLane
+from services.pool import ConversionTimeoutError, ConverterPool, PoolBusyError
 from services.targets import TargetProblem, TargetRefusedError, check_target
 
 log = logging.getLogger(__name__)
@@ -116,7 +116,7 @@ class MarkdownService:
         fetcher: Fetcher,
         pages: PageFetcher,
         farm: Farm,
-        pool: ConverterPool | PoolLane,
+        pool: ConverterPool,
         credits: CreditSettings,
     ) -> None:
         self.fetcher = fetcher

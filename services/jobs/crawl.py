@@ -23,7 +23,7 @@ from convert.links import extract_links
 from convert.robots import RobotsRules, rules_for_response
 from convert.scope import CrawlScope
 from services.markdown import MarkdownAnswer
-from services.pool import ConverterPool, PoolLane
+from services.pool import ConverterPool
 from store.jobs import ActiveJob, Claim, NewPage
 
 REMEMBERED_SITES = 256
@@ -102,7 +102,7 @@ def scoped_links(html: str, page_url: str, depth: int, scope: CrawlScope) -> lis
 class CrawlDiscovery:
     """The runner's :class:`~services.jobs.runner.Discovery` for crawls."""
 
-    def __init__(self, fetcher: Fetcher, pool: ConverterPool | PoolLane) -> None:
+    def __init__(self, fetcher: Fetcher, pool: ConverterPool) -> None:
         self.fetcher = fetcher
         self.pool = pool
         self._robots: OrderedDict[tuple[str, str], asyncio.Future[RobotsRules]] = OrderedDict()

@@ -6,8 +6,9 @@ Fairness and politeness, per process:
 - at most ``workers`` pages at once; each free worker goes to the organization with the fewest
   pages in flight (then the job with the fewest), and no organization holds more than
   ``org_workers``;
-- conversions of job pages hold at most ``conversion_share`` of the conversion workers (a
-  :class:`~services.pool.PoolLane`), so single-page requests always find one;
+- job pages convert in a pool of their own, at a lower CPU priority than the single-page
+  requests' workers, and while the process serves other requests (``busy``) it works on at most
+  ``busy_workers`` pages;
 - at most ``host_concurrency`` fetches per host, starts spaced by the host's delay (the
   setting, or a crawl's robots.txt Crawl-delay).
 
@@ -115,6 +116,7 @@ class JobRunner:
         quota: Callable[[str], int],
         discovery: Discovery | None = None,
         notify: Notify | None = None,
+        busy: Callable[[], bool] | None = None,
     ) -> None:
         self.store = store
         self._markdown = markdown
@@ -123,6 +125,7 @@ class JobRunner:
         self.quota = quota
         self.discovery = discovery
         self.notify = notify
+        self.busy = busy
         self.owner = f"{socket.gethostname()[:32]}-{os.getpid()}-{secrets.token_hex(4)}"
         self._tasks: dict[int, asyncio.Task[None]] = {}
         self._counts = _Counts(collections.Counter(), collections.Counter(), collections.Counter())
@@ -182,7 +185,7 @@ class JobRunner:
         while not self._stopping:
             self._wake.clear()
             claimed = None
-            if len(self._tasks) < self.settings.workers:
+            if len(self._tasks) < self._workers():
                 try:
                     claimed = await self._claim_next()
                 except StoreUnavailable:
@@ -196,6 +199,12 @@ class JobRunner:
             with contextlib.suppress(TimeoutError):
                 async with asyncio.timeout(self._idle_seconds()):
                     await self._wake.wait()
+
+    def _workers(self) -> int:
+        """Pages to work on at once now: fewer while the process serves other requests."""
+        if self.busy is not None and self.busy():
+            return min(self.settings.busy_workers, self.settings.workers)
+        return self.settings.workers
 
     def _idle_seconds(self) -> float:
         """Until the next poll, or sooner when a host's delay ends."""

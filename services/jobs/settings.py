@@ -30,12 +30,25 @@ class JobSettings:
         min=1,
         max=256,
     )
-    conversion_share: float = setting(
-        0.5,
-        "Share of the conversion workers job pages may hold at once (at least one); the rest "
-        "stay free for single-page requests.",
+    conversion_workers: int = setting(
+        1,
+        "Conversion worker processes of job pages, apart from the single-page requests' "
+        "(convert.workers) and at a lower CPU priority.",
+        min=1,
+        max=64,
+    )
+    busy_workers: int = setting(
+        1,
+        "Job pages one process works on at once while it serves other requests (within "
+        "yield_seconds of one): single-page requests come first.",
+        min=1,
+        max=256,
+    )
+    yield_seconds: float = setting(
+        1.0,
+        "How long after a request the job workers stay at busy_workers.",
         min=0.0,
-        max=1.0,
+        max=60.0,
     )
     host_concurrency: int = setting(
         2, "Job pages of one host one process fetches at once.", min=1, max=64
