@@ -8,7 +8,7 @@ Fairness and politeness, per process:
   ``org_workers``;
 - job pages convert in a pool of their own, at a lower CPU priority than the single-page
   requests' workers, and while the process serves other requests (``busy``) it works on at most
-  ``busy_workers`` pages;
+  ``busy_workers`` pages, started at most every ``busy_interval``;
 - at most ``host_concurrency`` fetches per host, starts spaced by the host's delay (the
   setting, or a crawl's robots.txt Crawl-delay).
 
@@ -136,6 +136,7 @@ class JobRunner:
         self._wake = asyncio.Event()
         self._background: list[asyncio.Task[None]] = []
         self._stopping = False
+        self._last_start = 0.0
         self.fetched = 0
         """Pages this process worked to an end (recorded), for tests and logs."""
 
@@ -185,6 +186,12 @@ class JobRunner:
         while not self._stopping:
             self._wake.clear()
             claimed = None
+            pause = self._pause()
+            if pause > 0:
+                with contextlib.suppress(TimeoutError):
+                    async with asyncio.timeout(pause):
+                        await self._wake.wait()
+                continue
             if len(self._tasks) < self._workers():
                 try:
                     claimed = await self._claim_next()
@@ -194,6 +201,7 @@ class JobRunner:
                     log.exception("jobs: claiming failed unexpectedly")
             if claimed is not None:
                 claim, job = claimed
+                self._last_start = time.monotonic()
                 self._begin(claim, job)
                 continue
             with contextlib.suppress(TimeoutError):
@@ -205,6 +213,13 @@ class JobRunner:
         if self.busy is not None and self.busy():
             return min(self.settings.busy_workers, self.settings.workers)
         return self.settings.workers
+
+    def _pause(self) -> float:
+        """Seconds before the next page may start: while the process serves other requests,
+        pages start at most every ``busy_interval``."""
+        if self.busy is None or not self.busy():
+            return 0.0
+        return self._last_start + self.settings.busy_interval - time.monotonic()
 
     def _idle_seconds(self) -> float:
         """Until the next poll, or sooner when a host's delay ends."""

@@ -44,6 +44,13 @@ class JobSettings:
         min=1,
         max=256,
     )
+    busy_interval: float = setting(
+        0.1,
+        "Seconds between the starts of two job pages in one process while it serves other "
+        "requests (0: no pause).",
+        min=0.0,
+        max=60.0,
+    )
     yield_seconds: float = setting(
         1.0,
         "How long after a request the job workers stay at busy_workers.",
