@@ -8,8 +8,9 @@ from typing import Any
 from handlers.job_params import BATCH_BODY, CRAWL_BODY, RESULTS_PARAMS, job_body_schema
 
 JOB_STATUSES = ("queued", "running", "completed", "cancelled", "failed", "quota_exceeded")
-"""A job's statuses: quota_exceeded when the plan's monthly credits ran out during the job (its
-queued pages are skipped; the pages done stay readable)."""
+"""A job's statuses: failed when not one of its pages could be done; quota_exceeded when the
+plan's monthly credits ran out during the job (its queued pages are skipped; the pages done stay
+readable)."""
 
 ACCEPTED = {
     "type": "object",

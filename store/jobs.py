@@ -328,7 +328,8 @@ def _record(  # noqa: PLR0917 (the record_page call, spelled out)
     )
     ended = None
     if job.status in JOB_ACTIVE and not _pages_left(db, job_id):
-        ended = "completed"
+        # A job none of whose pages could be done failed; otherwise it completed.
+        ended = "completed" if job.pages_done + outcome.ok > 0 else "failed"
         changes.update(_ending(ended, None, now, retention_seconds))
     Job.update(changes).where(Job.id == job_id).execute(db)
     return Recorded(seq, queued, ended)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,7 +24,7 @@ from app.web import make_api_app
 from convert.crawlurls import url_key
 from services.webhooks import EVENT_ID_HEADER, SIGNATURE_HEADER, verify
 from tests.conftest import make_settings
-from tests.crawl_site import CrawlSite
+from tests.crawl_site import CrawlSite, SiteShape
 from tests.origin import Origin, serve
 
 ENDED = ("completed", "cancelled", "failed", "quota_exceeded")
@@ -197,11 +198,33 @@ async def test_a_crawl_within_patterns_and_a_page_limit(
         max_depth=6, include=("/docs/page-*",), exclude=("/docs/page-1?",)
     )
     assert found == set(expected)
+    # A crawl whose start page fails has failed.
+    body = {"url": site.url("/docs/missing")}
+    code, accepted = await post(http_client, base_url, "/api/3.0/crawl", key, body)
+    job = await wait_ended(http_client, base_url, accepted["id"], key)
+    assert (job["status"], job["progress"]["failed"], job["credits"]) == ("failed", 1, 0)
     # max_pages stops the queue, the start page included.
     body = {"url": site.url("/"), "max_depth": 6, "max_pages": 10}
     code, accepted = await post(http_client, base_url, "/api/3.0/crawl", key, body)
     job = await wait_ended(http_client, base_url, accepted["id"], key)
     assert job["status"] == "completed" and job["progress"]["total"] == 10
+
+
+@pytest.mark.gen_test(timeout=60)
+async def test_a_crawl_keeps_the_sites_crawl_delay(
+    http_client: AsyncHTTPClient, base_url: str, key: str
+) -> None:
+    polite = CrawlSite(SiteShape(pages=20, slow_pages=0, crawl_delay=0.25)).start()
+    try:
+        body = {"url": polite.url("/"), "max_pages": 6, "max_depth": 5}
+        started = time.monotonic()
+        code, accepted = await post(http_client, base_url, "/api/3.0/crawl", key, body)
+        assert code == 202, accepted
+        job = await wait_ended(http_client, base_url, accepted["id"], key)
+        assert job["status"] == "completed" and job["progress"]["done"] == 6
+        assert time.monotonic() - started >= 5 * 0.25  # six fetches, five delays between them
+    finally:
+        await polite.close()
 
 
 @pytest.mark.gen_test(timeout=60)
