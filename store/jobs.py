@@ -185,45 +185,60 @@ def claim_page(
 ) -> Claim | None:
     """Claim the next page of ``job_id`` (shallowest first, then in queue order) for ``owner``:
     a queued page, or one whose lease expired. None when there is none (hosts in ``skip_hosts``
-    are left alone). A page whose lease expired ``max_attempts`` times fails instead."""
+    are left alone). A page whose lease expired ``max_attempts`` times fails instead.
+
+    The queries of this and :func:`record_page`, run for every page, are written out: Peewee
+    would spend more time building them than the database spends running them."""
     now = utc_now()
+    hosts = list(skip_hosts)
+    text = (
+        "SELECT id, url, host, depth, attempts FROM job_page WHERE job_id = ? AND "
+        "(status = ? OR (status = ? AND lease_expires < ?))"
+    )
+    if hosts:
+        text += f" AND host NOT IN ({', '.join('?' * len(hosts))})"
+    text += " ORDER BY depth, id LIMIT 1"
+    if not is_sqlite(db):
+        text += " FOR UPDATE SKIP LOCKED"
     with write_transaction(db):
-        claimable = (JobPage.status == QUEUED) | (
-            (JobPage.status == RUNNING) & (JobPage.lease_expires < now)
+        row = _run(db, text, (job_id, QUEUED, RUNNING, now, *hosts)).fetchone()
+        if row is None:
+            return None
+        page_id, url, host, depth, attempts = row
+        if attempts >= max_attempts:
+            _fail_abandoned(db, job_id, page_id, now)
+            return None
+        _run(
+            db,
+            "UPDATE job_page SET status = ?, lease_owner = ?, lease_expires = ?, "
+            "attempts = attempts + 1 WHERE id = ?",
+            (RUNNING, owner, now + timedelta(seconds=lease_seconds), page_id),
         )
-        query = JobPage.select().where((JobPage.job == job_id) & claimable)
-        if skip_hosts:
-            query = query.where(JobPage.host.not_in(list(skip_hosts)))
-        query = query.order_by(JobPage.depth, JobPage.id).limit(1)
-        if not is_sqlite(db):
-            # peewee takes the lock clause as a string too; its stubs say bool.
-            query = query.for_update("FOR UPDATE SKIP LOCKED")  # type: ignore[arg-type]
-        page = query.first(db)
-        if page is None:
-            return None
-        if page.attempts >= max_attempts:
-            _fail_abandoned(db, page, now)
-            return None
-        JobPage.update(
-            status=RUNNING,
-            lease_owner=owner,
-            lease_expires=now + timedelta(seconds=lease_seconds),
-            attempts=JobPage.attempts + 1,
-        ).where(JobPage.id == page.id).execute(db)
-        Job.update(status="running", updated_at=now).where(
-            (Job.id == job_id) & (Job.status == "queued")
-        ).execute(db)
-    return Claim(page.id, job_id, page.url, page.host, page.depth, page.attempts + 1)
+        _run(
+            db,
+            "UPDATE job SET status = ?, updated_at = ? WHERE id = ? AND status = ?",
+            ("running", now, job_id, "queued"),
+        )
+    return Claim(page_id, job_id, url, host, depth, attempts + 1)
 
 
-def _fail_abandoned(db: peewee.Database, page: JobPage, now: datetime) -> None:
+def _run(db: peewee.Database, text: str, params: Sequence[Any]) -> Any:
+    """One written-out statement, ``?`` its placeholder whatever the database's."""
+    if db.param != "?":
+        text = text.replace("?", db.param)
+    return db.execute_sql(text, tuple(params))
+
+
+def _fail_abandoned(db: peewee.Database, job_id: str, page_id: int, now: datetime) -> None:
     """A page whose workers died (or lost it) too often: failed, so the job can end."""
     outcome = Outcome(
         False,
         {"error": {"code": -5000, "message": "the page was abandoned by its workers too often"}},
     )
-    JobPage.update(status=RUNNING, lease_owner="-").where(JobPage.id == page.id).execute(db)
-    _record(db, page.id, "-", outcome, (), 0, now)
+    _run(
+        db, "UPDATE job_page SET status = ?, lease_owner = ? WHERE id = ?", (RUNNING, "-", page_id)
+    )
+    _record(db, job_id, page_id, "-", outcome, (), 0, now)
 
 
 def renew_leases(
@@ -269,6 +284,7 @@ def release_page(db: peewee.Database, *, page_id: int, owner: str) -> bool:
 def record_page(
     db: peewee.Database,
     *,
+    job_id: str,
     page_id: int,
     owner: str,
     outcome: Outcome,
@@ -276,15 +292,19 @@ def record_page(
     max_pages: int = 0,
     retention_seconds: float = 86400.0,
 ) -> Recorded | None:
-    """Record a claimed page's outcome and queue the ``links`` its crawl admits (new keys only,
-    the job's pages kept at most ``max_pages``); end the job when nothing is left. None when
-    ``owner`` no longer holds the page's lease (nothing is recorded)."""
+    """Record the outcome of the page ``page_id`` of ``job_id`` and queue the ``links`` its
+    crawl admits (new keys only, the job's pages kept at most ``max_pages``); end the job when
+    nothing is left. None when ``owner`` no longer holds the page's lease (nothing is
+    recorded)."""
     with write_transaction(db):
-        return _record(db, page_id, owner, outcome, links, max_pages, utc_now(), retention_seconds)
+        return _record(
+            db, job_id, page_id, owner, outcome, links, max_pages, utc_now(), retention_seconds
+        )
 
 
 def _record(  # noqa: PLR0917 (the record_page call, spelled out)
     db: peewee.Database,
+    job_id: str,
     page_id: int,
     owner: str,
     outcome: Outcome,
@@ -293,64 +313,62 @@ def _record(  # noqa: PLR0917 (the record_page call, spelled out)
     now: datetime,
     retention_seconds: float = 86400.0,
 ) -> Recorded | None:
-    page = (
-        JobPage.select(JobPage.id, JobPage.job)
-        .where(
-            (JobPage.id == page_id) & (JobPage.lease_owner == owner) & (JobPage.status == RUNNING)
-        )
-        .first(db)
+    text = (
+        "SELECT status, results, credits, pages_total, pages_done, pages_failed FROM job "
+        "WHERE id = ?"
     )
-    if page is None:
+    if not is_sqlite(db):
+        text += " FOR UPDATE"
+    row = _run(db, text, (job_id,)).fetchone()
+    if row is None:
         return None
-    job_id = page.job_id
-    job = _locked_job(db, job_id)
-    seq = job.results + 1
+    status, results, total_credits, pages_total, pages_done, pages_failed = row
+    seq = results + 1
     credits = outcome.credits if outcome.ok else 0
-    JobPage.update(
-        status=DONE if outcome.ok else FAILED,
-        result=json.dumps(outcome.result, ensure_ascii=False, separators=(",", ":")),
-        credits=credits,
-        seq=seq,
-        finished_at=now,
-        lease_expires=None,  # lease_owner stays: which process did the page
-    ).where(JobPage.id == page_id).execute(db)
+    result = json.dumps(outcome.result, ensure_ascii=False, separators=(",", ":"))
+    changed = _run(
+        db,
+        # lease_owner stays: which process did the page.
+        "UPDATE job_page SET status = ?, result = ?, credits = ?, seq = ?, finished_at = ?, "
+        "lease_expires = NULL WHERE id = ? AND job_id = ? AND lease_owner = ? AND status = ?",
+        (
+            DONE if outcome.ok else FAILED,
+            result,
+            credits,
+            seq,
+            now,
+            page_id,
+            job_id,
+            owner,
+            RUNNING,
+        ),
+    ).rowcount
+    if not changed:
+        return None
     queued = 0
-    if links and job.status in JOB_ACTIVE:
-        queued = _queue_pages(db, job_id, links, limit=max(max_pages - job.pages_total, 0))
-    changes: dict[Any, Any] = {
-        Job.results: seq,
-        Job.credits: job.credits + credits,
-        Job.pages_total: job.pages_total + queued,
-        Job.updated_at: now,
-    }
-    changes[Job.pages_done if outcome.ok else Job.pages_failed] = (
-        job.pages_done + 1 if outcome.ok else job.pages_failed + 1
+    if links and status in JOB_ACTIVE:
+        queued = _queue_pages(db, job_id, links, limit=max(max_pages - pages_total, 0))
+    pages_done += outcome.ok
+    pages_failed += not outcome.ok
+    values: list[Any] = [seq, total_credits + credits, pages_total + queued, pages_done]
+    values += [pages_failed, now]
+    text = (
+        "UPDATE job SET results = ?, credits = ?, pages_total = ?, pages_done = ?, "
+        "pages_failed = ?, updated_at = ?"
     )
     ended = None
-    if job.status in JOB_ACTIVE and not _pages_left(db, job_id):
+    left = _run(
+        db,
+        "SELECT id FROM job_page WHERE job_id = ? AND status IN (?, ?) LIMIT 1",
+        (job_id, QUEUED, RUNNING),
+    ).fetchone()
+    if status in JOB_ACTIVE and left is None:
         # A job none of whose pages could be done failed; otherwise it completed.
-        ended = "completed" if job.pages_done + outcome.ok > 0 else "failed"
-        changes.update(_ending(ended, None, now, retention_seconds))
-    Job.update(changes).where(Job.id == job_id).execute(db)
+        ended = "completed" if pages_done > 0 else "failed"
+        text += ", status = ?, stop_reason = NULL, finished_at = ?, expires_at = ?"
+        values += [ended, now, now + timedelta(seconds=retention_seconds)]
+    _run(db, text + " WHERE id = ?", (*values, job_id))
     return Recorded(seq, queued, ended)
-
-
-def _locked_job(db: peewee.Database, job_id: str) -> Job:
-    query = Job.select().where(Job.id == job_id)
-    if not is_sqlite(db):
-        query = query.for_update()
-    job: Job = query.get(db)
-    return job
-
-
-def _pages_left(db: peewee.Database, job_id: str) -> bool:
-    left = (
-        JobPage.select(JobPage.id)
-        .where((JobPage.job == job_id) & JobPage.status.in_((QUEUED, RUNNING)))
-        .limit(1)
-        .first(db)
-    )
-    return left is not None
 
 
 def _ending(status: str, reason: str | None, now: datetime, retention: float) -> dict[Any, Any]:

@@ -398,6 +398,7 @@ class JobRunner:
     ) -> None:
         work = partial(
             job_rows.record_page,
+            job_id=claim.job_id,
             page_id=claim.id,
             owner=self.owner,
             outcome=outcome,

@@ -48,6 +48,7 @@ def app(io_loop: Any, services: Services) -> Iterator[tornado.web.Application]:
     yield make_api_app(services)
     assert services.runner is not None
     io_loop.run_sync(services.runner.close)
+    io_loop.run_sync(lambda: services.webhook_sender.drain(1.0))
 
 
 @pytest.fixture

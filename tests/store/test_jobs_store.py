@@ -66,22 +66,23 @@ def test_claim_record_and_finish(store: Store, database_url: str, tmp_path: Path
         assert [job.id for job in jobs.active_jobs(db)] == [job_id]
 
         claim = partial(jobs.claim_page, db, job_id=job_id, lease_seconds=60)
+        record = partial(jobs.record_page, db, job_id=job_id)
         first, second = claim(owner="one"), claim(owner="two")
         assert first is not None and second is not None and first.id != second.id
         # Only the lease holder records; a page is recorded once.
-        assert jobs.record_page(db, page_id=first.id, owner="two", outcome=ok(1)) is None
-        recorded = jobs.record_page(db, page_id=first.id, owner="one", outcome=ok(1))
+        assert record(page_id=first.id, owner="two", outcome=ok(1)) is None
+        recorded = record(page_id=first.id, owner="one", outcome=ok(1))
         assert recorded == jobs.Recorded(1, 0, None)
-        assert jobs.record_page(db, page_id=first.id, owner="one", outcome=ok(1)) is None
+        assert record(page_id=first.id, owner="one", outcome=ok(1)) is None
         # A released page goes back to the queue; a failed page costs nothing.
         assert jobs.release_page(db, page_id=second.id, owner="two")
         third = claim(owner="two")
         assert third is not None and third.id == second.id and third.attempts == 1
         failed = Outcome(False, {"error": {"code": -3008, "message": "404"}}, credits=1)
-        assert jobs.record_page(db, page_id=third.id, owner="two", outcome=failed)
+        assert record(page_id=third.id, owner="two", outcome=failed)
         last = claim(owner="one")
         assert last is not None and claim(owner="one") is None
-        assert jobs.record_page(db, page_id=last.id, owner="one", outcome=ok(3)) == (
+        assert record(page_id=last.id, owner="one", outcome=ok(3)) == (
             jobs.Recorded(3, 0, "completed")
         )
         view = jobs.job_view(db, job_id=job_id, org_id=org)
@@ -109,15 +110,22 @@ def test_expired_leases_are_claimed_again_and_crawl_links_are_capped(
 ) -> None:
     with raw_database(database_url, tmp_path) as db:
         job_id = new_job(db, ["start"], kind="crawl")
+        record = partial(jobs.record_page, db, job_id=job_id)
         dead = jobs.claim_page(db, job_id=job_id, owner="dead", lease_seconds=-1)
         assert dead is not None
         # The dead owner's lease has expired: another process takes the page over.
         taken = jobs.claim_page(db, job_id=job_id, owner="alive", lease_seconds=60)
         assert taken is not None and taken.id == dead.id and taken.attempts == 2
-        assert jobs.record_page(db, page_id=dead.id, owner="dead", outcome=ok(0)) is None
+        assert record(page_id=dead.id, owner="dead", outcome=ok(0)) is None
         links = [page(f"p{n}", 1) for n in (1, 2, 2, 3, 4, 5, 6)] + [page("start", 1)]
         recorded = jobs.record_page(
-            db, page_id=taken.id, owner="alive", outcome=ok(0), links=links, max_pages=5
+            db,
+            job_id=job_id,
+            page_id=taken.id,
+            owner="alive",
+            outcome=ok(0),
+            links=links,
+            max_pages=5,
         )
         assert recorded is not None and recorded.queued == 4  # dedup, start known, cap of 5
         assert jobs.page_counts(db, job_id=job_id) == {"done": 1, "queued": 4}
@@ -136,7 +144,13 @@ def test_expired_leases_are_claimed_again_and_crawl_links_are_capped(
         assert jobs.page_counts(db, job_id=job_id) == {"done": 1, "running": 1, "skipped": 3}
         # The page in flight is still recorded, and queues nothing more.
         recorded = jobs.record_page(
-            db, page_id=claim.id, owner="alive", outcome=ok(1), links=[page("p9", 2)], max_pages=9
+            db,
+            job_id=job_id,
+            page_id=claim.id,
+            owner="alive",
+            outcome=ok(1),
+            links=[page("p9", 2)],
+            max_pages=9,
         )
         assert recorded is not None and recorded.queued == 0 and recorded.ended is None
 
@@ -152,12 +166,13 @@ def test_racing_claimers_never_share_a_page(
     def worker(name: str) -> None:
         try:
             with raw_database(database_url, tmp_path) as db:
+                record = partial(jobs.record_page, db, job_id=job_id)
                 while True:
                     claim = jobs.claim_page(db, job_id=job_id, owner=name, lease_seconds=60)
                     if claim is None:
                         return
                     claimed.append(claim.id)
-                    jobs.record_page(db, page_id=claim.id, owner=name, outcome=ok(claim.id))
+                    record(page_id=claim.id, owner=name, outcome=ok(claim.id))
         except BaseException as exc:
             problems.append(exc)
 
