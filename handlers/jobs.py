@@ -34,7 +34,8 @@ from handlers.params import P, ParamProblem, ParamTable
 from services.jobs.crawl import crawl_options, new_page
 from services.jobs.service import JobService
 from services.markdown import MarkdownJob
-from store.jobs import JobView, NewPage, PageView
+from store.job_views import JobView, PageView
+from store.jobs import NewPage
 
 if TYPE_CHECKING:
     from app.config import Settings

@@ -29,19 +29,20 @@ import os
 import secrets
 import socket
 import time
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from functools import partial
-from typing import Any, Protocol
+from typing import Any
 
 from services.jobs.settings import JobSettings
+from services.jobs.work import Discovery, Notify, PageWork, ended_event
 from services.markdown import (
     MarkdownAnswer,
     MarkdownError,
     MarkdownFailure,
-    MarkdownJob,
     MarkdownService,
 )
+from store import job_views
 from store import jobs as job_rows
 from store.jobs import ActiveJob, Claim, NewPage, Outcome, Recorded
 from store.store import Store, StoreUnavailable
@@ -54,40 +55,6 @@ BUSY_BACKOFF_SECONDS = 1.0
 """How long a host is left alone after the conversion workers were found busy."""
 
 
-class PageWork(Protocol):
-    """How a job page is read and answered as the Markdown endpoint would (given by the
-    composition root: the endpoint's parameter table and error table live with the handlers)."""
-
-    def job(self, url: str, options: Mapping[str, str], plan: str, org: str) -> MarkdownJob:
-        """The Markdown job for ``url`` with the job's stored ``options``."""
-        ...
-
-    def error(self, exc: BaseException) -> tuple[dict[str, Any], bool]:
-        """The Markdown error shape's ``error`` object for ``exc``, and whether it is a known
-        failure (an unknown one is logged with its traceback)."""
-        ...
-
-    def blocked(self, ai_safety: Mapping[str, Any] | None) -> dict[str, Any]:
-        """The ``error`` object of a page blocked for its prompt-injection risk."""
-        ...
-
-
-class Discovery(Protocol):
-    """What a crawl adds: the links of a page that its scope admits, and a host's delay."""
-
-    async def links(self, job: ActiveJob, claim: Claim, answer: MarkdownAnswer) -> list[NewPage]:
-        """The pages to queue from ``answer`` (a page of ``job`` at ``claim.depth``)."""
-        ...
-
-    async def delay(self, job: ActiveJob, host: str) -> float:
-        """Seconds between two fetches of ``job`` from ``host`` (robots.txt's Crawl-delay)."""
-        ...
-
-
-Notify = Callable[[ActiveJob, dict[str, Any]], None]
-"""Called with a job and an event (a page done, the job ended) when the job has a webhook."""
-
-
 @dataclass
 class _Counts:
     """Pages in flight in this process, by organization, job and host."""
@@ -95,11 +62,6 @@ class _Counts:
     orgs: collections.Counter[str]
     jobs: collections.Counter[str]
     hosts: collections.Counter[str]
-
-
-def ended_event(job_id: str, status: str) -> dict[str, Any]:
-    """The webhook event of a job that ended as ``status``."""
-    return {"event": "job", "event_id": f"{job_id}-end", "job_id": job_id, "status": status}
 
 
 class JobRunner:
@@ -457,7 +419,7 @@ class JobRunner:
         """Delete the jobs whose retention ended, with their pages; return how many."""
         deleted = 0
         while True:
-            count = await self.store.run(job_rows.sweep, "job sweep", write=True)
+            count = await self.store.run(job_views.sweep, "job sweep", write=True)
             deleted += count
             if count == 0:
                 break

@@ -8,10 +8,12 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
-from services.jobs.runner import Notify, ended_event
 from services.jobs.settings import JobSettings
+from services.jobs.work import Notify, ended_event
+from store import job_views
 from store import jobs as job_rows
-from store.jobs import JobView, NewPage, PageView
+from store.job_views import JobView, PageView
+from store.jobs import NewPage
 from store.store import Store
 
 
@@ -76,12 +78,12 @@ class JobService:
     async def view(self, org_id: int, job_id: str) -> JobView | None:
         """The job with its progress; None when ``org_id`` has no such job."""
         return await self.store.run(
-            partial(job_rows.job_view, job_id=job_id, org_id=org_id), "job read"
+            partial(job_views.job_view, job_id=job_id, org_id=org_id), "job read"
         )
 
     async def results(self, job_id: str, after: int, limit: int) -> list[PageView]:
         """Finished pages numbered after ``after``, at most ``limit``."""
-        work = partial(job_rows.job_results, job_id=job_id, after=after, limit=limit)
+        work = partial(job_views.job_results, job_id=job_id, after=after, limit=limit)
         return await self.store.run(work, "job results")
 
     async def cancel(self, org_id: int, job_id: str) -> bool:

@@ -15,7 +15,7 @@ from pathlib import Path
 import peewee
 import pytest
 
-from store import jobs
+from store import job_views, jobs
 from store.db import StoreSettings
 from store.jobs import NewPage, Outcome
 from store.models import Organization, utc_now
@@ -60,9 +60,9 @@ def test_claim_record_and_finish(store: Store, database_url: str, tmp_path: Path
     with raw_database(database_url, tmp_path) as db:
         job_id = new_job(db, ["a", "b", "a", "c"])  # "a" twice: queued once
         org = Organization.select().where(Organization.name == "acme").get(db).id
-        view = jobs.job_view(db, job_id=job_id, org_id=org)
+        view = job_views.job_view(db, job_id=job_id, org_id=org)
         assert view is not None and view.pages_total == 3 and view.status == "queued"
-        assert jobs.job_view(db, job_id=job_id, org_id=org + 1) is None
+        assert job_views.job_view(db, job_id=job_id, org_id=org + 1) is None
         assert [job.id for job in jobs.active_jobs(db)] == [job_id]
 
         claim = partial(jobs.claim_page, db, job_id=job_id, lease_seconds=60)
@@ -85,7 +85,7 @@ def test_claim_record_and_finish(store: Store, database_url: str, tmp_path: Path
         assert record(page_id=last.id, owner="one", outcome=ok(3)) == (
             jobs.Recorded(3, 0, "completed")
         )
-        view = jobs.job_view(db, job_id=job_id, org_id=org)
+        view = job_views.job_view(db, job_id=job_id, org_id=org)
         assert view is not None
         assert (view.status, view.pages_done, view.pages_failed, view.credits) == (
             "completed",
@@ -94,15 +94,15 @@ def test_claim_record_and_finish(store: Store, database_url: str, tmp_path: Path
             2,
         )
         assert view.expires_at is not None and jobs.active_jobs(db) == []
-        results = jobs.job_results(db, job_id=job_id, after=0, limit=2)
+        results = job_views.job_results(db, job_id=job_id, after=0, limit=2)
         assert [(r.seq, r.status) for r in results] == [(1, "done"), (2, "failed")]
-        rest = jobs.job_results(db, job_id=job_id, after=2, limit=2)
+        rest = job_views.job_results(db, job_id=job_id, after=2, limit=2)
         assert [(r.seq, r.result["markdown"]) for r in rest] == [(3, "page 3")]
         # Retention: nothing before its time, everything after.
-        assert jobs.sweep(db) == 0
-        assert jobs.sweep(db, now=utc_now() + timedelta(days=2)) == 1
-        assert jobs.job_view(db, job_id=job_id, org_id=org) is None
-        assert jobs.page_counts(db, job_id=job_id) == {}
+        assert job_views.sweep(db) == 0
+        assert job_views.sweep(db, now=utc_now() + timedelta(days=2)) == 1
+        assert job_views.job_view(db, job_id=job_id, org_id=org) is None
+        assert job_views.page_counts(db, job_id=job_id) == {}
 
 
 def test_expired_leases_are_claimed_again_and_crawl_links_are_capped(
@@ -128,7 +128,7 @@ def test_expired_leases_are_claimed_again_and_crawl_links_are_capped(
             max_pages=5,
         )
         assert recorded is not None and recorded.queued == 4  # dedup, start known, cap of 5
-        assert jobs.page_counts(db, job_id=job_id) == {"done": 1, "queued": 4}
+        assert job_views.page_counts(db, job_id=job_id) == {"done": 1, "queued": 4}
         # Renewing keeps a lease; cancelling skips what is queued.
         claim = jobs.claim_page(db, job_id=job_id, owner="alive", lease_seconds=-1)
         assert claim is not None and claim.depth == 1
@@ -141,7 +141,7 @@ def test_expired_leases_are_claimed_again_and_crawl_links_are_capped(
         )
         assert jobs.stop_job(db, job_id=job_id, status="cancelled")
         assert not jobs.stop_job(db, job_id=job_id, status="cancelled")
-        assert jobs.page_counts(db, job_id=job_id) == {"done": 1, "running": 1, "skipped": 3}
+        assert job_views.page_counts(db, job_id=job_id) == {"done": 1, "running": 1, "skipped": 3}
         # The page in flight is still recorded, and queues nothing more.
         recorded = jobs.record_page(
             db,
@@ -184,6 +184,6 @@ def test_racing_claimers_never_share_a_page(
     assert not problems
     assert len(claimed) == 60 and len(set(claimed)) == 60
     with raw_database(database_url, tmp_path) as db:
-        assert jobs.page_counts(db, job_id=job_id) == {"done": 60}
-        results = jobs.job_results(db, job_id=job_id, after=0, limit=100)
+        assert job_views.page_counts(db, job_id=job_id) == {"done": 60}
+        results = job_views.job_results(db, job_id=job_id, after=0, limit=100)
         assert [r.seq for r in results] == list(range(1, 61))
