@@ -24,9 +24,8 @@ Public API:
 What is kept: URLs inside the scope (:class:`convert.scope.CrawlScope`: the start URL's host and
 port, subdomains when asked, the include and exclude globs on the path; the start URL always)
 and allowed by the site's robots.txt for Pagecast (:mod:`services.robots_file`, which crawls
-share). robots.txt is read as RFC 9309 says: a 4xx
-means no rules, a 5xx or an unreachable file means the site is not to be crawled, so only the
-start URL is answered. Sitemaps come from robots.txt's Sitemap lines, else ``/sitemap.xml``;
+share). robots.txt is read as RFC 9309 says: a 4xx means no rules, a 5xx or an unreachable file
+means the site is not to be crawled, so only the start URL is answered. Sitemaps come from robots.txt's Sitemap lines, else ``/sitemap.xml``;
 only sitemap files on the site are read. Every fetch goes through the fetcher (the SSRF guard,
 its size and time limits); sitemaps and pages are parsed in the conversion workers.
 """
