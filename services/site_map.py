@@ -23,11 +23,13 @@ Public API:
 
 What is kept: URLs inside the scope (:class:`convert.scope.CrawlScope`: the start URL's host and
 port, subdomains when asked, the include and exclude globs on the path; the start URL always)
-and allowed by the site's robots.txt for Pagecast (:mod:`services.robots_file`, which crawls
-share). robots.txt is read as RFC 9309 says: a 4xx means no rules, a 5xx or an unreachable file
-means the site is not to be crawled, so only the start URL is answered. Sitemaps come from robots.txt's Sitemap lines, else ``/sitemap.xml``;
-only sitemap files on the site are read. Every fetch goes through the fetcher (the SSRF guard,
-its size and time limits); sitemaps and pages are parsed in the conversion workers.
+and allowed by robots.txt for Pagecast (each host's own: the start host's first, a subdomain's
+when one of its URLs comes up, up to ``max_hosts``; read by :mod:`services.robots_file`, which
+crawls share). robots.txt is read as RFC 9309 says: a 4xx means no rules, a 5xx or an
+unreachable file means the host is not to be crawled (on the start host, only the start URL is
+answered). Sitemaps come from robots.txt's Sitemap lines, else ``/sitemap.xml``; only sitemap
+files on the site are read. Every fetch goes through the fetcher (the SSRF guard, its size and
+time limits); sitemaps and pages are parsed in the conversion workers.
 """
 
 from __future__ import annotations
@@ -35,9 +37,10 @@ from __future__ import annotations
 import asyncio
 import time
 from collections import deque
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal
-from urllib.parse import urljoin
+from urllib.parse import urljoin, urlsplit
 
 from browser.fetch import Fetcher, FetchError, FetchResult
 from convert.crawlurls import CrawlURLError, clean_url, url_key
@@ -80,6 +83,13 @@ class MapSettings:
         max=10,
     )
     sitemap_concurrency: int = setting(4, "Sitemap files one map fetches at once.", min=1, max=16)
+    max_hosts: int = setting(
+        20,
+        "Hosts (the start host and subdomains) whose robots.txt one map reads; URLs on further "
+        "hosts are left out (complete is false).",
+        min=1,
+        max=1000,
+    )
 
 
 @dataclass(frozen=True)
@@ -109,10 +119,14 @@ class MapResult:
     credits: int = 0
 
 
+RobotsLookup = Callable[[str], Awaitable[RobotsRules | None]]
+"""The robots.txt rules of a URL's host (None: not read, the bound on hosts was reached)."""
+
+
 class _Collector:
     """The answer being built: scope, robots and deduplication applied as URLs arrive."""
 
-    def __init__(self, scope: CrawlScope, robots: RobotsRules, result: MapResult, limit: int):
+    def __init__(self, scope: CrawlScope, robots: RobotsLookup, result: MapResult, limit: int):
         self.scope, self.robots, self.result, self.limit = scope, robots, result, limit
         self.keys: set[str] = set()
 
@@ -120,7 +134,7 @@ class _Collector:
     def full(self) -> bool:
         return len(self.result.urls) >= self.limit
 
-    def offer(self, url: str, source: str) -> None:
+    async def offer(self, url: str, source: str) -> None:
         try:
             cleaned = clean_url(url)
             key = url_key(cleaned)
@@ -128,9 +142,12 @@ class _Collector:
             return
         if key in self.keys:
             return
-        start = source == "start"
-        if not start and not (self.scope.admits(cleaned, 1) and self.robots.allowed(cleaned)):
-            return
+        if source != "start":
+            if not self.scope.admits(cleaned, 1):
+                return
+            rules = await self.robots(cleaned)
+            if rules is None or not rules.allowed(cleaned):
+                return
         if self.full:
             self.result.truncated = True
             return
@@ -182,15 +199,16 @@ class SiteMapper:
         )
         site_robots = read_robots(robots_fetch)
         result.robots, robots = site_robots.state, site_robots.rules
-        collect = _Collector(scope, robots, result, request.limit)
-        collect.offer(scope.start, "start")
+        lookup = self._robots_lookup(robots_at, robots, result, deadline)
+        collect = _Collector(scope, lookup, result, request.limit)
+        await collect.offer(scope.start, "start")
         found_links = False
         if page is not None and page.ok and page.is_html and page.text is not None:
             links = await self._links(page)
             found_links = links is not None
             result.complete = found_links
             for link in links or ():
-                collect.offer(link, "links")
+                await collect.offer(link, "links")
         if request.sitemap != "skip" and not robots.refuse_all:
             seeds = [urljoin(robots_at, url) for url in robots.sitemaps]
             seeds = seeds or [urljoin(robots_at, DEFAULT_SITEMAP)]
@@ -200,6 +218,25 @@ class SiteMapper:
         result.complete = result.complete and time.monotonic() < deadline
         result.credits = price(self.credits, Usage("map", "3.0"))
         return result
+
+    def _robots_lookup(
+        self, robots_at: str, rules: RobotsRules, result: MapResult, deadline: float
+    ) -> RobotsLookup:
+        """The rules of each host a URL is on: the start host's as read, another's (a
+        subdomain's) read on first use, up to ``max_hosts`` hosts."""
+        known: dict[str, RobotsRules] = {urlsplit(robots_at).netloc: rules}
+
+        async def lookup(url: str) -> RobotsRules | None:
+            host = urlsplit(url).netloc
+            if host in known:
+                return known[host]
+            if len(known) >= self.settings.max_hosts:
+                result.complete = False
+                return None
+            known[host] = read_robots(await self._fetch(robots_url(url), deadline)).rules
+            return known[host]
+
+        return lookup
 
     async def _fetch(self, url: str, deadline: float) -> FetchResult:
         return await self.fetcher.fetch(url, deadline=deadline)
@@ -237,7 +274,7 @@ class SiteMapper:
                 result.complete = result.complete and not sitemap.truncated
                 if sitemap.kind != SitemapKind.sitemapindex:
                     for url in sitemap.urls:
-                        collect.offer(url, "sitemaps")
+                        await collect.offer(url, "sitemaps")
                     continue
                 for child in sitemap.urls:
                     key = _key(child)

@@ -42,6 +42,16 @@ inside ``<article>``):
   every docs and blog page, pages no link leads to (``/docs/orphan-<k>``, ``/docs/orphan-text``,
   ``/archive/a-<k>``), duplicates, a robots-refused URL and a URL on another host.
 
+Named hosts: with ``SiteShape(host="crawl.test")`` the site is ``http://crawl.test:<port>``
+and also answers as ``docs.crawl.test`` (a subdomain with its own robots.txt, which refuses
+``/hidden``, and pages ``/``, ``/guide-<k>``, ``/hidden``), linked from the home page beside
+``elsewhere.test`` and ``evilcrawl.test`` (other hosts, served as foreign). Every name resolves
+to 127.0.0.1 through :meth:`CrawlSite.resolver` (give it to the
+:class:`~browser.fetch.Fetcher`) and :attr:`CrawlSite.allow_hosts` lists them all for
+``fetch.allow_hosts``, so only a crawl's scope keeps it off the other hosts. Requests to the
+subdomain are recorded in :attr:`CrawlSite.subdomain_hits`; ``subdomains=True`` in the
+expectations takes its pages in.
+
 The conventions the expectations follow (those of :mod:`convert.crawlurls`, :mod:`convert.robots`
 and :mod:`convert.scope`): URLs normalised with the fragment, tracking parameters and a trailing
 slash (except the root's) dropped; robots.txt groups and longest-match Allow/Disallow with ``*``
@@ -76,6 +86,7 @@ import pytest
 import tornado.web
 from tornado.ioloop import IOLoop
 
+from browser.resolver import ResolutionError
 from tests.origin import Origin, serve
 
 REFUSED_LINKS = (
@@ -108,6 +119,10 @@ class SiteShape:
     slow_seconds: float = 0.5
     crawl_delay: float | None = None
     """Written as robots.txt's Crawl-delay for every agent when set."""
+    host: str = "127.0.0.1"
+    """The site's host. A name (``crawl.test``) adds a subdomain and other hosts, all served
+    on 127.0.0.1: see "Named hosts" in the module docstring."""
+    subdomain_pages: int = 3
 
 
 @dataclass
@@ -154,6 +169,8 @@ class CrawlSite:
         self._origin: Origin | None = None
         self.trap: Origin | None = None
         self.trap_hits: Counter[str] = Counter()
+        self.subdomain_hits: Counter[str] = Counter()
+        self._sub_pages: dict[str, _Page] = {}
 
     # -- serving ---------------------------------------------------------------------------
 
@@ -200,22 +217,58 @@ class CrawlSite:
 
     @property
     def base_url(self) -> str:
-        """``http://127.0.0.1:<port>``."""
-        assert self._origin is not None, "start() the site first"
-        return self._origin.base_url
+        """``http://<host>:<port>`` (``127.0.0.1`` unless the shape names a host)."""
+        return f"http://{self.shape.host}:{self._port}"
 
     def url(self, path: str = "/") -> str:
         """An absolute URL on the site."""
         return self.base_url + path
+
+    @property
+    def named(self) -> bool:
+        """Whether the site has a host name (and so a subdomain and other hosts)."""
+        return any(char.isalpha() for char in self.shape.host) and ":" not in self.shape.host
+
+    @property
+    def subdomain(self) -> str:
+        """The subdomain's host name, ``docs.<host>`` (named sites only)."""
+        return f"docs.{self.shape.host}"
+
+    def sub_url(self, path: str = "/") -> str:
+        """An absolute URL on the subdomain."""
+        return f"http://{self.subdomain}:{self._port}{path}"
+
+    @property
+    def other_hosts(self) -> tuple[str, ...]:
+        """Hosts a named site links to that are not its own: another site, and one whose name
+        merely ends with the site's."""
+        return ("elsewhere.test", f"evil{self.shape.host}")
+
+    @property
+    def allow_hosts(self) -> list[str]:
+        """Every name the site answers to (for ``fetch.allow_hosts``: then only the crawl's
+        scope keeps a fetch off the other hosts)."""
+        if not self.named:
+            return ["127.0.0.1"]
+        return [self.shape.host, self.subdomain, *self.other_hosts, "127.0.0.1"]
+
+    async def resolver(self, host: str, port: int) -> list[str]:
+        """A :data:`browser.resolver.Resolver` mapping the site's names to 127.0.0.1."""
+        if host in self.allow_hosts:
+            return ["127.0.0.1"]
+        raise ResolutionError(f"{host} does not resolve")
 
     async def answer(self, handler: tornado.web.RequestHandler) -> None:
         """Serve one request and record it."""
         request = handler.request
         host = request.host or ""
         self.requests.append((host, request.uri or ""))
+        path = request.path
+        if self.named and request.host_name == self.subdomain:
+            self._answer_subdomain(handler, path)
+            return
         if host != urlsplit(self.base_url).netloc:
             self.foreign_hits[request.uri or ""] += 1
-        path = request.path
         if path in self._files:
             self.file_hits[path] += 1
             content_type, body = self._files[path]
@@ -242,12 +295,29 @@ class CrawlSite:
         handler.set_header("Content-Type", "text/html; charset=utf-8")
         handler.write(_render(key, page))
 
+    def _answer_subdomain(self, handler: tornado.web.RequestHandler, path: str) -> None:
+        key = path.rstrip("/") or "/"
+        self.subdomain_hits[key] += 1
+        if key == "/robots.txt":
+            handler.set_header("Content-Type", "text/plain")
+            handler.write("User-agent: *\nDisallow: /hidden\n")
+            return
+        page = self._sub_pages.get(key)
+        if page is None:
+            handler.set_status(404)
+            return
+        handler.set_header("Content-Type", "text/html; charset=utf-8")
+        handler.write(_render(key, page))
+
     # -- expectations ----------------------------------------------------------------------
 
     def robots_allows(self, url: str) -> bool:
-        """Whether this site's robots.txt lets Pagecast (any agent but BadBot) fetch ``url``."""
+        """Whether the robots.txt of ``url``'s host (the site's or its subdomain's) lets
+        Pagecast (any agent but BadBot) fetch ``url``."""
         parts = urlsplit(url)
         target = parts.path + (f"?{parts.query}" if parts.query else "")
+        if url.startswith(self.sub_url("/")):
+            return not target.startswith("/hidden")
         if target.startswith("/private/"):
             return target.startswith("/private/public-note")
         return not target.startswith("/docs/draft-") and "?print=" not in target
@@ -259,6 +329,7 @@ class CrawlSite:
         max_depth: int | None = None,
         include: tuple[str, ...] = (),
         exclude: tuple[str, ...] = (),
+        subdomains: bool = False,
     ) -> dict[str, int]:
         """Every URL a correct breadth-first crawl from ``start`` (a path) records, failed pages
         included, normalised, with its depth. Redirects are recorded under the URL linked to."""
@@ -271,7 +342,7 @@ class CrawlSite:
             if max_depth is not None and depth >= max_depth:
                 continue
             for target in self._outlinks(url):
-                if target in depths or not self._admits(target, include, exclude):
+                if target in depths or not self._admits(target, include, exclude, subdomains):
                     continue
                 depths[target] = depth + 1
                 queue.append(target)
@@ -284,6 +355,7 @@ class CrawlSite:
         include: tuple[str, ...] = (),
         exclude: tuple[str, ...] = (),
         sitemap: bool = True,
+        subdomains: bool = False,
     ) -> set[str]:
         """Every URL a correct map from ``start`` answers: the start URL, the start page's links
         and (with ``sitemap``) every sitemap's URLs, normalised, on this host, allowed by
@@ -292,10 +364,17 @@ class CrawlSite:
         found = {origin, *self._outlinks(origin, follow_redirects=False)}
         if sitemap:
             found.update(self._sitemap_urls)
-        return {url for url in found if url == origin or self._admits(url, include, exclude)}
+        return {
+            url for url in found if url == origin or self._admits(url, include, exclude, subdomains)
+        }
 
-    def _admits(self, url: str, include: tuple[str, ...], exclude: tuple[str, ...]) -> bool:
-        if not url.startswith(self.base_url + "/") or not self.robots_allows(url):
+    def _admits(
+        self, url: str, include: tuple[str, ...], exclude: tuple[str, ...], subdomains: bool
+    ) -> bool:
+        on_site = url.startswith(self.base_url + "/") or (
+            subdomains and self.named and url.startswith(self.sub_url("/"))
+        )
+        if not on_site or not self.robots_allows(url):
             return False
         path = urlsplit(url).path
         if include and not any(fnmatchcase(path, pattern) for pattern in include):
@@ -304,7 +383,10 @@ class CrawlSite:
 
     def _outlinks(self, url: str, *, follow_redirects: bool = True) -> list[str]:
         final = self.redirected.get(url, url) if follow_redirects else url
-        page = self._pages.get(final.removeprefix(self.base_url) or "/")
+        if self.named and final.startswith(self.sub_url("/")):
+            page = self._sub_pages.get(final.removeprefix(self.sub_url("")).rstrip("/") or "/")
+        else:
+            page = self._pages.get(final.removeprefix(self.base_url) or "/")
         return [target for _, target in page.links if target] if page else []
 
     # -- building --------------------------------------------------------------------------
@@ -350,10 +432,26 @@ class CrawlSite:
             self._page(path, path.rsplit("/", 1)[1].replace("-", " ").title())
             self._pages[path].links.append(("/", f"{base}/"))
         self._sitemaps(n, orphans, archive)
+        if self.named:
+            self._named_hosts(home)
+
+    def _named_hosts(self, home: _Page) -> None:
+        """The subdomain's pages, and the home page's links to it and to the other hosts."""
+        base = self.base_url
+        index = self._sub_pages["/"] = _Page(title="Docs subdomain")
+        index.links += [("/hidden", self.sub_url("/hidden")), (base + "/", base + "/")]
+        for k in range(1, self.shape.subdomain_pages + 1):
+            index.links.append((f"/guide-{k}#top", self.sub_url(f"/guide-{k}")))
+            page = self._sub_pages[f"/guide-{k}"] = _Page(title=f"Guide {k}")
+            page.links.append(("/", self.sub_url("/")))
+        self._sub_pages["/hidden"] = _Page(title="Hidden")
+        home.links.append((self.sub_url("/"), self.sub_url("/")))
+        for host in self.other_hosts:
+            home.links.append((f"http://{host}:{self._port}/", f"http://{host}:{self._port}/"))
 
     @property
     def _port(self) -> int:
-        assert self._origin is not None
+        assert self._origin is not None, "start() the site first"
         return self._origin.port
 
     def _page(self, path: str, title: str) -> _Page:
