@@ -43,11 +43,11 @@ from typing import Any, ClassVar, Literal
 from urllib.parse import urljoin, urlsplit
 
 from browser.fetch import Fetcher, FetchError, FetchResult
-from convert.crawlurls import CrawlURLError, clean_url, url_key
-from convert.links import extract_links
+from convert.crawlurls import CrawlURLError, url_key
+from convert.discovery import Candidate, page_links, sitemap_urls
 from convert.robots import RobotsRules
 from convert.scope import CrawlScope
-from convert.sitemaps import Sitemap, SitemapKind, parse_sitemap
+from convert.sitemaps import Sitemap, SitemapKind
 from services.billing import CreditSettings, Usage, price
 from services.failure import ServiceError
 from services.pool import ConversionTimeoutError, ConverterPool, PoolBusyError
@@ -123,37 +123,42 @@ RobotsLookup = Callable[[str], Awaitable[RobotsRules | None]]
 """The robots.txt rules of a URL's host (None: not read, the bound on hosts was reached)."""
 
 
-class _Collector:
-    """The answer being built: scope, robots and deduplication applied as URLs arrive."""
+YIELD_EVERY = 500
+"""URLs taken in a row before the IOLoop is let run other work."""
 
-    def __init__(self, scope: CrawlScope, robots: RobotsLookup, result: MapResult, limit: int):
-        self.scope, self.robots, self.result, self.limit = scope, robots, result, limit
+
+class _Collector:
+    """The answer being built from URLs already cleaned and scoped (in a worker): robots.txt,
+    deduplication and the limit applied as they arrive."""
+
+    def __init__(self, robots: RobotsLookup, result: MapResult, limit: int):
+        self.robots, self.result, self.limit = robots, result, limit
         self.keys: set[str] = set()
 
     @property
     def full(self) -> bool:
         return len(self.result.urls) >= self.limit
 
-    async def offer(self, url: str, source: str) -> None:
-        try:
-            cleaned = clean_url(url)
-            key = url_key(cleaned)
-        except CrawlURLError:
-            return
-        if key in self.keys:
-            return
-        if source != "start":
-            if not self.scope.admits(cleaned, 1):
-                return
-            rules = await self.robots(cleaned)
-            if rules is None or not rules.allowed(cleaned):
-                return
-        if self.full:
-            self.result.truncated = True
-            return
+    def add(self, url: str, key: str, source: str) -> None:
+        """Take ``url`` as it is (the start URL)."""
         self.keys.add(key)
-        self.result.urls.append(cleaned)
+        self.result.urls.append(url)
         self.result.sources[source] += 1
+
+    async def offer(self, candidates: list[Candidate], source: str) -> None:
+        """Take the candidates robots.txt allows, until the limit."""
+        for index, (url, key) in enumerate(candidates):
+            if index % YIELD_EVERY == YIELD_EVERY - 1:
+                await asyncio.sleep(0)
+            if key in self.keys:
+                continue
+            rules = await self.robots(url)
+            if rules is None or not rules.allowed(url):
+                continue
+            if self.full:
+                self.result.truncated = True
+                return
+            self.add(url, key, source)
 
 
 class SiteMapper:
@@ -200,15 +205,14 @@ class SiteMapper:
         site_robots = read_robots(robots_fetch)
         result.robots, robots = site_robots.state, site_robots.rules
         lookup = self._robots_lookup(robots_at, robots, result, deadline)
-        collect = _Collector(scope, lookup, result, request.limit)
-        await collect.offer(scope.start, "start")
+        collect = _Collector(lookup, result, request.limit)
+        collect.add(scope.start, url_key(scope.start), "start")
         found_links = False
         if page is not None and page.ok and page.is_html and page.text is not None:
-            links = await self._links(page)
+            links = await self._links(page, scope)
             found_links = links is not None
             result.complete = found_links
-            for link in links or ():
-                await collect.offer(link, "links")
+            await collect.offer(links or [], "links")
         if request.sitemap != "skip" and not robots.refuse_all:
             seeds = [urljoin(robots_at, url) for url in robots.sitemaps]
             seeds = seeds or [urljoin(robots_at, DEFAULT_SITEMAP)]
@@ -241,9 +245,9 @@ class SiteMapper:
     async def _fetch(self, url: str, deadline: float) -> FetchResult:
         return await self.fetcher.fetch(url, deadline=deadline)
 
-    async def _links(self, page: FetchResult) -> list[str] | None:
+    async def _links(self, page: FetchResult, scope: CrawlScope) -> list[Candidate] | None:
         try:
-            return await self.pool.run(extract_links, page.text or "", page.final_url)
+            return await self.pool.run(page_links, page.text or "", page.final_url, scope)
         except (PoolBusyError, ConversionTimeoutError):
             return None
 
@@ -265,16 +269,17 @@ class SiteMapper:
             batch = [
                 queue.popleft() for _ in range(min(settings.sitemap_concurrency, len(queue), room))
             ]
-            maps = await asyncio.gather(*(self._sitemap(url, deadline) for url, _ in batch))
-            for (_, depth), sitemap in zip(batch, maps, strict=True):
-                if sitemap is None:
+            reads = (self._sitemap(url, scope, deadline) for url, _ in batch)
+            maps = await asyncio.gather(*reads)
+            for (_, depth), read in zip(batch, maps, strict=True):
+                if read is None:
                     result.sitemaps_failed += 1
                     continue
+                sitemap, candidates = read
                 result.sitemaps_read += 1
                 result.complete = result.complete and not sitemap.truncated
                 if sitemap.kind != SitemapKind.sitemapindex:
-                    for url in sitemap.urls:
-                        await collect.offer(url, "sitemaps")
+                    await collect.offer(candidates, "sitemaps")
                     continue
                 for child in sitemap.urls:
                     key = _key(child)
@@ -286,18 +291,17 @@ class SiteMapper:
                     seen.add(key)
                     queue.append((child, depth + 1))
 
-    async def _sitemap(self, url: str, deadline: float) -> Sitemap | None:
+    async def _sitemap(
+        self, url: str, scope: CrawlScope, deadline: float
+    ) -> tuple[Sitemap, list[Candidate]] | None:
         fetched = await self._fetch(url, deadline)
         if not fetched.ok:
             return None
         try:
-            sitemap = await self.pool.run(parse_sitemap, fetched.body)
+            read = await self.pool.run(sitemap_urls, fetched.body, fetched.final_url, scope)
         except (PoolBusyError, ConversionTimeoutError):
             return None
-        if sitemap.kind == SitemapKind.invalid:
-            return None
-        sitemap.urls = [urljoin(fetched.final_url, item) for item in sitemap.urls]
-        return sitemap
+        return None if read[0].kind == SitemapKind.invalid else read
 
 
 _REFUSALS: dict[Any, FetchError] = {

@@ -7,6 +7,7 @@ import gzip
 import pytest
 
 from convert.crawlurls import CrawlURLError, clean_url, url_key
+from convert.discovery import page_links, scoped_urls, sitemap_urls
 from convert.links import extract_links
 from convert.robots import RobotsRules, parse_robots, rules_for_response
 from convert.scope import CrawlScope, PatternError, ScopeRefusal, check_patterns
@@ -219,3 +220,26 @@ def test_bad_patterns(pattern: str) -> None:
         check_patterns([pattern])
     with pytest.raises(PatternError):
         CrawlScope("https://example.org/", include=[pattern])
+
+
+def test_scoped_urls_and_sitemaps_for_the_workers() -> None:
+    scope = CrawlScope("https://example.org/", exclude=["/private/*"])
+    urls = ["/a#x", "https://example.org/a/", "b?utm_source=x", "https://other.org/", "/private/1"]
+    assert scoped_urls(urls, "https://example.org/dir/", scope) == [
+        ("https://example.org/a", "https://example.org/a"),
+        ("https://example.org/dir/b", "https://example.org/dir/b"),
+    ]
+    assert page_links('<a href="c">c</a>', "https://example.org/x/y", scope) == [
+        ("https://example.org/x/c", "https://example.org/x/c")
+    ]
+    index, none = sitemap_urls(
+        b"<sitemapindex><sitemap><loc>/s2.xml</loc></sitemap></sitemapindex>",
+        "https://example.org/s.xml",
+        scope,
+    )
+    assert index.urls == ["https://example.org/s2.xml"] and none == []
+    urlset, found = sitemap_urls(URLSET, "https://example.org/s.xml", scope)
+    assert urlset.urls == [] and [url for url, _ in found] == [
+        "https://example.org/a",
+        "https://example.org/b?x=1&y=2",
+    ]
