@@ -3,8 +3,9 @@
 Public API:
 
 - :func:`clean_url` (url) -> str: the URL to fetch. Scheme and host lowercased, the default port
-  and the fragment dropped, dot segments resolved, percent-escapes written in upper case and
-  escaped unreserved characters unescaped, an empty path made ``/``; the tracking parameters of
+  and the fragment dropped, dot segments resolved, characters a URL cannot carry (spaces,
+  non-ASCII) percent-encoded as UTF-8, percent-escapes written in upper case and escaped
+  unreserved characters unescaped, an empty path made ``/``; the tracking parameters of
   :data:`TRACKING_PARAMETERS` (and every name starting with one of :data:`TRACKING_PREFIXES`)
   dropped and the other query parameters sorted by name (a stable sort: the values of a repeated
   name keep their order; two links that differ only in parameter order are one page on every
@@ -20,7 +21,7 @@ Public API:
 from __future__ import annotations
 
 import re
-from urllib.parse import unquote, urlsplit, urlunsplit
+from urllib.parse import quote, unquote, urlsplit, urlunsplit
 
 from convert.urls import normalize_url
 
@@ -61,6 +62,10 @@ TRACKING_PREFIXES = ("utm_", "pk_", "mtm_", "hsa_")
 SCHEMES = frozenset({"http", "https"})
 
 _ESCAPE = re.compile(r"%([0-9A-Fa-f]{2})")
+# What stays as written in a path and a query; spaces, non-ASCII and other characters a URL
+# cannot carry are percent-encoded (UTF-8), as a browser sends them.
+_PATH_SAFE = "/%:@!$&'()*+,;=-._~"
+_QUERY_SAFE = _PATH_SAFE + "?"
 _UNRESERVED = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
 
 
@@ -80,8 +85,9 @@ def clean_url(url: str) -> str:
     except ValueError as exc:
         raise CrawlURLError(f"not a URL: {url[:200]!r}") from exc
     parts = urlsplit(normal)
-    path = _remove_dot_segments(_escapes(parts.path)) or "/"
-    return urlunsplit((parts.scheme, parts.netloc, path, _query(parts.query), ""))
+    path = _remove_dot_segments(_escapes(quote(parts.path, safe=_PATH_SAFE))) or "/"
+    query = _query(quote(parts.query, safe=_QUERY_SAFE))
+    return urlunsplit((parts.scheme, parts.netloc, path, query, ""))
 
 
 def url_key(url: str) -> str:

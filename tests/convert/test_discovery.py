@@ -29,6 +29,12 @@ from convert.sitemaps import SitemapKind, parse_sitemap
         ("https://example.org/%7euser/%2f", "https://example.org/~user/%2F", None),
         ("http://example.org:8080//", "http://example.org:8080//", "http://example.org:8080/"),
         ("http://[::1]:1/", "http://[::1]:1/", "http://[::1]:1/"),
+        (
+            "https://example.org/caf\u00e9 menu?q=cr\u00e8me br\u00fbl\u00e9e",
+            "https://example.org/caf%C3%A9%20menu?q=cr%C3%A8me%20br%C3%BBl%C3%A9e",
+            None,
+        ),
+        ("https://example.org/caf%c3%a9", "https://example.org/caf%C3%A9", None),
     ],
 )
 def test_clean_url_and_key(url: str, cleaned: str, key: str | None) -> None:
@@ -92,6 +98,11 @@ def test_robots_longest_match_and_ties() -> None:
     assert rules.allowed("/page"), "the longer pattern wins, whatever the order"
     assert parse_robots("User-agent: *\nDisallow: /a%3cb").allowed("/a%3Cb") is False
     assert parse_robots("User-agent: *\nCrawl-delay: soon\nCrawl-delay: nan").crawl_delay is None
+
+
+def test_robots_product_tokens_and_a_byte_order_mark() -> None:
+    rules = parse_robots("\ufeffUser-agent: Pagecast/2.1\nDisallow: /x\nUser-agent: *\nDisallow: /")
+    assert not rules.allowed("/x") and rules.allowed("/y")
 
 
 def test_robots_for_each_response() -> None:
