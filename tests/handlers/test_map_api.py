@@ -190,6 +190,12 @@ async def test_subdomains_with_their_own_robots(http_client, base_url, key, serv
         assert keys(wide) == site.expected_map(subdomains=True)
         assert site.subdomain_hits == {"/robots.txt": 1}, "its robots.txt read, nothing else"
         assert not site.foreign_hits
+        services.settings.map.max_hosts = 1
+        bounded = await post_map(
+            http_client, base_url, key, {"url": site.url("/"), "subdomains": True}
+        )
+        assert keys(bounded) == site.expected_map()
+        assert not json.loads(bounded.body)["complete"]
     finally:
         services.fetcher.close()
         services.fetcher = original
