@@ -14,12 +14,14 @@ Public API:
   a start URL that is not http(s) (``invalid_url``), that the guard refuses
   (``address_not_allowed``) or whose host does not resolve (``dns``), or a start page that
   failed when nothing else was found.
-- :class:`MapResult`: ``urls`` (cleaned by :func:`convert.crawlurls.clean_url`, one per
-  :func:`~convert.crawlurls.url_key`, in the order found: the start URL, the start page's links
-  in document order, then the sitemaps' URLs, indexes followed breadth first), ``sources``
-  (how many answered URLs each source gave first), ``robots`` (``found``, ``absent`` or
-  ``unreachable``), ``sitemaps_read``, ``sitemaps_failed``, ``truncated`` (``limit`` cut the
-  list), ``complete`` (False when the time or a sitemap bound ran out first), ``credits``.
+- :class:`MapResult`: ``url`` (the start URL, cleaned; the URL it ends on when its redirects
+  lead to another site, which is then the site mapped), ``urls`` (cleaned by
+  :func:`convert.crawlurls.clean_url`, one per :func:`~convert.crawlurls.url_key`, in the order
+  found: the start URL, the start page's links in document order, then the sitemaps' URLs,
+  indexes followed breadth first), ``sources`` (how many answered URLs each source gave first),
+  ``robots`` (``found``, ``absent`` or ``unreachable``), ``sitemaps_read``, ``sitemaps_failed``,
+  ``truncated`` (``limit`` cut the list), ``complete`` (False when the time or a sitemap bound
+  ran out first), ``credits``.
 
 What is kept: URLs inside the scope (:class:`convert.scope.CrawlScope`: the start URL's host and
 port, subdomains when asked, the include and exclude globs on the path; the start URL always)
@@ -179,12 +181,7 @@ class SiteMapper:
     async def run(self, request: MapRequest) -> MapResult:
         """Map the site of ``request.url`` (see the module docstring)."""
         try:
-            scope = CrawlScope(
-                request.url,
-                subdomains=request.subdomains,
-                include=request.include,
-                exclude=request.exclude,
-            )
+            scope = _scope(request, request.url)
         except CrawlURLError as exc:
             raise ServiceError(
                 FetchError.invalid_url, "the URL must be an http or https URL"
@@ -202,6 +199,12 @@ class SiteMapper:
             self._fetch(robots_at, deadline),
             self._fetch(scope.start, deadline) if want_links else _nothing(),
         )
+        if page is not None and page.ok and not scope.on_site(page.final_url):
+            # The start URL ends on another site (http://example.org to https://www.example.org/):
+            # that site is the one mapped, from its own robots.txt.
+            scope = _scope(request, page.final_url)
+            result.url, robots_at = scope.start, robots_url(scope.start)
+            robots_fetch = await self._fetch(robots_at, deadline)
         site_robots = read_robots(robots_fetch)
         result.robots, robots = site_robots.state, site_robots.rules
         lookup = self._robots_lookup(robots_at, robots, result, deadline)
@@ -309,6 +312,14 @@ _REFUSALS: dict[Any, FetchError] = {
     TargetProblem.NOT_ALLOWED: FetchError.address_not_allowed,
     TargetProblem.UNRESOLVED: FetchError.dns,
 }
+
+
+def _scope(request: MapRequest, start: str) -> CrawlScope:
+    """The scope of ``request`` from ``start``; raises CrawlURLError for a URL that is not
+    http(s)."""
+    return CrawlScope(
+        start, subdomains=request.subdomains, include=request.include, exclude=request.exclude
+    )
 
 
 async def _nothing() -> None:

@@ -202,6 +202,27 @@ async def test_subdomains_with_their_own_robots(http_client, base_url, key, serv
         await site.close()
 
 
+class _Moved(tornado.web.RequestHandler):
+    def initialize(self, to: str) -> None:
+        self.to = to
+
+    def get(self, path: str) -> None:
+        self.redirect(self.to, status=301)
+
+
+@pytest.mark.gen_test(timeout=30)
+async def test_a_start_url_that_moves_to_another_site_maps_that_site(
+    http_client, base_url, key, io_loop, crawl_site: CrawlSite
+) -> None:
+    moved = serve(tornado.web.Application([(r"/(.*)", _Moved, {"to": crawl_site.url("/")})]))
+    try:
+        response = await post_map(http_client, base_url, key, {"url": moved.url("/")})
+        assert keys(response) == crawl_site.expected_map()
+        assert json.loads(response.body)["url"] == crawl_site.url("/")
+    finally:
+        await moved.close()
+
+
 def test_the_document_describes_the_body() -> None:
     operation = build_openapi("http://x")["paths"]["/api/3.0/map"]["post"]
     schema = operation["requestBody"]["content"]["application/json"]["schema"]
