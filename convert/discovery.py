@@ -22,12 +22,13 @@ from __future__ import annotations
 from collections.abc import Iterable
 from urllib.parse import urljoin
 
-from convert.crawlurls import CrawlURLError, clean_url, url_key
+from convert.crawlurls import CrawlURLError, clean_url, key_of
 from convert.links import extract_links
 from convert.scope import CrawlScope
 from convert.sitemaps import Sitemap, SitemapKind, parse_sitemap
 
 Candidate = tuple[str, str]
+_ABSOLUTE = ("http://", "https://")
 
 
 def scoped_urls(
@@ -38,11 +39,12 @@ def scoped_urls(
     kept: list[Candidate] = []
     for url in urls:
         try:
-            cleaned = clean_url(urljoin(base_url, url))
-            key = url_key(cleaned)
+            absolute = url if url.startswith(_ABSOLUTE) else urljoin(base_url, url)
+            cleaned = clean_url(absolute)
+            key = key_of(cleaned)
         except (CrawlURLError, ValueError):
             continue
-        if key in seen or not scope.admits(cleaned, depth):
+        if key in seen or scope.refusal_of_key(key, depth) is not None:
             continue
         seen.add(key)
         kept.append((cleaned, key))

@@ -200,6 +200,11 @@ def test_scope_hosts_and_ports() -> None:
     assert wide.admits("https://docs.example.org/x", 1) and wide.admits("https://example.org/", 1)
     assert not wide.admits("https://badexample.org/", 1)
     assert not wide.admits("https://example.org.evil.test/", 1)
+    six = CrawlScope("http://[::1]:8000/")
+    assert six.admits("http://[::1]:8000/a", 1) and not six.admits("http://[::1]:8001/a", 1)
+    assert not six.admits("http://[::2]:8000/a", 1)
+    assert CrawlScope("https://e.org/").refusal("https://e.org:8443/", 1) == ScopeRefusal.other_site
+    assert CrawlScope("https://user@e.org/").admits("https://e.org/a", 1)
     local = CrawlScope("http://127.0.0.1:8000/")
     assert local.admits("http://127.0.0.1:8000/a", 1) and not local.admits(
         "http://127.0.0.1:8001/a", 1
