@@ -3,8 +3,9 @@
 Public API:
 
 - :func:`clean_url` (url) -> str: the URL to fetch. Scheme and host lowercased, the default port
-  and the fragment dropped, dot segments resolved, percent-escapes written in upper case and
-  escaped unreserved characters unescaped, an empty path made ``/``; the tracking parameters of
+  and the fragment dropped, dot segments resolved, characters a URL cannot carry (spaces,
+  non-ASCII) percent-encoded as UTF-8, percent-escapes written in upper case and escaped
+  unreserved characters unescaped, an empty path made ``/``; the tracking parameters of
   :data:`TRACKING_PARAMETERS` (and every name starting with one of :data:`TRACKING_PREFIXES`)
   dropped and the other query parameters sorted by name (a stable sort: the values of a repeated
   name keep their order; two links that differ only in parameter order are one page on every
@@ -13,6 +14,8 @@ Public API:
   linked to.
 - :func:`url_key` (url) -> str: the deduplication key: :func:`clean_url` without the trailing
   slash of a path other than ``/``. Two URLs with the same key are fetched once.
+  :func:`key_of` (cleaned) -> str is the same for a URL already cleaned, without cleaning it
+  again.
 - :func:`is_tracking_parameter` (name) -> bool.
 - :class:`CrawlURLError` (a ValueError): the URL is not absolute http(s) or not a URL at all.
 """
@@ -20,9 +23,9 @@ Public API:
 from __future__ import annotations
 
 import re
-from urllib.parse import unquote, urlsplit, urlunsplit
+from urllib.parse import quote, unquote, urlsplit, urlunsplit
 
-from convert.urls import normalize_url
+from convert.urls import DEFAULT_PORTS
 
 TRACKING_PARAMETERS = frozenset(
     {
@@ -61,6 +64,10 @@ TRACKING_PREFIXES = ("utm_", "pk_", "mtm_", "hsa_")
 SCHEMES = frozenset({"http", "https"})
 
 _ESCAPE = re.compile(r"%([0-9A-Fa-f]{2})")
+# What stays as written in a path and a query; spaces, non-ASCII and other characters a URL
+# cannot carry are percent-encoded (UTF-8), as a browser sends them.
+_PATH_SAFE = "/%:@!$&'()*+,;=-._~"
+_QUERY_SAFE = _PATH_SAFE + "?"
 _UNRESERVED = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
 
 
@@ -71,27 +78,44 @@ class CrawlURLError(ValueError):
 def clean_url(url: str) -> str:
     """The URL to fetch for ``url`` (see the module docstring). Raises :class:`CrawlURLError`."""
     try:
-        scheme = urlsplit(url.strip()).scheme.lower()
+        parts = urlsplit(url.strip())
+        scheme = parts.scheme.lower()
         if scheme not in SCHEMES:
             raise CrawlURLError(f"not an http or https URL: {url[:200]!r}")
-        normal = normalize_url(url, keep_userinfo=True, strict=True)
+        host = (parts.hostname or "").lower()
+        port = parts.port  # ValueError for a port that is not one
     except CrawlURLError:
         raise
     except ValueError as exc:
         raise CrawlURLError(f"not a URL: {url[:200]!r}") from exc
-    parts = urlsplit(normal)
-    path = _remove_dot_segments(_escapes(parts.path)) or "/"
-    return urlunsplit((parts.scheme, parts.netloc, path, _query(parts.query), ""))
+    if not host:
+        raise CrawlURLError(f"not an absolute URL: {url[:200]!r}")
+    # As convert.urls.normalize_url writes the host part (userinfo kept), in one parse.
+    netloc = f"[{host}]" if ":" in host else host
+    if port is not None and DEFAULT_PORTS.get(scheme) != port:
+        netloc = f"{netloc}:{port}"
+    userinfo, at, _ = parts.netloc.rpartition("@")
+    if at:
+        netloc = f"{userinfo}@{netloc}"
+    path = _remove_dot_segments(_escapes(quote(parts.path, safe=_PATH_SAFE))) or "/"
+    query = _query(quote(parts.query, safe=_QUERY_SAFE))
+    return urlunsplit((scheme, netloc, path, query, ""))
 
 
 def url_key(url: str) -> str:
     """The deduplication key of ``url``. Raises :class:`CrawlURLError`."""
-    cleaned = clean_url(url)
-    parts = urlsplit(cleaned)
-    if parts.path == "/" or not parts.path.endswith("/"):
+    return key_of(clean_url(url))
+
+
+def key_of(cleaned: str) -> str:
+    """The deduplication key of a URL :func:`clean_url` already cleaned (no second cleaning)."""
+    head, mark, query = cleaned.partition("?")
+    if not head.endswith("/") or head.count("/") <= 3:  # no trailing slash, or the root's
         return cleaned
-    path = parts.path.rstrip("/") or "/"
-    return urlunsplit((parts.scheme, parts.netloc, path, parts.query, ""))
+    head = head.rstrip("/")
+    if head.count("/") < 3:
+        head += "/"  # a path of slashes only is the root
+    return head + mark + query
 
 
 def is_tracking_parameter(name: str) -> bool:

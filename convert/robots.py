@@ -95,7 +95,7 @@ class _Group:
 
 def parse_robots(text: str, agent: str = AGENT) -> RobotsRules:
     """The rules of ``text`` for ``agent`` (see the module docstring)."""
-    groups, sitemaps = _groups(text[:MAX_ROBOTS_BYTES])
+    groups, sitemaps = _groups(text[:MAX_ROBOTS_BYTES].removeprefix("\ufeff"))
     token = agent.lower()
     chosen = [group for group in groups if token in group.agents]
     if not chosen:
@@ -134,7 +134,8 @@ def _groups(text: str) -> tuple[list[_Group], list[str]]:
             if current is None or not in_agents:
                 current = _Group()
                 groups.append(current)
-            current.agents.append(value.lower())
+            # The product token only: "Pagecast/1.0" names Pagecast.
+            current.agents.append(value.split("/", 1)[0].strip().lower())
             in_agents = True
             continue
         in_agents = False

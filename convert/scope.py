@@ -3,7 +3,8 @@
 Public API:
 
 - :class:`CrawlScope` (start_url, subdomains=False, include=(), exclude=(), max_depth=None):
-  ``admits(url, depth) -> bool`` and ``refusal(url, depth) -> ScopeRefusal | None`` (why not);
+  ``admits(url, depth) -> bool`` and ``refusal(url, depth) -> ScopeRefusal | None`` (why not;
+  ``refusal_of_key(key, depth)`` for a URL already made a :func:`~convert.crawlurls.url_key`);
   ``on_site(url) -> bool`` (the host test alone); ``start`` is the start URL as cleaned by
   :func:`convert.crawlurls.clean_url`. Raises :class:`~convert.crawlurls.CrawlURLError` for a
   start URL that is not absolute http(s) and :class:`PatternError` for a bad pattern.
@@ -84,6 +85,17 @@ def _site_of(url: str) -> tuple[str, int | None]:
     return (parts.hostname or "", port)
 
 
+def _key_parts(key: str) -> tuple[str, str, str]:
+    """The netloc (without userinfo), host and path of a key: plain string work, as a key is
+    already in canonical form (lowercase, default port dropped, path from ``/``)."""
+    rest = key.partition("://")[2]
+    netloc, slash, tail = rest.partition("/")
+    netloc = netloc.rpartition("@")[2]
+    host = netloc.partition("]")[0] + "]" if netloc.startswith("[") else netloc.partition(":")[0]
+    path = slash + tail.partition("?")[0] if slash else "/"
+    return netloc, host.strip("[]"), path
+
+
 class CrawlScope:
     """The URLs one crawl or map may take (see the module docstring)."""
 
@@ -106,6 +118,11 @@ class CrawlScope:
         self.max_depth = max_depth
         self._host, self._port = _site_of(self.start)
         self._domain = self._host.removeprefix("www.")
+        self._port_suffix = "" if self._port is None else f":{self._port}"
+
+    @staticmethod
+    def _bracketed(host: str) -> str:
+        return f"[{host}]" if ":" in host else host
 
     def admits(self, url: str, depth: int) -> bool:
         """Whether ``url``, ``depth`` links away from the start URL, is in the scope."""
@@ -117,11 +134,16 @@ class CrawlScope:
             key = url_key(url)
         except CrawlURLError:
             return ScopeRefusal.invalid
+        return self.refusal_of_key(key, depth)
+
+    def refusal_of_key(self, key: str, depth: int) -> ScopeRefusal | None:
+        """:meth:`refusal` for a URL already made a key by :func:`~convert.crawlurls.url_key`
+        (the fast path for many URLs)."""
         if key == self._start_key:
             return None
-        if not self.on_site(key):
+        netloc, host, path = _key_parts(key)
+        if not self._on_site(netloc, host):
             return ScopeRefusal.other_site
-        path = urlsplit(key).path
         if self._include and not any(pattern.match(path) for pattern in self._include):
             return ScopeRefusal.not_included
         if any(pattern.match(path) for pattern in self._exclude):
@@ -133,11 +155,17 @@ class CrawlScope:
     def on_site(self, url: str) -> bool:
         """Whether ``url`` is on the start URL's site (host and port, subdomains if asked)."""
         try:
-            host, port = _site_of(clean_url(url))
+            return self._key_on_site(url_key(url))
         except (CrawlURLError, ValueError):
             return False
-        if port != self._port:
-            return False
+
+    def _key_on_site(self, key: str) -> bool:
+        netloc, host, _ = _key_parts(key)
+        return self._on_site(netloc, host)
+
+    def _on_site(self, netloc: str, host: str) -> bool:
+        if netloc != self._bracketed(host) + self._port_suffix:
+            return False  # another port than the start URL's
         if host == self._host:
             return True
         return self.subdomains and (host == self._domain or host.endswith("." + self._domain))

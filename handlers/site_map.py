@@ -136,7 +136,11 @@ MAP_RESULT = {
         "request_id",
     ],
     "properties": {
-        "url": {"type": "string", "description": "The start URL, cleaned."},
+        "url": {
+            "type": "string",
+            "description": "The start URL, cleaned; when its redirects end on another site "
+            "(http://example.com to https://www.example.com/), that URL: its site was mapped.",
+        },
         "urls": {
             "type": "array",
             "items": {"type": "string"},

@@ -20,10 +20,11 @@ from urllib.parse import urlsplit
 from browser.fetch import Fetcher
 from convert.crawlurls import CrawlURLError, clean_url, url_key
 from convert.links import extract_links
-from convert.robots import RobotsRules, rules_for_response
+from convert.robots import RobotsRules
 from convert.scope import CrawlScope
 from services.markdown import MarkdownAnswer
 from services.pool import ConverterPool
+from services.robots_file import fetch_robots
 from store.jobs import ActiveJob, Claim, NewPage
 
 REMEMBERED_SITES = 256
@@ -156,9 +157,5 @@ class CrawlDiscovery:
         return await asyncio.shield(future)
 
     async def _fetch_rules(self, like: str) -> RobotsRules:
-        parts = urlsplit(like)
-        url = f"{parts.scheme}://{parts.netloc}/robots.txt"
-        result = await self.fetcher.fetch(url, deadline=time.monotonic() + ROBOTS_DEADLINE)
-        if result.error is not None and result.status is None:
-            return rules_for_response(None, None)
-        return rules_for_response(result.status, result.text)
+        robots = await fetch_robots(self.fetcher, like, deadline=time.monotonic() + ROBOTS_DEADLINE)
+        return robots.rules

@@ -7,6 +7,7 @@ import gzip
 import pytest
 
 from convert.crawlurls import CrawlURLError, clean_url, url_key
+from convert.discovery import page_links, scoped_urls, sitemap_urls
 from convert.links import extract_links
 from convert.robots import RobotsRules, parse_robots, rules_for_response
 from convert.scope import CrawlScope, PatternError, ScopeRefusal, check_patterns
@@ -28,6 +29,12 @@ from convert.sitemaps import SitemapKind, parse_sitemap
         ("https://example.org/%7euser/%2f", "https://example.org/~user/%2F", None),
         ("http://example.org:8080//", "http://example.org:8080//", "http://example.org:8080/"),
         ("http://[::1]:1/", "http://[::1]:1/", "http://[::1]:1/"),
+        (
+            "https://example.org/caf\u00e9 menu?q=cr\u00e8me br\u00fbl\u00e9e",
+            "https://example.org/caf%C3%A9%20menu?q=cr%C3%A8me%20br%C3%BBl%C3%A9e",
+            None,
+        ),
+        ("https://example.org/caf%c3%a9", "https://example.org/caf%C3%A9", None),
     ],
 )
 def test_clean_url_and_key(url: str, cleaned: str, key: str | None) -> None:
@@ -91,6 +98,11 @@ def test_robots_longest_match_and_ties() -> None:
     assert rules.allowed("/page"), "the longer pattern wins, whatever the order"
     assert parse_robots("User-agent: *\nDisallow: /a%3cb").allowed("/a%3Cb") is False
     assert parse_robots("User-agent: *\nCrawl-delay: soon\nCrawl-delay: nan").crawl_delay is None
+
+
+def test_robots_product_tokens_and_a_byte_order_mark() -> None:
+    rules = parse_robots("\ufeffUser-agent: Pagecast/2.1\nDisallow: /x\nUser-agent: *\nDisallow: /")
+    assert not rules.allowed("/x") and rules.allowed("/y")
 
 
 def test_robots_for_each_response() -> None:
@@ -188,6 +200,11 @@ def test_scope_hosts_and_ports() -> None:
     assert wide.admits("https://docs.example.org/x", 1) and wide.admits("https://example.org/", 1)
     assert not wide.admits("https://badexample.org/", 1)
     assert not wide.admits("https://example.org.evil.test/", 1)
+    six = CrawlScope("http://[::1]:8000/")
+    assert six.admits("http://[::1]:8000/a", 1) and not six.admits("http://[::1]:8001/a", 1)
+    assert not six.admits("http://[::2]:8000/a", 1)
+    assert CrawlScope("https://e.org/").refusal("https://e.org:8443/", 1) == ScopeRefusal.other_site
+    assert CrawlScope("https://user@e.org/").admits("https://e.org/a", 1)
     local = CrawlScope("http://127.0.0.1:8000/")
     assert local.admits("http://127.0.0.1:8000/a", 1) and not local.admits(
         "http://127.0.0.1:8001/a", 1
@@ -219,3 +236,26 @@ def test_bad_patterns(pattern: str) -> None:
         check_patterns([pattern])
     with pytest.raises(PatternError):
         CrawlScope("https://example.org/", include=[pattern])
+
+
+def test_scoped_urls_and_sitemaps_for_the_workers() -> None:
+    scope = CrawlScope("https://example.org/", exclude=["/private/*"])
+    urls = ["/a#x", "https://example.org/a/", "b?utm_source=x", "https://other.org/", "/private/1"]
+    assert scoped_urls(urls, "https://example.org/dir/", scope) == [
+        ("https://example.org/a", "https://example.org/a"),
+        ("https://example.org/dir/b", "https://example.org/dir/b"),
+    ]
+    assert page_links('<a href="c">c</a>', "https://example.org/x/y", scope) == [
+        ("https://example.org/x/c", "https://example.org/x/c")
+    ]
+    index, none = sitemap_urls(
+        b"<sitemapindex><sitemap><loc>/s2.xml</loc></sitemap></sitemapindex>",
+        "https://example.org/s.xml",
+        scope,
+    )
+    assert index.urls == ["https://example.org/s2.xml"] and none == []
+    urlset, found = sitemap_urls(URLSET, "https://example.org/s.xml", scope)
+    assert urlset.urls == [] and [url for url, _ in found] == [
+        "https://example.org/a",
+        "https://example.org/b?x=1&y=2",
+    ]

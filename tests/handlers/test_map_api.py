@@ -14,9 +14,10 @@ from tornado.httpclient import AsyncHTTPClient, HTTPResponse
 
 from app.services import Services
 from app.web import make_api_app
+from browser.fetch import Fetcher
 from convert.crawlurls import url_key
 from handlers.openapi import build_openapi
-from tests.crawl_site import CrawlSite, crawl_site
+from tests.crawl_site import CrawlSite, SiteShape, crawl_site
 from tests.handlers.test_api import assert_markdown_error
 from tests.origin import Origin, serve
 
@@ -172,6 +173,54 @@ async def test_unreachable_robots_means_only_the_start_url(
     body = json.loads(response.body)
     assert body["robots"] == "unreachable"
     assert body["urls"] == [failing_robots.url("/")]
+
+
+@pytest.mark.gen_test(timeout=30)
+async def test_subdomains_with_their_own_robots(http_client, base_url, key, services) -> None:
+    site = CrawlSite(SiteShape(pages=40, host="crawl.test")).start()
+    services.settings.fetch.allow_hosts = site.allow_hosts
+    original = services.fetcher
+    services.fetcher = Fetcher(services.settings.fetch, resolver=site.resolver)
+    try:
+        plain = await post_map(http_client, base_url, key, {"url": site.url("/")})
+        assert keys(plain) == site.expected_map()
+        wide = await post_map(
+            http_client, base_url, key, {"url": site.url("/"), "subdomains": True}
+        )
+        assert keys(wide) == site.expected_map(subdomains=True)
+        assert site.subdomain_hits == {"/robots.txt": 1}, "its robots.txt read, nothing else"
+        assert not site.foreign_hits
+        services.settings.map.max_hosts = 1
+        bounded = await post_map(
+            http_client, base_url, key, {"url": site.url("/"), "subdomains": True}
+        )
+        assert keys(bounded) == site.expected_map()
+        assert not json.loads(bounded.body)["complete"]
+    finally:
+        services.fetcher.close()
+        services.fetcher = original
+        await site.close()
+
+
+class _Moved(tornado.web.RequestHandler):
+    def initialize(self, to: str) -> None:
+        self.to = to
+
+    def get(self, path: str) -> None:
+        self.redirect(self.to, status=301)
+
+
+@pytest.mark.gen_test(timeout=30)
+async def test_a_start_url_that_moves_to_another_site_maps_that_site(
+    http_client, base_url, key, io_loop, crawl_site: CrawlSite
+) -> None:
+    moved = serve(tornado.web.Application([(r"/(.*)", _Moved, {"to": crawl_site.url("/")})]))
+    try:
+        response = await post_map(http_client, base_url, key, {"url": moved.url("/")})
+        assert keys(response) == crawl_site.expected_map()
+        assert json.loads(response.body)["url"] == crawl_site.url("/")
+    finally:
+        await moved.close()
 
 
 def test_the_document_describes_the_body() -> None:

@@ -131,3 +131,27 @@ def test_the_site_runs_on_a_thread_of_its_own() -> None:
     ):
         assert b"Docs page 1" in response.read()
     assert site.page_hits["/docs/page-1"] == 1
+
+
+@pytest.mark.gen_test
+async def test_a_named_site_has_a_subdomain_and_other_hosts(io_loop: object) -> None:
+    site = CrawlSite(SiteShape(pages=12, host="crawl.test")).start()
+    try:
+        assert site.url("/") == f"http://crawl.test:{site.port}/"
+        assert await site.resolver("docs.crawl.test", 80) == ["127.0.0.1"]
+        local = f"http://127.0.0.1:{site.port}"
+        status, _, body = await _get(local + "/guide-1", headers={"Host": site.subdomain})
+        assert status == 200 and b"Guide 1" in body
+        assert site.subdomain_hits == {"/guide-1": 1} and not site.page_hits
+        await _get(local + "/", headers={"Host": f"evilcrawl.test:{site.port}"})
+        assert site.foreign_hits == {"/": 1}
+        plain = site.expected_crawl()
+        wide = site.expected_crawl(subdomains=True)
+        subdomain = {site.sub_url("/"), *(site.sub_url(f"/guide-{k}") for k in (1, 2, 3))}
+        assert wide.keys() - plain.keys() == subdomain
+        assert wide[site.sub_url("/guide-1")] == 2
+        assert site.sub_url("/hidden") not in wide, "the subdomain's robots.txt refuses it"
+        assert not any("evil" in url or "elsewhere" in url for url in wide)
+        assert site.expected_map(subdomains=True) - site.expected_map() == {site.sub_url("/")}
+    finally:
+        await site.close()
