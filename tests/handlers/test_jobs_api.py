@@ -212,6 +212,23 @@ async def test_a_crawl_within_patterns_and_a_page_limit(
 
 
 @pytest.mark.gen_test(timeout=60)
+async def test_a_big_job_does_not_hold_up_another_organizations(
+    http_client: AsyncHTTPClient, base_url: str, site: CrawlSite, key: str, services: Services
+) -> None:
+    other = services.store.create_key("globex", "pro").key
+    big = {"urls": [site.url(f"/docs/page-{i}") for i in range(1, 121)]}
+    small = {"urls": [site.url(f"/docs/page-{i}") for i in range(200, 204)]}
+    _, first = await post(http_client, base_url, "/api/3.0/batch", key, big)
+    _, second = await post(http_client, base_url, "/api/3.0/batch", other, small)
+    done = await wait_ended(http_client, base_url, second["id"], other)
+    _, meanwhile = await get(http_client, base_url, f"/api/3.0/jobs/{first['id']}?limit=0", key)
+    assert done["status"] == "completed"
+    # The small job finished while the big one, started first, was still under way.
+    assert meanwhile["status"] == "running" and meanwhile["progress"]["done"] < 100, meanwhile
+    await wait_ended(http_client, base_url, first["id"], key)
+
+
+@pytest.mark.gen_test(timeout=60)
 async def test_a_crawl_keeps_the_sites_crawl_delay(
     http_client: AsyncHTTPClient, base_url: str, key: str
 ) -> None:
