@@ -13,7 +13,7 @@ process of its own) run on this machine:
     requests, alone and then while organization one's crawl runs: p50/p95 latency, and the
     p95 ratio (the target: at most 1.5).
 
-    python bench/crawl.py [--pages 500] [--concurrency 4] [--probes 150]
+    python bench/crawl.py [--pages 500] [--concurrency 4] [--probes 150] [--conversion-workers 1]
 """
 
 from __future__ import annotations
@@ -43,10 +43,11 @@ TARGET_RATIO = 1.5
 REQUEST_TIMEOUT = 60.0
 
 
-def extra_config(concurrency: int) -> str:
+def extra_config(concurrency: int, conversion_workers: int) -> str:
     return (
         f"[jobs]\nworkers = {concurrency}\norg_workers = {concurrency}\n"
         f"host_concurrency = {concurrency}\npoll_interval = 0.1\n"
+        f"conversion_workers = {conversion_workers}\n"
         "[cache]\nenabled = false\n"
     )
 
@@ -206,12 +207,14 @@ def main() -> int:
     parser.add_argument("--pages", type=int, default=500)
     parser.add_argument("--concurrency", type=int, default=4)
     parser.add_argument("--probes", type=int, default=150)
+    parser.add_argument(
+        "--conversion-workers", type=int, default=1, help="jobs.conversion_workers (default 1)"
+    )
     args = parser.parse_args()
     with site_process(args.pages) as site, tempfile.TemporaryDirectory() as tmp:
         port = free_port()
-        process, key = start_pagecast(
-            tmp, port, log=Path(tmp) / "server.log", extra=extra_config(args.concurrency)
-        )
+        extra = extra_config(args.concurrency, args.conversion_workers)
+        process, key = start_pagecast(tmp, port, log=Path(tmp) / "server.log", extra=extra)
         try:
             other = other_key(tmp)
             return asyncio.run(bench(f"http://127.0.0.1:{port}", key, other, site, args))
