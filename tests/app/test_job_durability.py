@@ -12,6 +12,7 @@ is a fetch the job made.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -29,6 +30,7 @@ import psycopg2
 import pytest
 
 from bench.pagecast_process import free_port, start_pagecast, stop_pagecast
+from browser.farm.procs import process_tree
 from convert.crawlurls import url_key
 from tests.conftest import fresh_database
 from tests.crawl_site import CrawlSite, SiteShape
@@ -71,9 +73,14 @@ class Server:
         return self
 
     def kill(self) -> None:
+        """SIGKILL the server, then what it started (its conversion workers would outlive it)."""
         assert self.process is not None
+        started = [info.pid for info in process_tree(self.process.pid)][1:]
         os.kill(self.process.pid, signal.SIGKILL)
         self.process.wait(10)
+        for pid in started:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
 
     def stop(self) -> None:
         if self.process is not None:
