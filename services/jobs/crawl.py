@@ -18,8 +18,8 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from browser.fetch import Fetcher
-from convert.crawlurls import CrawlURLError, clean_url, url_key
-from convert.links import extract_links
+from convert.crawlurls import clean_url, url_key
+from convert.discovery import page_links
 from convert.robots import RobotsRules
 from convert.scope import CrawlScope
 from services.markdown import MarkdownAnswer
@@ -35,7 +35,11 @@ ROBOTS_DEADLINE = 10.0
 
 def page_key(url: str) -> str:
     """The dedup key stored for ``url``: the sha256 of its crawl key."""
-    return hashlib.sha256(url_key(url).encode("utf-8")).hexdigest()
+    return _digest(url_key(url))
+
+
+def _digest(key: str) -> str:
+    return hashlib.sha256(key.encode("utf-8")).hexdigest()
 
 
 def host_of(url: str) -> str:
@@ -85,21 +89,6 @@ def scope_of(options: Mapping[str, Any]) -> CrawlScope:
     )
 
 
-def scoped_links(html: str, page_url: str, depth: int, scope: CrawlScope) -> list[NewPage]:
-    """The links of a page at ``depth`` that ``scope`` admits, as pages to queue (robots.txt
-    not yet applied). Pure: runs in a conversion worker."""
-    pages: dict[str, NewPage] = {}
-    for link in extract_links(html, page_url):
-        if not scope.admits(link, depth + 1):
-            continue
-        try:
-            page = new_page(link, depth + 1)
-        except CrawlURLError:
-            continue
-        pages.setdefault(page.key, page)
-    return list(pages.values())
-
-
 class CrawlDiscovery:
     """The runner's :class:`~services.jobs.runner.Discovery` for crawls."""
 
@@ -117,9 +106,10 @@ class CrawlDiscovery:
         max_depth = scope.max_depth if scope.max_depth is not None else 0
         if claim.depth >= max_depth:
             return []
-        found = await self.pool.run(scoped_links, fetch.text, fetch.final_url, claim.depth, scope)
+        found = await self.pool.run(page_links, fetch.text, fetch.final_url, scope, claim.depth + 1)
         admitted = []
-        for page in found:
+        for url, key in found:
+            page = NewPage(_digest(key), url, host_of(url), claim.depth + 1)
             rules = await self._rules(job, page.host, page.url)
             if rules.allowed(page.url):
                 admitted.append(page)
