@@ -4,8 +4,9 @@
 ``python server.py config`` prints the settings in effect and where each comes from (``--defaults``:
 the commented default ``config.toml``); ``python server.py keys create|list|revoke`` manages API
 keys; ``usage`` and ``providers`` report and import; ``markdown``, ``oembed`` and ``screenshot``
-answer one request without a server; ``mcp`` serves Pagecast's tools to agents over MCP (the
-Python client's MCP server, pointed at this server's API).
+answer one request without a server; ``crawl`` writes a site as Markdown files without one;
+``mcp`` serves Pagecast's tools to agents over MCP (the Python client's MCP server, pointed at
+this server's API).
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from app.config import (
     render_reference,
     splice_reference,
 )
+from app.crawl_cli import CrawlCommand, run_crawl
 from app.effective import render_effective, unknown_variables
 from app.oneshot import OneShot, parameters_help, parse_pairs, run_once
 from app.services import close_services, open_services, registry_path
@@ -283,6 +285,26 @@ def build_parser() -> argparse.ArgumentParser:
         one.add_argument(
             "-v", "--verbose", action="store_true", help="also log and report progress on stderr"
         )
+    crawl = commands.add_parser(
+        "crawl",
+        help="a site as Markdown files without a server, with a progress bar",
+        description="Crawl a site breadth first from URL (its host only, robots.txt obeyed) "
+        "and write each page as DIR/<path>.md, with DIR/index.json listing every page.",
+        epilog="Markdown parameters for every page may follow as name=value "
+        "(see `server.py markdown --help`).",
+    )
+    crawl.add_argument("url", help="the start page (http or https)")
+    crawl.add_argument("params", nargs="*", metavar="name=value", help="Markdown parameters")
+    crawl.add_argument("--out", type=Path, required=True, metavar="DIR", help="output folder")
+    crawl.add_argument("--max-pages", type=int, default=100, help="most pages (default 100)")
+    crawl.add_argument("--max-depth", type=int, default=3, help="most links deep (default 3)")
+    crawl.add_argument(
+        "--include", action="append", default=[], metavar="GLOB", help="paths to crawl"
+    )
+    crawl.add_argument(
+        "--exclude", action="append", default=[], metavar="GLOB", help="paths to leave out"
+    )
+    crawl.add_argument("--subdomains", action="store_true", help="follow subdomains too")
     usage = commands.add_parser("usage", help="credits by organization and endpoint")
     usage.add_argument("--org", help="one organization")
     usage.add_argument(
@@ -309,9 +331,9 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     (``screenshot URL -o shot.png format=png``), so what argparse leaves over is theirs."""
     parser = build_parser()
     args, rest = parser.parse_known_args(argv)
-    if rest and args.command not in (*ONE_SHOTS, "mcp"):
+    if rest and args.command not in (*ONE_SHOTS, "crawl", "mcp"):
         parser.error(f"unrecognized arguments: {' '.join(rest)}")
-    if args.command in ONE_SHOTS:
+    if args.command in (*ONE_SHOTS, "crawl"):
         args.params = [*args.params, *rest]
     if args.command == "mcp":
         args.options = [*rest, *args.options]
@@ -368,6 +390,25 @@ def _mcp(settings: Settings, args: argparse.Namespace) -> int:
     return mcp_main(args.options, default_url=settings.server.public_base_url())
 
 
+def _crawl(settings: Settings, args: argparse.Namespace) -> int:
+    try:
+        params = parse_pairs(args.params)
+    except ValueError as exc:
+        print(exc, file=sys.stderr)
+        return 2
+    command = CrawlCommand(
+        url=args.url,
+        out=args.out,
+        max_pages=args.max_pages,
+        max_depth=args.max_depth,
+        include=tuple(args.include),
+        exclude=tuple(args.exclude),
+        subdomains=args.subdomains,
+        options=params,
+    )
+    return asyncio.run(run_crawl(settings, command))
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
     if args.command == "config" and (args.defaults or args.markdown or args.into):
@@ -384,7 +425,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stdout.write(render_effective(settings, sources, config_path, unknown))
         return 0
     # A one-shot prints its result and nothing else, unless asked to tell more.
-    quiet = args.command in ONE_SHOTS and not args.verbose
+    quiet = args.command == "crawl" or (args.command in ONE_SHOTS and not args.verbose)
     level = settings.server.log_level
     configure_logging(
         "warning" if quiet and level in ("debug", "info") else level, settings.server.log_format
@@ -397,6 +438,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _one_shot(settings, args)
     if args.command == "usage":
         return _usage(settings, args)
+    if args.command == "crawl":
+        return _crawl(settings, args)
     if args.command == "providers":
         return _providers(settings, args)
     if args.command == "mcp":

@@ -14,7 +14,10 @@ from browser.fetch import FetchSettings
 from browser.proxies import ProxyPool, ProxySettings
 from services.billing import CreditSettings
 from services.embeds import OembedSettings
+from services.jobs.settings import JobSettings
 from services.pool import ConvertSettings
+from services.site_map import MapSettings
+from services.webhooks import WebhookSettings
 from settings.fields import (
     SettingsError,
     build_section,
@@ -128,7 +131,10 @@ SECTIONS: tuple[type, ...] = (
     FarmSettings,
     ConvertSettings,
     OembedSettings,
+    MapSettings,
+    WebhookSettings,
     CreditSettings,
+    JobSettings,
 )
 
 
@@ -145,7 +151,10 @@ class Settings:
     farm: FarmSettings = field(default_factory=FarmSettings)
     convert: ConvertSettings = field(default_factory=ConvertSettings)
     oembed: OembedSettings = field(default_factory=OembedSettings)
+    map: MapSettings = field(default_factory=MapSettings)
+    webhooks: WebhookSettings = field(default_factory=WebhookSettings)
     credits: CreditSettings = field(default_factory=CreditSettings)
+    jobs: JobSettings = field(default_factory=JobSettings)
     plans: dict[str, PlanSettings] = field(
         default_factory=lambda: {name: replace(plan) for name, plan in DEFAULT_PLANS.items()}
     )

@@ -20,7 +20,7 @@ import sys
 import tempfile
 import textwrap
 import time
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -152,8 +152,10 @@ def _number(value: float) -> str:
     return str(int(value)) if float(value).is_integer() else str(value)
 
 
-async def run_once(settings: Settings, shot: OneShot) -> int:
-    """Answer one request; returns the process exit code (0 on a 2xx answer)."""
+@contextlib.asynccontextmanager
+async def local_api(settings: Settings) -> AsyncIterator[tuple[Services, int, str]]:
+    """Pagecast's services with a throw-away store, the API served on a loopback port, and a key
+    on an unmetered plan: (services, port, key), for as long as the block runs."""
     with tempfile.TemporaryDirectory(prefix="pagecast-") as tmp:
         settings = _private(settings, tmp)
         sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
@@ -169,20 +171,26 @@ async def run_once(settings: Settings, shot: OneShot) -> int:
         try:
             loop = asyncio.get_running_loop()
             key = (await loop.run_in_executor(None, services.store.create_key, "cli", CLI_PLAN)).key
-            response = await _ask(port, key, shot)
-            if response is None:
-                return 1
-            if response.code >= 400:
-                await _report_failure(settings, shot, response)
-                return 1
-            body = response.body
-            if shot.command == "oembed":
-                body = await _lasting_embed(services, body, shot)
-            await _write(shot, body, response.headers.get("X-BILLING-REQUESTS", "0"))
-            return 0
+            yield services, port, key
         finally:
             server.stop()
             await close_services(services)
+
+
+async def run_once(settings: Settings, shot: OneShot) -> int:
+    """Answer one request; returns the process exit code (0 on a 2xx answer)."""
+    async with local_api(settings) as (services, port, key):
+        response = await _ask(port, key, shot)
+        if response is None:
+            return 1
+        if response.code >= 400:
+            await _report_failure(services.settings, shot, response)
+            return 1
+        body = response.body
+        if shot.command == "oembed":
+            body = await _lasting_embed(services, body, shot)
+        await _write(shot, body, response.headers.get("X-BILLING-REQUESTS", "0"))
+        return 0
 
 
 def _private(settings: Settings, folder: str) -> Settings:

@@ -5,9 +5,11 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
+import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from app.config import Settings
 from browser.egress import EgressGuard, EgressLimits
@@ -15,17 +17,24 @@ from browser.farm import Farm
 from browser.farm.browser import Egress
 from browser.fetch import Fetcher
 from convert.providers import ProviderRegistry, RegistryError
+from handlers.jobs import MarkdownPages
 from handlers.lookupgate import AddressGate
 from handlers.ratelimit import RateLimiter
 from services.embeds import EmbedResolver
 from services.frames import FrameService
+from services.jobs.crawl import CrawlDiscovery
+from services.jobs.runner import JobRunner
+from services.jobs.service import JobService
 from services.markdown import MarkdownService
 from services.pages import PageFetcher
 from services.pool import ConverterPool
 from services.registry import builtin_providers, load_registry_file
 from services.screenshots import ScreenshotService
+from services.site_map import SiteMapper
+from services.webhooks import WebhookSender
 from store.frames import FrameStore
 from store.images import ImageFiles, ImageStorage, ImageStorageError
+from store.jobs import ActiveJob
 from store.objects import ObjectStorage
 from store.screenshots import ScreenshotStore
 from store.store import Store
@@ -49,10 +58,16 @@ class Services:
     embeds: EmbedResolver
     egress: list[EgressGuard] = field(default_factory=list)
     key_gate: AddressGate = field(default_factory=AddressGate)
+    jobs: JobService | None = None
+    runner: JobRunner | None = None
+    job_pool: ConverterPool | None = None
+    foreground: int = 0
+    last_foreground: float = 0.0
     in_flight: int = 0
     draining: bool = False
     _idle: asyncio.Event = field(default_factory=asyncio.Event)
     _frame_service: FrameService | None = None
+    _webhook_sender: WebhookSender | None = None
 
     @property
     def frame_service(self) -> FrameService:
@@ -80,19 +95,45 @@ class Services:
         )
 
     @property
+    def webhook_sender(self) -> WebhookSender:
+        """The webhook sender; built once, as it bounds the deliveries of the whole process and
+        keeps those running in the background until they end."""
+        if self._webhook_sender is None:
+            self._webhook_sender = WebhookSender(self.fetcher, self.settings.webhooks)
+        return self._webhook_sender
+
+    @property
+    def map_service(self) -> SiteMapper:
+        """The site map use case over the current parts (a light object, made per request)."""
+        return SiteMapper(self.fetcher, self.pool, self.settings.map, self.settings.credits)
+
+    @property
     def screenshot_service(self) -> ScreenshotService:
         """The screenshot use case over the current parts (a light object, made per request)."""
         parts = (self.fetcher, self.farm, self.pages.proxies, self.screenshots)
         return ScreenshotService(*parts, self.settings.credits)
 
-    def request_started(self) -> None:
+    def request_started(self, *, foreground: bool = True) -> None:
+        """Count a request in flight; a foreground one (not about jobs) makes the job workers
+        yield for a while."""
         self.in_flight += 1
         self._idle.clear()
+        if foreground:
+            self.foreground += 1
+            self.last_foreground = time.monotonic()
 
-    def request_finished(self) -> None:
+    def request_finished(self, *, foreground: bool = True) -> None:
         self.in_flight -= 1
         if self.in_flight == 0:
             self._idle.set()
+        if foreground:
+            self.foreground -= 1
+            self.last_foreground = time.monotonic()
+
+    def serving(self) -> bool:
+        """Whether foreground requests are in flight or were within ``jobs.yield_seconds``."""
+        window = self.settings.jobs.yield_seconds
+        return self.foreground > 0 or time.monotonic() - self.last_foreground < window
 
     async def wait_idle(self, seconds: float) -> bool:
         """Wait until no request is in flight; False when ``seconds`` ran out first."""
@@ -212,17 +253,69 @@ async def open_services(settings: Settings, own_endpoints: list[tuple[str, int]]
         embeds,
     )
     services.egress = list(guards.values())
+    start_jobs(services)
     return services
+
+
+JOB_NICENESS = 10
+"""How much lower the CPU priority of job conversions is than the single-page requests'."""
+
+
+def start_jobs(services: Services) -> None:
+    """The jobs service and this process's runner, started on the running loop. Job pages are
+    read and answered as the Markdown endpoint would (its table and error shape, given here),
+    and convert in a pool of their own at a lower CPU priority; the runner works on fewer
+    pages while the process serves other requests."""
+    settings = services.settings
+    pool = ConverterPool(
+        settings.convert, workers=settings.jobs.conversion_workers, niceness=JOB_NICENESS
+    )
+    services.job_pool = pool
+    markdown = MarkdownService(
+        services.fetcher, services.pages, services.farm, pool, settings.credits
+    )
+
+    def quota(plan: str) -> int:
+        found = settings.plans.get(plan)
+        return found.monthly_credits if found is not None else 0
+
+    sender = services.webhook_sender
+
+    def notify(job: ActiveJob, event: dict[str, Any]) -> None:
+        if job.webhook_url and job.webhook_secret:
+            sender.spawn(job.webhook_url, job.webhook_secret, event, event_id=event["event_id"])
+
+    runner = JobRunner(
+        services.store,
+        lambda: markdown,
+        MarkdownPages(settings),
+        settings.jobs,
+        quota=quota,
+        discovery=CrawlDiscovery(services.fetcher, pool),
+        busy=services.serving,
+        notify=notify,
+    )
+    services.runner = runner
+    services.jobs = JobService(
+        services.store, settings.jobs, runner.wake, notify=notify, webhook_check=sender.refusal
+    )
+    runner.start()
 
 
 async def close_services(services: Services) -> None:
     """Close everything :func:`open_services` opened, each step bounded."""
     loop = asyncio.get_running_loop()
+    if services.runner is not None:
+        await services.runner.close()
+    if services.job_pool is not None:
+        await loop.run_in_executor(None, services.job_pool.close, 5.0)
     await services.screenshots.close()
     await services.farm.close()
     for guard in services.egress:
         await guard.close()
     await services.pages.drain(5.0)
+    if services._webhook_sender is not None:
+        await services._webhook_sender.drain(5.0)
     services.fetcher.close()
     await services.store.close()
     await loop.run_in_executor(None, services.pool.close, 5.0)

@@ -17,12 +17,14 @@ from handlers import (
     docs,
     frames,
     health,
+    jobs,
     markdown,
     metrics,
     oembed,
     openapi,
     playground,
     screenshot,
+    site_map,
 )
 from handlers.base import BaseHandler, NotFoundHandler
 
@@ -34,9 +36,10 @@ STATIC = Path(__file__).resolve().parent.parent / "static"
 # connection without an answer. Four times its 64 KB default, so an over-long app_id (100 KB, say)
 # still reaches the handler and is refused in the endpoint's shape; a longer head is dropped.
 MAX_HEADER_BYTES = 256 * 1024
-# No route reads a request body: a client announcing more than this is answered 400 by Tornado
+# Only the JSON bodies of POST endpoints are read (a batch of 1,000 URLs of up to 2,048
+# characters is the largest): a client announcing more than this is answered 400 by Tornado
 # before the body is read (its default would buffer up to 100 MB).
-MAX_BODY_BYTES = 64 * 1024
+MAX_BODY_BYTES = 2200 * 1024
 
 
 def log_request(handler: tornado.web.RequestHandler) -> None:
@@ -112,7 +115,18 @@ class RobotsHandler(BaseHandler):
 def make_api_app(services: Services) -> tornado.web.Application:
     """The API listener: endpoints, health, OpenAPI, its reference page and the playground."""
     routes = [
-        *_routes(services, markdown, oembed, screenshot, health, openapi, docs, playground),
+        *_routes(
+            services,
+            markdown,
+            jobs,
+            oembed,
+            screenshot,
+            site_map,
+            health,
+            openapi,
+            docs,
+            playground,
+        ),
         (r"/robots\.txt", RobotsHandler, {"services": services}),
     ]
     return tornado.web.Application(routes, **_settings(services))

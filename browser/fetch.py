@@ -98,12 +98,35 @@ class Fetcher:
         (a ``time.monotonic()`` value) can shorten ``total_timeout``. Raises ValueError for
         header names or values with line breaks; every upstream failure is in the result.
         """
+        return await self._run(url, self._headers(accept_lang, headers), deadline, proxy, None)
+
+    async def post(
+        self,
+        url: str,
+        body: bytes,
+        *,
+        headers: Mapping[str, str] | None = None,
+        deadline: float | None = None,
+    ) -> FetchResult:
+        """POST ``body`` to ``url`` behind the same guard, pinning and limits as :meth:`fetch`
+        (webhooks use it). A redirect is not followed: its 3xx is the answer, and counts as a
+        success only to a caller that reads ``status``. ``headers`` are added to (and override)
+        the defaults; raises ValueError for header names or values with line breaks."""
+        return await self._run(url, self._headers(None, headers), deadline, None, body)
+
+    async def _run(
+        self,
+        url: str,
+        request_headers: HTTPHeaders,
+        deadline: float | None,
+        proxy: ProxyRoute | None,
+        body: bytes | None,
+    ) -> FetchResult:
         started = time.monotonic()
-        request_headers = self._headers(accept_lang, headers)
         limit = started + self.settings.total_timeout
         if deadline is not None:
             limit = min(limit, deadline)
-        result = await self._follow(url, request_headers, limit, proxy)
+        result = await self._follow(url, request_headers, limit, proxy, body)
         result.elapsed = time.monotonic() - started
         outcome = result.error.value if result.error else "ok"
         FETCHES.labels(outcome).inc()
@@ -132,7 +155,12 @@ class Fetcher:
         return headers
 
     async def _follow(
-        self, url: str, headers: HTTPHeaders, deadline: float, proxy: ProxyRoute | None
+        self,
+        url: str,
+        headers: HTTPHeaders,
+        deadline: float,
+        proxy: ProxyRoute | None,
+        body: bytes | None = None,
     ) -> FetchResult:
         result = FetchResult(url=url, final_url=url)
         current = url
@@ -159,10 +187,12 @@ class Fetcher:
                 proxy_addresses,
                 settings=self.settings,
             )
-            await self._request(hop, headers, deadline, result)
+            await self._request(hop, headers, deadline, result, body)
             location = result.headers.get("location")
             if result.error or result.status not in REDIRECT_STATUSES or not location:
                 return result
+            if body is not None:
+                return result  # a POST is not sent on to where a redirect points
             if len(result.redirects) >= self.settings.max_redirects:
                 return fail(
                     result,
@@ -192,7 +222,12 @@ class Fetcher:
         return addresses
 
     async def _request(
-        self, hop: Hop, headers: HTTPHeaders, deadline: float, result: FetchResult
+        self,
+        hop: Hop,
+        headers: HTTPHeaders,
+        deadline: float,
+        result: FetchResult,
+        body: bytes | None = None,
     ) -> None:
         """One hop: fill ``result`` with the response or the failure."""
         target = hop.target
@@ -207,6 +242,8 @@ class Fetcher:
             hop_deadline = time.monotonic() + remaining
             request = HTTPRequest(
                 target.url,
+                method="GET" if body is None else "POST",
+                body=body,
                 headers=headers,
                 follow_redirects=False,
                 connect_timeout=min(self.settings.connect_timeout, remaining),

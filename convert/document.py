@@ -229,7 +229,7 @@ def clean_document(root: lxml.html.HtmlElement, url: str) -> str:
         if len(element) or (element.text or "").strip():
             element.drop_tag()  # keeps the text and elements the parser put inside
     _lazy_images(root)
-    base = _base_url(root, url)  # before removing <head>, where <base href> lives
+    base = base_url_of(root, url)  # before removing <head>, where <base href> lives
     doomed: list[etree._Element] = list(root.iter(etree.Comment, etree.ProcessingInstruction))
     doomed += [element for element in root.iter(*INVISIBLE_TAGS)]
     doomed += [
@@ -249,7 +249,9 @@ def absolute_links(root: lxml.html.HtmlElement, base: str) -> None:
     root.make_links_absolute(base, resolve_base_href=False, handle_failures="discard")
 
 
-def _base_url(root: lxml.html.HtmlElement, url: str) -> str:
+def base_url_of(root: lxml.html.HtmlElement, url: str) -> str:
+    """The URL relative links of the page at ``url`` resolve against: its first ``<base href>``
+    (itself resolved against ``url``), else ``url``."""
     for element in root.iter("base"):
         href = (element.get("href") or "").strip()
         if href:

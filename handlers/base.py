@@ -16,6 +16,7 @@ import tornado.web
 
 from handlers import metrics
 from handlers.errors import ApiError, Shape, from_exception, from_status, render
+from handlers.json_params import read_json_body
 from handlers.lookupgate import NoTurn
 from handlers.params import P, ParamProblem, ParamTable
 from handlers.target import decode_target, mend_slashes, unencoded, with_query
@@ -68,6 +69,9 @@ class BaseHandler(tornado.web.RequestHandler):
     endpoint: str = "other"
     # Health and metrics probes are not work: they neither count as in flight nor hold up shutdown.
     counts_in_flight: bool = True
+    # Requests about background work (submitting and reading jobs): the job workers do not make
+    # way for them as they do for other requests.
+    background: bool = False
 
     def initialize(self, services: Services) -> None:
         self.services = services
@@ -138,13 +142,13 @@ class BaseHandler(tornado.web.RequestHandler):
             raise ApiError("method_not_allowed", f"{self.request.method} is not allowed here")
         if self.counts_in_flight:
             metrics.IN_FLIGHT.inc()
-            self.services.request_started()
+            self.services.request_started(foreground=not self.background)
             self._counted = True
 
     def on_finish(self) -> None:
         if getattr(self, "_counted", False):
             metrics.IN_FLIGHT.dec()
-            self.services.request_finished()
+            self.services.request_finished(foreground=not self.background)
             self._counted = False
         if self.key_info is not None:
             self.services.store.record_usage(self.key_info.org, self.endpoint, self.billed)
@@ -368,6 +372,29 @@ class ApiHandler(BaseHandler):
             names = ", ".join(_shown(name) + _hint(name, self.params) for name in unknown)
             self.warn(f"not parameters of this endpoint, ignored: {names}")
         return cast(P, values), problems
+
+    def read_body(self, model: type[P]) -> P:
+        """The JSON body read into the endpoint's parameter class ``model`` (see
+        :mod:`handlers.json_params`); every problem is reported in one error, fields the table
+        does not know are warned about (refused under ``strict_params``), and so are query
+        parameters other than the key."""
+        if self.params.model is not model:
+            raise TypeError(f"{type(self).__name__} reads {self.params.model}, not {model}")
+        values, problems, unknown = read_json_body(self.params, self.request.body)
+        for warning in values.warnings:
+            self.warn(warning)
+        stray = [name for name in self.request.query_arguments if name != "app_id"]
+        if stray:
+            names = ", ".join(_shown(name) for name in stray)
+            self.warn(f"not parameters of this endpoint (send them in the JSON body): {names}")
+        if unknown and self.services.settings.server.strict_params:
+            problems += [ParamProblem(name, _unknown_words(name, self.params)) for name in unknown]
+        elif unknown:
+            names = ", ".join(_shown(name) + _hint(name, self.params) for name in unknown)
+            self.warn(f"not fields of this endpoint's body, ignored: {names}")
+        if problems:
+            raise params_error(problems)
+        return values
 
     def _raw_path_target(self) -> str | None:
         """The target as the path carries it, before percent-decoding; None when this

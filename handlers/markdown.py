@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from browser.farm.types import RenderOptions
 from convert.chunks import ChunkOptions
@@ -16,6 +16,9 @@ from handlers.errors import ApiError
 from handlers.markdown_params import MARKDOWN_PARAMS, MarkdownParams
 from services.markdown import MarkdownAnswer, MarkdownJob
 from services.pages import PageRequest
+
+if TYPE_CHECKING:
+    from app.config import Settings
 
 
 class MarkdownHandler(ApiHandler):
@@ -77,82 +80,12 @@ class MarkdownHandler(ApiHandler):
 
     def _job(self, url: str, params: MarkdownParams, options: ConvertOptions) -> MarkdownJob:
         """The service's job, once every cross-parameter rule and selector has been checked."""
-        return MarkdownJob(
-            url=url,
-            page=self._page_request(url, params),
-            options=options,
-            render=RenderOptions(
-                wait_for_selector=params.wait_for_selector or None,
-                scroll_to_bottom=params.scroll_to_bottom,
-                load_more_selector=params.load_more_selector or None,
-                org=self.key_info.org if self.key_info else "",
-            ),
-            render_first=_render_first(params),
-            render_tier=_forced_tier(params),
-            auto_render=params.auto_render,
-            ai_sanitize=params.ai_sanitize,
-        )
-
-    def _page_request(self, url: str, params: MarkdownParams) -> PageRequest:
-        max_cache_age = params.max_cache_age
-        return PageRequest(
-            url=url,
-            allowed_tiers=self.plan.proxy_tiers() if self.plan else frozenset(),
-            accept_lang=params.accept_lang,
-            use_proxy=params.use_proxy,
-            use_premium=params.use_premium,
-            use_superior=params.use_superior,
-            proxy_country=(params.proxy_country or "").strip().lower() or None,
-            auto_proxy=params.auto_proxy,
-            retry=params.retry,
-            max_retries=params.max_retries,
-            retry_escalate=params.retry_escalate,
-            cache_ok=params.cache_ok,
-            max_cache_age=None if max_cache_age is None else max_cache_age / 1000,
-        )
+        tiers = self.plan.proxy_tiers() if self.plan else frozenset()
+        return markdown_job(url, params, options, tiers, self.key_info.org if self.key_info else "")
 
     def _options(self, params: MarkdownParams) -> ConvertOptions:
         """Cross-parameter rules and selector checks, all before any fetch."""
-        if params.chunk_overlap > params.chunk_size // 2:
-            raise ApiError(
-                "invalid_parameter",
-                "invalid parameters: chunk_overlap must be at most half of chunk_size",
-            )
-        include = _selectors("include_tags", split_selectors(params.include_tags))
-        exclude = _selectors("exclude_tags", split_selectors(params.exclude_tags))
-        for name in ("wait_for_selector", "load_more_selector"):
-            if getattr(params, name):
-                _selectors(name, (getattr(params, name),))
-        convert = self.services.settings.convert
-        chunking = None
-        if params.chunking or params.query:
-            chunking = ChunkOptions(
-                size=params.chunk_size,
-                overlap=params.chunk_overlap,
-                heading_aware=params.heading_aware,
-                heading_level=params.heading_aware_level,
-                max_chunks=params.max_chunks,
-            )
-        return ConvertOptions(
-            only_main_content=params.only_main_content,
-            include_tags=include,
-            exclude_tags=exclude,
-            max_chars=params.max_chars,
-            structure=StructureRequest(
-                headings=params.include_headings,
-                links=params.include_links,
-                images=params.include_images,
-                limits=StructureLimits(
-                    headings=convert.max_headings,
-                    links=convert.max_links,
-                    images=convert.max_images,
-                ),
-            ),
-            chunking=chunking,
-            query=params.query or None,
-            query_top_k=params.query_top_k,
-            safety_mode=params.ai_sanitize_mode if params.ai_sanitize else None,
-        )
+        return convert_options(params, self.services.settings)
 
     # -- answering -------------------------------------------------------------------------------
 
@@ -212,6 +145,93 @@ class MarkdownHandler(ApiHandler):
             if params.include_images:
                 body["images"] = structure.images
         return body
+
+
+def markdown_job(
+    url: str,
+    params: MarkdownParams,
+    options: ConvertOptions,
+    allowed_tiers: frozenset[str],
+    org: str,
+) -> MarkdownJob:
+    """The Markdown service's job for ``url`` read with ``params`` by a key of ``org`` whose plan
+    allows ``allowed_tiers`` (the endpoint's, and each page of a batch or crawl)."""
+    max_cache_age = params.max_cache_age
+    page = PageRequest(
+        url=url,
+        allowed_tiers=allowed_tiers,
+        accept_lang=params.accept_lang,
+        use_proxy=params.use_proxy,
+        use_premium=params.use_premium,
+        use_superior=params.use_superior,
+        proxy_country=(params.proxy_country or "").strip().lower() or None,
+        auto_proxy=params.auto_proxy,
+        retry=params.retry,
+        max_retries=params.max_retries,
+        retry_escalate=params.retry_escalate,
+        cache_ok=params.cache_ok,
+        max_cache_age=None if max_cache_age is None else max_cache_age / 1000,
+    )
+    return MarkdownJob(
+        url=url,
+        page=page,
+        options=options,
+        render=RenderOptions(
+            wait_for_selector=params.wait_for_selector or None,
+            scroll_to_bottom=params.scroll_to_bottom,
+            load_more_selector=params.load_more_selector or None,
+            org=org,
+        ),
+        render_first=_render_first(params),
+        render_tier=_forced_tier(params),
+        auto_render=params.auto_render,
+        ai_sanitize=params.ai_sanitize,
+    )
+
+
+def convert_options(params: MarkdownParams, settings: Settings) -> ConvertOptions:
+    """The conversion options ``params`` ask for under ``settings``: cross-parameter rules and
+    selector checks, all before any fetch (:class:`ApiError` for a broken rule)."""
+    convert = settings.convert
+    if params.chunk_overlap > params.chunk_size // 2:
+        raise ApiError(
+            "invalid_parameter",
+            "invalid parameters: chunk_overlap must be at most half of chunk_size",
+        )
+    include = _selectors("include_tags", split_selectors(params.include_tags))
+    exclude = _selectors("exclude_tags", split_selectors(params.exclude_tags))
+    for name in ("wait_for_selector", "load_more_selector"):
+        if getattr(params, name):
+            _selectors(name, (getattr(params, name),))
+    chunking = None
+    if params.chunking or params.query:
+        chunking = ChunkOptions(
+            size=params.chunk_size,
+            overlap=params.chunk_overlap,
+            heading_aware=params.heading_aware,
+            heading_level=params.heading_aware_level,
+            max_chunks=params.max_chunks,
+        )
+    return ConvertOptions(
+        only_main_content=params.only_main_content,
+        include_tags=include,
+        exclude_tags=exclude,
+        max_chars=params.max_chars,
+        structure=StructureRequest(
+            headings=params.include_headings,
+            links=params.include_links,
+            images=params.include_images,
+            limits=StructureLimits(
+                headings=convert.max_headings,
+                links=convert.max_links,
+                images=convert.max_images,
+            ),
+        ),
+        chunking=chunking,
+        query=params.query or None,
+        query_top_k=params.query_top_k,
+        safety_mode=params.ai_sanitize_mode if params.ai_sanitize else None,
+    )
 
 
 MARKDOWN_TYPES = ("text/markdown", "text/plain", "text/*", "*/*")

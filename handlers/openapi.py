@@ -12,6 +12,9 @@ from handlers.errors import KINDS, ApiError, Shape, render
 from handlers.markdown import MARKDOWN_PARAMS
 from handlers.oembed import OEMBED_PARAMS
 from handlers.openapi_frames import FRAME, FRAME_LIST, frame_paths
+from handlers.openapi_jobs import SCHEMAS as JOB_SCHEMAS
+from handlers.openapi_jobs import job_paths
+from handlers.openapi_map import MAP_SCHEMAS, map_paths
 from handlers.param_groups import MARKDOWN_GROUPS, Groups, grouped
 from handlers.params import ParamTable
 from handlers.screenshot import SCREENSHOT_PARAMS
@@ -429,8 +432,10 @@ def build_openapi(base_url: str, frame_host: str = "") -> dict[str, Any]:
             **_two_forms(
                 "/api/3.0/markdown", "markdown", markdown_op, MARKDOWN_PARAMS, MARKDOWN_GROUPS
             ),
+            **job_paths(_SECURITY, _error_responses("markdown")),
             **_oembed_paths(),
             **_screenshot_paths(),
+            **map_paths(_HEADERS, _SECURITY, _error_responses("markdown")),
             "/healthz": health,
             "/readyz": ready,
             **frame_paths(frame_host or base_url, _error_responses("oembed")),
@@ -451,6 +456,8 @@ def build_openapi(base_url: str, frame_host: str = "") -> dict[str, Any]:
                 "Embed": _EMBED,
                 "Frame": FRAME,
                 "FrameList": FRAME_LIST,
+                **JOB_SCHEMAS,
+                **MAP_SCHEMAS,
             },
         },
     }

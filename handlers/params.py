@@ -6,6 +6,11 @@ An endpoint declares its parameters once, as a frozen dataclass whose fields are
 :class:`ParamTable` parses the query arguments of a request into an instance of that class
 (attributes mypy checks) and reports every problem at once, so a client fixes all of its
 mistakes in one round trip.
+
+An ``array`` parameter is a list of strings: every value of a repeated query parameter, or a
+JSON array in a request body (:mod:`handlers.json_params` reads bodies with the same tables);
+``max_items`` bounds its length and the string rules (``max_length``, ``pattern``) apply to
+each item.
 """
 
 from __future__ import annotations
@@ -18,7 +23,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, Literal, TypeVar
 
-ParamType = Literal["string", "integer", "number", "boolean"]
+ParamType = Literal["string", "integer", "number", "boolean", "array"]
 
 _TRUE = "true", "1"
 _FALSE = "false", "0"
@@ -53,6 +58,8 @@ class Param:
     # Declared by the contract but not served by this build: a non-default value is refused.
     available: bool = True
     secret: bool = False
+    max_items: int | None = None
+    """The most items an ``array`` parameter may hold."""
 
 
 @dataclass(frozen=True)
@@ -139,6 +146,14 @@ class ParamTable(Generic[P]):
         problems: list[ParamProblem] = []
         warnings: list[str] = []
         for param in self.params:
+            if param.type == "array":
+                items = _all_sent(args, (param.name, *param.aliases))
+                if items is not None:
+                    sent.add(param.name)
+                values[param.name], problem = _convert_array(param, items)
+                if problem is not None:
+                    problems.append(problem)
+                continue
             raw = _first_sent(args, (param.name, *param.aliases))
             if raw is None:
                 if param.required:
@@ -191,6 +206,37 @@ def _first_sent(args: Mapping[str, Sequence[str]], names: Sequence[str]) -> str 
         if values:
             return values[0]
     return None
+
+
+def _all_sent(args: Mapping[str, Sequence[str]], names: Sequence[str]) -> Sequence[str] | None:
+    """Every value of the first name that was sent (an empty list counts as sent)."""
+    for name in names:
+        if name in args:
+            return args[name]
+    return None
+
+
+def _convert_array(
+    param: Param, items: Sequence[str] | None
+) -> tuple[tuple[str, ...], ParamProblem | None]:
+    """An array parameter's items, checked; the default (or no items) and the problem when
+    they are not acceptable."""
+    default = tuple(param.default or ())
+    if items is None:
+        if param.required:
+            return default, ParamProblem(param.name, "is required", param.problem)
+        return default, None
+    if param.max_items is not None and len(items) > param.max_items:
+        message = f"must have at most {param.max_items} items"
+        return default, ParamProblem(param.name, message, param.problem)
+    item_param = dataclasses.replace(param, type="string")
+    converted = []
+    for index, item in enumerate(items):
+        try:
+            converted.append(convert(item_param, item))
+        except ValueError as exc:
+            return default, ParamProblem(param.name, f"item {index + 1} {exc}", param.problem)
+    return tuple(converted), None
 
 
 def convert(param: Param, raw: str) -> Any:
@@ -257,6 +303,8 @@ def _num(value: float) -> str:
 def _openapi_param(
     param: Param, name: str, text: str, required: bool | None = None
 ) -> dict[str, Any]:
+    if param.type == "array":
+        return _openapi_array(param, name, text, required)
     schema: dict[str, Any] = {"type": param.type}
     if param.default is not None:
         schema["default"] = param.default
@@ -288,6 +336,33 @@ def _openapi_param(
         "required": param.required if required is None else required,
         "description": description,
         "schema": schema,
+    }
+    if param.example is not None:
+        out["example"] = param.example
+    return out
+
+
+def item_schema(param: Param) -> dict[str, Any]:
+    """The JSON schema of one item of an ``array`` parameter."""
+    schema: dict[str, Any] = {"type": "string"}
+    if param.max_length is not None:
+        schema["maxLength"] = param.max_length
+    if param.pattern is not None:
+        schema["pattern"] = f"^{param.pattern}$"
+    return schema
+
+
+def _openapi_array(param: Param, name: str, text: str, required: bool | None) -> dict[str, Any]:
+    schema: dict[str, Any] = {"type": "array", "items": item_schema(param)}
+    if param.max_items is not None:
+        schema["maxItems"] = param.max_items
+    out: dict[str, Any] = {
+        "name": name,
+        "in": "query",
+        "required": param.required if required is None else required,
+        "description": text + " Repeat the parameter for each item.",
+        "schema": schema,
+        "explode": True,
     }
     if param.example is not None:
         out["example"] = param.example

@@ -24,6 +24,9 @@ class CreditSettings:
     screenshot: int = setting(1, "Base credits of a screenshot.", min=0)
     oembed_v3: int = setting(1, "Base credits of an oEmbed 3.0 request.", min=0)
     oembed_v1: int = setting(10, "Flat credits of an oEmbed 1.1 request, whatever it used.", min=0)
+    map: int = setting(
+        1, "Flat credits of a site map (POST /api/3.0/map), whatever it fetched.", min=0
+    )
     standard_proxy: int = setting(1, "Add-on when the standard proxy tier fetched the page.", min=0)
     premium_proxy: int = setting(5, "Add-on when the premium proxy tier fetched the page.", min=0)
     superior_proxy: int = setting(
@@ -46,6 +49,7 @@ PRICES: dict[tuple[str, str], Price] = {
     ("screenshot", "1.1"): Price("screenshot"),
     ("oembed", "3.0"): Price("oembed_v3"),
     ("oembed", "1.1"): Price("oembed_v1", add_ons=False),
+    ("map", "3.0"): Price("map", add_ons=False),
 }
 """(endpoint, version) -> its price."""
 PROXY_ADD_ONS = {

@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import multiprocessing
+import os
 import resource
 import signal
 import time
@@ -74,9 +75,15 @@ class PoolBusyError(Exception):
 class ConverterPool:
     """Runs pure conversion functions in worker processes, one conversion per worker at a time."""
 
-    def __init__(self, settings: ConvertSettings) -> None:
+    def __init__(
+        self, settings: ConvertSettings, *, workers: int | None = None, niceness: int = 0
+    ) -> None:
         self.settings = settings
-        self._workers: list[ProcessPoolExecutor | None] = [None] * settings.workers
+        self.niceness = niceness
+        """Added to the workers' CPU niceness: a background pool yields the processor to the
+        requests' workers and the server."""
+        count = settings.workers if workers is None else max(1, workers)
+        self._workers: list[ProcessPoolExecutor | None] = [None] * count
         self._free: asyncio.Queue[int] | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
 
@@ -97,7 +104,7 @@ class ConverterPool:
                 max_workers=1,
                 mp_context=multiprocessing.get_context("spawn"),
                 initializer=_prepare_worker,
-                initargs=(self.settings.worker_memory_mb,),
+                initargs=(self.settings.worker_memory_mb, self.niceness),
             )
         return executor
 
@@ -173,12 +180,15 @@ def _stop(executor: ProcessPoolExecutor, grace: float) -> None:
             process.join(1.0)
 
 
-def _prepare_worker(memory_mb: int) -> None:
+def _prepare_worker(memory_mb: int, niceness: int = 0) -> None:
     """Workers leave stopping to the server: SIGTERM/SIGINT sent to the whole process group (by
     systemd or a terminal) must not kill a conversion the server is still draining. Their
-    address space is bounded, so a conversion that would take the host's memory fails alone."""
+    address space is bounded, so a conversion that would take the host's memory fails alone;
+    a background pool's run at a lower CPU priority."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    if niceness > 0:
+        os.nice(niceness)
     if memory_mb > 0:
         limit = memory_mb * 2**20
         resource.setrlimit(resource.RLIMIT_AS, (limit, limit))

@@ -10,6 +10,7 @@
     { name: "Markdown", test: (path) => /\/markdown(\/|$)/.test(path) },
     { name: "oEmbed", test: (path) => /\/oembed(\/|$)/.test(path) },
     { name: "Screenshot", test: (path) => /\/screenshots?(\/|$)/.test(path) },
+    { name: "Sites and jobs", test: (path) => /\/(map|batch|crawl|jobs)(\/|$)/.test(path) },
   ];
   const OTHER_GROUP = "Health and other";
   const LENIENT = /Allowed: ([^;]+); anything else means the default\./;
@@ -104,6 +105,9 @@
       lines.push(el("span", { className: "pattern" }, "pattern ", el("code", { text: schema.pattern })));
     }
     if (schema.maxLength !== undefined) lines.push("max length " + schema.maxLength);
+    if (schema.maxItems !== undefined) lines.push("at most " + schema.maxItems + " items");
+    const items = schema.items || {};
+    if (items.maxLength !== undefined) lines.push("each at most " + items.maxLength + " characters");
     if (schema.minLength !== undefined) lines.push("min length " + schema.minLength);
     if (!lines.length) return ["—"];
     return lines.map((line) => el("div", {}, line));
@@ -142,6 +146,41 @@
       if (param && param.name) merged.set(param.in + ":" + param.name, param);
     }
     return [...merged.values()];
+  }
+
+  // The JSON request body's fields, as rows of the parameter table ("in": body).
+  function bodyParameters(doc, operation) {
+    const body = deref(doc, operation.requestBody) || {};
+    const media = (body.content || {})["application/json"];
+    if (!media) return [];
+    const schema = deref(doc, media.schema) || {};
+    const needed = new Set(schema.required || []);
+    return Object.entries(schema.properties || {}).map(([name, raw]) => {
+      const property = deref(doc, raw) || {};
+      const examples = Array.isArray(property.examples) ? property.examples : [];
+      return {
+        name,
+        in: "body",
+        required: needed.has(name),
+        description: property.description,
+        schema: property,
+        example: examples.length ? examples[0] : undefined,
+      };
+    });
+  }
+
+  // The example body of an operation that takes JSON: its own example, else its required
+  // fields with their examples.
+  function bodyExample(doc, operation, params) {
+    const body = deref(doc, operation.requestBody) || {};
+    const media = (body.content || {})["application/json"];
+    if (!media) return null;
+    if (media.example !== undefined) return media.example;
+    const example = {};
+    for (const param of params) {
+      if (param.in === "body" && param.required) example[param.name] = param.example ?? "VALUE";
+    }
+    return example;
   }
 
   // --- Rendering ---------------------------------------------------------------------------
@@ -308,7 +347,7 @@
     }
   }
 
-  function curlCommand(baseUrl, path, params, requirements) {
+  function curlCommand(baseUrl, method, path, params, requirements, body) {
     const byPath = new Map(params.filter((p) => p.in === "path").map((p) => [p.name, p]));
     const target = path.replace(/\{([^}]+)\}/g, (whole, name) => {
       const param = byPath.get(name);
@@ -331,15 +370,21 @@
       query.push(encodeURIComponent(param.name) + "=" + encodeURIComponent(value));
     }
     const url = baseUrl + target + (query.length ? "?" + query.join("&") : "");
-    const header = headerOnly ? " -H '" + headerOnly.scheme.name + ": YOUR_KEY'" : "";
+    let header = headerOnly ? " -H '" + headerOnly.scheme.name + ": YOUR_KEY'" : "";
+    if (method !== "get") header = " -X " + method.toUpperCase() + header;
+    if (body !== null) {
+      const data = JSON.stringify(body).replace(/'/g, "'\\''");
+      header += " -H 'Content-Type: application/json' -d '" + data + "'";
+    }
     return "curl" + header + " '" + url.replace(/'/g, "%27") + "'";
   }
 
   function operationCard(doc, baseUrl, method, path, pathItem, operation, group) {
     const anchor = operationAnchor(method, path, operation);
-    const params = parametersOf(doc, pathItem, operation);
+    const params = [...parametersOf(doc, pathItem, operation), ...bodyParameters(doc, operation)];
     const requirements = securityRequirements(doc, operation);
-    const curl = curlCommand(baseUrl, path, params, requirements);
+    const body = bodyExample(doc, operation, params);
+    const curl = curlCommand(baseUrl, method, path, params, requirements, body);
     const errors = errorsBlock(errorExamples(doc, operation));
     const card = el(
       "section",

@@ -24,6 +24,8 @@ from store.models import (
     ApiKey,
     DomainStrategy,
     Frame,
+    Job,
+    JobPage,
     Organization,
     PageCache,
     SchemaVersion,
@@ -73,12 +75,17 @@ def _frames(db: peewee.Database) -> None:
     create_tables(db, [Frame, Secret])
 
 
+def _jobs(db: peewee.Database) -> None:
+    create_tables(db, [Job, JobPage])
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "organizations, API keys and usage", _core_tables),
     Migration(2, "page cache", _page_cache),
     Migration(3, "learned per-domain fetch strategy", _domain_strategy),
     Migration(4, "screenshots", _screenshots),
     Migration(5, "hosted frames and installation secrets", _frames),
+    Migration(6, "batch and crawl jobs and their pages", _jobs),
 )
 
 

@@ -164,3 +164,59 @@ class Secret(BaseModel):
 
     name = peewee.CharField(max_length=64, primary_key=True)
     value = peewee.CharField(max_length=128)
+
+
+class Job(BaseModel):
+    """A batch or crawl job of one organization: its options, its state and its running totals.
+    ``results`` numbers the pages in the order they finished (the results cursor); ``expires_at``
+    is set when the job ends, and the retention sweep deletes it and its pages after that."""
+
+    id = peewee.CharField(max_length=32, primary_key=True)
+
+    org = peewee.ForeignKeyField(Organization, backref="jobs", index=True, on_delete="CASCADE")
+    plan = peewee.CharField(max_length=50)
+    kind = peewee.CharField(max_length=16)
+    options = peewee.TextField()  # a JSON object: Markdown options, crawl scope, limits
+    status = peewee.CharField(max_length=16, index=True)
+    stop_reason = peewee.CharField(max_length=32, null=True)
+    webhook_url = peewee.TextField(null=True)
+    webhook_secret = peewee.CharField(max_length=128, null=True)
+    pages_total = peewee.IntegerField(default=0)
+    pages_done = peewee.IntegerField(default=0)
+    pages_failed = peewee.IntegerField(default=0)
+    results = peewee.IntegerField(default=0)
+    credits = peewee.BigIntegerField(default=0)
+    created_at = peewee.DateTimeField(default=utc_now)
+    updated_at = peewee.DateTimeField(default=utc_now)
+    finished_at = peewee.DateTimeField(null=True)
+    expires_at = peewee.DateTimeField(null=True, index=True)
+
+
+class JobPage(BaseModel):
+    """One URL of a job: its place in the queue, the lease of the process working on it, and its
+    result. ``url_key`` (the sha256 of the normalised URL) is unique per job, so a URL found twice
+    is queued once; ``seq`` is the page's place in the finishing order."""
+
+    id = peewee.BigAutoField()
+
+    job = peewee.ForeignKeyField(Job, backref="pages", index=False, on_delete="CASCADE")
+    url_key = peewee.CharField(max_length=64)
+    url = peewee.TextField()
+    host = peewee.CharField(max_length=255)
+    depth = peewee.IntegerField(default=0)
+    status = peewee.CharField(max_length=16)
+    attempts = peewee.IntegerField(default=0)
+    lease_owner = peewee.CharField(max_length=64, null=True)
+    lease_expires = peewee.DateTimeField(null=True)
+    seq = peewee.IntegerField(null=True)
+    credits = peewee.IntegerField(default=0)
+    result = peewee.TextField(null=True)  # a JSON object: the page's answer or its error
+    finished_at = peewee.DateTimeField(null=True)
+
+    class Meta:
+        indexes = (
+            (("job", "url_key"), True),
+            (("job", "status", "depth", "id"), False),
+            (("job", "seq"), False),
+            (("lease_owner",), False),
+        )

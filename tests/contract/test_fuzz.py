@@ -18,10 +18,12 @@ examples per operation and ``PAGECAST_FUZZ_RANDOM=1`` drops the fixed seed.
 
 from __future__ import annotations
 
+import json
 import os
 import tempfile
 import urllib.parse
-from collections.abc import Iterator
+import urllib.request
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -74,6 +76,7 @@ class Running:
     key: str
     sites: Sites
     log: Path
+    job_id: str
 
 
 @pytest.fixture(scope="module")
@@ -86,17 +89,38 @@ def running() -> Iterator[Running]:
         base_url = f"http://127.0.0.1:{port}"
         try:
             schema = schemathesis.openapi.from_url(f"{base_url}/openapi.json")
-            yield Running(schema, base_url, key, sites, log)
+            job_id = _submit_batch(base_url, key, sites.url("/article/fuzzing"))
+            yield Running(schema, base_url, key, sites, log, job_id)
         finally:
             stop_pagecast(process)
             sites.close()
 
 
+def _submit_batch(base_url: str, key: str, target: str) -> str:
+    """A job of one page, whose id the job operations are fuzzed with."""
+    request = urllib.request.Request(
+        f"{base_url}/api/3.0/batch",
+        data=json.dumps({"urls": [target]}).encode(),
+        headers={"X-API-Key": key, "Content-Type": "application/json"},
+    )
+    with urllib.request.urlopen(request, timeout=30) as response:  # loopback only
+        return str(json.load(response)["id"])
+
+
 def _real_target(running: Running, path: str) -> str:
     """A page on the local origin that suits the operation."""
-    if "/screenshot/" in path or "/markdown/" in path:
+    if "/screenshot/" in path or "/markdown/" in path or path.endswith("/map"):
         return running.sites.url("/article/fuzzing")
     return running.sites.url("/card/fuzzing")
+
+
+def _aimed(
+    case: schemathesis.Case, target: str, aim: Callable[[str], dict[str, Any]] | None = None
+) -> schemathesis.Case:
+    """A generated JSON body with its url (or what ``aim`` says) pointed at the real page."""
+    if isinstance(case.body, dict):
+        case.body = {**case.body, **(aim(target) if aim else {"url": target})}
+    return case
 
 
 def _strategies(running: Running, label: str) -> st.SearchStrategy[schemathesis.Case]:
@@ -111,9 +135,16 @@ def _strategies(running: Running, label: str) -> st.SearchStrategy[schemathesis.
     keyed = {"app_id": running.key}
     generated = operation.as_strategy(query=keyed)
     target = _real_target(running, operation.path)
-    if "encoded_url" in names:
+    if operation.path in JOB_BODIES:
+        aim = JOB_BODIES[operation.path]
+        real = generated.map(lambda case: _aimed(case, target, aim))
+    elif operation.body:
+        real = generated.map(lambda case: _aimed(case, target))
+    elif "encoded_url" in names:
         encoded = urllib.parse.quote(target, safe="")
         real = operation.as_strategy(query=keyed, path_parameters={"encoded_url": encoded})
+    elif "job_id" in names:
+        real = operation.as_strategy(query=keyed, path_parameters={"job_id": running.job_id})
     else:
         real = operation.as_strategy(query={**keyed, "url": target})
     return st.integers(0, 19).flatmap(
@@ -129,7 +160,35 @@ def _target_failure(running: Running, case: schemathesis.Case, response: Any) ->
     documented = {502: "target_unreachable", 504: "navigation_timeout"}
     target = urllib.parse.unquote(str(case.path_parameters.get("encoded_url", "")))
     target += str(case.query.get("url", ""))
+    if isinstance(case.body, dict):
+        target += str(case.body.get("url", ""))
     return documented.get(response.status_code) == code and running.sites.base_url not in target
+
+
+JOB_BODIES: dict[str, Callable[[str], dict[str, Any]]] = {
+    "/api/3.0/batch": lambda target: {"urls": [target]},
+    "/api/3.0/crawl": lambda target: {"url": target, "max_pages": 2},
+}
+"""A plain body of each job submission, for a target page."""
+
+
+def _plain_case(running: Running, operation: Any) -> tuple[schemathesis.Case, int]:
+    """The operation asked plainly for a real page with the valid key, and the status it
+    answers: 200, or 202 for a job submission."""
+    target = _real_target(running, operation.path)
+    keyed = {"app_id": running.key}
+    if operation.path in JOB_BODIES:
+        body = JOB_BODIES[operation.path](target)
+        return operation.Case(query=keyed, body=body, media_type="application/json"), 202
+    if operation.body:
+        body = {"url": target}
+        return operation.Case(query=keyed, body=body, media_type="application/json"), 200
+    if "{job_id}" in operation.path:
+        return operation.Case(path_parameters={"job_id": running.job_id}, query=keyed), 200
+    if "{encoded_url}" in operation.path:
+        encoded = urllib.parse.quote(target, safe="")
+        return operation.Case(path_parameters={"encoded_url": encoded}, query=keyed), 200
+    return operation.Case(query={**keyed, "url": target}), 200
 
 
 @pytest.mark.timeout(max(600, EXAMPLES * 15))
@@ -139,18 +198,9 @@ def test_every_response_is_documented(running: Running, label: str) -> None:
     assert operation is not None
     if any(parameter.name == "app_id" for parameter in operation.iter_parameters()):
         # The plain request first: the fuzzing below must not be all it ever sees fail.
-        target = _real_target(running, operation.path)
-        plain = operation.Case(
-            path_parameters={"encoded_url": urllib.parse.quote(target, safe="")}
-            if "{encoded_url}" in operation.path
-            else {},
-            query={
-                "app_id": running.key,
-                **({} if "{encoded_url}" in operation.path else {"url": target}),
-            },
-        )
+        plain, expected = _plain_case(running, operation)
         response = plain.call(base_url=running.base_url, timeout=60)
-        assert response.status_code == 200, response.text[:500]
+        assert response.status_code == expected, response.text[:500]
 
     @settings(
         max_examples=EXAMPLES,
@@ -182,6 +232,7 @@ def test_every_operation_is_fuzzed() -> None:
     assert any("/screenshot/" in label for label in LABELS)
     assert any("/markdown/" in label for label in LABELS)
     assert any(label.endswith("/oembed") for label in LABELS)
+    assert "POST /api/3.0/map" in LABELS
 
 
 def test_server_logged_no_traceback(running: Running) -> None:

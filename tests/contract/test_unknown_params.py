@@ -17,13 +17,23 @@ from tests.origin import serve
 
 TARGET = quote("ftp://nowhere.invalid/", safe="")
 """A target every endpoint refuses once its parameters are read (400, nothing fetched)."""
-SAMPLES = {"encoded_url": TARGET, "embed_id": "00000000-0000-0000-0000-000000000000"}
+SAMPLES = {
+    "encoded_url": TARGET,
+    "embed_id": "00000000-0000-0000-0000-000000000000",
+    "job_id": "0123456789abcdef",
+}
 FRAME_PATHS = ("/api/v1/frames",)
 
 
 @pytest.fixture
 def app(services: Any) -> tornado.web.Application:
     return make_api_app(services)
+
+
+@pytest.fixture
+def key(services: Any) -> str:
+    """A key whose plan's burst covers a request to every operation at once."""
+    return str(services.store.create_key("acme", "pro").key)
 
 
 def misspelled(name: str) -> str:

@@ -164,6 +164,18 @@ async def test_reference_renders_in_chromium(api: Origin, services: Services) ->
             query_form = await cell_text(page, '[data-operation-id="oembed_3_0_query"] pre.curl')
             assert "app_id=YOUR_KEY&url=https%3A%2F%2Fwww.youtube.com%2F" in query_form
 
+            # A JSON body: its fields in the parameter table, the example with -d.
+            site_map = '[data-group="Sites and jobs"] [data-operation-id="map"]'
+            include = await cell_text(page, f'{site_map} tr[data-param="include"]')
+            assert "body" in include and "array of string" in include, include
+            assert "at most 50 items" in include and "each at most 512 characters" in include
+            url_row = await cell_text(page, f'{site_map} tr[data-in="body"][data-param="url"]')
+            assert "yes" in url_row
+            assert await page.locator(f'{site_map} tr[data-in="query"]').count() == 1  # app_id
+            curl = await cell_text(page, f"{site_map} pre.curl")
+            assert curl.startswith("curl -X POST -H 'Content-Type: application/json' -d '{")
+            assert curl.endswith(f"'{server_url}/api/3.0/map?app_id=YOUR_KEY'"), curl
+
             security = await cell_text(page, "#security")
             assert "app_id" in security and "api-key" in security
             health = await cell_text(page, '[data-group="Health and other"]')

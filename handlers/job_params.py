@@ -1,0 +1,188 @@
+"""The JSON bodies of the job endpoints (batch and crawl) and the query of the job endpoint, as
+parameter tables: they validate requests and describe them in ``/openapi.json``.
+
+A body is read with its table as :mod:`handlers.json_params` reads every JSON body; its
+``options`` object holds Markdown parameters for every page, read with the Markdown endpoint's
+own table, less the parameters that only shape a single-page answer (:data:`ANSWER_ONLY`).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from handlers.json_params import body_schema, read_json_body
+from handlers.markdown_params import MARKDOWN_PARAMS
+from handlers.params import P, ParamProblem, Params, ParamTable, param
+
+ANSWER_ONLY = frozenset(
+    {
+        "app_id",
+        "url",
+        "format",
+        "include_markdown",
+        "include_metadata",
+        "include_chunks",
+        "include_ai_safety",
+        "include_headings",
+        "include_links",
+        "include_images",
+    }
+)
+"""Markdown parameters that shape only the single-page answer: not job options."""
+OPTIONS: ParamTable[Any] = ParamTable(
+    [p for p in MARKDOWN_PARAMS.params if p.name not in ANSWER_ONLY]
+)
+"""The Markdown parameters a job's ``options`` may set."""
+MAX_BATCH_URLS = 1000
+PATTERN_WORDS = (
+    "shell-style globs (*, ?, [...]) matched against the whole URL path (* also matches /), "
+    "e.g. /docs/*; a page must match one include pattern (when any) and no exclude pattern. "
+    "The start page is always fetched."
+)
+
+
+@dataclass(frozen=True)
+class JobBodyParams(Params):
+    """The fields every job body may carry."""
+
+    webhook_url: str | None = param(
+        "string",
+        "Called (POST, JSON) on each finished page and when the job ends, signed with "
+        "X-Pagecast-Signature: sha256=HMAC-SHA256(webhook_secret, body).",
+        max_length=2048,
+        example="https://example.com/hooks/pagecast",
+    )
+    webhook_secret: str | None = param(
+        "string",
+        "The webhook's signing secret; one is made (and answered once) when not given.",
+        max_length=128,
+        pattern=r"[\x21-\x7e]{16,128}",
+        pattern_words="16 to 128 printable ASCII characters without spaces",
+        secret=True,
+    )
+
+
+@dataclass(frozen=True)
+class BatchBodyParams(JobBodyParams):
+    """A batch's body."""
+
+    urls: tuple[str, ...] = param(
+        "array",
+        "The pages, http or https; a URL listed twice (or with a fragment or tracking "
+        "parameters more) is done once.",
+        (),
+        required=True,
+        max_items=MAX_BATCH_URLS,
+        max_length=2048,
+        example=["https://example.com/a", "https://example.com/b"],
+    )
+
+
+@dataclass(frozen=True)
+class CrawlBodyParams(JobBodyParams):
+    """A crawl's body."""
+
+    url: str = param(
+        "string",
+        "The start page; the crawl stays on its host (and port).",
+        "",
+        required=True,
+        max_length=2048,
+        example="https://docs.example.com/",
+    )
+    max_pages: int = param(
+        "integer", "Most pages fetched, the start page included.", 100, minimum=1
+    )
+    max_depth: int = param(
+        "integer",
+        "Most links followed from the start page (0: the start page only).",
+        3,
+        minimum=0,
+        maximum=100,
+    )
+    include: tuple[str, ...] = param(
+        "array", "Paths to crawl: " + PATTERN_WORDS, (), max_items=50, max_length=512
+    )
+    exclude: tuple[str, ...] = param(
+        "array", "Paths to leave out (same form as include).", (), max_items=50, max_length=512
+    )
+    subdomains: bool = param(
+        "boolean", "Also follow links to subdomains of the start host (without www.).", False
+    )
+
+
+@dataclass(frozen=True)
+class ResultsParams(Params):
+    """The query of ``GET /api/3.0/jobs/{id}``."""
+
+    app_id: str | None = param("string", "API key (or send the api-key header).", secret=True)
+    cursor: str | None = param(
+        "string",
+        "Where the previous answer's results ended (its next_cursor); none: from the first.",
+        max_length=12,
+        pattern=r"[0-9]{1,12}",
+        pattern_words="a cursor given by a previous answer",
+    )
+    limit: int = param("integer", "Most results in this answer.", 20, minimum=0, maximum=100)
+
+
+BATCH_BODY = ParamTable.of(BatchBodyParams)
+CRAWL_BODY = ParamTable.of(CrawlBodyParams)
+RESULTS_PARAMS = ParamTable.of(ResultsParams)
+
+
+def read_job_body(
+    table: ParamTable[P], body: bytes
+) -> tuple[P, dict[str, str], list[ParamProblem], list[str]]:
+    """A job body read with ``table``, its Markdown options (as strings, as stored with the
+    job), every problem, and the fields neither knows."""
+    values, problems, unknown = read_json_body(table, body)
+    options: dict[str, str] = {}
+    if "options" in unknown:
+        unknown.remove("options")
+        sent = json.loads(body)["options"]  # the body parsed above: a JSON object
+        if not isinstance(sent, dict):
+            problems.append(ParamProblem("options", "must be an object of Markdown parameters"))
+        else:
+            options, more = read_options(sent)
+            problems += more
+    return values, options, problems, unknown
+
+
+def read_options(sent: Mapping[str, Any]) -> tuple[dict[str, str], list[ParamProblem]]:
+    """The ``options`` object read with the Markdown endpoint's table: the values sent, spelled
+    as the query would spell them, and every problem (named ``options.NAME``)."""
+    parsed, problems, unknown = read_json_body(MARKDOWN_PARAMS, json.dumps(dict(sent)).encode())
+    named = [ParamProblem(f"options.{p.name}", p.message, p.kind) for p in problems]
+    named += [
+        ParamProblem(f"options.{name[:40]}", "is not a Markdown option of a job")
+        for name in [*unknown, *sorted(parsed.sent & ANSWER_ONLY)]
+    ]
+    options = {
+        name: _spelled(getattr(parsed, name)) for name in parsed.sent if name not in ANSWER_ONLY
+    }
+    return options, named
+
+
+def _spelled(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def job_body_schema(table: ParamTable[Any], description: str) -> dict[str, Any]:
+    """The JSON schema of a job body: its table's fields and the Markdown ``options``."""
+    schema = body_schema(table)
+    schema["description"] = description
+    options = body_schema(OPTIONS)
+    options.pop("required", None)
+    schema["properties"]["options"] = {
+        **options,
+        "additionalProperties": False,
+        "description": "The Markdown endpoint's parameters for every page (those that shape "
+        "the page, not the answer's format), as JSON values.",
+    }
+    return schema

@@ -1,0 +1,438 @@
+"""The job runner: background workers in the server process that claim job pages from the store,
+turn each into Markdown with the single-page pipeline, record the result and bill it.
+
+Fairness and politeness, per process:
+
+- at most ``workers`` pages at once; each free worker goes to the organization with the fewest
+  pages in flight (then the job with the fewest), and no organization holds more than
+  ``org_workers``;
+- job pages convert in a pool of their own, at a lower CPU priority than the single-page
+  requests' workers, and while the process serves other requests (``busy``) it works on at most
+  ``busy_workers`` pages, started at most every ``busy_interval``;
+- at most ``host_concurrency`` fetches per host, starts spaced by the host's delay (the
+  setting, or a crawl's robots.txt Crawl-delay).
+
+Durability: every claim is a lease in the database, renewed while the page is worked on; a
+result is recorded only by the lease holder. At shutdown the pages in flight get
+``shutdown_timeout`` to finish, the rest are given back to the queue. Pages of a process that
+died are taken over when their lease expires.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+import contextlib
+import itertools
+import logging
+import os
+import secrets
+import socket
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from functools import partial
+from typing import Any
+
+from services.jobs.settings import JobSettings
+from services.jobs.work import Discovery, Notify, PageWork, ended_event
+from services.markdown import (
+    MarkdownAnswer,
+    MarkdownError,
+    MarkdownFailure,
+    MarkdownService,
+)
+from store import job_views
+from store import jobs as job_rows
+from store.jobs import ActiveJob, Claim, NewPage, Outcome, Recorded
+from store.store import Store, StoreUnavailable
+
+log = logging.getLogger(__name__)
+
+ACTIVE_CACHE_SECONDS = 0.5
+"""How long the list of active jobs is reused between claims."""
+BUSY_BACKOFF_SECONDS = 1.0
+"""How long a host is left alone after the conversion workers were found busy."""
+
+
+@dataclass
+class _Counts:
+    """Pages in flight in this process, by organization, job and host."""
+
+    orgs: collections.Counter[str]
+    jobs: collections.Counter[str]
+    hosts: collections.Counter[str]
+
+
+class JobRunner:
+    """The background workers of one process; :meth:`start` on the IOLoop, :meth:`close` at
+    shutdown (before the store, the fetcher and the pool close)."""
+
+    def __init__(
+        self,
+        store: Store,
+        markdown: Callable[[], MarkdownService],
+        work: PageWork,
+        settings: JobSettings,
+        *,
+        quota: Callable[[str], int],
+        discovery: Discovery | None = None,
+        notify: Notify | None = None,
+        busy: Callable[[], bool] | None = None,
+    ) -> None:
+        self.store = store
+        self._markdown = markdown
+        self.work = work
+        self.settings = settings
+        self.quota = quota
+        self.discovery = discovery
+        self.notify = notify
+        self.busy = busy
+        self.owner = f"{socket.gethostname()[:32]}-{os.getpid()}-{secrets.token_hex(4)}"
+        self._tasks: dict[int, asyncio.Task[None]] = {}
+        self._counts = _Counts(collections.Counter(), collections.Counter(), collections.Counter())
+        self._host_next: dict[str, float] = {}
+        self._turns: dict[str, int] = {}
+        self._turn = itertools.count()
+        self._active: tuple[float, list[ActiveJob]] = (0.0, [])
+        self._wake = asyncio.Event()
+        self._background: list[asyncio.Task[None]] = []
+        self._stopping = False
+        self._last_start = 0.0
+        self.fetched = 0
+        """Pages this process worked to an end (recorded), for tests and logs."""
+
+    # -- lifecycle ---------------------------------------------------------------------------
+
+    def start(self) -> None:
+        """Start the workers (none when ``workers`` is 0), lease renewal and the sweep."""
+        loop = asyncio.get_running_loop()
+        self._wake = asyncio.Event()
+        if self.settings.workers > 0:
+            renew = self.settings.lease_seconds / 3
+            self._background = [
+                loop.create_task(self._claim_loop()),
+                loop.create_task(self._repeat(renew, self._renew)),
+            ]
+        self._background.append(
+            loop.create_task(self._repeat(self.settings.sweep_interval, self.sweep))
+        )
+
+    def wake(self) -> None:
+        """Look for work now (a job was just created here)."""
+        self._active = (0.0, [])
+        self._wake.set()
+
+    async def close(self, grace: float | None = None) -> None:
+        """Stop claiming; give the pages in flight ``grace`` seconds (``shutdown_timeout``) to
+        finish, then give the rest back to the queue."""
+        self._stopping = True
+        self._wake.set()
+        for task in self._background:
+            task.cancel()
+        await asyncio.gather(*self._background, return_exceptions=True)
+        self._background = []
+        pending = list(self._tasks.values())
+        if pending:
+            seconds = self.settings.shutdown_timeout if grace is None else grace
+            log.info("jobs: %d page(s) in flight at shutdown", len(pending))
+            _, late = await asyncio.wait(pending, timeout=seconds)
+            for task in late:
+                task.cancel()
+            if late:
+                await asyncio.wait(late, timeout=5)
+
+    # -- claiming ----------------------------------------------------------------------------
+
+    async def _claim_loop(self) -> None:
+        while not self._stopping:
+            self._wake.clear()
+            claimed = None
+            pause = self._pause()
+            if pause > 0:
+                with contextlib.suppress(TimeoutError):
+                    async with asyncio.timeout(pause):
+                        await self._wake.wait()
+                continue
+            if len(self._tasks) < self._workers():
+                try:
+                    claimed = await self._claim_next()
+                except StoreUnavailable:
+                    claimed = None
+                except Exception:
+                    log.exception("jobs: claiming failed unexpectedly")
+            if claimed is not None:
+                claim, job = claimed
+                self._last_start = time.monotonic()
+                self._begin(claim, job)
+                continue
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(self._idle_seconds()):
+                    await self._wake.wait()
+
+    def _workers(self) -> int:
+        """Pages to work on at once now: fewer while the process serves other requests."""
+        if self.busy is not None and self.busy():
+            return min(self.settings.busy_workers, self.settings.workers)
+        return self.settings.workers
+
+    def _pause(self) -> float:
+        """Seconds before the next page may start: while the process serves other requests,
+        pages start at most every ``busy_interval``."""
+        if self.busy is None or not self.busy():
+            return 0.0
+        return self._last_start + self.settings.busy_interval - time.monotonic()
+
+    def _idle_seconds(self) -> float:
+        """Until the next poll, or sooner when a host's delay ends."""
+        now = time.monotonic()
+        soonest = min((at - now for at in self._host_next.values() if at > now), default=None)
+        wait = self.settings.poll_interval
+        return max(min(wait, soonest), 0.01) if soonest is not None else wait
+
+    async def _active_jobs(self) -> list[ActiveJob]:
+        read_at, active = self._active
+        if time.monotonic() - read_at > ACTIVE_CACHE_SECONDS:
+            active = await self.store.run(job_rows.active_jobs, "active jobs")
+            self._active = (time.monotonic(), active)
+        return active
+
+    async def _claim_next(self) -> tuple[Claim, ActiveJob] | None:
+        """A page of the job whose organization (then itself) has the fewest pages in flight
+        here, among jobs within their quota; None when no job has a page this process may take
+        now."""
+        counts = self._counts
+        order = sorted(
+            await self._active_jobs(),
+            key=lambda job: (
+                counts.orgs[job.org],
+                counts.jobs[job.id],
+                self._turns.get(job.id, -1),
+            ),
+        )
+        now = time.monotonic()
+        busy = [host for host, n in counts.hosts.items() if n >= self.settings.host_concurrency]
+        busy += [host for host, at in self._host_next.items() if at > now]
+        for job in order:
+            if counts.orgs[job.org] >= self.settings.org_workers:
+                continue
+            if not await self._within_quota(job):
+                continue
+            work = partial(
+                job_rows.claim_page,
+                job_id=job.id,
+                owner=self.owner,
+                lease_seconds=self.settings.lease_seconds,
+                skip_hosts=sorted(set(busy)),
+                max_attempts=self.settings.max_attempts,
+            )
+            claim = await self.store.run(work, "job claim", write=True)
+            if claim is not None:
+                self._turns[job.id] = next(self._turn)
+                return claim, job
+        return None
+
+    async def _within_quota(self, job: ActiveJob) -> bool:
+        """False (and the job stopped as quota_exceeded) once its organization used its plan's
+        monthly credits."""
+        quota = self.quota(job.plan)
+        if quota <= 0:
+            return True
+        used = await self.store.month_credits(job.org)
+        in_flight = self._counts.orgs[job.org]  # each page in flight costs at least a credit
+        if used + in_flight < quota:
+            return True
+        if in_flight:
+            return False  # wait for them: they may fail and cost nothing
+        stop = partial(
+            job_rows.stop_job,
+            job_id=job.id,
+            status="quota_exceeded",
+            reason="quota_exceeded",
+            retention_seconds=self.settings.retention_seconds,
+        )
+        if await self.store.run(stop, "job stop", write=True):
+            log.info("jobs: %s stopped, %s used its %d monthly credits", job.id, job.org, quota)
+            self._ended(job, "quota_exceeded")
+        self._active = (0.0, [])
+        return False
+
+    # -- working on a page -------------------------------------------------------------------
+
+    def _begin(self, claim: Claim, job: ActiveJob) -> None:
+        counts = self._counts
+        counts.orgs[job.org] += 1
+        counts.jobs[job.id] += 1
+        counts.hosts[claim.host] += 1
+        task = asyncio.get_running_loop().create_task(self._work(claim, job))
+        self._tasks[claim.id] = task
+
+    async def _work(self, claim: Claim, job: ActiveJob) -> None:
+        try:
+            await self._space(job, claim.host)
+            outcome, links = await self._page(claim, job)
+            if outcome is None:  # busy: back to the queue, the host left alone for a while
+                self._host_next[claim.host] = time.monotonic() + BUSY_BACKOFF_SECONDS
+                await self._release(claim)
+                return
+            await self._record(claim, job, outcome, links)
+        except asyncio.CancelledError:
+            await asyncio.shield(self._release(claim))
+            raise
+        except StoreUnavailable:
+            log.warning("jobs: page %d of %s not recorded: the database is away", claim.id, job.id)
+        except Exception:
+            log.exception("jobs: page %d of %s failed unexpectedly", claim.id, job.id)
+            await self._release(claim)
+        finally:
+            self._tasks.pop(claim.id, None)
+            counts = self._counts
+            for counter, name in (
+                (counts.orgs, job.org),
+                (counts.jobs, job.id),
+                (counts.hosts, claim.host),
+            ):
+                counter[name] -= 1
+                if counter[name] <= 0:
+                    del counter[name]
+            self._wake.set()
+
+    async def _space(self, job: ActiveJob, host: str) -> None:
+        """Mark the host's next start after this fetch's delay."""
+        delay = self.settings.host_delay
+        if self.discovery is not None and job.kind == "crawl":
+            delay = max(delay, min(await self.discovery.delay(job, host), self._max_delay()))
+        if delay > 0:
+            now = time.monotonic()
+            start = max(now, self._host_next.get(host, 0.0))
+            self._host_next[host] = start + delay
+            if start > now:
+                await asyncio.sleep(start - now)
+
+    def _max_delay(self) -> float:
+        return self.settings.max_crawl_delay
+
+    async def _page(self, claim: Claim, job: ActiveJob) -> tuple[Outcome | None, list[NewPage]]:
+        """The page's outcome and the links to queue; (None, []) when the conversion workers
+        stayed busy (the page goes back to the queue)."""
+        try:
+            options = job.options.get("markdown", {})
+            markdown_job = self.work.job(claim.url, options, job.plan, job.org)
+            answer: MarkdownAnswer = await self._markdown().run(markdown_job)
+        except MarkdownError as exc:
+            if exc.failure is MarkdownFailure.BUSY:
+                return None, []
+            return self._failed(claim, exc), []
+        except Exception as exc:
+            return self._failed(claim, exc), []
+        result = answer.result
+        if result.blocked:
+            blocked = {"url": claim.url, "error": self.work.blocked(result.ai_safety)}
+            return Outcome(False, blocked), []
+        fetch = answer.got.fetch
+        body: dict[str, Any] = {
+            "url": claim.url,
+            "final_url": fetch.final_url,
+            "status_code": fetch.status,
+            "markdown": result.markdown,
+            "metadata": result.metadata,
+            "usage": {
+                "character_count": result.character_count,
+                "estimated_token_count": result.estimated_tokens,
+                "truncated": result.truncated,
+            },
+        }
+        if result.chunks is not None:
+            body["chunks"] = result.chunks
+        links: list[NewPage] = []
+        if self.discovery is not None and job.kind == "crawl":
+            links = await self.discovery.links(job, claim, answer)
+        return Outcome(True, body, answer.credits), links
+
+    def _failed(self, claim: Claim, exc: BaseException) -> Outcome:
+        error, known = self.work.error(exc)
+        if not known:
+            log.error("jobs: page %s failed unexpectedly", claim.url[:200], exc_info=exc)
+        return Outcome(False, {"url": claim.url, "error": error})
+
+    async def _record(
+        self, claim: Claim, job: ActiveJob, outcome: Outcome, links: list[NewPage]
+    ) -> None:
+        work = partial(
+            job_rows.record_page,
+            job_id=claim.job_id,
+            page_id=claim.id,
+            owner=self.owner,
+            outcome=outcome,
+            links=links,
+            max_pages=int(job.options.get("max_pages", 0)),
+            retention_seconds=self.settings.retention_seconds,
+        )
+        recorded: Recorded | None = await self.store.run(work, "job result", write=True)
+        if recorded is None:
+            log.warning("jobs: page %d of %s was taken over; result dropped", claim.id, job.id)
+            return
+        self.fetched += 1
+        self.store.record_usage(job.org, job.kind, outcome.credits if outcome.ok else 0)
+        if recorded.queued:
+            self._wake.set()
+        if self.notify is not None and job.webhook_url:
+            event = {
+                "event": "page",
+                "event_id": f"{job.id}-{recorded.seq}",
+                "job_id": job.id,
+                "seq": recorded.seq,
+                "status": "done" if outcome.ok else "failed",
+                "credits": outcome.credits if outcome.ok else 0,
+                "result": outcome.result,
+            }
+            self.notify(job, event)
+        if recorded.ended is not None:
+            self._ended(job, recorded.ended)
+
+    def _ended(self, job: ActiveJob, status: str) -> None:
+        self._active = (0.0, [])
+        if self.notify is not None and job.webhook_url:
+            self.notify(job, ended_event(job.id, status))
+
+    async def _release(self, claim: Claim) -> None:
+        work = partial(job_rows.release_page, page_id=claim.id, owner=self.owner)
+        # When the database is away the lease expires; another process or the next start
+        # takes the page.
+        with contextlib.suppress(StoreUnavailable):
+            await self.store.run(work, "job release", write=True)
+
+    # -- periodic work -----------------------------------------------------------------------
+
+    async def _renew(self) -> None:
+        ids = list(self._tasks)
+        if ids:
+            work = partial(
+                job_rows.renew_leases,
+                owner=self.owner,
+                page_ids=ids,
+                lease_seconds=self.settings.lease_seconds,
+            )
+            await self.store.run(work, "lease renewal", write=True)
+
+    async def sweep(self) -> int:
+        """Delete the jobs whose retention ended, with their pages; return how many."""
+        deleted = 0
+        while True:
+            count = await self.store.run(job_views.sweep, "job sweep", write=True)
+            deleted += count
+            if count == 0:
+                break
+        if deleted:
+            log.info("jobs: swept %d expired job(s)", deleted)
+        return deleted
+
+    async def _repeat(self, seconds: float, job: Callable[[], Awaitable[object]]) -> None:
+        while not self._stopping:
+            await asyncio.sleep(seconds)
+            try:
+                await job()
+            except StoreUnavailable:
+                pass  # logged where it failed; tried again next round
+            except Exception:
+                log.exception("jobs: periodic %s failed unexpectedly", job.__name__)

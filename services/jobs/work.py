@@ -1,0 +1,50 @@
+"""What the job runner is given: how a page is read and answered (:class:`PageWork`, from the
+composition root), what a crawl adds (:class:`Discovery`), and where events go (:data:`Notify`,
+the webhooks)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any, Protocol
+
+from services.markdown import MarkdownAnswer, MarkdownJob
+from store.jobs import ActiveJob, Claim, NewPage
+
+
+class PageWork(Protocol):
+    """How a job page is read and answered as the Markdown endpoint would (given by the
+    composition root: the endpoint's parameter table and error table live with the handlers)."""
+
+    def job(self, url: str, options: Mapping[str, str], plan: str, org: str) -> MarkdownJob:
+        """The Markdown job for ``url`` with the job's stored ``options``."""
+        ...
+
+    def error(self, exc: BaseException) -> tuple[dict[str, Any], bool]:
+        """The Markdown error shape's ``error`` object for ``exc``, and whether it is a known
+        failure (an unknown one is logged with its traceback)."""
+        ...
+
+    def blocked(self, ai_safety: Mapping[str, Any] | None) -> dict[str, Any]:
+        """The ``error`` object of a page blocked for its prompt-injection risk."""
+        ...
+
+
+class Discovery(Protocol):
+    """What a crawl adds: the links of a page that its scope admits, and a host's delay."""
+
+    async def links(self, job: ActiveJob, claim: Claim, answer: MarkdownAnswer) -> list[NewPage]:
+        """The pages to queue from ``answer`` (a page of ``job`` at ``claim.depth``)."""
+        ...
+
+    async def delay(self, job: ActiveJob, host: str) -> float:
+        """Seconds between two fetches of ``job`` from ``host`` (robots.txt's Crawl-delay)."""
+        ...
+
+
+Notify = Callable[[ActiveJob, dict[str, Any]], None]
+"""Called with a job and an event (a page done, the job ended) when the job has a webhook."""
+
+
+def ended_event(job_id: str, status: str) -> dict[str, Any]:
+    """The webhook event of a job that ended as ``status``."""
+    return {"event": "job", "event_id": f"{job_id}-end", "job_id": job_id, "status": status}

@@ -1,0 +1,339 @@
+"""The map use case: the URLs of a site, from its robots.txt sitemaps and its start page's links,
+answered at once.
+
+Public API:
+
+- :class:`MapSettings` (section ``map``): the time a map may take and how many sitemap files it
+  reads, how deep through indexes and how many at once.
+- :class:`MapRequest` (url, include, exclude, subdomains, sitemap, limit): one map, read and
+  checked by its handler. ``sitemap`` is ``include`` (sitemaps and the start page's links),
+  ``skip`` (links only) or ``only`` (sitemaps only).
+- :class:`SiteMapper` (fetcher, pool, settings, credits): ``await mapper.run(request) ->
+  MapResult``; raises :class:`~services.failure.ServiceError` with a
+  :class:`~browser.fetch.FetchError` kind, as the Markdown endpoint would for the same target:
+  a start URL that is not http(s) (``invalid_url``), that the guard refuses
+  (``address_not_allowed``) or whose host does not resolve (``dns``), or a start page that
+  failed when nothing else was found.
+- :class:`MapResult`: ``url`` (the start URL, cleaned; the URL it ends on when its redirects
+  lead to another site, which is then the site mapped), ``urls`` (cleaned by
+  :func:`convert.crawlurls.clean_url`, one per :func:`~convert.crawlurls.url_key`, in the order
+  found: the start URL, the start page's links in document order, then the sitemaps' URLs,
+  indexes followed breadth first), ``sources`` (how many answered URLs each source gave first),
+  ``robots`` (``found``, ``absent`` or ``unreachable``), ``sitemaps_read``, ``sitemaps_failed``,
+  ``truncated`` (``limit`` cut the list), ``complete`` (False when the time or a sitemap bound
+  ran out first), ``credits``.
+
+What is kept: URLs inside the scope (:class:`convert.scope.CrawlScope`: the start URL's host and
+port, subdomains when asked, the include and exclude globs on the path; the start URL always)
+and allowed by robots.txt for Pagecast (each host's own: the start host's first, a subdomain's
+when one of its URLs comes up, up to ``max_hosts``; read by :mod:`services.robots_file`, which
+crawls share). robots.txt is read as RFC 9309 says: a 4xx means no rules, a 5xx or an
+unreachable file means the host is not to be crawled (on the start host, only the start URL is
+answered). Sitemaps come from robots.txt's Sitemap lines, else ``/sitemap.xml``; only sitemap
+files on the site are read. Every fetch goes through the fetcher (the SSRF guard, its size and
+time limits); sitemaps and pages are parsed in the conversion workers.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections import deque
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Literal
+from urllib.parse import urljoin, urlsplit
+
+from browser.fetch import Fetcher, FetchError, FetchResult
+from convert.crawlurls import CrawlURLError, url_key
+from convert.discovery import Candidate, page_links, sitemap_urls
+from convert.robots import RobotsRules
+from convert.scope import CrawlScope
+from convert.sitemaps import Sitemap, SitemapKind
+from services.billing import CreditSettings, Usage, price
+from services.failure import ServiceError
+from services.pool import ConversionTimeoutError, ConverterPool, PoolBusyError
+from services.robots_file import RobotsState, read_robots, robots_url
+from services.targets import TargetProblem, TargetRefusedError, check_target
+from settings.fields import setting
+
+SitemapMode = Literal["include", "skip", "only"]
+SITEMAP_MODES: tuple[str, ...] = ("include", "skip", "only")
+DEFAULT_SITEMAP = "/sitemap.xml"
+"""Where a sitemap is looked for when robots.txt names none."""
+
+
+@dataclass
+class MapSettings:
+    """Site maps (POST /api/3.0/map)."""
+
+    SECTION: ClassVar[str] = "map"
+    timeout: float = setting(
+        30.0,
+        "Seconds one map may spend fetching; what was found by then is answered (complete is "
+        "false).",
+        min=1,
+        max=300,
+    )
+    max_sitemaps: int = setting(
+        50, "Sitemap files (indexes included) one map reads at most.", min=1, max=1000
+    )
+    max_sitemap_depth: int = setting(
+        3,
+        "Levels of sitemap indexes followed: 1 reads only the files robots.txt names.",
+        min=1,
+        max=10,
+    )
+    sitemap_concurrency: int = setting(4, "Sitemap files one map fetches at once.", min=1, max=16)
+    max_hosts: int = setting(
+        20,
+        "Hosts (the start host and subdomains) whose robots.txt one map reads; URLs on further "
+        "hosts are left out (complete is false).",
+        min=1,
+        max=1000,
+    )
+
+
+@dataclass(frozen=True)
+class MapRequest:
+    """One map, as its handler read it."""
+
+    url: str
+    include: tuple[str, ...] = ()
+    exclude: tuple[str, ...] = ()
+    subdomains: bool = False
+    sitemap: SitemapMode = "include"
+    limit: int = 1000
+
+
+@dataclass
+class MapResult:
+    """What a map found (see the module docstring)."""
+
+    url: str
+    urls: list[str] = field(default_factory=list)
+    sources: dict[str, int] = field(default_factory=lambda: {"start": 0, "links": 0, "sitemaps": 0})
+    robots: RobotsState = "absent"
+    sitemaps_read: int = 0
+    sitemaps_failed: int = 0
+    truncated: bool = False
+    complete: bool = True
+    credits: int = 0
+
+
+RobotsLookup = Callable[[str], Awaitable[RobotsRules | None]]
+"""The robots.txt rules of a URL's host (None: not read, the bound on hosts was reached)."""
+
+
+YIELD_EVERY = 500
+"""URLs taken in a row before the IOLoop is let run other work."""
+
+
+class _Collector:
+    """The answer being built from URLs already cleaned and scoped (in a worker): robots.txt,
+    deduplication and the limit applied as they arrive."""
+
+    def __init__(self, robots: RobotsLookup, result: MapResult, limit: int):
+        self.robots, self.result, self.limit = robots, result, limit
+        self.keys: set[str] = set()
+
+    @property
+    def full(self) -> bool:
+        return len(self.result.urls) >= self.limit
+
+    def add(self, url: str, key: str, source: str) -> None:
+        """Take ``url`` as it is (the start URL)."""
+        self.keys.add(key)
+        self.result.urls.append(url)
+        self.result.sources[source] += 1
+
+    async def offer(self, candidates: list[Candidate], source: str) -> None:
+        """Take the candidates robots.txt allows, until the limit."""
+        for index, (url, key) in enumerate(candidates):
+            if index % YIELD_EVERY == YIELD_EVERY - 1:
+                await asyncio.sleep(0)
+            if key in self.keys:
+                continue
+            rules = await self.robots(url)
+            if rules is None or not rules.allowed(url):
+                continue
+            if self.full:
+                self.result.truncated = True
+                return
+            self.add(url, key, source)
+
+
+class SiteMapper:
+    """Maps sites through the fetcher (guarded) and the conversion workers."""
+
+    def __init__(
+        self,
+        fetcher: Fetcher,
+        pool: ConverterPool,
+        settings: MapSettings,
+        credits: CreditSettings,
+    ) -> None:
+        self.fetcher = fetcher
+        self.pool = pool
+        self.settings = settings
+        self.credits = credits
+
+    async def run(self, request: MapRequest) -> MapResult:
+        """Map the site of ``request.url`` (see the module docstring)."""
+        try:
+            scope = _scope(request, request.url)
+        except CrawlURLError as exc:
+            raise ServiceError(
+                FetchError.invalid_url, "the URL must be an http or https URL"
+            ) from exc
+        try:
+            await check_target(self.fetcher, scope.start)
+        except TargetRefusedError as exc:
+            # Told as the fetch failures the Markdown endpoint answers for the same target.
+            raise ServiceError(_REFUSALS[exc.failure], exc.message) from exc
+        deadline = time.monotonic() + self.settings.timeout
+        result = MapResult(url=scope.start)
+        robots_at = robots_url(scope.start)
+        want_links = request.sitemap != "only"
+        robots_fetch, page = await asyncio.gather(
+            self._fetch(robots_at, deadline),
+            self._fetch(scope.start, deadline) if want_links else _nothing(),
+        )
+        if page is not None and page.ok and not scope.on_site(page.final_url):
+            # The start URL ends on another site (http://example.org to https://www.example.org/):
+            # that site is the one mapped, from its own robots.txt.
+            scope = _scope(request, page.final_url)
+            result.url, robots_at = scope.start, robots_url(scope.start)
+            robots_fetch = await self._fetch(robots_at, deadline)
+        site_robots = read_robots(robots_fetch)
+        result.robots, robots = site_robots.state, site_robots.rules
+        lookup = self._robots_lookup(robots_at, robots, result, deadline)
+        collect = _Collector(lookup, result, request.limit)
+        collect.add(scope.start, url_key(scope.start), "start")
+        found_links = False
+        if page is not None and page.ok and page.is_html and page.text is not None:
+            links = await self._links(page, scope)
+            found_links = links is not None
+            result.complete = found_links
+            await collect.offer(links or [], "links")
+        if request.sitemap != "skip" and not robots.refuse_all:
+            seeds = [urljoin(robots_at, url) for url in robots.sitemaps]
+            seeds = seeds or [urljoin(robots_at, DEFAULT_SITEMAP)]
+            await self._sitemaps(seeds, scope, collect, deadline)
+        if page is not None and not found_links and len(result.urls) <= 1:
+            _raise_for(page)
+        result.complete = result.complete and time.monotonic() < deadline
+        result.credits = price(self.credits, Usage("map", "3.0"))
+        return result
+
+    def _robots_lookup(
+        self, robots_at: str, rules: RobotsRules, result: MapResult, deadline: float
+    ) -> RobotsLookup:
+        """The rules of each host a URL is on: the start host's as read, another's (a
+        subdomain's) read on first use, up to ``max_hosts`` hosts."""
+        known: dict[str, RobotsRules] = {urlsplit(robots_at).netloc: rules}
+
+        async def lookup(url: str) -> RobotsRules | None:
+            host = urlsplit(url).netloc
+            if host in known:
+                return known[host]
+            if len(known) >= self.settings.max_hosts:
+                result.complete = False
+                return None
+            known[host] = read_robots(await self._fetch(robots_url(url), deadline)).rules
+            return known[host]
+
+        return lookup
+
+    async def _fetch(self, url: str, deadline: float) -> FetchResult:
+        return await self.fetcher.fetch(url, deadline=deadline)
+
+    async def _links(self, page: FetchResult, scope: CrawlScope) -> list[Candidate] | None:
+        try:
+            return await self.pool.run(page_links, page.text or "", page.final_url, scope)
+        except (PoolBusyError, ConversionTimeoutError):
+            return None
+
+    async def _sitemaps(
+        self, seeds: list[str], scope: CrawlScope, collect: _Collector, deadline: float
+    ) -> None:
+        """Read sitemap files breadth first, a few at a time, within the bounds."""
+        settings, result = self.settings, collect.result
+        queue = deque((url, 1) for url in seeds if scope.on_site(url))
+        seen = {url_key(url) for url, _ in queue}
+        while queue and not collect.full:
+            if result.sitemaps_read + result.sitemaps_failed >= settings.max_sitemaps:
+                result.complete = False
+                break
+            if time.monotonic() >= deadline:
+                result.complete = False
+                break
+            room = settings.max_sitemaps - result.sitemaps_read - result.sitemaps_failed
+            batch = [
+                queue.popleft() for _ in range(min(settings.sitemap_concurrency, len(queue), room))
+            ]
+            reads = (self._sitemap(url, scope, deadline) for url, _ in batch)
+            maps = await asyncio.gather(*reads)
+            for (_, depth), read in zip(batch, maps, strict=True):
+                if read is None:
+                    result.sitemaps_failed += 1
+                    continue
+                sitemap, candidates = read
+                result.sitemaps_read += 1
+                result.complete = result.complete and not sitemap.truncated
+                if sitemap.kind != SitemapKind.sitemapindex:
+                    await collect.offer(candidates, "sitemaps")
+                    continue
+                for child in sitemap.urls:
+                    key = _key(child)
+                    if key is None or key in seen or not scope.on_site(child):
+                        continue
+                    if depth >= settings.max_sitemap_depth:
+                        result.complete = False
+                        continue
+                    seen.add(key)
+                    queue.append((child, depth + 1))
+
+    async def _sitemap(
+        self, url: str, scope: CrawlScope, deadline: float
+    ) -> tuple[Sitemap, list[Candidate]] | None:
+        fetched = await self._fetch(url, deadline)
+        if not fetched.ok:
+            return None
+        try:
+            read = await self.pool.run(sitemap_urls, fetched.body, fetched.final_url, scope)
+        except (PoolBusyError, ConversionTimeoutError):
+            return None
+        return None if read[0].kind == SitemapKind.invalid else read
+
+
+_REFUSALS: dict[Any, FetchError] = {
+    TargetProblem.MALFORMED: FetchError.invalid_url,
+    TargetProblem.NOT_ALLOWED: FetchError.address_not_allowed,
+    TargetProblem.UNRESOLVED: FetchError.dns,
+}
+
+
+def _scope(request: MapRequest, start: str) -> CrawlScope:
+    """The scope of ``request`` from ``start``; raises CrawlURLError for a URL that is not
+    http(s)."""
+    return CrawlScope(
+        start, subdomains=request.subdomains, include=request.include, exclude=request.exclude
+    )
+
+
+async def _nothing() -> None:
+    return None
+
+
+def _key(url: str) -> str | None:
+    try:
+        return url_key(url)
+    except CrawlURLError:
+        return None
+
+
+def _raise_for(page: FetchResult) -> None:
+    """The start page's failure, when nothing else was found."""
+    if page.error is not None:
+        raise ServiceError(page.error, page.message or None)

@@ -1,0 +1,252 @@
+"""Webhooks: a job's events POSTed as JSON to the URL its owner gave, signed, retried, guarded.
+
+Public API:
+
+- :class:`WebhookSettings` (section ``webhooks``): time per attempt, attempts, backoff, the time
+  one delivery may take in all, deliveries at once.
+- :class:`WebhookSender` (fetcher, settings): build one per process, on the IOLoop.
+
+  - ``await sender.deliver(url, secret, event, event_id=None) -> DeliveryResult``: POST
+    ``event`` (a JSON-able dict) to ``url``; returns when it was delivered or given up. Never
+    raises for the receiver's or the network's failures.
+  - ``sender.spawn(url, secret, event, event_id=None) -> asyncio.Task[DeliveryResult]``: the
+    same in the background, the task kept until it ends; ``await sender.drain(seconds)`` waits
+    for those still running (at shutdown), cancelling what is left after ``seconds``.
+  - ``await sender.refusal(url) -> str | None``: why the SSRF guard would refuse ``url`` (or a
+    malformed URL), None when it may be called: check a webhook URL when a job is submitted.
+
+- :func:`sign` (secret, body) -> str: the signature header's value, ``sha256=<hex>``.
+- :func:`verify` (secret, body, header) -> bool: a receiver's check, in constant time.
+- :class:`DeliveryResult`: ``delivered``, ``attempts``, ``status`` (the last answer's HTTP
+  status, None when there was none), ``error`` (a :class:`~browser.fetch.FetchError` value,
+  ``status`` for an answer outside 2xx, or None), ``event_id``, ``elapsed`` (seconds).
+
+Each POST carries the body (UTF-8 JSON, compact) and the headers ``Content-Type:
+application/json``, :data:`SIGNATURE_HEADER` (HMAC-SHA256 of the raw body with the secret, as
+``sha256=<hex>``), :data:`EVENT_ID_HEADER` (the same for every attempt of one event: receivers
+drop repeats by it), :data:`TIMESTAMP_HEADER` (Unix seconds of this attempt) and
+:data:`ATTEMPT_HEADER` (1, 2, ...). Every attempt goes through the fetcher: the SSRF guard checks
+the URL and pins the connection to the checked addresses, so a webhook can never reach an
+internal address; redirects are not followed.
+
+Any 2xx is a delivery. A timeout, a broken connection, a 408, a 429 or a 5xx is tried again after
+``backoff * 2**(attempt-1)`` seconds (at most ``max_backoff``, with up to 20% jitter), up to
+``attempts`` attempts and within ``max_seconds`` in all; a refused address, an invalid URL and
+other answers are final at once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import hmac
+import json
+import logging
+import random
+import time
+import uuid
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from prometheus_client import Counter
+
+from browser.fetch import Fetcher, FetchError, FetchResult
+from browser.ssrf import URLRefusedError
+from settings.fields import setting
+
+log = logging.getLogger(__name__)
+
+SIGNATURE_HEADER = "X-Pagecast-Signature"
+EVENT_ID_HEADER = "X-Pagecast-Event-Id"
+TIMESTAMP_HEADER = "X-Pagecast-Timestamp"
+ATTEMPT_HEADER = "X-Pagecast-Delivery-Attempt"
+USER_AGENT = "Pagecast-Webhook/1.0"
+
+RETRIED_STATUSES = frozenset({408, 429})
+"""Answers below 500 that are tried again (every 5xx is)."""
+RETRIED_ERRORS = frozenset(
+    {FetchError.timeout, FetchError.connect, FetchError.dns, FetchError.invalid_response}
+)
+"""Fetch failures that are tried again; the others (a refused address, an invalid URL, TLS,
+an over-large answer) would fail the same way."""
+JITTER = 0.2
+
+DELIVERIES = Counter(
+    "pagecast_webhook_deliveries",
+    "Webhook events, by outcome: delivered, or given up (failed).",
+    ["outcome"],
+)
+ATTEMPTS = Counter("pagecast_webhook_attempts", "Webhook POSTs sent, retries included.")
+for _outcome in ("delivered", "failed"):
+    DELIVERIES.labels(_outcome)
+
+
+@dataclass
+class WebhookSettings:
+    """Webhook deliveries of jobs' events."""
+
+    SECTION: ClassVar[str] = "webhooks"
+    timeout: float = setting(10.0, "Seconds one POST to a webhook may take.", min=0.1, max=120)
+    attempts: int = setting(
+        5, "Attempts at one event before it is given up (the first included).", min=1, max=20
+    )
+    backoff: float = setting(
+        1.0,
+        "Seconds before the second attempt; each later wait doubles (with some jitter).",
+        min=0.01,
+        max=600,
+    )
+    max_backoff: float = setting(60.0, "Longest wait between two attempts.", min=0.01, max=3600)
+    max_seconds: float = setting(
+        300.0,
+        "Seconds one event's delivery may take in all, waits included; then it is given up.",
+        min=1,
+        max=86400,
+    )
+    concurrency: int = setting(
+        32, "Webhook POSTs in flight at once, for the whole process.", min=1, max=1000
+    )
+
+
+@dataclass
+class DeliveryResult:
+    """How one event's delivery ended (see the module docstring)."""
+
+    delivered: bool
+    attempts: int
+    event_id: str
+    status: int | None = None
+    error: str | None = None
+    elapsed: float = 0.0
+
+
+def sign(secret: str, body: bytes) -> str:
+    """``sha256=`` and the hex HMAC-SHA256 of ``body`` with ``secret``."""
+    return "sha256=" + hmac.new(secret.encode(), body, hashlib.sha256).hexdigest()
+
+
+def verify(secret: str, body: bytes, header: str) -> bool:
+    """Whether ``header`` is the signature of ``body`` with ``secret`` (constant-time)."""
+    return hmac.compare_digest(sign(secret, body).encode(), header.strip().encode())
+
+
+def encode_event(event: dict[str, Any]) -> bytes:
+    """The body of an event: compact UTF-8 JSON."""
+    return json.dumps(event, ensure_ascii=False, separators=(",", ":")).encode()
+
+
+class WebhookSender:
+    """Delivers events through the fetcher (see the module docstring)."""
+
+    def __init__(self, fetcher: Fetcher, settings: WebhookSettings) -> None:
+        self.fetcher = fetcher
+        self.settings = settings
+        self._slots = asyncio.Semaphore(settings.concurrency)
+        self._tasks: set[asyncio.Task[DeliveryResult]] = set()
+
+    async def refusal(self, url: str) -> str | None:
+        """Why ``url`` may not be a webhook (a message safe to show), or None."""
+        try:
+            await self.fetcher.policy.check(url, self.fetcher.resolver)
+        except URLRefusedError as exc:
+            return exc.message
+        except Exception:  # the resolver's failures, whatever their type
+            return "the webhook host could not be resolved"
+        return None
+
+    async def deliver(
+        self, url: str, secret: str, event: dict[str, Any], event_id: str | None = None
+    ) -> DeliveryResult:
+        """POST ``event`` to ``url`` until it is delivered or given up."""
+        started = time.monotonic()
+        deadline = started + self.settings.max_seconds
+        result = DeliveryResult(False, 0, event_id or uuid.uuid4().hex)
+        body = encode_event(event)
+        while True:
+            result.attempts += 1
+            answer = await self._attempt(url, secret, body, result, deadline)
+            if answer is not None:
+                result.status = answer.status
+                result.delivered = answer.status is not None and 200 <= answer.status < 300
+                result.error = None if result.delivered else _error(answer)
+            if result.delivered or not self._again(answer, result.attempts, deadline):
+                break
+            wait = min(
+                self.settings.backoff * 2 ** (result.attempts - 1), self.settings.max_backoff
+            )
+            wait *= 1 + random.uniform(0, JITTER)
+            if time.monotonic() + wait >= deadline:
+                break
+            await asyncio.sleep(wait)
+        result.elapsed = time.monotonic() - started
+        DELIVERIES.labels("delivered" if result.delivered else "failed").inc()
+        if not result.delivered:
+            log.info(
+                "webhook event %s not delivered after %d attempts: %s",
+                result.event_id,
+                result.attempts,
+                result.error,
+            )
+        return result
+
+    def spawn(
+        self, url: str, secret: str, event: dict[str, Any], event_id: str | None = None
+    ) -> asyncio.Task[DeliveryResult]:
+        """:meth:`deliver` in a background task, kept until it ends."""
+        task = asyncio.create_task(self.deliver(url, secret, event, event_id))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+        return task
+
+    async def drain(self, seconds: float) -> None:
+        """Wait for the spawned deliveries, at most ``seconds``; cancel those still running."""
+        pending = set(self._tasks)
+        if not pending:
+            return
+        _, late = await asyncio.wait(pending, timeout=seconds)
+        for task in late:
+            task.cancel()
+        for task in late:
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+
+    async def _attempt(
+        self, url: str, secret: str, body: bytes, result: DeliveryResult, deadline: float
+    ) -> FetchResult | None:
+        """One POST; None when no slot freed up before the deadline."""
+        try:
+            async with asyncio.timeout(max(deadline - time.monotonic(), 0)):
+                await self._slots.acquire()
+        except TimeoutError:
+            result.error = FetchError.timeout.value
+            return None
+        try:
+            headers = {
+                "Content-Type": "application/json",
+                "Accept": "*/*",
+                "User-Agent": USER_AGENT,
+                SIGNATURE_HEADER: sign(secret, body),
+                EVENT_ID_HEADER: result.event_id,
+                TIMESTAMP_HEADER: str(int(time.time())),
+                ATTEMPT_HEADER: str(result.attempts),
+            }
+            ATTEMPTS.inc()
+            limit = min(time.monotonic() + self.settings.timeout, deadline)
+            return await self.fetcher.post(url, body, headers=headers, deadline=limit)
+        finally:
+            self._slots.release()
+
+    def _again(self, answer: FetchResult | None, attempts: int, deadline: float) -> bool:
+        """Whether another attempt may help and is still allowed."""
+        if attempts >= self.settings.attempts or time.monotonic() >= deadline or answer is None:
+            return False
+        if answer.status is not None:
+            return answer.status >= 500 or answer.status in RETRIED_STATUSES
+        return answer.error in RETRIED_ERRORS
+
+
+def _error(answer: FetchResult) -> str:
+    if answer.status is not None:
+        return "status"
+    return answer.error.value if answer.error is not None else "status"

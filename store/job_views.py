@@ -1,0 +1,130 @@
+"""Reading jobs: a job's progress and its results in finishing order for its owner, page
+counts, and the retention sweep that deletes ended jobs (their writes are :mod:`store.jobs`)."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+import peewee
+
+from store.db import write_transaction
+from store.jobs import RUNNING, SKIPPED
+from store.models import Job, JobPage, as_utc, utc_now
+
+_SWEEP_BATCH = 500
+
+
+@dataclass(frozen=True)
+class JobView:
+    """A job as its owner sees it."""
+
+    id: str
+    kind: str
+    status: str
+    stop_reason: str | None
+    pages_total: int
+    pages_done: int
+    pages_failed: int
+    pages_running: int
+    pages_skipped: int
+    credits: int
+    created_at: datetime
+    finished_at: datetime | None
+    expires_at: datetime | None
+    webhook_url: str | None
+
+
+@dataclass(frozen=True)
+class PageView:
+    """One finished page of a job."""
+
+    seq: int
+    url: str
+    depth: int
+    status: str
+    credits: int
+    result: dict[str, Any]
+
+
+def job_view(db: peewee.Database, *, job_id: str, org_id: int) -> JobView | None:
+    """The job ``job_id`` of ``org_id`` with its progress; None when there is no such job."""
+    job = Job.select().where((Job.id == job_id) & (Job.org == org_id)).first(db)
+    if job is None:
+        return None
+    counts = dict(
+        JobPage.select(JobPage.status, peewee.fn.COUNT(JobPage.id))
+        .where((JobPage.job == job_id) & JobPage.status.in_((RUNNING, SKIPPED)))
+        .group_by(JobPage.status)
+        .tuples()
+        .execute(db)
+    )
+    return JobView(
+        id=job.id,
+        kind=job.kind,
+        status=job.status,
+        stop_reason=job.stop_reason,
+        pages_total=job.pages_total,
+        pages_done=job.pages_done,
+        pages_failed=job.pages_failed,
+        pages_running=counts.get(RUNNING, 0),
+        pages_skipped=counts.get(SKIPPED, 0),
+        credits=job.credits,
+        created_at=as_utc(job.created_at),
+        finished_at=as_utc(job.finished_at) if job.finished_at else None,
+        expires_at=as_utc(job.expires_at) if job.expires_at else None,
+        webhook_url=job.webhook_url,
+    )
+
+
+def job_results(db: peewee.Database, *, job_id: str, after: int, limit: int) -> list[PageView]:
+    """The job's finished pages numbered after ``after``, in finishing order, at most ``limit``."""
+    query = (
+        JobPage.select()
+        .where((JobPage.job == job_id) & (JobPage.seq > after))
+        .order_by(JobPage.seq)
+        .limit(limit)
+    )
+    return [
+        PageView(
+            page.seq,
+            page.url,
+            page.depth,
+            page.status,
+            page.credits,
+            json.loads(page.result) if page.result else {},
+        )
+        for page in query.execute(db)
+    ]
+
+
+def page_counts(db: peewee.Database, *, job_id: str) -> dict[str, int]:
+    """How many pages of the job are in each state (for tests and the command line)."""
+    return dict(
+        JobPage.select(JobPage.status, peewee.fn.COUNT(JobPage.id))
+        .where(JobPage.job == job_id)
+        .group_by(JobPage.status)
+        .tuples()
+        .execute(db)
+    )
+
+
+def sweep(db: peewee.Database, *, now: datetime | None = None) -> int:
+    """Delete up to a batch of jobs whose retention ended, with their pages; return how many."""
+    now = now or utc_now()
+    with write_transaction(db):
+        expired = [
+            job_id
+            for (job_id,) in Job.select(Job.id)
+            .where(Job.expires_at < now)
+            .limit(_SWEEP_BATCH)
+            .tuples()
+            .execute(db)
+        ]
+        if not expired:
+            return 0
+        JobPage.delete().where(JobPage.job.in_(expired)).execute(db)
+        Job.delete().where(Job.id.in_(expired)).execute(db)
+    return len(expired)

@@ -1,0 +1,410 @@
+"""Batch and crawl jobs in the database: creating them, claiming their pages under a lease,
+recording results, cancelling, reading progress and results, and the retention sweep.
+
+Several processes on one database share the work safely. A page is claimed in one write
+transaction that picks it and stamps it with the claimer's lease (Postgres: the pick is
+``SELECT ... FOR UPDATE SKIP LOCKED``, so two hosts never wait on or take the same row; SQLite:
+the transaction holds the file's write lock). A result is recorded only while the recorder still
+holds the lease, in the same transaction that numbers it, updates the job's totals, queues the
+links a crawl found and ends a job with nothing left to do. A process renews the leases of the
+pages it works on; the pages of a process that died are claimed again once their lease expired.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+import peewee
+
+from store.db import is_sqlite, write_transaction
+from store.models import Job, JobPage, Organization, utc_now
+
+QUEUED, RUNNING, DONE, FAILED, SKIPPED = "queued", "running", "done", "failed", "skipped"
+"""A page's states."""
+JOB_ACTIVE = ("queued", "running")
+JOB_ENDED = ("completed", "cancelled", "failed", "quota_exceeded")
+"""A job's states: active while pages are left, then one of the ended ones."""
+
+
+@dataclass(frozen=True)
+class NewPage:
+    """A URL to queue: its dedup key (sha256 of the normalised URL), the URL, its host, depth."""
+
+    key: str
+    url: str
+    host: str
+    depth: int = 0
+
+
+@dataclass(frozen=True)
+class ActiveJob:
+    """A job with pages to work on, as the runner needs it."""
+
+    id: str
+    org: str
+    plan: str
+    kind: str
+    options: dict[str, Any]
+    webhook_url: str | None
+    webhook_secret: str | None
+
+
+@dataclass(frozen=True)
+class Claim:
+    """A page claimed under a lease."""
+
+    id: int
+    job_id: str
+    url: str
+    host: str
+    depth: int
+    attempts: int
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What became of a page: ``result`` is its answer (or its error), ``ok`` says which."""
+
+    ok: bool
+    result: dict[str, Any]
+    credits: int = 0
+
+
+@dataclass(frozen=True)
+class Recorded:
+    """A result recorded: its number in the finishing order, the pages queued from its links,
+    and the job's status when this page ended it (else None)."""
+
+    seq: int
+    queued: int
+    ended: str | None
+
+
+def new_job_id() -> str:
+    """A job's id: 128 random bits, hex."""
+    return secrets.token_hex(16)
+
+
+def create_job(
+    db: peewee.Database,
+    *,
+    job_id: str,
+    org_id: int,
+    plan: str,
+    kind: str,
+    options: dict[str, Any],
+    pages: Sequence[NewPage],
+    webhook_url: str | None = None,
+    webhook_secret: str | None = None,
+) -> int:
+    """Store a job and queue its first pages (duplicates by key queued once); return how many."""
+    with write_transaction(db):
+        Job.insert(
+            id=job_id,
+            org=org_id,
+            plan=plan,
+            kind=kind,
+            options=json.dumps(options, separators=(",", ":")),
+            status="queued",
+            webhook_url=webhook_url,
+            webhook_secret=webhook_secret,
+        ).execute(db)
+        queued = _queue_pages(db, job_id, pages, limit=len(pages))
+        Job.update(pages_total=queued).where(Job.id == job_id).execute(db)
+    return queued
+
+
+def active_jobs(db: peewee.Database) -> list[ActiveJob]:
+    """Every job that still has pages to work on, oldest first."""
+    query = (
+        Job.select(Job, Organization.name)
+        .join(Organization)
+        .where(Job.status.in_(JOB_ACTIVE))
+        .order_by(Job.created_at)
+    )
+    return [
+        ActiveJob(
+            job.id,
+            job.org.name,
+            job.plan,
+            job.kind,
+            json.loads(job.options),
+            job.webhook_url,
+            job.webhook_secret,
+        )
+        for job in query.execute(db)
+    ]
+
+
+def claim_page(
+    db: peewee.Database,
+    *,
+    job_id: str,
+    owner: str,
+    lease_seconds: float,
+    skip_hosts: Sequence[str] = (),
+    max_attempts: int = 3,
+) -> Claim | None:
+    """Claim the next page of ``job_id`` (shallowest first, then in queue order) for ``owner``:
+    a queued page, or one whose lease expired. None when there is none (hosts in ``skip_hosts``
+    are left alone). A page whose lease expired ``max_attempts`` times fails instead.
+
+    The queries of this and :func:`record_page`, run for every page, are written out: Peewee
+    would spend more time building them than the database spends running them."""
+    now = utc_now()
+    hosts = list(skip_hosts)
+    text = (
+        "SELECT id, url, host, depth, attempts FROM job_page WHERE job_id = ? AND "
+        "(status = ? OR (status = ? AND lease_expires < ?))"
+    )
+    if hosts:
+        text += f" AND host NOT IN ({', '.join('?' * len(hosts))})"
+    text += " ORDER BY depth, id LIMIT 1"
+    if not is_sqlite(db):
+        text += " FOR UPDATE SKIP LOCKED"
+    with write_transaction(db):
+        row = _run(db, text, (job_id, QUEUED, RUNNING, now, *hosts)).fetchone()
+        if row is None:
+            return None
+        page_id, url, host, depth, attempts = row
+        if attempts >= max_attempts:
+            _fail_abandoned(db, job_id, page_id, now)
+            return None
+        _run(
+            db,
+            "UPDATE job_page SET status = ?, lease_owner = ?, lease_expires = ?, "
+            "attempts = attempts + 1 WHERE id = ?",
+            (RUNNING, owner, now + timedelta(seconds=lease_seconds), page_id),
+        )
+        _run(
+            db,
+            "UPDATE job SET status = ?, updated_at = ? WHERE id = ? AND status = ?",
+            ("running", now, job_id, "queued"),
+        )
+    return Claim(page_id, job_id, url, host, depth, attempts + 1)
+
+
+def _run(db: peewee.Database, text: str, params: Sequence[Any]) -> Any:
+    """One written-out statement, ``?`` its placeholder whatever the database's."""
+    if db.param != "?":
+        text = text.replace("?", db.param)
+    return db.execute_sql(text, tuple(params))
+
+
+def _fail_abandoned(db: peewee.Database, job_id: str, page_id: int, now: datetime) -> None:
+    """A page whose workers died (or lost it) too often: failed, so the job can end."""
+    outcome = Outcome(
+        False,
+        {"error": {"code": -5000, "message": "the page was abandoned by its workers too often"}},
+    )
+    _run(
+        db, "UPDATE job_page SET status = ?, lease_owner = ? WHERE id = ?", (RUNNING, "-", page_id)
+    )
+    _record(db, job_id, page_id, "-", outcome, (), 0, now)
+
+
+def renew_leases(
+    db: peewee.Database, *, owner: str, page_ids: Sequence[int], lease_seconds: float
+) -> int:
+    """Extend ``owner``'s leases on the pages ``page_ids`` it still works on; return how many."""
+    if not page_ids:
+        return 0
+    until = utc_now() + timedelta(seconds=lease_seconds)
+    with write_transaction(db):
+        return int(
+            JobPage.update(lease_expires=until)
+            .where(
+                (JobPage.lease_owner == owner)
+                & (JobPage.status == RUNNING)
+                & JobPage.id.in_(list(page_ids))
+            )
+            .execute(db)
+        )
+
+
+def release_page(db: peewee.Database, *, page_id: int, owner: str) -> bool:
+    """Give a claimed page back to the queue unfinished (a draining or busy process), without
+    counting the attempt."""
+    with write_transaction(db):
+        changed = (
+            JobPage.update(
+                status=QUEUED,
+                lease_owner=None,
+                lease_expires=None,
+                attempts=JobPage.attempts - 1,
+            )
+            .where(
+                (JobPage.id == page_id)
+                & (JobPage.lease_owner == owner)
+                & (JobPage.status == RUNNING)
+            )
+            .execute(db)
+        )
+    return bool(changed)
+
+
+def record_page(
+    db: peewee.Database,
+    *,
+    job_id: str,
+    page_id: int,
+    owner: str,
+    outcome: Outcome,
+    links: Sequence[NewPage] = (),
+    max_pages: int = 0,
+    retention_seconds: float = 86400.0,
+) -> Recorded | None:
+    """Record the outcome of the page ``page_id`` of ``job_id`` and queue the ``links`` its
+    crawl admits (new keys only, the job's pages kept at most ``max_pages``); end the job when
+    nothing is left. None when ``owner`` no longer holds the page's lease (nothing is
+    recorded)."""
+    with write_transaction(db):
+        return _record(
+            db, job_id, page_id, owner, outcome, links, max_pages, utc_now(), retention_seconds
+        )
+
+
+def _record(  # noqa: PLR0917 (the record_page call, spelled out)
+    db: peewee.Database,
+    job_id: str,
+    page_id: int,
+    owner: str,
+    outcome: Outcome,
+    links: Sequence[NewPage],
+    max_pages: int,
+    now: datetime,
+    retention_seconds: float = 86400.0,
+) -> Recorded | None:
+    text = (
+        "SELECT status, results, credits, pages_total, pages_done, pages_failed FROM job "
+        "WHERE id = ?"
+    )
+    if not is_sqlite(db):
+        text += " FOR UPDATE"
+    row = _run(db, text, (job_id,)).fetchone()
+    if row is None:
+        return None
+    status, results, total_credits, pages_total, pages_done, pages_failed = row
+    seq = results + 1
+    credits = outcome.credits if outcome.ok else 0
+    result = json.dumps(outcome.result, ensure_ascii=False, separators=(",", ":"))
+    changed = _run(
+        db,
+        # lease_owner stays: which process did the page.
+        "UPDATE job_page SET status = ?, result = ?, credits = ?, seq = ?, finished_at = ?, "
+        "lease_expires = NULL WHERE id = ? AND job_id = ? AND lease_owner = ? AND status = ?",
+        (
+            DONE if outcome.ok else FAILED,
+            result,
+            credits,
+            seq,
+            now,
+            page_id,
+            job_id,
+            owner,
+            RUNNING,
+        ),
+    ).rowcount
+    if not changed:
+        return None
+    queued = 0
+    if links and status in JOB_ACTIVE:
+        queued = _queue_pages(db, job_id, links, limit=max(max_pages - pages_total, 0))
+    pages_done += outcome.ok
+    pages_failed += not outcome.ok
+    values: list[Any] = [seq, total_credits + credits, pages_total + queued, pages_done]
+    values += [pages_failed, now]
+    text = (
+        "UPDATE job SET results = ?, credits = ?, pages_total = ?, pages_done = ?, "
+        "pages_failed = ?, updated_at = ?"
+    )
+    ended = None
+    left = _run(
+        db,
+        "SELECT id FROM job_page WHERE job_id = ? AND status IN (?, ?) LIMIT 1",
+        (job_id, QUEUED, RUNNING),
+    ).fetchone()
+    if status in JOB_ACTIVE and left is None:
+        # A job none of whose pages could be done failed; otherwise it completed.
+        ended = "completed" if pages_done > 0 else "failed"
+        text += ", status = ?, stop_reason = NULL, finished_at = ?, expires_at = ?"
+        values += [ended, now, now + timedelta(seconds=retention_seconds)]
+    _run(db, text + " WHERE id = ?", (*values, job_id))
+    return Recorded(seq, queued, ended)
+
+
+def _ending(status: str, reason: str | None, now: datetime, retention: float) -> dict[Any, Any]:
+    return {
+        Job.status: status,
+        Job.stop_reason: reason,
+        Job.finished_at: now,
+        Job.expires_at: now + timedelta(seconds=retention),
+    }
+
+
+def _queue_pages(db: peewee.Database, job_id: str, pages: Sequence[NewPage], limit: int) -> int:
+    """Insert the pages whose key the job does not have yet, at most ``limit``; return how many."""
+    unique: dict[str, NewPage] = {}
+    for page in pages:
+        unique.setdefault(page.key, page)
+    if not unique or limit <= 0:
+        return 0
+    known: set[str] = set()
+    keys = list(unique)
+    for start in range(0, len(keys), 500):
+        chunk = keys[start : start + 500]
+        known.update(
+            key
+            for (key,) in JobPage.select(JobPage.url_key)
+            .where((JobPage.job == job_id) & JobPage.url_key.in_(chunk))
+            .tuples()
+            .execute(db)
+        )
+    fresh = [page for key, page in unique.items() if key not in known][:limit]
+    rows = [
+        {
+            "job": job_id,
+            "url_key": page.key,
+            "url": page.url,
+            "host": page.host[:255],
+            "depth": page.depth,
+            "status": QUEUED,
+        }
+        for page in fresh
+    ]
+    for start in range(0, len(rows), 200):
+        JobPage.insert_many(rows[start : start + 200]).execute(db)
+    return len(rows)
+
+
+def stop_job(
+    db: peewee.Database,
+    *,
+    job_id: str,
+    status: str,
+    reason: str | None = None,
+    org_id: int | None = None,
+    retention_seconds: float = 86400.0,
+) -> bool:
+    """End an active job as ``status`` (cancelled, quota_exceeded, failed): its queued pages are
+    skipped; pages being worked on finish and are recorded. False when the job is not active (or
+    not ``org_id``'s)."""
+    now = utc_now()
+    with write_transaction(db):
+        where = (Job.id == job_id) & Job.status.in_(JOB_ACTIVE)
+        if org_id is not None:
+            where &= Job.org == org_id
+        changed = (
+            Job.update(_ending(status, reason, now, retention_seconds)).where(where).execute(db)
+        )
+        if not changed:
+            return False
+        JobPage.update(status=SKIPPED, finished_at=now).where(
+            (JobPage.job == job_id) & (JobPage.status == QUEUED)
+        ).execute(db)
+    return True

@@ -1,0 +1,189 @@
+"""Job rows on SQLite and Postgres: queueing with dedup, claiming under a lease (never the same
+page twice, even from threads racing on one database), expired leases claimed again, results
+recorded only by the lease holder and numbered in finishing order, crawl links queued within the
+page limit, cancellation, and the retention sweep."""
+
+from __future__ import annotations
+
+import hashlib
+import threading
+from collections.abc import Iterator
+from datetime import timedelta
+from functools import partial
+from pathlib import Path
+
+import peewee
+import pytest
+
+from store import job_views, jobs
+from store.db import StoreSettings
+from store.jobs import NewPage, Outcome
+from store.models import Organization, utc_now
+from store.store import Store
+from tests.conftest import raw_database
+
+
+@pytest.fixture
+def store(database_url: str, tmp_path: Path) -> Iterator[Store]:
+    store = Store(StoreSettings(database_url=database_url, data_dir=str(tmp_path / "data")))
+    store.open()
+    store.create_key("acme", "free")
+    yield store
+    store.close_sync()
+
+
+def page(path: str, depth: int = 0) -> NewPage:
+    url = f"http://127.0.0.1:1/{path}"
+    return NewPage(hashlib.sha256(url.encode()).hexdigest(), url, "127.0.0.1:1", depth)
+
+
+def new_job(db: peewee.Database, paths: list[str], kind: str = "batch") -> str:
+    org = Organization.select().where(Organization.name == "acme").get(db)
+    job_id = jobs.new_job_id()
+    jobs.create_job(
+        db,
+        job_id=job_id,
+        org_id=org.id,
+        plan="free",
+        kind=kind,
+        options={"max_pages": 5},
+        pages=[page(path) for path in paths],
+    )
+    return job_id
+
+
+def ok(n: int) -> Outcome:
+    return Outcome(True, {"markdown": f"page {n}"}, credits=1)
+
+
+def test_claim_record_and_finish(store: Store, database_url: str, tmp_path: Path) -> None:
+    with raw_database(database_url, tmp_path) as db:
+        job_id = new_job(db, ["a", "b", "a", "c"])  # "a" twice: queued once
+        org = Organization.select().where(Organization.name == "acme").get(db).id
+        view = job_views.job_view(db, job_id=job_id, org_id=org)
+        assert view is not None and view.pages_total == 3 and view.status == "queued"
+        assert job_views.job_view(db, job_id=job_id, org_id=org + 1) is None
+        assert [job.id for job in jobs.active_jobs(db)] == [job_id]
+
+        claim = partial(jobs.claim_page, db, job_id=job_id, lease_seconds=60)
+        record = partial(jobs.record_page, db, job_id=job_id)
+        first, second = claim(owner="one"), claim(owner="two")
+        assert first is not None and second is not None and first.id != second.id
+        # Only the lease holder records; a page is recorded once.
+        assert record(page_id=first.id, owner="two", outcome=ok(1)) is None
+        recorded = record(page_id=first.id, owner="one", outcome=ok(1))
+        assert recorded == jobs.Recorded(1, 0, None)
+        assert record(page_id=first.id, owner="one", outcome=ok(1)) is None
+        # A released page goes back to the queue; a failed page costs nothing.
+        assert jobs.release_page(db, page_id=second.id, owner="two")
+        third = claim(owner="two")
+        assert third is not None and third.id == second.id and third.attempts == 1
+        failed = Outcome(False, {"error": {"code": -3008, "message": "404"}}, credits=1)
+        assert record(page_id=third.id, owner="two", outcome=failed)
+        last = claim(owner="one")
+        assert last is not None and claim(owner="one") is None
+        assert record(page_id=last.id, owner="one", outcome=ok(3)) == (
+            jobs.Recorded(3, 0, "completed")
+        )
+        view = job_views.job_view(db, job_id=job_id, org_id=org)
+        assert view is not None
+        assert (view.status, view.pages_done, view.pages_failed, view.credits) == (
+            "completed",
+            2,
+            1,
+            2,
+        )
+        assert view.expires_at is not None and jobs.active_jobs(db) == []
+        results = job_views.job_results(db, job_id=job_id, after=0, limit=2)
+        assert [(r.seq, r.status) for r in results] == [(1, "done"), (2, "failed")]
+        rest = job_views.job_results(db, job_id=job_id, after=2, limit=2)
+        assert [(r.seq, r.result["markdown"]) for r in rest] == [(3, "page 3")]
+        # Retention: nothing before its time, everything after.
+        assert job_views.sweep(db) == 0
+        assert job_views.sweep(db, now=utc_now() + timedelta(days=2)) == 1
+        assert job_views.job_view(db, job_id=job_id, org_id=org) is None
+        assert job_views.page_counts(db, job_id=job_id) == {}
+
+
+def test_expired_leases_are_claimed_again_and_crawl_links_are_capped(
+    store: Store, database_url: str, tmp_path: Path
+) -> None:
+    with raw_database(database_url, tmp_path) as db:
+        job_id = new_job(db, ["start"], kind="crawl")
+        record = partial(jobs.record_page, db, job_id=job_id)
+        dead = jobs.claim_page(db, job_id=job_id, owner="dead", lease_seconds=-1)
+        assert dead is not None
+        # The dead owner's lease has expired: another process takes the page over.
+        taken = jobs.claim_page(db, job_id=job_id, owner="alive", lease_seconds=60)
+        assert taken is not None and taken.id == dead.id and taken.attempts == 2
+        assert record(page_id=dead.id, owner="dead", outcome=ok(0)) is None
+        links = [page(f"p{n}", 1) for n in (1, 2, 2, 3, 4, 5, 6)] + [page("start", 1)]
+        recorded = jobs.record_page(
+            db,
+            job_id=job_id,
+            page_id=taken.id,
+            owner="alive",
+            outcome=ok(0),
+            links=links,
+            max_pages=5,
+        )
+        assert recorded is not None and recorded.queued == 4  # dedup, start known, cap of 5
+        assert job_views.page_counts(db, job_id=job_id) == {"done": 1, "queued": 4}
+        # Renewing keeps a lease; cancelling skips what is queued.
+        claim = jobs.claim_page(db, job_id=job_id, owner="alive", lease_seconds=-1)
+        assert claim is not None and claim.depth == 1
+        assert jobs.renew_leases(db, owner="alive", page_ids=[claim.id], lease_seconds=60) == 1
+        assert (
+            jobs.claim_page(
+                db, job_id=job_id, owner="x", lease_seconds=60, skip_hosts=["127.0.0.1:1"]
+            )
+            is None
+        )
+        assert jobs.stop_job(db, job_id=job_id, status="cancelled")
+        assert not jobs.stop_job(db, job_id=job_id, status="cancelled")
+        assert job_views.page_counts(db, job_id=job_id) == {"done": 1, "running": 1, "skipped": 3}
+        # The page in flight is still recorded, and queues nothing more.
+        recorded = jobs.record_page(
+            db,
+            job_id=job_id,
+            page_id=claim.id,
+            owner="alive",
+            outcome=ok(1),
+            links=[page("p9", 2)],
+            max_pages=9,
+        )
+        assert recorded is not None and recorded.queued == 0 and recorded.ended is None
+
+
+def test_racing_claimers_never_share_a_page(
+    store: Store, database_url: str, tmp_path: Path
+) -> None:
+    with raw_database(database_url, tmp_path) as db:
+        job_id = new_job(db, [f"p{n}" for n in range(60)])
+    claimed: list[int] = []
+    problems: list[BaseException] = []
+
+    def worker(name: str) -> None:
+        try:
+            with raw_database(database_url, tmp_path) as db:
+                record = partial(jobs.record_page, db, job_id=job_id)
+                while True:
+                    claim = jobs.claim_page(db, job_id=job_id, owner=name, lease_seconds=60)
+                    if claim is None:
+                        return
+                    claimed.append(claim.id)
+                    record(page_id=claim.id, owner=name, outcome=ok(claim.id))
+        except BaseException as exc:
+            problems.append(exc)
+
+    threads = [threading.Thread(target=worker, args=(f"w{n}",)) for n in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+    assert not problems
+    assert len(claimed) == 60 and len(set(claimed)) == 60
+    with raw_database(database_url, tmp_path) as db:
+        assert job_views.page_counts(db, job_id=job_id) == {"done": 60}
+        results = job_views.job_results(db, job_id=job_id, after=0, limit=100)
+        assert [r.seq for r in results] == list(range(1, 61))
