@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import colorsys
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from types import MappingProxyType
 from typing import Any, Final
 
@@ -30,7 +30,10 @@ _STYLE_PROPERTIES: Final = frozenset(
 _CSS_BRACES_RE: Final = re.compile(r"[{}]")
 _CLASS_TOKEN_RE: Final = re.compile(r"\.(-?[_a-zA-Z][\w-]*)")
 _ID_TOKEN_RE: Final = re.compile(r"#(-?[_a-zA-Z][\w-]*)")
-_MAX_SELECTORS: Final = 300
+_MAX_SELECTORS: Final = 60
+"""Selectors with combinators matched per page (each is a walk over the document)."""
+_SIMPLE_RE: Final = re.compile(r"([a-zA-Z][a-zA-Z0-9]*|\*)?((?:[.#]-?[_a-zA-Z][\w-]*)*)")
+_KEYED_XPATH: Final = etree.XPath("//*[@class or @id]")
 _TRANSLATOR: Final = HTMLTranslator()
 
 
@@ -94,8 +97,11 @@ def _document_names(root: Any) -> tuple[set[str], set[str]]:
     return classes, ids
 
 
-def stylesheet_styles(root: Any) -> dict[Any, dict[str, str]]:
-    """Declarations that simple ``<style>`` rules give each element, in source order."""
+def stylesheet_styles(
+    root: Any, wanted: Callable[[Mapping[str, str]], bool] | None = None
+) -> dict[Any, dict[str, str]]:
+    """Declarations that simple ``<style>`` rules give each element, in source order; with
+    ``wanted``, only the rules whose declarations it accepts (matching selectors is the cost)."""
     rules: list[tuple[str, dict[str, str]]] = []
     for style in root.iter("style"):
         media = (style.get("media") or "all").lower()
@@ -103,27 +109,77 @@ def stylesheet_styles(root: Any) -> dict[Any, dict[str, str]]:
             continue
         for selectors, body in _top_level_rules(_strip_css_comments(style.text or "")):
             declarations = parse_declarations(body)
-            if declarations:
+            if declarations and (wanted is None or wanted(declarations)):
                 rules.append((selectors, declarations))
     styles: dict[Any, dict[str, str]] = {}
     if not rules:
         return styles
     classes, ids = _document_names(root)
-    budget = _MAX_SELECTORS
-    for selectors, declarations in rules:
+    simple: list[tuple[int, str, str, frozenset[str], dict[str, str]]] = []
+    complex_budget = _MAX_SELECTORS
+    matched: list[tuple[int, Any, dict[str, str]]] = []
+    for number, (selectors, declarations) in enumerate(rules):
         for part in selectors.split(","):
             selector = part.strip()
-            if not selector or ":" in selector or budget <= 0:
+            if not selector or ":" in selector:
                 continue
             if not set(_CLASS_TOKEN_RE.findall(selector)) <= classes:
                 continue
             if not set(_ID_TOKEN_RE.findall(selector)) <= ids:
                 continue
-            budget -= 1
+            compound = _SIMPLE_RE.fullmatch(selector)
+            if compound is not None:
+                tag, rest = (compound.group(1) or "").lower().strip("*"), compound.group(2)
+                names = frozenset(_CLASS_TOKEN_RE.findall(rest))
+                ident = next(iter(_ID_TOKEN_RE.findall(rest)), "")
+                simple.append((number, tag, ident, names, declarations))
+                continue
+            if complex_budget <= 0:
+                continue
+            complex_budget -= 1
             xpath = _selector_xpath(selector)
             for element in xpath(root) if xpath is not None else ():
-                styles.setdefault(element, {}).update(declarations)
+                matched.append((number, element, declarations))
+    matched.extend(_simple_matches(root, simple))
+    matched.sort(key=lambda item: item[0])
+    for _, element, declarations in matched:
+        styles.setdefault(element, {}).update(declarations)
     return styles
+
+
+def _simple_matches(
+    root: Any, rules: list[tuple[int, str, str, frozenset[str], dict[str, str]]]
+) -> Iterator[tuple[int, Any, dict[str, str]]]:
+    """Elements that selectors of one compound (``tag``, ``.a.b``, ``#x``, ``div.a``) match, in
+    one walk over the elements with a class or an id."""
+    by_key: dict[str, list[tuple[int, str, str, frozenset[str], dict[str, str]]]] = {}
+    tags: list[tuple[int, str, str, frozenset[str], dict[str, str]]] = []
+    for rule in rules:
+        _, tag, ident, names, _ = rule
+        if ident:
+            by_key.setdefault("#" + ident, []).append(rule)
+        elif names:
+            by_key.setdefault("." + min(names), []).append(rule)
+        elif tag:
+            tags.append(rule)
+    for number, tag, _, _, declarations in tags:
+        for element in root.iter(tag):
+            yield number, element, declarations
+    if not by_key:
+        return
+    for element in _KEYED_XPATH(root):
+        own = set((element.get("class") or "").split())
+        keys = ["." + name for name in own]
+        if element.get("id"):
+            keys.append("#" + element.get("id"))
+        for key in keys:
+            for number, tag, ident, names, declarations in by_key.get(key, ()):
+                if tag and element.tag != tag:
+                    continue
+                if ident and element.get("id") != ident:
+                    continue
+                if names <= own:
+                    yield number, element, declarations
 
 
 # --- values

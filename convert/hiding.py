@@ -15,7 +15,15 @@ import re
 from collections.abc import Callable, Mapping
 from typing import Any, Final
 
-from convert.css import NUMBER_RE, UNIT_PX, length_px, parse_color, parse_declarations
+from convert.css import (
+    NUMBER_RE,
+    UNIT_PX,
+    Color,
+    first_color,
+    length_px,
+    parse_color,
+    parse_declarations,
+)
 
 HIDDEN_CLASSES: Final = frozenset(
     {"hide", "hidden", "d-none", "is-hidden", "u-hidden", "display-none", "invisible"}
@@ -31,6 +39,8 @@ SCREEN_READER_CLASSES: Final = frozenset(
      "hidden-visually", "offscreen", "show-for-sr", "screenreader-only", "skip-link"}
 )  # fmt: skip
 """Classes that keep text for screen readers only: accessibility text, not content to hide."""
+_LIGHT: Final = 200
+"""Channels at least this bright make a light colour."""
 _DISPLAY_WORDS_RE: Final = re.compile(r"none|hidden", re.IGNORECASE)
 
 
@@ -154,13 +164,33 @@ _HIDING_TESTS: Final[tuple[tuple[str, Callable[[Mapping[str, str]], bool]], ...]
 
 
 def hidden_reason(element: Any, style: Mapping[str, str]) -> str | None:
+    """Why ``element`` (with its resolved declarations ``style``) is hidden from the eye, or
+    ``None``. ``aria-hidden`` comes last: it hides from screen readers, not from sight."""
     if element.get("hidden") is not None:
         return "hidden attribute"
-    if (element.get("aria-hidden") or "").strip().lower() == "true":
-        return "aria-hidden"
-    if not style:
-        return None
-    for reason, test in _HIDING_TESTS:
+    for reason, test in _HIDING_TESTS if style else ():
         if test(style):
             return reason
+    if (element.get("aria-hidden") or "").strip().lower() == "true":
+        return "aria-hidden"
     return None
+
+
+def _light(color: Color | None) -> bool:
+    return color is not None and (color[3] < 0.1 or min(color[:3]) >= _LIGHT)
+
+
+def can_hide(style: Mapping[str, str]) -> bool:
+    """Whether a style rule may hide text: it hides by itself, paints text light or
+    transparent (white on a white page), or paints a background that is not light (which may
+    show light text again)."""
+    if any(test(style) for _, test in _HIDING_TESTS):
+        return True
+    if "color" in style and _light(parse_color(style["color"])):
+        return True
+    for name in ("background-color", "background"):
+        if name in style:
+            value = style[name]
+            if "url(" in value or "gradient(" in value or not _light(first_color(value)):
+                return True
+    return False

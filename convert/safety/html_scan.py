@@ -19,8 +19,10 @@ from convert.css import (
     same_color,
     stylesheet_styles,
 )
-from convert.hiding import hidden_reason
+from convert.hiding import can_hide, hidden_reason
 from convert.safety.analysis import analyse, live_hits
+from convert.safety.intent import STRIPPED_REQUEST, hiddenness, intent
+from convert.safety.intent import severity as request_severity
 from convert.safety.links import LONG_QUERY, STRIPPED_LINK, URL_SUSPECT_RE, judge_url, url_severity
 from convert.safety.markdown import obfuscation_findings
 from convert.safety.normalise import collapse_space, sample_of
@@ -49,6 +51,9 @@ _STYLED_XPATH: Final = etree.XPath("descendant-or-self::*[@style or @hidden or @
 _LABELLED_XPATH: Final = etree.XPath(
     "descendant-or-self::*[@alt or @title or @aria-label or @aria-description]"
 )
+_DESCRIBING_ATTRIBUTES: Final = frozenset({"alt", "aria-description"})
+"""Attributes that describe rather than label: requests hidden in them count (a title or an
+aria-label names a control, and reads like one: "Follow this answer", "Rate this recipe")."""
 _MIN_TEXT: Final = 2
 _WHITESPACE_RE: Final = re.compile(r"\s+")
 
@@ -194,23 +199,23 @@ class _HtmlCollector:
     remove: list[Any] = field(default_factory=list)
     unwrap: list[Any] = field(default_factory=list)
     attributes: list[tuple[Any, str]] = field(default_factory=list)
+    requests: set[str] = field(default_factory=set)
 
-    def container(self, text: str, location: str, *, hidden: bool, quotable: bool) -> bool:
-        """Judge text from a place Markdown does not show; returns whether to strip it."""
+    def container(
+        self, text: str, location: str, *, hidden: bool, quotable: bool, place: str = ""
+    ) -> bool:
+        """Judge text from a place Markdown does not show (``place``: how it is hidden, for
+        :func:`~convert.safety.intent.hiddenness`; none for text in plain sight such as meta
+        tags); returns whether to strip it."""
         if len(text.strip()) < _MIN_TEXT:
             return False
         analysis = analyse(text)
         self.findings.extend(obfuscation_findings(analysis, location, quotable=quotable))
         live = live_hits(analysis)
         smuggled = analysis.hidden_kinds()
-        if not live and not smuggled:
-            if hidden:
-                sample = sample_of(analysis.clean)
-                self.findings.append(
-                    Finding("hidden_text", SEVERITY["hidden_text"], location, sample)
-                )
-            return False
         kind = "hidden_instructions" if hidden else "comment_instructions"
+        if not live and not smuggled:
+            return self._request(analysis.clean, location, kind, place, hidden=hidden)
         kinds = {hit.kind for hit in live} | smuggled
         variant = kind if kinds - {"ai_addressed"} else f"{kind}/addressed"
         if quotable and not smuggled and all(analysis.is_quoted(hit) for hit in live):
@@ -219,6 +224,30 @@ class _HtmlCollector:
         sample = sample_of(analysis.sentence(live[0]) if live else analysis.clean)
         self.findings.append(Finding(kind, severity, location, sample))
         return severity >= SEVERITY["comment_instructions/addressed"]
+
+    def _first_time(self, text: str) -> bool:
+        """Whether this request text is new on the page: a text repeated is a template's
+        (one per product, per comment), counted once."""
+        key = collapse_space(text).lower()
+        if key in self.requests:
+            return False
+        self.requests.add(key)
+        return True
+
+    def _request(self, clean: str, location: str, kind: str, place: str, *, hidden: bool) -> bool:
+        """Hidden text without override phrases: a request to an assistant, weighed by how
+        hidden it is, or page furniture."""
+        found = intent(clean) if place else None
+        if found is not None and found.instruction and self._first_time(clean):
+            severity = request_severity(found, hiddenness(place, len(clean)))
+            sample = sample_of(clean[found.start : found.end])
+            self.findings.append(Finding(kind, severity, location, sample))
+            return severity >= STRIPPED_REQUEST
+        if hidden:
+            self.findings.append(
+                Finding("hidden_text", SEVERITY["hidden_text"], location, sample_of(clean))
+            )
+        return False
 
     def url(self, element: Any, value: str | None, base: str, *, image: bool) -> None:
         if not value or (len(value) <= LONG_QUERY and not URL_SUSPECT_RE.search(value)):
@@ -230,6 +259,8 @@ class _HtmlCollector:
         variant = judge_url(absolute, self.page_host)
         if variant is None:
             return
+        if image and variant == "data" and any(True for _ in element.iterancestors("noscript")):
+            variant = "template"  # a tracking pixel's, shown to no model and no reader
         severity = url_severity(variant, image)
         location = "image" if image else "link"
         self.findings.append(Finding("exfiltration_link", severity, location, sample_of(value)))
@@ -247,15 +278,19 @@ def _host(url: str) -> str:
 def scan_html(root: Any, url: str) -> HtmlScan:
     """Scan the raw document ``root`` (not modified) for injection outside the rendered text."""
     collector = _HtmlCollector(page_host=_host(url))
-    for element, _reason in _hidden_roots(root, stylesheet_styles(root)):
-        if collector.container(_element_text(element), "hidden_text", hidden=True, quotable=False):
+    for element, reason in _hidden_roots(root, stylesheet_styles(root, can_hide)):
+        text = _element_text(element)
+        if collector.container(text, "hidden_text", hidden=True, quotable=False, place=reason):
             collector.remove.append(element)
     for comment in _comments(root):
         text = collapse_space(comment.text or "")
-        if collector.container(text, "html_comment", hidden=False, quotable=False):
+        if collector.container(
+            text, "html_comment", hidden=False, quotable=False, place="html_comment"
+        ):
             collector.remove.append(comment)
     for element in root.iter("noscript", "template"):
-        if collector.container(_element_text(element), element.tag, hidden=False, quotable=False):
+        text = _element_text(element)
+        if collector.container(text, element.tag, hidden=False, quotable=False, place=element.tag):
             collector.remove.append(element)
     _scan_attributes(root, collector)
     _scan_metadata(root, collector)
@@ -279,12 +314,23 @@ def scan_html(root: Any, url: str) -> HtmlScan:
 
 
 def _scan_attributes(root: Any, collector: _HtmlCollector) -> None:
+    """Text attributes; a value repeated on the page (a template's label) is judged once."""
+    judged: dict[tuple[str, str], bool] = {}
     for element in _LABELLED_XPATH(root):
         for name in _TEXT_ATTRIBUTES:
             value = collapse_space(element.get(name) or "")
-            if len(value) >= 8 and collector.container(
-                value, f"attribute:{name}", hidden=False, quotable=True
-            ):
+            if len(value) < 8:
+                continue
+            strip = judged.get((name, value))
+            if strip is None:
+                strip = judged[name, value] = collector.container(
+                    value,
+                    f"attribute:{name}",
+                    hidden=False,
+                    quotable=True,
+                    place=f"attribute:{name}" if name in _DESCRIBING_ATTRIBUTES else "",
+                )
+            if strip:
                 collector.attributes.append((element, name))
 
 

@@ -25,6 +25,9 @@ _DATA_WORD_RE: Final = re.compile(
     r"user|data|secret|conversation|chat|histor|prompt|message|mail|passw|token|key|credential"
     r"|session|cookie|context|memory|summary|personal|ssn|card|info"
 )
+_IDENTIFIER_RE: Final = re.compile(r"(?:^|_|\b)id$", re.IGNORECASE)
+"""A placeholder naming an identifier (``{{subscriber_id}}``) is a mailing tool's tracking
+template, not a slot for the user's data."""
 LONG_QUERY: Final = 200
 _SHORT_VALUE: Final = 80
 REPORTED_LINK: Final = 0.3  # Markdown links weaker than this are left to the HTML scan
@@ -60,9 +63,14 @@ def judge_url(url: str, page_host: str) -> str | None:
 
 
 def _query_values(query: str) -> list[str]:
-    """Decoded query values (or whole items without ``=``)."""
+    """Decoded query values (or whole items without ``=``); campaign tags (``utm_*``) left out:
+    an unfilled template there is a newsletter tool's, not a request for data."""
     items = (item.partition("=") for item in query.split("&") if item)
-    return [unquote(unquote(value if equals else key)) for key, equals, value in items]
+    return [
+        unquote(unquote(value if equals else key))
+        for key, equals, value in items
+        if not key.lower().startswith("utm_")
+    ]
 
 
 def _placeholder_variant(netloc: str, path: str, query: str) -> str | None:
@@ -78,7 +86,7 @@ def _placeholder_variant(netloc: str, path: str, query: str) -> str | None:
             continue
         for match in _PLACEHOLDER_RE.finditer(piece):
             name = next(group for group in match.groups() if group is not None)
-            if _DATA_WORD_RE.search(name.lower()):
+            if _DATA_WORD_RE.search(name.lower()) and not _IDENTIFIER_RE.search(name):
                 return "data"
             if in_query:
                 found = "template"

@@ -12,6 +12,8 @@ from convert.safety.signals import (
     QUOTED_CAP,
     RECOMMENDATIONS,
     SAMPLE_CHARS,
+    WEAK_BELOW,
+    WEAK_CAP,
     Finding,
     HtmlScan,
     TextScan,
@@ -67,8 +69,11 @@ def _noisy_or(weights: Iterable[float]) -> float:
 
 def _risk(signals: list[_Signal]) -> float:
     quoted = _noisy_or(s.weight() for s in signals if s.location == "quoted")
-    direct = [s.weight() for s in signals if s.location != "quoted"]
-    return round(_noisy_or([*direct, min(quoted, QUOTED_CAP)]), 4)
+    weak = _noisy_or(
+        s.weight() for s in signals if s.location != "quoted" and s.severity < WEAK_BELOW
+    )
+    strong = [s.weight() for s in signals if s.location != "quoted" and s.severity >= WEAK_BELOW]
+    return round(_noisy_or([*strong, min(quoted, QUOTED_CAP), min(weak, WEAK_CAP)]), 4)
 
 
 def _level(score: float) -> str:

@@ -43,6 +43,11 @@ SEVERITY: Final[Mapping[str, float]] = MappingProxyType(
 )
 QUOTED_FACTOR: Final = 0.45
 QUOTED_CAP: Final = 0.5
+WEAK_BELOW: Final = 0.3
+"""Signals weaker than this are ordinary page features (tracking links, screen-reader text,
+zero-width characters, a stray look-alike letter)..."""
+WEAK_CAP: Final = 0.3
+"""...and together weigh at most this, so that they never make a page medium on their own."""
 MODES: Final = ("sanitize", "warn", "block")
 LEVELS: Final = ((0.7, "high"), (0.4, "medium"), (0.0, "low"))
 RECOMMENDATIONS: Final[Mapping[str, str]] = MappingProxyType(
