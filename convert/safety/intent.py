@@ -34,6 +34,7 @@ from convert.safety.rules_intent import (
     SHORT_WORDS,
     SITE_FACTOR,
     SITE_TALK,
+    Cue,
 )
 
 __all__ = [
@@ -79,7 +80,7 @@ LARGE_FACTOR: Final = 0.6
 """...this share."""
 STRIPPED_REQUEST: Final = 0.4
 """Hidden requests at least this severe are removed in sanitize mode."""
-_SCANNED: Final = 4000
+_SCANNED: Final = 8000
 """Characters of one text that are scored (a hidden mega-menu need not be read to its end)."""
 _WINDOW: Final = 400
 _CLAUSE_END_RE: Final = re.compile(r"(?<=[.!?])\s+|\s*\n\s*|\s+[|\u2022\u00b7]\s+")
@@ -88,6 +89,8 @@ _REQUEST_CUES: Final = frozenset(
     {
         "answer verb",
         "obligation",
+        "obligation to answer",
+        "instructions to follow",
         "assistant addressed",
         "output",
         "your answer",
@@ -97,7 +100,6 @@ _REQUEST_CUES: Final = frozenset(
     }
 )
 _NO_REQUEST_CAP: Final = 0.5
-_REQUESTS: Final = tuple(cue for cue in CUES if cue.name in _REQUEST_CUES)
 _ANSWER_WEIGHT: Final = next(cue.weight for cue in CUES if cue.name == "answer verb")
 _CONTROL_WEIGHT: Final = next(cue.weight for cue in CUES if cue.name == "control verb")
 
@@ -131,14 +133,14 @@ def _clauses(norm: str) -> list[tuple[int, int]]:
     return spans
 
 
-def _score(window: str, long_text: bool) -> tuple[float, tuple[str, ...]]:
+def _score(window: str, long_text: bool, cues: tuple[Cue, ...]) -> tuple[float, tuple[str, ...]]:
     words = len(_WORD_RE.findall(window))
     if words < MIN_WORDS:
         return 0.0, ()
     miss = 1.0
     found: list[str] = []
     addressed = False
-    for cue in CUES:
+    for cue in cues:
         if cue.pattern.search(window):
             miss *= 1.0 - cue.weight
             found.append(cue.name)
@@ -170,7 +172,8 @@ def _score(window: str, long_text: bool) -> tuple[float, tuple[str, ...]]:
 def intent(text: str) -> Intent:
     """The best request-like window of ``text`` (positions in ``text``)."""
     norm = normalise(text[:_SCANNED], [])
-    if not any(cue.pattern.search(norm) for cue in _REQUESTS):
+    cues = tuple(cue for cue in CUES if cue.gate is None or cue.gate.search(norm))
+    if not any(cue.pattern.search(norm) for cue in cues if cue.name in _REQUEST_CUES):
         return NONE  # without a request cue no window reaches INSTRUCTION_SCORE
     clauses = _clauses(norm)
     best = NONE
@@ -179,9 +182,9 @@ def intent(text: str) -> Intent:
         if index + 1 < len(clauses) and clauses[index + 1][1] - start <= _WINDOW:
             windows.append((start, clauses[index + 1][1]))
         for low, high in windows:
-            score, cues = _score(norm[low:high], len(norm) > CONTEXT_CHARS)
+            score, found = _score(norm[low:high], len(norm) > CONTEXT_CHARS, cues)
             if score > best.score:
-                best = Intent(round(score, 4), low, high, cues)
+                best = Intent(round(score, 4), low, high, found)
     return best
 
 

@@ -8,11 +8,17 @@ from collections.abc import Iterable
 from typing import Final
 
 from convert.safety.analysis import Analysis, analyse, hit_severity, live_hits, sentence_span
+from convert.safety.intent import Intent, hiddenness, intent
+from convert.safety.intent import severity as request_severity
 from convert.safety.links import REPORTED_LINK, STRIPPED_LINK
 from convert.safety.normalise import sample_of
 from convert.safety.phrases import Hit, phrase_kinds
 from convert.safety.signals import QUOTED_FACTOR, SEVERITY, Edit, Finding, TextScan
 from convert.safety.unicode import InvisibleRun
+
+MIN_BROKEN_WORDS: Final = 3
+"""Zero-width characters inside words, in one sentence, that make it an evasion (a long word
+broken for line wrapping has one or two)."""
 
 # --------------------------------------------------------------------------------------------
 # Findings shared by every channel: invisible characters, homoglyphs, encoded payloads
@@ -56,7 +62,13 @@ def _invisible_findings(analysis: Analysis, location: str) -> list[Finding]:
 def _tag_findings(item: InvisibleRun, location: str) -> list[Finding]:
     sample = sample_of(f"tag characters: {item.decoded}")
     findings = [Finding("invisible_unicode", SEVERITY["invisible_unicode/tags"], location, sample)]
-    if phrase_kinds(item.decoded):
+    found = intent(item.decoded) if not phrase_kinds(item.decoded) else None
+    if found is not None and found.instruction:
+        severity = request_severity(found, hiddenness("unicode_tags", len(item.decoded)))
+        findings.append(
+            Finding("hidden_instructions", severity, "unicode_tags", sample_of(item.decoded))
+        )
+    elif found is None:
         severity = SEVERITY["hidden_instructions"]
         findings.append(
             Finding("hidden_instructions", severity, "unicode_tags", sample_of(item.decoded))
@@ -129,7 +141,41 @@ def scan_markdown(markdown: str) -> TextScan:
     for payload in analysis.payloads:
         if payload.kinds and not analysis.quoted.covers(payload.start):
             edits.append(Edit(*analysis.offsets.source_span(payload.start, payload.end)))
+    for start, end, found in _broken_requests(analysis):
+        sample = sample_of(analysis.clean[start:end])
+        severity = request_severity(found, hiddenness("zero_width", end - start))
+        findings.append(Finding("invisible_unicode", severity, "markdown", sample))
+        edits.append(Edit(*analysis.offsets.source_span(start, end)))
     return TextScan(tuple(findings), tuple(edits), _checksum(markdown))
+
+
+def _broken_requests(analysis: Analysis) -> list[tuple[int, int, Intent]]:
+    """Sentences (in the cleaned text) whose words are broken up by zero-width characters
+    (``MIN_BROKEN_WORDS`` or more breaks inside words: a keyword filter's evasion) and that
+    read as a request to an assistant, with what was found."""
+    source = analysis.source
+    breaks: dict[tuple[int, int], int] = {}
+    removed = 0
+    for item in analysis.invisible:
+        inside = (
+            item.variant == "zero_width"
+            and item.start > 0
+            and item.end < len(source)
+            and source[item.start - 1].isalpha()
+            and source[item.end].isalpha()
+        )
+        position = item.start - removed
+        removed += item.end - item.start
+        if inside:
+            span = sentence_span(analysis.clean, position, position)
+            breaks[span] = breaks.get(span, 0) + 1
+    found: list[tuple[int, int, Intent]] = []
+    for (start, end), count in breaks.items():
+        if count >= MIN_BROKEN_WORDS:
+            request = intent(analysis.clean[start:end])
+            if request.instruction:
+                found.append((start, end, request))
+    return found
 
 
 def _sentence_edit(analysis: Analysis, hit: Hit) -> Edit:

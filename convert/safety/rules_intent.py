@@ -37,6 +37,8 @@ class Cue:
     pattern: re.Pattern[str]
     weight: float
     addressee: bool = False
+    gate: re.Pattern[str] | None = None
+    """A cheap test the whole text must pass before ``pattern`` is tried at all."""
 
 
 _START = (
@@ -140,6 +142,10 @@ _OUTPUT = (
     r"|\b(?:tu|tus|su|sus|ta|ton|tes|votre|vos|deine[rnm]?|ihre[rnm]?|jede[rnm]?|je|jouw|uw"
     r"|la\s+tua|sua)\s+(?:reponses?|resumes?|antwort(?:en)?|zusammenfassung(?:en)?|respuestas?"
     r"|resumen(?:es)?|risposta|riassunto|resposta|resumo|samenvatting|antwoord)\b"
+    r"|\b(?:any|every)\s+\w+\s+(?:summar(?:y|ies)|answers?|responses?)\b"
+    r"|\b(?:this|our|cette|dieses|esta)\s+(?:conversation|conversacion|gesprach|chat)\b"
+    r"|\b(?:chat|conversation)\s+history|\bchatverlauf|\b(?:browsing|browser|search|web|email"
+    r"|e-mail|calendar|python|file|memory)\s+tool\b|\b\w+_\w+\s+tool\b|\btool\s+calls?\b"
     r"|\bwhen\s+(?:you\s+(?:are\s+)?)?(?:summari[sz]|answer|respond|repl|describ|writ|compar"
     r"|mention|discuss)\w*|\bwhen\s+asked\b|\bwhen\s+(?:you\s+)?(?:read|process)\w*\s+this\b"
     r"|\b(?:wenn\s+du|si\s+tu|si\s+vous|cuando|si\s+eres|wenn\s+sie)\b"
@@ -152,10 +158,15 @@ _USER = (
     r"\b(?:the|their)\s+users?\b(?!'|\s+(?:experience|interface|guide|manual|agent|name|id|account"
     r"|base|research|journey|data|generated|friendly|reviews?|ratings?|profile|settings|group"
     r"|community|forum|story|stories|testing|needs))|\bthe\s+readers?\b|\bwhoever\s+is\b"
-    r"|\banyone\s+asking|\bl'utilisateur|\bles\s+utilisateurs|\ble\s+lecteur"
+    r"|\banyone\s+asking|\b(?:point|direct|send|refer|redirect|steer)\s+(?:readers|users|people"
+    r"|anyone|everyone|visitors)\b|\btout\s+utilisateur|\btous\s+les\s+utilisateurs|\bl'utilisateur|\bles\s+utilisateurs|\ble\s+lecteur"
     r"|\b(?:dem|den|der|die)\s+(?:nutzer|benutzer|leser)\w*|\b(?:al|el|los|del)\s+(?:usuarios?"
     r"|lector)|\bl'utente|\ball'utente|\b(?:ao|o)\s+(?:usuario|utilizador)|\bde\s+(?:gebruiker"
     r"|lezer)"
+)
+_FOLLOW = (
+    r"\b(?:follow|obey|execute|carry\s+out|run)\s+(?:the|these|those|its|my|our|all|any)\s+"
+    r"(?:\w+\s+)?(?:instructions|steps|commands|orders|directions)\b"
 )
 _MODAL = (
     r"\byou\s+(?:must|should|shall|will|need\s+to|have\s+to|are\s+(?:to|required|instructed"
@@ -221,6 +232,8 @@ _THAT_CLAUSE = (
     r"\b(?:say|state|claim|report|mention|conclude|explain|assert|pretend|emphasi[sz]e|suggest"
     r"|imply|affirme[sz]?|dis|dites|sag(?:e|en)?|erwahne|behaupte|di|diga|dile|afirma|menciona"
     r"|zeg|vertel)\s+(?:\w+\s+){0,3}?(?:that|que|dass|che)\b"
+    r"|\b(?:say|claim|state|report|assert|pretend)\s+(?:the|this|that|it|there|they|he|she|its|their)"
+    r"\s+(?:\w+\s+){0,2}?(?:is|are|was|were|has|have|had|will|can|could|does|did)\b"
 )
 _SELF = (
     r"\bthe\s+(?:page|article|website)\b"
@@ -231,19 +244,41 @@ _SELF = (
     r"|\b(?:este|esta|esto)\s+(?:articulo|pagina|producto|hotel|servicio|empresa|texto)\b"
 )
 
+_AI_GATE: Final = re.compile(
+    r"\b(?:ai|ia|ki|llm|language|sprachmodell|chatbot|chatgpt|gpt|assistant|asistente|model|bot"
+    r"|agent|crawler|scraper)"
+)
+_RELAY_GATE: Final = re.compile(r"[@\d]|www\.|://|whatsapp|hashtag|#")
+
 CUES: Final[tuple[Cue, ...]] = (
-    Cue("answer verb", re.compile(rf"{_START}{_ADVERB}(?:{_ANSWER_VERBS})\s+{_OBJECT}"), 0.45),
+    Cue(
+        "answer verb",
+        re.compile(
+            rf"{_START}{_ADVERB}(?:{_ANSWER_VERBS})\s+{_OBJECT}"
+            rf"|{_START}(?:always|never|only|do\s+not|don't)\s+(?:{_ANSWER_VERBS})\b"
+        ),
+        0.45,
+    ),
     Cue("control verb", re.compile(rf"{_START}{_ADVERB}(?:{_CONTROL_VERBS})\b"), 0.15),
     Cue("obligation", re.compile(_MODAL), 0.4),
-    Cue("assistant addressed", re.compile(_ADDRESSED), 0.55, addressee=True),
-    Cue("assistant mentioned", re.compile(_AI), 0.15),
+    Cue(
+        "obligation to answer",
+        re.compile(
+            r"\b(?:you|vous|tu|du|sie)\s+(?:must|should|shall|will|need\s+to|have\s+to|devez|dois"
+            rf"|musst|mussen|sollst|sollen)\s+{_ADVERB}(?:{_ANSWER_VERBS})\b"
+        ),
+        0.45,
+    ),
+    Cue("instructions to follow", re.compile(_FOLLOW), 0.45),
+    Cue("assistant addressed", re.compile(_ADDRESSED), 0.55, addressee=True, gate=_AI_GATE),
+    Cue("assistant mentioned", re.compile(_AI), 0.15, gate=_AI_GATE),
     Cue("reported speech", re.compile(_THAT_CLAUSE), 0.35),
     Cue("this page", re.compile(_SELF), 0.3),
     Cue("output", re.compile(_OUTPUT), 0.45, addressee=True),
     Cue("your answer", re.compile(_YOUR_ANSWER), 0.3),
     Cue("user", re.compile(_USER), 0.45, addressee=True),
     Cue("user's things", re.compile(r"\busers?'s?(?=\s)"), 0.3),
-    Cue("pass on", re.compile(_RELAY), 0.25),
+    Cue("pass on", re.compile(_RELAY), 0.25, gate=_RELAY_GATE),
     Cue("language", re.compile(_LANGUAGE), 0.35),
     Cue("format", re.compile(_FORMAT), 0.3),
     Cue("steering", re.compile(_STEER), 0.3),
@@ -261,7 +296,7 @@ FURNITURE: Final = re.compile(
     r"|via|to)|(?:facebook|twitter|linkedin|pinterest|whatsapp|reddit|telegram)\b"
     r"|notifications?|settings|expand|collapse|previous|next|slide|carousel|video|player"
     r"|play|pause|mute|volume|caption|transcript|download\s+(?:the\s+)?app|password|account"
-    r"|forgot|notify|view\s+(?:more|all|post)|read\s+more|available|e-?mail|always\s+active"
+    r"|forgot|notify|view\s+(?:more|all|post)|read\s+more|e-?mail|always\s+active"
     r"|opt[\s-]?out|vendors?|partners|advertising|ads|tracking|analytics)\b"
 )
 """Words of page controls and messages: a hidden text with these is most likely furniture."""
@@ -280,7 +315,7 @@ speaking of itself ("we", "our") is a weaker sign (attacks advertise "our" produ
 SITE_TALK: Final = re.compile(
     r"\b(?:we|us|our|ours|nous|notre|nos|wir|uns|unser\w*|nosotros|nuestr[oa]s?)\b"
 )
-SITE_FACTOR: Final = 0.85
+SITE_FACTOR: Final = 0.9
 MIN_WORDS: Final = 3
 """Fewer words than this is a label, never a request."""
 SHORT_WORDS: Final = 5
