@@ -1,5 +1,5 @@
 # Everyday verbs. Each one sets up what it needs first (deploy/bootstrap.sh is idempotent).
-.PHONY: run test setup lint format config bench bench-oembed bench-fetch bench-screenshot bench-readiness bench-markdown bench-extraction bench-metadata load chaos fuzz ssrf hostile clean
+.PHONY: run test setup lint format config bench bench-oembed bench-fetch bench-screenshot bench-readiness bench-markdown bench-extraction bench-metadata bench-safety load chaos fuzz ssrf hostile clean
 
 run:            ## set up, print an API key, run the server
 	bash deploy/bootstrap.sh run
@@ -48,6 +48,9 @@ bench-extraction: ## main content on WCXB-dev's 1,497 real pages against trafila
 bench-metadata: ## title, author and date on WCXB-dev's 1,497 pages (trafilatura beside), every field on the fixture set, ms per page (about 2 minutes)
 	.venv/bin/pip install -q -r bench/requirements.txt
 	.venv/bin/python -m bench.metadata
+
+bench-safety:   ## prompt-injection scan: hidden instructions per hiding technique, false alarms and scan time on WCXB-dev's 1,497 pages (about 25 minutes)
+	.venv/bin/python -m bench.safety
 
 load:           ## mixed workload for 3 minutes: p50/p95 per endpoint, error rate, memory over time
 	bash deploy/bootstrap.sh setup

@@ -29,9 +29,13 @@ Signal types (``type``), with base severities from ``SEVERITY``:
 type                   sev.   meaning
 =====================  =====  ===============================================================
 hidden_instructions    0.95   hidden text (CSS, attributes) or Unicode tag characters carrying
-                              instructions; 0.75 when it only addresses an AI
+                              instructions; 0.75 when it only addresses an AI; a hidden
+                              *request* without override phrases (see below) scores its
+                              request score plus 0.1 (at most 0.95) times its hiddenness
 comment_instructions   0.85   instructions in a comment, noscript, template, attribute or meta
-                              tag; 0.6 when it only addresses an AI, 0.3 when quoted
+                              tag; 0.6 when it only addresses an AI, 0.3 when quoted; hidden
+                              requests in comments, noscript, template, ``alt`` and
+                              ``aria-description`` score as above
 exfiltration_link      0.9    image URL with a data placeholder (``{user_data}``, ``[DATA]``,
                               ``$SECRET``...); 0.8 for a link; 0.25 for another placeholder,
                               0.25 for a query value that decodes to text, 0.1 for a query
@@ -49,10 +53,22 @@ ai_addressed           0.35   text addressed to an AI ("if you are an AI", "note
 homoglyph              0.9    words mixing Latin with Cyrillic/Greek look-alikes that read as
                               instructions once folded to Latin; 0.25 otherwise
 encoded_payload        0.9    base64 or hex blob decoding to instructions; 0.1 to other text
-invisible_unicode      0.9    invisible characters inside an instruction phrase; 0.6 Unicode
-                              tag characters, 0.2 bidi controls, 0.15 zero-width characters
+invisible_unicode      0.9    invisible characters inside an instruction phrase, or a request
+                              whose words zero-width characters break up; 0.6 Unicode tag
+                              characters, 0.2 bidi controls, 0.15 zero-width characters
 hidden_text            0.15   hidden text without instructions (screen-reader text, menus)
 =====================  =====  ===============================================================
+
+Hidden requests (:mod:`.intent`, cues as data in :mod:`.rules_intent`): text hidden from the
+human reader that asks an assistant for something reads as an injection even without override
+framing. Its clauses are scored from grammatical and topical cues (an imperative opening a
+clause, second-person obligation, an assistant or its answer addressed, the user in the third
+person, a URL, e-mail or phone number to pass on, language and format demands, steering, alarms,
+requests for personal data), discounted when they read as page furniture (menus, labels, form
+and cookie messages, the page speaking to its own reader, markup in comments); a score of 0.6
+makes a request. Its severity is weighed by how hidden the text is (``HIDDENNESS``: 1 for
+``display:none``, white on white, a zero font size; 0.8 for clipping; 0.4 for ``aria-hidden``
+alone, which hides nothing from sight). Hidden text that is no request is ``hidden_text``.
 
 Instruction phrases in quoted or code context score ``QUOTED_FACTOR`` times their base
 severity and are reported with location ``quoted``.
@@ -65,9 +81,11 @@ rendered Markdown) and ``quoted`` (quoted or code examples in the Markdown).
 Scoring: findings are aggregated per (type, location) into a signal whose severity is the
 strongest occurrence. A signal weighs ``1 - prod(1 - s_k / 2**k)`` over its occurrences sorted
 strongest first (k = 0, 1, ...), so repeats add with diminishing weight. Quoted signals are
-combined first and capped at ``QUOTED_CAP``, so quoted examples alone never exceed medium. The
-risk is the noisy-OR ``1 - prod(1 - w)`` of all weights, rounded to four decimals. Levels:
-``high`` from 0.7, ``medium`` from 0.4, else ``low``.
+combined first and capped at ``QUOTED_CAP``, so quoted examples alone never exceed medium;
+signals under ``WEAK_BELOW`` (ordinary page features: tracking links, screen-reader text,
+zero-width characters) are combined and capped at ``WEAK_CAP``, so they never make a page
+medium on their own. The risk is the noisy-OR ``1 - prod(1 - w)`` of all weights, rounded to
+four decimals. Levels: ``high`` from 0.7, ``medium`` from 0.4, else ``low``.
 """
 
 from convert.safety.html_scan import scan_html

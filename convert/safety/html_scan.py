@@ -21,12 +21,13 @@ from convert.css import (
 )
 from convert.hiding import can_hide, hidden_reason
 from convert.safety.analysis import analyse, live_hits
-from convert.safety.intent import STRIPPED_REQUEST, hiddenness, intent
+from convert.safety.intent import LARGE_HIDDEN, STRIPPED_REQUEST, hiddenness, intent
 from convert.safety.intent import severity as request_severity
 from convert.safety.links import LONG_QUERY, STRIPPED_LINK, URL_SUSPECT_RE, judge_url, url_severity
-from convert.safety.markdown import obfuscation_findings
+from convert.safety.markdown import MIN_BROKEN_WORDS, obfuscation_findings
 from convert.safety.normalise import collapse_space, sample_of
 from convert.safety.signals import SEVERITY, Finding, HtmlScan
+from convert.safety.unicode import INVISIBLE_RE, TAG_RUN_RE
 
 # --------------------------------------------------------------------------------------------
 # The HTML document
@@ -96,11 +97,13 @@ def _element_style(element: Any, sheet: Mapping[Any, dict[str, str]]) -> dict[st
     return style
 
 
-def _hidden_roots(root: Any, sheet: Mapping[Any, dict[str, str]]) -> Iterator[tuple[Any, str]]:
-    """Outermost rendered elements hidden by attributes or CSS, with the reason.
+def _hidden_roots(root: Any, sheet: Mapping[Any, dict[str, str]]) -> Iterator[tuple[Any, str, str]]:
+    """Outermost rendered elements hidden by attributes or CSS, with the reason and the text.
 
     Only elements with a ``style``, ``hidden`` or ``aria-hidden`` attribute, or a page rule,
-    can hide anything, so only those are judged.
+    can hide anything, so only those are judged. Inside a large hidden element (a page hidden
+    until a script fades it in) hidden elements are judged on their own as well: a note
+    planted there is short.
     """
     body = root.find("body")
     scope = body if body is not None else root
@@ -115,9 +118,13 @@ def _hidden_roots(root: Any, sheet: Mapping[Any, dict[str, str]]) -> Iterator[tu
         reason = hidden_reason(element, style)
         if reason is None and _paints(style) and _same_paint(element, styled, sheet):
             reason = "text colour matches background"
-        if reason is not None and (reason != "aria-hidden" or _element_text(element).strip()):
-            hidden.add(element)
-            yield element, reason
+        if reason is None:
+            continue
+        text = _element_text(element)
+        if reason != "aria-hidden" or text.strip():
+            if len(text) <= LARGE_HIDDEN:
+                hidden.add(element)
+            yield element, reason, text
 
 
 def _out_of_flow(element: Any, hidden: set[Any]) -> bool:
@@ -200,6 +207,7 @@ class _HtmlCollector:
     unwrap: list[Any] = field(default_factory=list)
     attributes: list[tuple[Any, str]] = field(default_factory=list)
     requests: set[str] = field(default_factory=set)
+    scrub: list[Any] = field(default_factory=list)
 
     def container(
         self, text: str, location: str, *, hidden: bool, quotable: bool, place: str = ""
@@ -278,10 +286,13 @@ def _host(url: str) -> str:
 def scan_html(root: Any, url: str) -> HtmlScan:
     """Scan the raw document ``root`` (not modified) for injection outside the rendered text."""
     collector = _HtmlCollector(page_host=_host(url))
-    for element, reason in _hidden_roots(root, stylesheet_styles(root, can_hide)):
-        text = _element_text(element)
-        if collector.container(text, "hidden_text", hidden=True, quotable=False, place=reason):
+    for element, reason, text in _hidden_roots(root, stylesheet_styles(root, can_hide)):
+        flagged = collector.container(
+            text, "hidden_text", hidden=True, quotable=False, place=reason
+        )
+        if flagged and len(text) <= LARGE_HIDDEN:
             collector.remove.append(element)
+    _scan_invisible_text(root, collector)
     for comment in _comments(root):
         text = collapse_space(comment.text or "")
         if collector.container(
@@ -310,7 +321,47 @@ def scan_html(root: Any, url: str) -> HtmlScan:
         remove=tuple(dict.fromkeys(collector.remove)),
         unwrap=tuple(dict.fromkeys(collector.unwrap)),
         attributes=tuple(dict.fromkeys(collector.attributes)),
+        scrub=tuple(dict.fromkeys(collector.scrub)),
     )
+
+
+def _scan_invisible_text(root: Any, collector: _HtmlCollector) -> None:
+    """Page text carrying invisible characters (tag characters, words broken up by zero-width
+    characters), wherever it is: judged per block, its invisible characters scrubbed when it
+    carries a request (the block removed when the whole of it is one)."""
+    body = root.find("body")
+    scope = body if body is not None else root
+    if not INVISIBLE_RE.search("".join(scope.itertext())):
+        return
+    judged: set[Any] = set()
+    for node in scope.iter(etree.Element):
+        if node.tag in _NO_TEXT or not any(
+            INVISIBLE_RE.search(part) for part in (node.text, node.tail) if part
+        ):
+            continue
+        block = node if node.tag in _BLOCKS else _block_of(node)
+        if block in judged:
+            continue
+        judged.add(block)
+        text = _element_text(block)
+        if not TAG_RUN_RE.search(text) and len(_BROKEN_WORD_RE.findall(text)) < MIN_BROKEN_WORDS:
+            continue
+        before = len(collector.findings)
+        if collector.container(text, "page_text", hidden=True, quotable=True, place="zero_width"):
+            whole = len(text) <= LARGE_HIDDEN and not TAG_RUN_RE.search(text)
+            (collector.remove if whole else collector.scrub).append(block)
+        else:
+            del collector.findings[before:]  # ordinary text; the Markdown scan reports it
+
+
+_BROKEN_WORD_RE: Final = re.compile("[^\\W\\d_][\u200b-\u200d\u2060-\u2064\ufeff]+(?=[^\\W\\d_])")
+
+
+def _block_of(node: Any) -> Any:
+    for ancestor in node.iterancestors():
+        if ancestor.tag in _BLOCKS:
+            return ancestor
+    return node
 
 
 def _scan_attributes(root: Any, collector: _HtmlCollector) -> None:

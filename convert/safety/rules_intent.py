@@ -145,7 +145,7 @@ _OUTPUT = (
     r"|\b(?:any|every)\s+\w+\s+(?:summar(?:y|ies)|answers?|responses?)\b"
     r"|\b(?:this|our|cette|dieses|esta)\s+(?:conversation|conversacion|gesprach|chat)\b"
     r"|\b(?:chat|conversation)\s+history|\bchatverlauf|\b(?:browsing|browser|search|web|email"
-    r"|e-mail|calendar|python|file|memory)\s+tool\b|\b\w+_\w+\s+tool\b|\btool\s+calls?\b"
+    r"|e-mail|calendar|python|memory)\s+tool\b|\b\w+_\w+\s+tool\b|\btool\s+calls?\b"
     r"|\bwhen\s+(?:you\s+(?:are\s+)?)?(?:summari[sz]|answer|respond|repl|describ|writ|compar"
     r"|mention|discuss)\w*|\bwhen\s+asked\b|\bwhen\s+(?:you\s+)?(?:read|process)\w*\s+this\b"
     r"|\b(?:wenn\s+du|si\s+tu|si\s+vous|cuando|si\s+eres|wenn\s+sie)\b"

@@ -7,6 +7,7 @@ from typing import Any
 from convert.document import drop
 from convert.safety.markdown import scan_markdown, strip_markdown
 from convert.safety.signals import HtmlScan
+from convert.safety.unicode import INVISIBLE_RE
 
 # --------------------------------------------------------------------------------------------
 # Sanitizing the tree
@@ -58,6 +59,15 @@ def _in_document(node: Any, document: Any) -> bool:
     return any(sibling is node for sibling in siblings)
 
 
+def _scrub(element: Any) -> None:
+    """Remove invisible characters from the text of ``element`` and its descendants."""
+    for node in element.iter():
+        if node.text and isinstance(node.tag, str):
+            node.text = INVISIBLE_RE.sub("", node.text)
+        if node is not element and node.tail:
+            node.tail = INVISIBLE_RE.sub("", node.tail)
+
+
 def strip_html(root: Any, scan: HtmlScan) -> int:
     """Remove in place what ``scan`` flagged in ``root``: hidden instruction elements, risky
     comments, noscript, template and meta elements, exfiltration images (links keep their text)
@@ -69,6 +79,10 @@ def strip_html(root: Any, scan: HtmlScan) -> int:
             count += 1
     for element in scan.unwrap:
         if _in_document(element, document) and _unwrap(element):
+            count += 1
+    for element in scan.scrub:
+        if _in_document(element, document):
+            _scrub(element)
             count += 1
     for element, name in scan.attributes:
         if _in_document(element, document) and element.get(name) is not None:

@@ -91,6 +91,8 @@ class HtmlScan:
     remove: tuple[Any, ...] = ()
     unwrap: tuple[Any, ...] = ()
     attributes: tuple[tuple[Any, str], ...] = ()
+    scrub: tuple[Any, ...] = ()
+    """Elements whose text (and their children's) loses its invisible characters."""
 
 
 @dataclass(frozen=True)

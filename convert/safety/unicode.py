@@ -41,7 +41,7 @@ _SCRIPT_SEAM_RE: Final = re.compile(
 INVISIBLE_RE: Final = re.compile(
     "[\u200b-\u200d\u2060-\u2064\ufeff\u202a-\u202e\u2066-\u2069\U000e0000-\U000e007f]"
 )
-_TAG_RUN_RE: Final = re.compile("[\U000e0000-\U000e007f]+")
+TAG_RUN_RE: Final = re.compile("[\U000e0000-\U000e007f]+")
 _FORMAT_RUN_RE: Final = re.compile("[\u200b-\u200d\u2060-\u2064\ufeff\u202a-\u202e\u2066-\u2069]+")
 _BIDI: Final = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 _JOINERS: Final = frozenset("\u200c\u200d")
@@ -85,7 +85,7 @@ def find_invisible(source: str) -> list[InvisibleRun]:
     if not INVISIBLE_RE.search(source):
         return []
     found: list[InvisibleRun] = []
-    for match in _TAG_RUN_RE.finditer(source):
+    for match in TAG_RUN_RE.finditer(source):
         if not _tag_run_is_flag(source, match.start(), match.end()):
             decoded = _decode_tags(match.group())
             found.append(InvisibleRun(match.start(), match.end(), "tags", decoded))
