@@ -350,7 +350,7 @@ def _scan_invisible_text(root: Any, collector: _HtmlCollector) -> None:
         if collector.container(text, "page_text", hidden=True, quotable=True, place="zero_width"):
             whole = len(text) <= LARGE_HIDDEN and not TAG_RUN_RE.search(text)
             (collector.remove if whole else collector.scrub).append(block)
-        else:
+        elif not TAG_RUN_RE.search(text):
             del collector.findings[before:]  # ordinary text; the Markdown scan reports it
 
 
