@@ -1,5 +1,5 @@
 # Everyday verbs. Each one sets up what it needs first (deploy/bootstrap.sh is idempotent).
-.PHONY: run test setup lint format config client-wheel bench bench-oembed bench-fetch bench-screenshot bench-readiness bench-markdown bench-extraction bench-metadata bench-crawl load chaos fuzz ssrf hostile clean
+.PHONY: run test setup lint format config client-wheel bench bench-oembed bench-fetch bench-screenshot bench-readiness bench-markdown bench-extraction bench-metadata bench-crawl bench-safety load chaos fuzz ssrf hostile clean
 
 run:            ## set up, print an API key, run the server
 	bash deploy/bootstrap.sh run
@@ -54,6 +54,9 @@ bench-metadata: ## title, author and date on WCXB-dev's 1,497 pages (trafilatura
 
 bench-crawl:    ## a 500-page local crawl against the single-page endpoint, another organization's p95 during it (about 1 minute)
 	.venv/bin/python bench/crawl.py
+
+bench-safety:   ## prompt-injection scan: hidden instructions per hiding technique, false alarms and scan time on WCXB-dev's 1,497 pages (about 25 minutes)
+	.venv/bin/python -m bench.safety
 
 load:           ## mixed workload for 3 minutes: p50/p95 per endpoint, error rate, memory over time
 	bash deploy/bootstrap.sh setup

@@ -13,6 +13,7 @@ from cssselect import SelectorSyntaxError
 from lxml import etree
 
 from convert.depth import flatten_source, flatten_tree, too_deep
+from convert.hiding import is_hidden
 
 # Elements whose content is never text a reader sees.
 INVISIBLE_TAGS = (
@@ -35,17 +36,6 @@ INVISIBLE_TAGS = (
     "track",
     "dialog",
 )
-_HIDDEN_STYLE = re.compile(
-    r"(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)\s*(?:!important\s*)?(?:;|$)", re.I
-)
-HIDDEN_CLASSES = frozenset(
-    {"hide", "hidden", "d-none", "is-hidden", "u-hidden", "display-none", "invisible"}
-)
-"""Utility classes of the common CSS frameworks whose whole rule is ``display: none`` (or
-``visibility: hidden``). An element hidden by one is hidden here even when a responsive variant
-shows it on wider screens ("hidden lg:flex", "d-none d-lg-block"): that is most often the
-desktop copy of a menu or a card's extra teaser, and a collapsed panel is put in sight by
-:mod:`convert.reveal` first. Variants alone ("hidden-xs", "md:hidden") do not hide."""
 _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 _PARSER = lxml.html.HTMLParser(huge_tree=True)
 """Lenient HTML parsing that keeps documents nested deeper than libxml2's default 255 levels
@@ -200,19 +190,6 @@ def unwrap(element: etree._Element) -> None:
             before.tail = (before.tail or "") + tail
         else:
             parent.text = (parent.text or "") + tail
-
-
-def is_hidden(element: etree._Element) -> bool:
-    """Hidden by the ``hidden`` attribute, ``aria-hidden``, an inline display/visibility style
-    or a hiding utility class (:data:`HIDDEN_CLASSES`): a reader never sees it."""
-    attrib = element.attrib
-    if "hidden" in attrib or attrib.get("aria-hidden", "").lower() == "true":
-        return True
-    style = attrib.get("style")
-    if style and _HIDDEN_STYLE.search(style):
-        return True
-    classes = attrib.get("class")
-    return bool(classes and not HIDDEN_CLASSES.isdisjoint(classes.split()))
 
 
 # Empty elements in HTML5 that libxml2 (HTML 4 rules) opens as containers: what follows them in

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from lxml import etree
 
 from convert import metadata_rules as rules
-from convert.document import is_hidden
+from convert.hiding import is_hidden
 from convert.metadata_values import author_name, clean_text, iso_date
 
 _BLOCKS = frozenset({"br", "p", "div", "li", "ul", "ol", "section", "header"})

@@ -32,7 +32,8 @@ import re
 import lxml.html
 from lxml import etree
 
-from convert.document import HIDDEN_CLASSES, drop, is_hidden, text_of, unwrap
+from convert.document import drop, text_of, unwrap
+from convert.hiding import HIDDEN_CLASSES, is_hidden
 
 NOSCRIPT_MIN_TEXT = 500
 """Characters of text ``<noscript>`` elements must hold together to count as the content."""

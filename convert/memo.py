@@ -1,0 +1,30 @@
+"""Bounded memo caches for pure functions of short strings."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from typing import Any, Final, TypeVar
+
+_T = TypeVar("_T")
+CACHED_KEY_CHARS: Final = 2048
+"""Longest string argument whose result the memo caches below keep: their entries are then
+bounded in bytes as well as in number (a page's 5 MB word is judged, not kept)."""
+
+
+def small_key_cache(maxsize: int) -> Callable[[Callable[..., _T]], Callable[..., _T]]:
+    """``functools.lru_cache(maxsize)`` for calls whose string arguments are at most
+    ``CACHED_KEY_CHARS`` long; longer ones are computed without being cached."""
+
+    def wrap(func: Callable[..., _T]) -> Callable[..., _T]:
+        cached = functools.lru_cache(maxsize=maxsize)(func)
+
+        @functools.wraps(func)
+        def call(*args: Any) -> _T:
+            if any(isinstance(arg, str) and len(arg) > CACHED_KEY_CHARS for arg in args):
+                return func(*args)
+            return cached(*args)
+
+        return call
+
+    return wrap

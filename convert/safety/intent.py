@@ -1,0 +1,199 @@
+"""Whether text reads as a request to an assistant, without needing override framing.
+
+A text is cut into clauses (sentences and lines) and each clause, and each pair of neighbouring
+clauses, is scored from the cues of :mod:`.rules_intent`: an imperative verb opening a clause,
+second-person obligation, an assistant or its answer addressed, the user in the third person,
+something to pass on, a language or format demand, steering, an alarm, a request for personal
+data. The text's score is its best window's. Callers weigh it by how hidden the text was
+(:data:`HIDDENNESS`): the same words in sight are page copy ("Click here", "Subscribe now").
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Final
+
+from convert.memo import small_key_cache
+from convert.safety.normalise import normalise
+from convert.safety.rules_intent import (
+    CODE,
+    CODE_FACTOR,
+    CONTEXT_CHARS,
+    CONTEXT_FACTOR,
+    CUES,
+    FURNITURE,
+    FURNITURE_FACTOR,
+    INSTRUCTION_SCORE,
+    MIN_WORDS,
+    READER_FACTOR,
+    READER_TALK,
+    SHORT_FACTOR,
+    SHORT_WORDS,
+    SITE_FACTOR,
+    SITE_TALK,
+    Cue,
+)
+
+__all__ = [
+    "HIDDENNESS",
+    "INSTRUCTION_SCORE",
+    "STRIPPED_REQUEST",
+    "Intent",
+    "hiddenness",
+    "intent",
+    "severity",
+]
+
+HIDDENNESS: Final[Mapping[str, float]] = MappingProxyType(
+    {
+        "display or visibility": 1.0,
+        "opacity": 1.0,
+        "font size": 1.0,
+        "transparent text": 1.0,
+        "text colour matches background": 1.0,
+        "off-screen": 0.95,
+        "hidden attribute": 0.9,
+        "hiding class": 0.9,
+        "clipping": 0.8,
+        "zero-size box": 0.8,
+        "screen-reader class": 0.6,
+        "aria-hidden": 0.4,
+        "html_comment": 0.9,
+        "template": 0.5,
+        "noscript": 0.4,
+        "attribute:alt": 0.85,
+        "attribute:aria-description": 0.8,
+        "attribute:title": 0.5,
+        "attribute:aria-label": 0.45,
+        "unicode_tags": 1.0,
+        "zero_width": 1.0,
+    }
+)
+"""How surely each hiding place keeps text from a human reader (1: never seen)."""
+LARGE_HIDDEN: Final = 1500
+"""A hidden element with more text than this is most likely content waiting for a script (a
+slide, a tab, a fade-in section), not a planted note: its hiddenness counts at..."""
+LARGE_FACTOR: Final = 0.6
+"""...this share."""
+STRIPPED_REQUEST: Final = 0.4
+"""Hidden requests at least this severe are removed in sanitize mode."""
+_SCANNED: Final = 8000
+"""Characters of one text that are scored (a hidden mega-menu need not be read to its end)."""
+_WINDOW: Final = 400
+_CLAUSE_END_RE: Final = re.compile(r"(?<=[.!?])\s+|\s*\n\s*|\s+[|\u2022\u00b7]\s+")
+_WORD_RE: Final = re.compile(r"[^\W\d_]{2,}")
+_REQUEST_CUES: Final = frozenset(
+    {
+        "answer verb",
+        "obligation",
+        "obligation to answer",
+        "instructions to follow",
+        "assistant addressed",
+        "output",
+        "your answer",
+        "user",
+        "user's things",
+        "reported speech",
+    }
+)
+_NO_REQUEST_CAP: Final = 0.5
+_ANSWER_WEIGHT: Final = next(cue.weight for cue in CUES if cue.name == "answer verb")
+_CONTROL_WEIGHT: Final = next(cue.weight for cue in CUES if cue.name == "control verb")
+
+
+@dataclass(frozen=True)
+class Intent:
+    """The best-scoring window of a text: its score, span (in the text) and cues."""
+
+    score: float
+    start: int = 0
+    end: int = 0
+    cues: tuple[str, ...] = ()
+
+    @property
+    def instruction(self) -> bool:
+        return self.score >= INSTRUCTION_SCORE
+
+
+NONE: Final = Intent(0.0)
+
+
+def _clauses(norm: str) -> list[tuple[int, int]]:
+    spans: list[tuple[int, int]] = []
+    start = 0
+    for match in _CLAUSE_END_RE.finditer(norm):
+        if match.start() > start:
+            spans.append((start, match.start()))
+        start = match.end()
+    if start < len(norm):
+        spans.append((start, len(norm)))
+    return spans
+
+
+def _score(window: str, long_text: bool, cues: tuple[Cue, ...]) -> tuple[float, tuple[str, ...]]:
+    words = len(_WORD_RE.findall(window))
+    if words < MIN_WORDS:
+        return 0.0, ()
+    miss = 1.0
+    found: list[str] = []
+    addressed = False
+    for cue in cues:
+        if cue.pattern.search(window):
+            miss *= 1.0 - cue.weight
+            found.append(cue.name)
+            addressed = addressed or cue.addressee
+    if "user's things" in found and ("answer verb" in found or "control verb" in found):
+        addressed = True  # "save the user's email": an action on the user's things
+    commanded = addressed or "your answer" in found
+    if commanded and "control verb" in found and "answer verb" not in found:
+        miss *= (1.0 - _ANSWER_WEIGHT) / (1.0 - _CONTROL_WEIGHT)  # a command to the addressee
+    score = 1.0 - miss
+    if not _REQUEST_CUES.intersection(found):
+        score = min(score, _NO_REQUEST_CAP)
+    if not addressed and FURNITURE.search(window):
+        score *= FURNITURE_FACTOR
+    if not addressed and READER_TALK.search(window):
+        score *= READER_FACTOR
+    elif not addressed and SITE_TALK.search(window):
+        score *= SITE_FACTOR
+    if not addressed and CODE.search(window):
+        score *= CODE_FACTOR
+    if not addressed and long_text:
+        score *= CONTEXT_FACTOR
+    if words < SHORT_WORDS:
+        score *= SHORT_FACTOR
+    return score, tuple(found)
+
+
+@small_key_cache(2048)
+def intent(text: str) -> Intent:
+    """The best request-like window of ``text`` (positions in ``text``)."""
+    norm = normalise(text[:_SCANNED], [])
+    cues = tuple(cue for cue in CUES if cue.gate is None or cue.gate.search(norm))
+    if not any(cue.pattern.search(norm) for cue in cues if cue.name in _REQUEST_CUES):
+        return NONE  # without a request cue no window reaches INSTRUCTION_SCORE
+    clauses = _clauses(norm)
+    best = NONE
+    for index, (start, end) in enumerate(clauses):
+        windows = [(start, end)]
+        if index + 1 < len(clauses) and clauses[index + 1][1] - start <= _WINDOW:
+            windows.append((start, clauses[index + 1][1]))
+        for low, high in windows:
+            score, found = _score(norm[low:high], len(norm) > CONTEXT_CHARS, cues)
+            if score > best.score:
+                best = Intent(round(score, 4), low, high, found)
+    return best
+
+
+def hiddenness(place: str, length: int) -> float:
+    """How hidden text in ``place`` (a hiding reason or a location) of ``length`` chars is."""
+    weight = HIDDENNESS.get(place, 0.5)
+    return weight * LARGE_FACTOR if length > LARGE_HIDDEN else weight
+
+
+def severity(found: Intent, hidden: float) -> float:
+    """A hidden request's severity: its score (plus a margin), times how hidden it was."""
+    return round(hidden * min(0.95, found.score + 0.1), 4)

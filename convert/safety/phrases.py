@@ -1,0 +1,176 @@
+"""Phrase matching: a cheap trigger scan on rule stems, then each candidate rule's pattern."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Any, Final
+
+from convert.memo import small_key_cache
+from convert.safety.normalise import normalise
+from convert.safety.rules import OVERRIDE_EN, ROLE_MARKERS
+from convert.safety.rules_intl import OVERRIDE_INTL
+from convert.safety.rules_requests import ADDRESSED, DATA_REQUESTS
+
+# Role markers made of punctuation: chat-template tokens and tags.
+_ROLE_TOKEN_RE: Final = re.compile(
+    r"<\|\s*[a-z][a-z_]{1,40}\s*\|>(?:[ \t]*(?:system|user|assistant|developer|tool)\b)?"
+    r"|\[/?inst\](?!\()|<</?sys>>|</s>|<(?:start|end)_of_turn>"
+    r"|\[(?:system|/system|system\s+(?:message|prompt|note|override|instructions?))\](?!\()"
+    r"|<\s*/?\s*(?:system|system_prompt|im_start|im_end)\s*>"
+)
+# What may precede a role word for it to open a line: a heading, or emphasis.
+_LINE_PREFIXES: Final[Mapping[str, re.Pattern[str]]] = MappingProxyType(
+    {
+        "heading": re.compile(r"[ \t>]*#{1,6}[ \t]*"),
+        "line": re.compile(r"[ \t>]*[*_]{0,2}"),
+    }
+)
+
+PHRASE_RULES: Final = (*OVERRIDE_EN, *OVERRIDE_INTL, *ROLE_MARKERS, *ADDRESSED, *DATA_REQUESTS)
+
+
+@dataclass(frozen=True)
+class _Phrase:
+    kind: str
+    scope: str
+    pattern: re.Pattern[str]
+
+
+_PHRASES: Final = tuple(
+    _Phrase(rule.kind, rule.scope, re.compile(rule.pattern)) for rule in PHRASE_RULES
+)
+
+
+def _stem_index() -> dict[str, tuple[tuple[str, bool, int], ...]]:
+    """Stems by first letter: (stem, whole word, phrase index)."""
+    index: dict[str, list[tuple[str, bool, int]]] = {}
+    for number, rule in enumerate(PHRASE_RULES):
+        for stem in rule.stems.split():
+            word = stem.rstrip("$")
+            index.setdefault(word[0], []).append((word, stem.endswith("$"), number))
+    return {letter: tuple(entries) for letter, entries in index.items()}
+
+
+def _trie_pattern(words: Iterable[str]) -> str:
+    """A regular expression matching any of ``words`` (``$`` ends a whole word), as a trie."""
+    trie: dict[str, Any] = {}
+    for word in words:
+        node = trie
+        for char in word:
+            node = node.setdefault(char, {})
+        node[""] = {}
+    return _trie_node(trie)
+
+
+def _trie_node(node: Mapping[str, Any]) -> str:
+    if "" in node:
+        return ""
+    branches = [
+        ("(?![a-z])" if char == "$" else re.escape(char)) + _trie_node(child)
+        for char, child in sorted(node.items())
+    ]
+    return branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
+
+
+_STEMS: Final = _stem_index()
+_STEM_TRIE: Final = _trie_pattern(stem for rule in PHRASE_RULES for stem in rule.stems.split())
+# A word (after a non-word character) that opens some phrase; group 1 is the word.
+_TRIGGER_RE: Final = re.compile(rf"[^a-z0-9_]((?={_STEM_TRIE})[a-z][a-z'-]*)")
+_TRIGGER_AT_START_RE: Final = re.compile(rf"(?={_STEM_TRIE})[a-z][a-z'-]*")
+
+# Imperative cues near an address to an AI.
+IMPERATIVE_RE: Final = re.compile(
+    r"\b(?:you\s+(?:must|should|will|shall|need\s+to|have\s+to|are\s+(?:required|instructed"
+    r"|asked|expected)\s+to)|please|make\s+sure|be\s+sure|do\s+not|don't|always|never"
+    r"|remember\s+to|bitte|du\s+(?:musst|sollst)|sie\s+mussen|veuillez|tu\s+dois|vous\s+devez"
+    r"|debes|deben|por\s+favor|asegurate)\b"
+    r"|[:,!.]\s*(?:send|tell|include|mention|say|write|output|respond|reply|answer|recommend"
+    r"|add|insert|append|summari[sz]e|describe|ignore|forget|visit|open|click|print|reveal"
+    r"|praise|rate|state|sende|schreibe|antworte|ignoriere|envoie|ecris|reponds|envia"
+    r"|escribe|responde|ignora)\b"
+)
+# Sentences that talk about attacks rather than make them.
+DISCUSSION_RE: Final = re.compile(
+    r"\b(?:prompt[\s-]+injections?|injection\s+attacks?|jailbreak\w*|attackers?|adversar\w*"
+    r"|malicious|red[\s-]team\w*|payloads?|for\s+(?:example|instance)|e\.g\.|such\s+as"
+    r"|phrases?\s+(?:like|such)|zum\s+beispiel|par\s+exemple|por\s+ejemplo)"
+)
+NEGATION_RE: Final = re.compile(
+    r"\b(?:never|not|don't|do\s+not|must\s+not|shouldn't|won't|cannot|can't|nie|niemals|nicht"
+    r"|jamais|nunca)\b"
+)
+
+
+@dataclass(frozen=True)
+class Hit:
+    """A phrase match in the cleaned text."""
+
+    kind: str
+    scope: str
+    start: int
+    end: int
+    homoglyph: bool = False
+
+
+def _triggers(norm: str) -> Iterator[tuple[int, str]]:
+    """(position, word) for each word that opens some phrase."""
+    first = _TRIGGER_AT_START_RE.match(norm)
+    if first is not None:
+        yield 0, first.group()
+    for match in _TRIGGER_RE.finditer(norm):
+        yield match.start(1), match.group(1)
+
+
+@small_key_cache(4096)
+def _candidates(word: str) -> tuple[int, ...]:
+    """Indexes of the phrases that may start with ``word``."""
+    found: set[int] = set()
+    for stem, whole, number in _STEMS.get(word[0], ()):
+        if word.startswith(stem):
+            after = word[len(stem) : len(stem) + 1]
+            if not (whole and "a" <= after <= "z"):
+                found.add(number)
+    return tuple(sorted(found))
+
+
+def _opens_line(norm: str, position: int, scope: str) -> bool:
+    prefix = _LINE_PREFIXES.get(scope)
+    if prefix is None:
+        return True
+    line_start = norm.rfind("\n", 0, position) + 1
+    return prefix.fullmatch(norm, line_start, position) is not None
+
+
+def _merge_hits(hits: list[Hit]) -> list[Hit]:
+    """Overlapping matches of one type become one hit."""
+    hits.sort(key=lambda h: (h.kind, h.start))
+    merged: list[Hit] = []
+    for hit in hits:
+        last = merged[-1] if merged else None
+        if last is not None and last.kind == hit.kind and hit.start < last.end:
+            merged[-1] = Hit(last.kind, last.scope, last.start, max(last.end, hit.end))
+        else:
+            merged.append(hit)
+    merged.sort(key=lambda h: (h.start, h.kind))
+    return merged
+
+
+def phrase_matches(norm: str) -> list[Hit]:
+    """All phrase matches in normalised text."""
+    hits: list[Hit] = []
+    for position, word in _triggers(norm):
+        for number in _candidates(word):
+            phrase = _PHRASES[number]
+            match = phrase.pattern.match(norm, position)
+            if match is not None and _opens_line(norm, position, phrase.scope):
+                scope = "token" if phrase.scope == "token" else "sentence"
+                hits.append(Hit(phrase.kind, scope, position, match.end()))
+    hits.extend(Hit("role_marker", "token", *m.span()) for m in _ROLE_TOKEN_RE.finditer(norm))
+    return _merge_hits(hits)
+
+
+def phrase_kinds(text: str) -> set[str]:
+    return {hit.kind for hit in phrase_matches(normalise(text, []))}
