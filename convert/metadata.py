@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from datetime import date
 from functools import cached_property
 from urllib.parse import urlsplit
 
@@ -382,9 +383,10 @@ class _Reader:
             loose = source.startswith("document:")
             for raw in self.values(source):
                 day = iso_date(raw, loose=loose) if raw else ""
-                if day and source == "document:dateline" and updated:
-                    later = self._stated_published()
-                    return later or day
+                if day and source == "document:dateline":
+                    stated = self._stated_published()
+                    if updated or (stated and _shortly_before(stated, day)):
+                        return stated or day
                 if day:
                     return day
         return ""
@@ -410,6 +412,16 @@ class _Reader:
             names.discard("")
             self._sites = names
         return self._sites
+
+
+def _shortly_before(stated: str, shown: str) -> bool:
+    """Whether a stated publication date is a few days before the dateline's (see
+    :data:`~convert.metadata_rules.DATELINE_EARLIER_DAYS`)."""
+    try:
+        days = (date.fromisoformat(shown[:10]) - date.fromisoformat(stated[:10])).days
+    except ValueError:
+        return False
+    return rules.DATELINE_EARLIER_DAYS <= days <= rules.DATELINE_LATER_DAYS
 
 
 def _first(meta: dict[str, list[str]], name: str) -> str:

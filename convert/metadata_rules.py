@@ -142,7 +142,15 @@ template's or a syndication's date. A modification date is the last resort."""
 # -- JSON-LD ------------------------------------------------------------------------------------
 
 STATED_PUBLISHED = ("jsonld:datepublished", "meta:article:published_time", "meta:datepublished")
-"""The publication dates a dateline that says only "Updated ..." gives way to."""
+"""The publication dates a dateline that says only "Updated ..." gives way to, and one that
+shows a date shortly after them (:data:`DATELINE_LATER_DAYS`)."""
+DATELINE_EARLIER_DAYS = 2
+"""A dateline at least this many days after the stated publication date (and at most
+:data:`DATELINE_LATER_DAYS`) shows a later edit or a thread's later reply: the stated date is
+taken. One day apart is the same moment in two time zones, and the dateline is what the page
+shows."""
+DATELINE_LATER_DAYS = 7
+
 
 MAIN_ENTITY_TYPES = (
     "NewsArticle",
