@@ -375,11 +375,13 @@ AUTHOR_CLASS = re.compile(
 )
 """Class, id or ``rel`` words of the element holding a byline's name."""
 AUTHOR_CLASS_SKIP = re.compile(
-    r"(?:bio|box|avatar|image|img|photo|pic|description|about|social|follow|card|more|title|"
-    r"role|job|position|date|time)",
+    r"(?:^|[-_])(?:bio|box|avatar|image|img|photo|pic|picture|description|about|social|follow|"
+    r"card|more|title|role|job|position|date|time)$",
     re.I,
 )
-"""Parts of an author class that mark the author's picture or biography, not the name."""
+"""The last part of an author word ("author-bio", "author-box") that marks the author's picture
+or biography, not the name ("author-box__name" is the name; "jobber-hero__author" has no
+part named "job")."""
 AUTHOR_LINK = re.compile(
     r"/(?:author|authors|autor|auteur|people|person|staff|writers?|contributors?|profiles?|"
     r"columnists?|journalists?|experts?|team|by|user|users|members?)/[^/?#]+/?(?:$|[?#])",

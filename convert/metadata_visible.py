@@ -224,9 +224,7 @@ def _author_marker(element: etree._Element) -> str:
     if element.tag == "a" and rules.AUTHOR_LINK.search(attributes.get("href") or ""):
         return _first_name(element)
     names = " ".join(attributes.get(name) or "" for name in _MARKING if name in attributes)
-    if not names or not rules.AUTHOR_CLASS.search(names):
-        return ""
-    if rules.AUTHOR_CLASS_SKIP.search(names):
+    if not names or not marks_author(names):
         return ""
     if element.get("itemscope") is not None:
         for inner in element.iter():
@@ -234,6 +232,15 @@ def _author_marker(element: etree._Element) -> str:
                 return author_name(inner.get("content") or inner.text_content())
     content = element.get("content")
     return author_name(content) if content else _first_name(element)
+
+
+def marks_author(names: str) -> bool:
+    """Whether class, ``rel``, ``itemprop`` or id words mark the element holding an author's
+    name: a word naming the author whose last part does not name the picture or biography."""
+    if not rules.AUTHOR_CLASS.search(names):
+        return False
+    marked = [word for word in names.split() if rules.AUTHOR_CLASS.search(word)]
+    return any(not rules.AUTHOR_CLASS_SKIP.search(word) for word in marked)
 
 
 _MARKING = ("class", "rel", "itemprop", "id")
