@@ -369,6 +369,8 @@ class _Reader:
         more fully ("Dr. Jane Doe", co-authors)."""
         stated = next(self._checked(rules.AUTHOR_SOURCES, stated_author), "")
         shown = author_name(self._byline.author) if self._byline.author else ""
+        if not stated and not shown:
+            return visible.marked_author(self.sources.author_marked)
         if not stated or not shown:
             return stated or shown
         if compact(stated) in self._site_names() or set(words(stated)) <= set(words(shown)):

@@ -382,6 +382,19 @@ AUTHOR_CLASS_SKIP = re.compile(
 """The last part of an author word ("author-bio", "author-box") that marks the author's picture
 or biography, not the name ("author-box__name" is the name; "jobber-hero__author" has no
 part named "job")."""
+AUTHOR_ELEMENTS_READ = 30
+"""Elements with an author class read anywhere on the page, at most, when neither the page's
+statements nor its byline name the author (an author box at the article's end or beside it)."""
+AUTHOR_FURNITURE = ("nav", "form", "button", "label", "select")
+"""Ancestors that make an author element page furniture (a menu's, a form's)."""
+AUTHOR_ELSEWHERE_SKIP = re.compile(
+    r"comment|repl(?:y|ies)|testimonial|review|related|customer|modal", re.I
+)
+"""Classes of the blocks whose author elements name someone else than the page's author (a
+comment's, a testimonial's, a related article's)."""
+AUTHOR_ELSEWHERE_NAMES = 2
+"""Different names those author elements may give at most: more are a listing's (each card
+with its author), and none is the page's."""
 AUTHOR_LINK = re.compile(
     r"/(?:author|authors|autor|auteur|people|person|staff|writers?|contributors?|profiles?|"
     r"columnists?|journalists?|experts?|team|by|user|users|members?)/[^/?#]+/?(?:$|[?#])",
@@ -453,14 +466,15 @@ NAME_CHUNKS = 6
 UI_WORDS = frozenset(
     {"more", "read", "shop", "shopping", "click", "here", "subscribe", "sign", "login", "follow",
      "share", "menu", "search", "view", "posts", "comments", "reply", "learn", "contact",
-     "profile", "cart", "download", "watch", "listen", "print", "save"}
+     "profile", "cart", "download", "watch", "listen", "print", "save", "privacy", "policy",
+     "find", "reputation", "post"}
 )  # fmt: skip
 """Words of a menu or a button: a text holding one is not a name (compared in lower case)."""
 LEADING_WORDS = frozenset(
     {"on", "in", "this", "our", "your", "you", "of", "to", "for", "with", "is", "are", "was",
      "updated", "published", "min", "minutes", "and", "at", "from", "a", "an", "it", "we",
      "i", "if", "when", "how", "what", "why", "start", "home", "written", "recipe", "insights",
-     "reviewed", "edited", "photo", "photos", "image", "video", "source", "sources"}
+     "reviewed", "edited", "photo", "photos", "image", "video", "source", "sources", "connect"}
 )  # fmt: skip
 """Words a name never starts with: a text starting with one is a sentence or a label."""
 NAME_PARTICLES = frozenset(

@@ -247,6 +247,32 @@ _MARKING = ("class", "rel", "itemprop", "id")
 """The attributes whose words mark an author's element."""
 
 
+def marked_author(elements: list[etree._Element]) -> str:
+    """The first name held by an author element among ``elements`` (anywhere on the page) that
+    is not furniture, nor inside a comment, a testimonial or a related article; "" when they
+    name more than :data:`~convert.metadata_rules.AUTHOR_ELSEWHERE_NAMES` people (a listing's
+    cards, each with its own author)."""
+    names: list[str] = []
+    for element in elements:
+        if in_furniture(element, rules.AUTHOR_FURNITURE) or _elsewhere(element):
+            continue
+        name = _author_marker(element)
+        if name and name not in names:
+            names.append(name)
+            if len(names) > rules.AUTHOR_ELSEWHERE_NAMES:
+                return ""
+    return names[0] if names else ""
+
+
+def _elsewhere(element: etree._Element) -> bool:
+    """Whether ``element`` or an ancestor is a comment, a testimonial or a related article."""
+    for ancestor in element.iterancestors():
+        names = ancestor.get("class")
+        if names and rules.AUTHOR_ELSEWHERE_SKIP.search(names):
+            return True
+    return bool(rules.AUTHOR_ELSEWHERE_SKIP.search(element.get("class") or ""))
+
+
 def _first_name(element: etree._Element) -> str:
     """The first text inside ``element`` that reads as a name, past a label ("By")."""
     for count, (_, text, _) in enumerate(_chunks(element)):
