@@ -370,7 +370,11 @@ class _Reader:
         stated = next(self._checked(rules.AUTHOR_SOURCES, stated_author), "")
         shown = author_name(self._byline.author) if self._byline.author else ""
         if not stated and not shown:
-            return visible.marked_author(self.sources.author_marked)
+            if self.at_home or self.sources.entities.main is not None:
+                return ""  # a site's home names no author; a main entity would have
+            thread = bool(rules.THREAD_URL.search(urlsplit(self.url).path))
+            marked = self.sources.author_marked(thread)
+            return visible.marked_author(marked, thread=thread)
         if not stated or not shown:
             return stated or shown
         if compact(stated) in self._site_names() or set(words(stated)) <= set(words(shown)):

@@ -395,6 +395,15 @@ comment's, a testimonial's, a related article's)."""
 AUTHOR_ELSEWHERE_NAMES = 2
 """Different names those author elements may give at most: more are a listing's (each card
 with its author), and none is the page's."""
+THREAD_URL = re.compile(
+    r"/(?:threads?|topics?|t|d|discussions?|comments|questions|viewtopic\.php|"
+    r"showthread\.php)(?:/|$)|/thread-\d",
+    re.I,
+)
+"""The path of a forum thread's page (the forum software's conventions): the first post's
+author is the page's."""
+POSTER_CLASS = re.compile(r"(?:^|[-_\s])(?:user-?name|poster|post-?author)(?:$|[-_\s])", re.I)
+"""Class words forum software gives the element holding a post's author."""
 AUTHOR_LINK = re.compile(
     r"/(?:author|authors|autor|auteur|people|person|staff|writers?|contributors?|profiles?|"
     r"columnists?|journalists?|experts?|team|by|user|users|members?)/[^/?#]+/?(?:$|[?#])",

@@ -247,16 +247,22 @@ _MARKING = ("class", "rel", "itemprop", "id")
 """The attributes whose words mark an author's element."""
 
 
-def marked_author(elements: list[etree._Element]) -> str:
+def marked_author(elements: list[etree._Element], *, thread: bool = False) -> str:
     """The first name held by an author element among ``elements`` (anywhere on the page) that
     is not furniture, nor inside a comment, a testimonial or a related article; "" when they
     name more than :data:`~convert.metadata_rules.AUTHOR_ELSEWHERE_NAMES` people (a listing's
-    cards, each with its own author)."""
+    cards, each with its own author), unless the page is a ``thread`` (its first post's
+    author, a poster's element counting as an author's)."""
     names: list[str] = []
     for element in elements:
         if in_furniture(element, rules.AUTHOR_FURNITURE) or _elsewhere(element):
             continue
-        name = _author_marker(element)
+        if thread and rules.POSTER_CLASS.search(element.get("class") or ""):
+            name = _first_name(element)
+        else:
+            name = _author_marker(element)
+        if name and thread:
+            return name
         if name and name not in names:
             names.append(name)
             if len(names) > rules.AUTHOR_ELSEWHERE_NAMES:
