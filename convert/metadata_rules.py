@@ -96,6 +96,10 @@ AUTHOR_SOURCES = (
 """Where the page states its author (an organization named as the author comes last: a page
 that also names a person means the person); the byline a reader sees under the headline is weighed
 against the first of them (:data:`BYLINE_WINS`)."""
+AUTHOR_LIST_SOURCES = frozenset({"meta:citation_author", "meta:dc.creator", "meta:dcterms.creator"})
+"""Sources that state each of several authors in a tag of its own: their values are joined."""
+AUTHORS_LISTED = 10
+"""Authors joined from such a source at most."""
 BYLINE_WINS = True
 """When the byline and the stated author name different people, the byline is taken (pages
 show who wrote them; templates and syndication fill in another name)."""
@@ -491,6 +495,8 @@ NAME_PARTICLES = frozenset(
      "dos", "das", "ten", "ter", "y", "e", "and", "und", "et", "&", "of", "the"}
 )  # fmt: skip
 """Lower-case words a name may hold ("Marna van der Merwe", "Editors of the Times")."""
+NAME_ARTICLES = frozenset({"the", "a", "an"})
+"""Words an organization's name starts with, and a person's never does."""
 BARE_NAME = re.compile(r"^[A-Z][\w'.\-]+(?:\s+[A-Z][\w'.\-]+){1,3}$")
 """A text that is a person's name without a label: two to four capitalised words. It is taken
 only beside a date (a byline without "By")."""

@@ -276,4 +276,9 @@ def same_names(first: str, second: str) -> bool:
 
 
 def _name_set(text: str) -> frozenset[str]:
-    return frozenset(compact(part) for part in _LIST_JOIN.split(text) if compact(part))
+    return frozenset(compact(part) for part in split_names(text) if compact(part))
+
+
+def split_names(text: str) -> list[str]:
+    """The names of an author value ("A, B and C": A, B, C)."""
+    return [part.strip() for part in _LIST_JOIN.split(text) if part.strip()]
