@@ -75,6 +75,8 @@ class PageSources:
                 content = attributes.get("content")
                 if content is not None:
                     key = next((attributes[name] for name in _META_KEYS if name in attributes), "")
+                    if "itemprop" in attributes and "name" not in attributes:
+                        self.has_microdata = True  # an item's property in the body
                     for word in key.lower().split():
                         name = word.replace(":", ".", 1) if word.startswith(_DC) else word
                         meta.setdefault(name, []).append(content)
