@@ -348,7 +348,7 @@ JUNK_LANGUAGES = frozenset({"x-default", "und", "zxx", "mul", "xx", "none", "nul
 JUNK_AUTHORS = frozenset(
     {"admin", "administrator", "author", "authors", "by", "editor", "guest", "user", "unknown",
      "anonymous", "webmaster", "root", "wordpress", "wpadmin", "null", "undefined", "none",
-     "n/a", "name", "your name", "share", "follow", "posted by", "written by"}
+     "n/a", "name", "your name", "share", "follow", "posted by", "written by", "authored by"}
 )  # fmt: skip
 """Author values that name nobody (compared in lower case)."""
 AUTHOR_MAX_CHARS = 160
@@ -358,8 +358,8 @@ LOWERCASE_NAME_WORDS = 3
 """Words of a name in lower case ("jane doe") taken from a field that holds only a name; a
 longer text in lower case is a phrase."""
 AUTHOR_LABEL = re.compile(
-    r"^\s*(?:(?:written|posted|published|reported|compiled|words|story|text|article|blog post)"
-    r"\s+by|by|author(?:s|ed by)?\s*:|authors?|von|par|por|di|door|av)\b\s*:?\s*",
+    r"^\s*(?:(?:written|posted|published|reported|compiled|words|story|text|article|blog post|"
+    r"authored)\s+by|by|author(?:s|ed by)?\s*:|authors?|von|par|por|di|door|av)\b\s*:?\s*",
     re.I,
 )
 """The words before a name in a byline ("By", "Written by", "Author:"), removed."""
@@ -372,6 +372,12 @@ AUTHOR_CUT = re.compile(
     re.I,
 )
 """Where the name in a byline ends: a separator, a date label, a read time, a profile link."""
+AUTHOR_ROLE = re.compile(
+    r",\s*(?:[\w-]+\s+){0,2}(?:journalist|reporter|correspondent|columnist|desk|contributor|"
+    r"staff writer|educators?|writer)\s*$",
+    re.I,
+)
+"""A role after a byline's name ("Jane Doe, Journalist", "..., Global Desk"): not the name."""
 AUTHOR_CLASS = re.compile(
     r"(?:^|[-_\s])(?:author|authors|byline|by-line|writer|contributor|creator|posted-by|"
     r"postedby|article-author|author-name|authorname|byline-name)(?:$|[-_\s])",

@@ -232,6 +232,7 @@ def author_name(value: str, *, stated: bool = False) -> str:
     text = clean_text(value, 600)
     text = rules.AUTHOR_LABEL.sub("", text, count=1)
     text = rules.AUTHOR_CUT.split(text, maxsplit=1)[0]
+    text = rules.AUTHOR_ROLE.sub("", text)
     text = text.strip(" ,;:-\u2013\u2014|\u2022\u00b7").strip()
     return text if is_name(text, stated=stated) else ""
 
