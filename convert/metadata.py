@@ -32,6 +32,7 @@ from urllib.parse import urlsplit
 import lxml.html
 from lxml import etree
 
+from convert import metadata_authors as authors
 from convert import metadata_rules as rules
 from convert import metadata_visible as visible
 from convert.metadata_sources import PageSources
@@ -47,8 +48,6 @@ from convert.metadata_values import (
     junk_image,
     language_tag,
     readable_domain,
-    split_names,
-    stated_author,
     words,
 )
 
@@ -365,44 +364,17 @@ class _Reader:
         return next(self._checked(rules.LANGUAGE_SOURCES, language_tag), "")
 
     def author(self) -> str:
-        """The first stated author, unless the byline under the headline says more: the stated
-        one is the site's own name (a template's default), or the byline names the same people
-        more fully ("Dr. Jane Doe"). A byline naming some of the stated co-authors gives way to
-        them. When neither names a person, an author element elsewhere on the page is asked."""
-        stated = self._stated_author()
+        """The page's author (see :mod:`convert.metadata_authors`); an author element elsewhere
+        on the page is asked only when nothing else names one, and not on a site's home or a
+        page whose main entity names none."""
+        stated = authors.stated(self.values)
         shown = author_name(self._byline.author) if self._byline.author else ""
-        if not stated and not shown:
-            if self.at_home or self.sources.entities.main is not None:
-                return ""  # a site's home names no author; a main entity would have
-            return self._marked_author()
-        if not stated or not shown:
-            return stated or shown
-        named, listed = set(words(stated)), set(words(shown))
-        if compact(stated) in self._site_names() or named <= listed:
-            return shown
-        if listed < named and _fuller(stated, shown):
-            return stated
-        return shown if rules.BYLINE_WINS else stated
-
-    def _stated_author(self) -> str:
-        """The first stated author; the values of a source that lists each author apart
-        (``citation_author``) joined."""
-        for source in rules.AUTHOR_SOURCES:
-            names: list[str] = []
-            for raw in self.values(source):
-                name = stated_author(raw) if raw else ""
-                if name and name not in names:
-                    names.append(name)
-                    if source not in rules.AUTHOR_LIST_SOURCES:
-                        break
-            if names:
-                return ", ".join(names[: rules.AUTHORS_LISTED])
-        return ""
-
-    def _marked_author(self) -> str:
+        if stated or shown:
+            return authors.weighed(stated, shown, self._site_names())
+        if self.at_home or self.sources.entities.main is not None:
+            return ""
         thread = bool(rules.THREAD_URL.search(urlsplit(self.url).path))
-        marked = self.sources.author_marked(thread)
-        return visible.marked_author(marked, thread=thread)
+        return authors.marked(self.sources.author_marked(thread), thread=thread)
 
     def published(self) -> str:
         """The first date of :data:`~convert.metadata_rules.PUBLISHED_SOURCES`; a dateline
@@ -441,23 +413,6 @@ class _Reader:
             names.discard("")
             self._sites = names
         return self._sites
-
-
-def _fuller(stated: str, shown: str) -> bool:
-    """Whether ``stated`` (whose words include all of ``shown``'s) names the same people more
-    fully ("Maria" shown, "Maria Smith" stated), or the people of ``shown`` and more people
-    besides (names of capitalised words, not an organization's "The ..." nor a phrase)."""
-    people = {compact(name): name for name in split_names(stated)}
-    shown_people = {compact(name) for name in split_names(shown)}
-    if len(people) == len(shown_people):
-        return True
-    if not shown_people or not shown_people < people.keys():
-        return False
-    return all(
-        rules.BARE_NAME.match(name) and name.split()[0].lower() not in rules.NAME_ARTICLES
-        for key, name in people.items()
-        if key not in shown_people
-    )
 
 
 def _shortly_before(stated: str, shown: str) -> bool:

@@ -173,7 +173,7 @@ class _Names:
         if text and self.labelled:
             name = author_name(text)
         if not name and own:
-            name = _author_marker(element)
+            name = author_marker(element)
         if not name and text:
             label = rules.AUTHOR_LABEL.match(text)
             if label is not None and label.group(0).strip():
@@ -202,7 +202,7 @@ class _Names:
         if rules.NAME_JOINER.match(text):
             self.joining = True
             return ""
-        if own and _author_marker(element) in self.names:
+        if own and author_marker(element) in self.names:
             return ""  # the first name's own element, read again inside the byline
         name = author_name(text) if self.joining else ""
         if name and name not in self.names:
@@ -215,14 +215,14 @@ class _Names:
         return ", ".join(self.names)
 
 
-def _author_marker(element: etree._Element) -> str:
+def author_marker(element: etree._Element) -> str:
     """The name held by an author element (``itemprop="author"``, an author class or ``rel``)
     or an author's link: its first text that reads as a name; "" otherwise."""
     attributes = element.attrib
     if not attributes:
         return ""
     if element.tag == "a" and rules.AUTHOR_LINK.search(attributes.get("href") or ""):
-        return _first_name(element)
+        return first_name(element)
     names = " ".join(attributes.get(name) or "" for name in _MARKING if name in attributes)
     if not names or not marks_author(names):
         return ""
@@ -231,7 +231,7 @@ def _author_marker(element: etree._Element) -> str:
             if inner.get("itemprop") == "name":
                 return author_name(inner.get("content") or inner.text_content())
     content = element.get("content")
-    return author_name(content) if content else _first_name(element)
+    return author_name(content) if content else first_name(element)
 
 
 def marks_author(names: str) -> bool:
@@ -247,39 +247,7 @@ _MARKING = ("class", "rel", "itemprop", "id")
 """The attributes whose words mark an author's element."""
 
 
-def marked_author(elements: list[etree._Element], *, thread: bool = False) -> str:
-    """The first name held by an author element among ``elements`` (anywhere on the page) that
-    is not furniture, nor inside a comment, a testimonial or a related article; "" when they
-    name more than :data:`~convert.metadata_rules.AUTHOR_ELSEWHERE_NAMES` people (a listing's
-    cards, each with its own author), unless the page is a ``thread`` (its first post's
-    author, a poster's element counting as an author's)."""
-    names: list[str] = []
-    for element in elements:
-        if in_furniture(element, rules.AUTHOR_FURNITURE) or _elsewhere(element):
-            continue
-        if thread and rules.POSTER_CLASS.search(element.get("class") or ""):
-            name = _first_name(element)
-        else:
-            name = _author_marker(element)
-        if name and thread:
-            return name
-        if name and name not in names:
-            names.append(name)
-            if len(names) > rules.AUTHOR_ELSEWHERE_NAMES:
-                return ""
-    return names[0] if names else ""
-
-
-def _elsewhere(element: etree._Element) -> bool:
-    """Whether ``element`` or an ancestor is a comment, a testimonial or a related article."""
-    for ancestor in element.iterancestors():
-        names = ancestor.get("class")
-        if names and rules.AUTHOR_ELSEWHERE_SKIP.search(names):
-            return True
-    return bool(rules.AUTHOR_ELSEWHERE_SKIP.search(element.get("class") or ""))
-
-
-def _first_name(element: etree._Element) -> str:
+def first_name(element: etree._Element) -> str:
     """The first text inside ``element`` that reads as a name, past a label ("By")."""
     for count, (_, text, _) in enumerate(_chunks(element)):
         if count > rules.NAME_CHUNKS:
