@@ -201,6 +201,9 @@ class _Reader:
             yield self._byline.published
         elif source == "document:time":
             yield visible.first_time(pages.times)
+        elif source == "document:url":
+            found = rules.URL_DATE.search(urlsplit(self.url).path)
+            yield "-".join(found.groups()) if found else ""
 
     @cached_property
     def _byline(self) -> visible.Byline:

@@ -135,16 +135,21 @@ PUBLISHED_SOURCES = (
     "jsonld:datecreated",
     "jsonld:uploaddate",
     "document:time",
+    "document:url",
     "jsonld:datemodified",
     "meta:article:modified_time",
     "meta:og:updated_time",
 )
 """Where the page dates itself. The date a reader sees under the headline comes first: it is
 what the page says it was published (or last updated) on, where structured data often holds a
-template's or a syndication's date. A modification date is the last resort."""
+template's or a syndication's date. A date in the page's path ("/2025/12/19/title") comes
+after every stated one; a modification date is the last resort."""
 
 # -- JSON-LD ------------------------------------------------------------------------------------
 
+URL_DATE = re.compile(r"/((?:19|20)\d\d)[/-](0[1-9]|1[0-2])[/-](0[1-9]|[12]\d|3[01])(?=[/+\-_.]|$)")
+"""A date in a page's path ("/2025/12/19/title", "/2025-12-15-title"): the day it was published,
+when the page states none."""
 STATED_PUBLISHED = ("jsonld:datepublished", "meta:article:published_time", "meta:datepublished")
 """The publication dates a dateline that says only "Updated ..." gives way to, and one that
 shows a date shortly after them (:data:`DATELINE_LATER_DAYS`)."""

@@ -282,3 +282,11 @@ def test_a_dateline_days_after_the_stated_date_shows_a_later_edit() -> None:
     assert published("2024-03-01", "2024-03-05") == "2024-03-01"
     assert published("2024-03-01", "2024-03-02") == "2024-03-02"  # another time zone's day
     assert published("2024-01-01", "2024-03-05") == "2024-03-05"
+
+
+def test_a_date_in_the_path_dates_a_page_that_states_none() -> None:
+    page = f"<html><body><h1>On hail</h1>{LONG_PROSE}</body></html>"
+    assert read(page, "https://blog.example/2025/12/19/on-hail")["published_at"] == "2025-12-19"
+    assert read(page, "https://blog.example/a/2025-12-15+On+hail")["published_at"] == "2025-12-15"
+    assert read(page, "https://blog.example/2025/12/on-hail")["published_at"] == ""
+    assert read(page, "https://blog.example/item/2025/13/40/")["published_at"] == ""
