@@ -381,8 +381,11 @@ def first_time(times: list[etree._Element]) -> str:
     """The date of the first dated ``<time>`` element outside the page's furniture."""
     for element in times:
         stamp = element.get("datetime")
-        if stamp and not in_furniture(element, rules.TIME_FURNITURE):
-            day = iso_date(stamp)
+        text = "" if stamp else (element.text or "").strip()
+        if (stamp or text) and not in_furniture(element, rules.TIME_FURNITURE):
+            day = iso_date(stamp) if stamp else ""
+            if not day and text and len(text) <= rules.DATE_TEXT_CHARS:
+                day = iso_date(text, loose=True)
             if day:
                 return day
     return ""

@@ -290,3 +290,12 @@ def test_a_date_in_the_path_dates_a_page_that_states_none() -> None:
     assert read(page, "https://blog.example/a/2025-12-15+On+hail")["published_at"] == "2025-12-15"
     assert read(page, "https://blog.example/2025/12/on-hail")["published_at"] == ""
     assert read(page, "https://blog.example/item/2025/13/40/")["published_at"] == ""
+
+
+def test_a_time_element_without_datetime_and_published_date_meta() -> None:
+    shown = '<p class="meta"><time class="article__date">Sep 27, 2024</time></p>'
+    page = f"<html><body><h1>On hail</h1>{LONG_PROSE}{shown}</body></html>"
+    assert read(page)["published_at"] == "2024-09-27"
+    stated = '<meta name="published-date" content="2021-02-16">'
+    page = f"<html><head>{stated}</head><body>{LONG_PROSE}</body></html>"
+    assert read(page)["published_at"] == "2021-02-16"
