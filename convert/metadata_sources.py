@@ -75,8 +75,9 @@ class PageSources:
                 content = attributes.get("content")
                 if content is not None:
                     key = next((attributes[name] for name in _META_KEYS if name in attributes), "")
-                    if "itemprop" in attributes and "name" not in attributes:
-                        self.has_microdata = True  # an item's property in the body
+                    if "itemprop" in attributes and not self.has_microdata:
+                        parent = element.getparent()  # an item's property in the body
+                        self.has_microdata = parent is not None and parent.tag != "head"
                     for word in key.lower().split():
                         name = word.replace(":", ".", 1) if word.startswith(_DC) else word
                         meta.setdefault(name, []).append(content)
