@@ -25,12 +25,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from datetime import date
 from functools import cached_property
 from urllib.parse import urlsplit
 
 import lxml.html
 from lxml import etree
 
+from convert import metadata_authors as authors
 from convert import metadata_rules as rules
 from convert import metadata_visible as visible
 from convert.metadata_sources import PageSources
@@ -46,7 +48,6 @@ from convert.metadata_values import (
     junk_image,
     language_tag,
     readable_domain,
-    stated_author,
     words,
 )
 
@@ -200,6 +201,9 @@ class _Reader:
             yield self._byline.published
         elif source == "document:time":
             yield visible.first_time(pages.times)
+        elif source == "document:url":
+            found = rules.URL_DATE.search(urlsplit(self.url).path)
+            yield "-".join(found.groups()) if found else ""
 
     @cached_property
     def _byline(self) -> visible.Byline:
@@ -363,16 +367,17 @@ class _Reader:
         return next(self._checked(rules.LANGUAGE_SOURCES, language_tag), "")
 
     def author(self) -> str:
-        """The first stated author, unless the byline under the headline says more: the stated
-        one is the site's own name (a template's default), or the byline names the same people
-        more fully ("Dr. Jane Doe", co-authors)."""
-        stated = next(self._checked(rules.AUTHOR_SOURCES, stated_author), "")
+        """The page's author (see :mod:`convert.metadata_authors`); an author element elsewhere
+        on the page is asked only when nothing else names one, and not on a site's home or a
+        page whose main entity names none."""
+        stated = authors.stated(self.values)
         shown = author_name(self._byline.author) if self._byline.author else ""
-        if not stated or not shown:
-            return stated or shown
-        if compact(stated) in self._site_names() or set(words(stated)) <= set(words(shown)):
-            return shown
-        return shown if rules.BYLINE_WINS else stated
+        if stated or shown:
+            return authors.weighed(stated, shown, self._site_names())
+        if self.at_home or self.sources.entities.main is not None:
+            return ""
+        thread = bool(rules.THREAD_URL.search(urlsplit(self.url).path))
+        return authors.marked(self.sources.author_marked(thread), thread=thread)
 
     def published(self) -> str:
         """The first date of :data:`~convert.metadata_rules.PUBLISHED_SOURCES`; a dateline
@@ -382,9 +387,10 @@ class _Reader:
             loose = source.startswith("document:")
             for raw in self.values(source):
                 day = iso_date(raw, loose=loose) if raw else ""
-                if day and source == "document:dateline" and updated:
-                    later = self._stated_published()
-                    return later or day
+                if day and source == "document:dateline":
+                    stated = self._stated_published()
+                    if updated or (stated and _shortly_before(stated, day)):
+                        return stated or day
                 if day:
                     return day
         return ""
@@ -410,6 +416,16 @@ class _Reader:
             names.discard("")
             self._sites = names
         return self._sites
+
+
+def _shortly_before(stated: str, shown: str) -> bool:
+    """Whether a stated publication date is a few days before the dateline's (see
+    :data:`~convert.metadata_rules.DATELINE_EARLIER_DAYS`)."""
+    try:
+        days = (date.fromisoformat(shown[:10]) - date.fromisoformat(stated[:10])).days
+    except ValueError:
+        return False
+    return rules.DATELINE_EARLIER_DAYS <= days <= rules.DATELINE_LATER_DAYS
 
 
 def _first(meta: dict[str, list[str]], name: str) -> str:

@@ -96,6 +96,10 @@ AUTHOR_SOURCES = (
 """Where the page states its author (an organization named as the author comes last: a page
 that also names a person means the person); the byline a reader sees under the headline is weighed
 against the first of them (:data:`BYLINE_WINS`)."""
+AUTHOR_LIST_SOURCES = frozenset({"meta:citation_author", "meta:dc.creator", "meta:dcterms.creator"})
+"""Sources that state each of several authors in a tag of its own: their values are joined."""
+AUTHORS_LISTED = 10
+"""Authors joined from such a source at most."""
 BYLINE_WINS = True
 """When the byline and the stated author name different people, the byline is taken (pages
 show who wrote them; templates and syndication fill in another name)."""
@@ -126,23 +130,41 @@ PUBLISHED_SOURCES = (
     "meta:og:pubdate",
     "meta:article.published",
     "meta:article_date_original",
+    "meta:published-date",
+    "meta:publication-date",
+    "meta:publication_date",
+    "meta:date-published",
+    "meta:ms.date",
     "meta:date",
     "rdfa:datepublished",
     "jsonld:datecreated",
     "jsonld:uploaddate",
     "document:time",
+    "document:url",
     "jsonld:datemodified",
     "meta:article:modified_time",
     "meta:og:updated_time",
 )
 """Where the page dates itself. The date a reader sees under the headline comes first: it is
 what the page says it was published (or last updated) on, where structured data often holds a
-template's or a syndication's date. A modification date is the last resort."""
+template's or a syndication's date. A date in the page's path ("/2025/12/19/title") comes
+after every stated one; a modification date is the last resort."""
 
 # -- JSON-LD ------------------------------------------------------------------------------------
 
+URL_DATE = re.compile(r"/((?:19|20)\d\d)[/-](0[1-9]|1[0-2])[/-](0[1-9]|[12]\d|3[01])(?=[/+\-_.]|$)")
+"""A date in a page's path ("/2025/12/19/title", "/2025-12-15-title"): the day it was published,
+when the page states none."""
 STATED_PUBLISHED = ("jsonld:datepublished", "meta:article:published_time", "meta:datepublished")
-"""The publication dates a dateline that says only "Updated ..." gives way to."""
+"""The publication dates a dateline that says only "Updated ..." gives way to, and one that
+shows a date shortly after them (:data:`DATELINE_LATER_DAYS`)."""
+DATELINE_EARLIER_DAYS = 2
+"""A dateline at least this many days after the stated publication date (and at most
+:data:`DATELINE_LATER_DAYS`) shows a later edit or a thread's later reply: the stated date is
+taken. One day apart is the same moment in two time zones, and the dateline is what the page
+shows."""
+DATELINE_LATER_DAYS = 7
+
 
 MAIN_ENTITY_TYPES = (
     "NewsArticle",
@@ -336,7 +358,7 @@ JUNK_LANGUAGES = frozenset({"x-default", "und", "zxx", "mul", "xx", "none", "nul
 JUNK_AUTHORS = frozenset(
     {"admin", "administrator", "author", "authors", "by", "editor", "guest", "user", "unknown",
      "anonymous", "webmaster", "root", "wordpress", "wpadmin", "null", "undefined", "none",
-     "n/a", "name", "your name", "share", "follow", "posted by", "written by"}
+     "n/a", "name", "your name", "share", "follow", "posted by", "written by", "authored by"}
 )  # fmt: skip
 """Author values that name nobody (compared in lower case)."""
 AUTHOR_MAX_CHARS = 160
@@ -346,8 +368,8 @@ LOWERCASE_NAME_WORDS = 3
 """Words of a name in lower case ("jane doe") taken from a field that holds only a name; a
 longer text in lower case is a phrase."""
 AUTHOR_LABEL = re.compile(
-    r"^\s*(?:(?:written|posted|published|reported|compiled|words|story|text|article|blog post)"
-    r"\s+by|by|author(?:s|ed by)?\s*:|authors?|von|par|por|di|door|av)\b\s*:?\s*",
+    r"^\s*(?:(?:written|posted|published|reported|compiled|words|story|text|article|blog post|"
+    r"authored)\s+by|by|author(?:s|ed by)?\s*:|authors?|von|par|por|di|door|av)\b\s*:?\s*",
     re.I,
 )
 """The words before a name in a byline ("By", "Written by", "Author:"), removed."""
@@ -360,6 +382,12 @@ AUTHOR_CUT = re.compile(
     re.I,
 )
 """Where the name in a byline ends: a separator, a date label, a read time, a profile link."""
+AUTHOR_ROLE = re.compile(
+    r",\s*(?:[\w-]+\s+){0,2}(?:journalist|reporter|correspondent|columnist|desk|contributor|"
+    r"staff writer|educators?|writer)\s*$",
+    re.I,
+)
+"""A role after a byline's name ("Jane Doe, Journalist", "..., Global Desk"): not the name."""
 AUTHOR_CLASS = re.compile(
     r"(?:^|[-_\s])(?:author|authors|byline|by-line|writer|contributor|creator|posted-by|"
     r"postedby|article-author|author-name|authorname|byline-name)(?:$|[-_\s])",
@@ -367,11 +395,35 @@ AUTHOR_CLASS = re.compile(
 )
 """Class, id or ``rel`` words of the element holding a byline's name."""
 AUTHOR_CLASS_SKIP = re.compile(
-    r"(?:bio|box|avatar|image|img|photo|pic|description|about|social|follow|card|more|title|"
-    r"role|job|position|date|time)",
+    r"(?:^|[-_])(?:bio|box|avatar|image|img|photo|pic|picture|description|about|social|follow|"
+    r"card|more|title|role|job|position|date|time)$",
     re.I,
 )
-"""Parts of an author class that mark the author's picture or biography, not the name."""
+"""The last part of an author word ("author-bio", "author-box") that marks the author's picture
+or biography, not the name ("author-box__name" is the name; "jobber-hero__author" has no
+part named "job")."""
+AUTHOR_ELEMENTS_READ = 30
+"""Elements with an author class read anywhere on the page, at most, when neither the page's
+statements nor its byline name the author (an author box at the article's end or beside it)."""
+AUTHOR_FURNITURE = ("nav", "form", "button", "label", "select")
+"""Ancestors that make an author element page furniture (a menu's, a form's)."""
+AUTHOR_ELSEWHERE_SKIP = re.compile(
+    r"comment|repl(?:y|ies)|testimonial|review|related|customer|modal", re.I
+)
+"""Classes of the blocks whose author elements name someone else than the page's author (a
+comment's, a testimonial's, a related article's)."""
+AUTHOR_ELSEWHERE_NAMES = 2
+"""Different names those author elements may give at most: more are a listing's (each card
+with its author), and none is the page's."""
+THREAD_URL = re.compile(
+    r"/(?:threads?|topics?|t|d|discussions?|comments|questions|viewtopic\.php|"
+    r"showthread\.php)(?:/|$)|/thread-\d",
+    re.I,
+)
+"""The path of a forum thread's page (the forum software's conventions): the first post's
+author is the page's."""
+POSTER_CLASS = re.compile(r"(?:^|[-_\s])(?:user-?name|poster|post-?author)(?:$|[-_\s])", re.I)
+"""Class words forum software gives the element holding a post's author."""
 AUTHOR_LINK = re.compile(
     r"/(?:author|authors|autor|auteur|people|person|staff|writers?|contributors?|profiles?|"
     r"columnists?|journalists?|experts?|team|by|user|users|members?)/[^/?#]+/?(?:$|[?#])",
@@ -443,14 +495,15 @@ NAME_CHUNKS = 6
 UI_WORDS = frozenset(
     {"more", "read", "shop", "shopping", "click", "here", "subscribe", "sign", "login", "follow",
      "share", "menu", "search", "view", "posts", "comments", "reply", "learn", "contact",
-     "profile", "cart", "download", "watch", "listen", "print", "save"}
+     "profile", "cart", "download", "watch", "listen", "print", "save", "privacy", "policy",
+     "find", "reputation", "post"}
 )  # fmt: skip
 """Words of a menu or a button: a text holding one is not a name (compared in lower case)."""
 LEADING_WORDS = frozenset(
     {"on", "in", "this", "our", "your", "you", "of", "to", "for", "with", "is", "are", "was",
      "updated", "published", "min", "minutes", "and", "at", "from", "a", "an", "it", "we",
      "i", "if", "when", "how", "what", "why", "start", "home", "written", "recipe", "insights",
-     "reviewed", "edited", "photo", "photos", "image", "video", "source", "sources"}
+     "reviewed", "edited", "photo", "photos", "image", "video", "source", "sources", "connect"}
 )  # fmt: skip
 """Words a name never starts with: a text starting with one is a sentence or a label."""
 NAME_PARTICLES = frozenset(
@@ -458,6 +511,8 @@ NAME_PARTICLES = frozenset(
      "dos", "das", "ten", "ter", "y", "e", "and", "und", "et", "&", "of", "the"}
 )  # fmt: skip
 """Lower-case words a name may hold ("Marna van der Merwe", "Editors of the Times")."""
+NAME_ARTICLES = frozenset({"the", "a", "an"})
+"""Words an organization's name starts with, and a person's never does."""
 BARE_NAME = re.compile(r"^[A-Z][\w'.\-]+(?:\s+[A-Z][\w'.\-]+){1,3}$")
 """A text that is a person's name without a label: two to four capitalised words. It is taken
 only beside a date (a byline without "By")."""

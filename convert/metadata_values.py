@@ -232,6 +232,7 @@ def author_name(value: str, *, stated: bool = False) -> str:
     text = clean_text(value, 600)
     text = rules.AUTHOR_LABEL.sub("", text, count=1)
     text = rules.AUTHOR_CUT.split(text, maxsplit=1)[0]
+    text = rules.AUTHOR_ROLE.sub("", text)
     text = text.strip(" ,;:-\u2013\u2014|\u2022\u00b7").strip()
     return text if is_name(text, stated=stated) else ""
 
@@ -276,4 +277,9 @@ def same_names(first: str, second: str) -> bool:
 
 
 def _name_set(text: str) -> frozenset[str]:
-    return frozenset(compact(part) for part in _LIST_JOIN.split(text) if compact(part))
+    return frozenset(compact(part) for part in split_names(text) if compact(part))
+
+
+def split_names(text: str) -> list[str]:
+    """The names of an author value ("A, B and C": A, B, C)."""
+    return [part.strip() for part in _LIST_JOIN.split(text) if part.strip()]

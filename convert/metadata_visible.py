@@ -173,7 +173,7 @@ class _Names:
         if text and self.labelled:
             name = author_name(text)
         if not name and own:
-            name = _author_marker(element)
+            name = author_marker(element)
         if not name and text:
             label = rules.AUTHOR_LABEL.match(text)
             if label is not None and label.group(0).strip():
@@ -202,7 +202,7 @@ class _Names:
         if rules.NAME_JOINER.match(text):
             self.joining = True
             return ""
-        if own and _author_marker(element) in self.names:
+        if own and author_marker(element) in self.names:
             return ""  # the first name's own element, read again inside the byline
         name = author_name(text) if self.joining else ""
         if name and name not in self.names:
@@ -215,32 +215,39 @@ class _Names:
         return ", ".join(self.names)
 
 
-def _author_marker(element: etree._Element) -> str:
+def author_marker(element: etree._Element) -> str:
     """The name held by an author element (``itemprop="author"``, an author class or ``rel``)
     or an author's link: its first text that reads as a name; "" otherwise."""
     attributes = element.attrib
     if not attributes:
         return ""
     if element.tag == "a" and rules.AUTHOR_LINK.search(attributes.get("href") or ""):
-        return _first_name(element)
+        return first_name(element)
     names = " ".join(attributes.get(name) or "" for name in _MARKING if name in attributes)
-    if not names or not rules.AUTHOR_CLASS.search(names):
-        return ""
-    if rules.AUTHOR_CLASS_SKIP.search(names):
+    if not names or not marks_author(names):
         return ""
     if element.get("itemscope") is not None:
         for inner in element.iter():
             if inner.get("itemprop") == "name":
                 return author_name(inner.get("content") or inner.text_content())
     content = element.get("content")
-    return author_name(content) if content else _first_name(element)
+    return author_name(content) if content else first_name(element)
+
+
+def marks_author(names: str) -> bool:
+    """Whether class, ``rel``, ``itemprop`` or id words mark the element holding an author's
+    name: a word naming the author whose last part does not name the picture or biography."""
+    if not rules.AUTHOR_CLASS.search(names):
+        return False
+    marked = [word for word in names.split() if rules.AUTHOR_CLASS.search(word)]
+    return any(not rules.AUTHOR_CLASS_SKIP.search(word) for word in marked)
 
 
 _MARKING = ("class", "rel", "itemprop", "id")
 """The attributes whose words mark an author's element."""
 
 
-def _first_name(element: etree._Element) -> str:
+def first_name(element: etree._Element) -> str:
     """The first text inside ``element`` that reads as a name, past a label ("By")."""
     for count, (_, text, _) in enumerate(_chunks(element)):
         if count > rules.NAME_CHUNKS:
@@ -374,8 +381,11 @@ def first_time(times: list[etree._Element]) -> str:
     """The date of the first dated ``<time>`` element outside the page's furniture."""
     for element in times:
         stamp = element.get("datetime")
-        if stamp and not in_furniture(element, rules.TIME_FURNITURE):
-            day = iso_date(stamp)
+        text = "" if stamp else (element.text or "").strip()
+        if (stamp or text) and not in_furniture(element, rules.TIME_FURNITURE):
+            day = iso_date(stamp) if stamp else ""
+            if not day and text and len(text) <= rules.DATE_TEXT_CHARS:
+                day = iso_date(text, loose=True)
             if day:
                 return day
     return ""

@@ -136,6 +136,9 @@ def test_dates(value: str, loose: bool, day: str) -> None:
         ("Read more", ""),
         ("implementing the tips in this article.", ""),
         ("beijingwalker", "beijingwalker"),
+        ("Shannon Williams, Journalist", "Shannon Williams"),
+        ("Advaita Suresh, Global Desk", "Advaita Suresh"),
+        ("Authored by Nicole Hatcher", "Nicole Hatcher"),
     ],
 )
 def test_author_names(value: str, name: str) -> None:
@@ -209,3 +212,90 @@ def test_readme_describes_every_field() -> None:
     assert set(FIELD_HELP) == set(FIELDS)
     for name in FIELDS:
         assert f"| `{name}` | {FIELD_HELP[name]} |" in readme, name
+
+
+PROSE = (
+    "<p>The river rose two metres overnight, and by morning the lower streets of the town were "
+    "under water; volunteers carried sandbags until the bridge was closed at noon.</p>"
+)
+LONG_PROSE = "<p>" + " ".join([PROSE[3:-4]] * 3) + "</p>"
+"""A paragraph long enough that the byline is not looked for past it."""
+
+
+def test_an_author_element_away_from_the_headline_names_the_author() -> None:
+    """An author box after the article names the author when nothing else does; a listing's
+    cards, each with its author, and a comment's author do not."""
+    box = '<div class="blog_author-text"><div class="text-size-small">Lauren Vetter</div></div>'
+    page = f"<html><body><article><h1>On hail</h1>{LONG_PROSE}</article>{box}</body></html>"
+    assert read(page)["author"] == "Lauren Vetter"
+    cards = "".join(
+        f'<div class="card"><h2>Story {n}</h2><span class="post-author">{name}</span></div>'
+        for n, name in enumerate(("Ana Ruiz", "Ben Cho", "Cy Dean"))
+    )
+    listing = f"<html><body><h1>Stories</h1>{LONG_PROSE}{cards}</body></html>"
+    assert read(listing)["author"] == ""
+    comment = '<div class="comment-list"><span class="comment-author">Ben Cho</span></div>'
+    page = f"<html><body><article><h1>On hail</h1>{LONG_PROSE}</article>{comment}</body></html>"
+    assert read(page)["author"] == ""
+    assert read(page.replace("comment-list", "sidebar"), "https://site.example/")["author"] == ""
+
+
+def test_a_threads_first_poster_is_its_author() -> None:
+    posts = "".join(
+        f'<div class="post"><a class="username" href="/u/{name}">{name}</a>{PROSE}</div>'
+        for name in ("alice", "bob", "carol", "bob")
+    )
+    page = f"<html><body><h1>Which kettle?</h1>{LONG_PROSE}{posts}</body></html>"
+    assert read(page, "https://forum.example/threads/which-kettle.42/")["author"] == "alice"
+    assert read(page, "https://forum.example/blog/which-kettle")["author"] == ""
+
+
+def test_author_words_are_read_by_their_last_part() -> None:
+    from convert.metadata_visible import marks_author  # noqa: PLC0415 (one helper)
+
+    assert marks_author("wp-block-jobber-academy-post-hero__author")
+    assert marks_author("elementor-author-box__name")
+    assert not marks_author("author-bio")
+    assert not marks_author("entry-author-avatar")
+
+
+def test_the_stated_co_authors_over_a_byline_naming_the_first() -> None:
+    ld = (
+        '<script type="application/ld+json">{"@type": "Article", "author": [{"@type": "Person", '
+        '"name": "Ana Ruiz"}, {"@type": "Person", "name": "Ben Cho"}]}</script>'
+    )
+    page = f'<html><head>{ld}</head><body><h1>On hail</h1><p class="byline">By Ana Ruiz</p>'
+    assert same_names(read(page + PROSE)["author"], "Ana Ruiz, Ben Cho")
+    cited = "".join(f'<meta name="citation_author" content="{n}">' for n in ("Ana Ruiz", "Ben Cho"))
+    assert read(f"<html><head>{cited}</head><body>{PROSE}</body></html>")["author"] == (
+        "Ana Ruiz, Ben Cho"
+    )
+
+
+def test_a_dateline_days_after_the_stated_date_shows_a_later_edit() -> None:
+    def published(stated: str, shown: str) -> str:
+        head = f'<meta property="article:published_time" content="{stated}">'
+        line = f'<p class="byline">By Ana Ruiz · <time datetime="{shown}">{shown}</time></p>'
+        page = f"<html><head>{head}</head><body><h1>On hail</h1>{line}{PROSE}</body></html>"
+        return read(page)["published_at"][:10]
+
+    assert published("2024-03-01", "2024-03-05") == "2024-03-01"
+    assert published("2024-03-01", "2024-03-02") == "2024-03-02"  # another time zone's day
+    assert published("2024-01-01", "2024-03-05") == "2024-03-05"
+
+
+def test_a_date_in_the_path_dates_a_page_that_states_none() -> None:
+    page = f"<html><body><h1>On hail</h1>{LONG_PROSE}</body></html>"
+    assert read(page, "https://blog.example/2025/12/19/on-hail")["published_at"] == "2025-12-19"
+    assert read(page, "https://blog.example/a/2025-12-15+On+hail")["published_at"] == "2025-12-15"
+    assert read(page, "https://blog.example/2025/12/on-hail")["published_at"] == ""
+    assert read(page, "https://blog.example/item/2025/13/40/")["published_at"] == ""
+
+
+def test_a_time_element_without_datetime_and_published_date_meta() -> None:
+    shown = '<p class="meta"><time class="article__date">Sep 27, 2024</time></p>'
+    page = f"<html><body><h1>On hail</h1>{LONG_PROSE}{shown}</body></html>"
+    assert read(page)["published_at"] == "2024-09-27"
+    stated = '<meta name="published-date" content="2021-02-16">'
+    page = f"<html><head>{stated}</head><body>{LONG_PROSE}</body></html>"
+    assert read(page)["published_at"] == "2021-02-16"

@@ -1,0 +1,96 @@
+"""Who wrote a page: the author it states (the first source that names one; a source that
+lists each author in a tag of its own joined), weighed against the byline a reader sees under
+the headline, and, when neither names anyone, an author element elsewhere on the page (an
+author box beside or after the article; on a forum thread's page, its first poster). Pure; the
+words and thresholds are data in :mod:`convert.metadata_rules`."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+
+from lxml import etree
+
+from convert import metadata_rules as rules
+from convert import metadata_visible as visible
+from convert.metadata_values import compact, split_names, stated_author, words
+
+
+def stated(values: Callable[[str], Iterator[str]]) -> str:
+    """The first author stated by :data:`~convert.metadata_rules.AUTHOR_SOURCES` (``values``
+    gives a source's raw values); the values of a source that lists each author apart
+    (``citation_author``) joined."""
+    for source in rules.AUTHOR_SOURCES:
+        names: list[str] = []
+        for raw in values(source):
+            name = stated_author(raw) if raw else ""
+            if name and name not in names:
+                names.append(name)
+                if source not in rules.AUTHOR_LIST_SOURCES:
+                    break
+        if names:
+            return ", ".join(names[: rules.AUTHORS_LISTED])
+    return ""
+
+
+def weighed(stated: str, shown: str, sites: set[str]) -> str:
+    """The stated author, unless the byline says more: the stated one is the site's own name
+    (``sites``, a template's default), or the byline names the same people more fully ("Dr.
+    Jane Doe"). A byline naming some of the stated co-authors, or a shorter form of the name,
+    gives way to the stated names."""
+    if not stated or not shown:
+        return stated or shown
+    named, listed = set(words(stated)), set(words(shown))
+    if compact(stated) in sites or named <= listed:
+        return shown
+    if listed < named and _fuller(stated, shown):
+        return stated
+    return shown if rules.BYLINE_WINS else stated
+
+
+def _fuller(stated: str, shown: str) -> bool:
+    """Whether ``stated`` (whose words include all of ``shown``'s) names the same people more
+    fully ("Maria" shown, "Maria Smith" stated), or the people of ``shown`` and more people
+    besides (names of capitalised words, not an organization's "The ..." nor a phrase)."""
+    people = {compact(name): name for name in split_names(stated)}
+    shown_people = {compact(name) for name in split_names(shown)}
+    if len(people) == len(shown_people):
+        return True
+    if not shown_people or not shown_people < people.keys():
+        return False
+    return all(
+        rules.BARE_NAME.match(name) and name.split()[0].lower() not in rules.NAME_ARTICLES
+        for key, name in people.items()
+        if key not in shown_people
+    )
+
+
+def marked(elements: list[etree._Element], *, thread: bool = False) -> str:
+    """The first name held by an author element among ``elements`` (anywhere on the page) that
+    is not furniture, nor inside a comment, a testimonial or a related article; "" when they
+    name more than :data:`~convert.metadata_rules.AUTHOR_ELSEWHERE_NAMES` people (a listing's
+    cards, each with its own author), unless the page is a ``thread`` (its first post's
+    author, a poster's element counting as an author's)."""
+    names: list[str] = []
+    for element in elements:
+        if visible.in_furniture(element, rules.AUTHOR_FURNITURE) or _elsewhere(element):
+            continue
+        if thread and rules.POSTER_CLASS.search(element.get("class") or ""):
+            name = visible.first_name(element)
+        else:
+            name = visible.author_marker(element)
+        if name and thread:
+            return name
+        if name and name not in names:
+            names.append(name)
+            if len(names) > rules.AUTHOR_ELSEWHERE_NAMES:
+                return ""
+    return names[0] if names else ""
+
+
+def _elsewhere(element: etree._Element) -> bool:
+    """Whether ``element`` or an ancestor is a comment, a testimonial or a related article."""
+    for ancestor in element.iterancestors():
+        names = ancestor.get("class")
+        if names and rules.AUTHOR_ELSEWHERE_SKIP.search(names):
+            return True
+    return bool(rules.AUTHOR_ELSEWHERE_SKIP.search(element.get("class") or ""))
