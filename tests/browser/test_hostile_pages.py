@@ -225,7 +225,9 @@ async def test_renderer_memory_is_bounded_while_the_page_runs(
     )
     assert response.code == 502, body
     assert "memory" in body["error"]["message"]
-    assert time.monotonic() - started < 20
+    # Well before the page's own time (30 s to load, then 10 s of delay), with room for a
+    # machine whose cores are shared.
+    assert time.monotonic() - started < 30
     # Killed by the watchdog, or (when V8's own garbage outruns its collector on a busy
     # machine) by V8's heap limit: either way the renderer went at its bound, not after.
     health = farm.health()
