@@ -19,9 +19,9 @@ import os
 import signal
 import sys
 from collections.abc import Sequence
-from datetime import UTC, datetime
 from pathlib import Path
 
+from app.admin import keys_command, providers_command, usage_command
 from app.config import (
     Settings,
     load_settings,
@@ -32,14 +32,11 @@ from app.config import (
 from app.crawl_cli import CrawlCommand, run_crawl
 from app.effective import render_effective, unknown_variables
 from app.oneshot import OneShot, parameters_help, parse_pairs, run_once
-from app.services import close_services, open_services, registry_path
+from app.services import close_services, open_services
 from app.web import make_api_app, make_frame_app, make_metrics_app, make_server
-from convert.providers import RegistryError
 from handlers.allocator import release_large_blocks
 from handlers.base import RequestIdFilter
-from services.registry import load_registry_file
 from settings.fields import SettingsError
-from store.store import Store
 
 log = logging.getLogger("pagecast")
 
@@ -136,97 +133,6 @@ async def serve(settings: Settings) -> None:
             log.warning("connections did not close in time")
     await close_services(services)
     log.info("stopped")
-
-
-def _keys(settings: Settings, args: argparse.Namespace) -> int:
-    store = Store(settings.store)
-    store.open()
-    try:
-        if args.keys_command == "create":
-            if args.plan not in settings.plans:
-                print(
-                    f"unknown plan {args.plan!r}; configured: {', '.join(settings.plans)}",
-                    file=sys.stderr,
-                )
-                return 2
-            issued = store.create_key(args.org, args.plan)
-            print(
-                f"created key {issued.prefix} for org {issued.org} (plan {issued.plan});"
-                " it is shown once:"
-            )
-            print(issued.key)
-        elif args.keys_command == "list":
-            print(f"{'prefix':<12} {'org':<24} {'plan':<8} {'created':<20} revoked")
-            for row in store.list_keys():
-                revoked = row.revoked_at.strftime("%Y-%m-%d %H:%M:%S") if row.revoked_at else "-"
-                created = row.created_at.strftime("%Y-%m-%d %H:%M:%S")
-                print(f"{row.prefix:<12} {row.org:<24} {row.plan:<8} {created:<20} {revoked}")
-        elif args.keys_command == "revoke":
-            if not store.revoke_key(args.prefix):
-                print(f"no active key with prefix {args.prefix}", file=sys.stderr)
-                return 1
-            print(f"revoked {args.prefix}")
-    finally:
-        store.close_sync()
-    return 0
-
-
-def _usage(settings: Settings, args: argparse.Namespace) -> int:
-    """``usage [--org NAME] [--month YYYY-MM|all]``: credits and requests by organization and
-    endpoint, with each organization's monthly quota; the current month unless told."""
-    month = args.month or datetime.now(UTC).strftime("%Y-%m")
-    store = Store(settings.store)
-    store.open()
-    try:
-        try:
-            rows = store.usage(args.org, None if month == "all" else month)
-        except ValueError as exc:
-            print(exc, file=sys.stderr)
-            return 2
-        plans = {row.org: row.plan for row in store.list_keys()}
-    finally:
-        store.close_sync()
-    totals: dict[tuple[str, str], tuple[int, int]] = {}
-    for row in rows:
-        requests, credits = totals.get((row.org, row.endpoint), (0, 0))
-        totals[(row.org, row.endpoint)] = (requests + row.requests, credits + row.credits)
-    print(f"month {month}")
-    print(f"{'org':<24} {'endpoint':<14} {'requests':>10} {'credits':>10}")
-    for (org, endpoint), (requests, credits) in sorted(totals.items()):
-        print(f"{org:<24} {endpoint:<14} {requests:>10} {credits:>10}")
-    for org in sorted({org for org, _ in totals}):
-        used = sum(credits for (name, _), (_, credits) in totals.items() if name == org)
-        plan = settings.plans.get(plans.get(org, ""))
-        quota = f"of {plan.monthly_credits}" if plan and plan.monthly_credits else "(no quota)"
-        print(f"{org:<24} {'total':<14} {'':>10} {used:>10} {quota}")
-    if not totals:
-        print("no usage recorded")
-    return 0
-
-
-def _providers(settings: Settings, args: argparse.Namespace) -> int:
-    """``providers import FILE``: validate an oembed.com-format registry and install it where
-    the server reads it (on top of the built-in list, from the next start)."""
-    try:
-        imported, problems = load_registry_file(args.file)
-    except RegistryError as exc:
-        print(f"cannot import {args.file}: {exc}", file=sys.stderr)
-        return 2
-    for problem in problems:
-        print(f"skipped: {problem}", file=sys.stderr)
-    if not imported:
-        print("no usable provider in the file; nothing imported", file=sys.stderr)
-        return 1
-    target = registry_path(settings)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    temporary = target.with_name(f".{target.name}.tmp")
-    temporary.write_bytes(Path(args.file).read_bytes())
-    os.replace(temporary, target)
-    print(
-        f"imported {len(imported)} providers ({len(problems)} problems skipped) into {target}; "
-        "restart the server to use them"
-    )
-    return 0
 
 
 ONE_SHOTS = {
@@ -433,15 +339,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     for line in unknown:
         log.warning("%s", line)
     if args.command == "keys":
-        return _keys(settings, args)
+        return keys_command(settings, args)
     if args.command in ONE_SHOTS:
         return _one_shot(settings, args)
     if args.command == "usage":
-        return _usage(settings, args)
+        return usage_command(settings, args)
     if args.command == "crawl":
         return _crawl(settings, args)
     if args.command == "providers":
-        return _providers(settings, args)
+        return providers_command(settings, args)
     if args.command == "mcp":
         return _mcp(settings, args)
     asyncio.run(serve(settings))

@@ -8,9 +8,15 @@ from typing import Any
 from browser.farm.types import ReadyState
 from convert.metadata import FIELD_HELP, FIELDS
 from handlers.base import BaseHandler
-from handlers.errors import KINDS, ApiError, Shape, render
 from handlers.markdown import MARKDOWN_PARAMS
 from handlers.oembed import OEMBED_PARAMS
+from handlers.openapi_errors import (
+    HEADERS,
+    MARKDOWN_ERROR,
+    OEMBED_ERROR,
+    error_examples,
+    error_responses,
+)
 from handlers.openapi_frames import FRAME, FRAME_LIST, frame_paths
 from handlers.openapi_jobs import SCHEMAS as JOB_SCHEMAS
 from handlers.openapi_jobs import job_paths
@@ -18,38 +24,6 @@ from handlers.openapi_map import MAP_SCHEMAS, map_paths
 from handlers.param_groups import MARKDOWN_GROUPS, Groups, grouped
 from handlers.params import ParamTable
 from handlers.screenshot import SCREENSHOT_PARAMS
-
-_MARKDOWN_ERROR = {
-    "type": "object",
-    "required": ["error", "request_id"],
-    "properties": {
-        "error": {
-            "type": "object",
-            "required": ["code", "message"],
-            "properties": {"code": {"type": "integer"}, "message": {"type": "string"}},
-        },
-        "request_id": {"type": "string"},
-    },
-}
-
-_OEMBED_ERROR = {
-    "type": "object",
-    "required": ["success", "error"],
-    "properties": {
-        "success": {"const": False},
-        "error": {
-            "type": "object",
-            "required": ["code", "message", "stage", "details"],
-            "properties": {
-                "code": {"type": "string"},
-                "message": {"type": "string"},
-                "stage": {"type": "string"},
-                "details": {},
-            },
-        },
-        "request_id": {"type": "string"},
-    },
-}
 
 _MARKDOWN_ENVELOPE = {
     "type": "object",
@@ -69,94 +43,12 @@ _MARKDOWN_ENVELOPE = {
     },
 }
 
-EXAMPLE_REQUEST_ID = "3247457d262e4728adb17e7e59c3e10f"
-
-_HEADERS = {
-    "X-Request-Id": {
-        "description": "Unique request id; equals request_id in JSON bodies.",
-        "schema": {"type": "string"},
-    },
-    "X-BILLING-REQUESTS": {
-        "description": "Credits billed for this request (0 for failures).",
-        "schema": {"type": "integer"},
-    },
-    "X-Pagecast-Warnings": {
-        "description": "Present when something in the request was not used as sent: parameters "
-        "the endpoint does not know (with the likely intended name), a replaced value, query "
-        "parameters kept in an unencoded target URL. JSON answers also list them in warnings.",
-        "schema": {"type": "string"},
-    },
-    "X-RateLimit-Limit": {
-        "description": "Requests the key may send at once (its plan's burst).",
-        "schema": {"type": "integer"},
-    },
-    "X-RateLimit-Remaining": {
-        "description": "Requests the key may still send at once, after this one.",
-        "schema": {"type": "integer"},
-    },
-    "X-Credits-Remaining": {
-        "description": "Credits the organization has left this month, when its plan has a "
-        "monthly quota.",
-        "schema": {"type": "integer"},
-    },
-}
 _SECURITY: list[dict[str, list[str]]] = [
     {"app_id": []},
     {"api_key": []},
     {"x_api_key": []},
     {"bearer": []},
 ]
-
-
-def _error_responses(shape: Shape) -> dict[str, Any]:
-    ref = (
-        "#/components/schemas/MarkdownError"
-        if shape == "markdown"
-        else "#/components/schemas/OembedError"
-    )
-    statuses = sorted({kind.status for kind in KINDS.values()})
-    return {
-        str(status): {
-            "description": ", ".join(
-                sorted(
-                    str(kind.markdown_code if shape == "markdown" else kind.oembed_code)
-                    for kind in KINDS.values()
-                    if kind.status == status
-                )
-            ),
-            "headers": _HEADERS,
-            "content": {
-                "application/json": {
-                    "schema": {"$ref": ref},
-                    # One example body per error kind, each kept once under components.
-                    "examples": {
-                        name: {"$ref": f"#/components/examples/{_example_name(shape, name)}"}
-                        for name, kind in KINDS.items()
-                        if kind.status == status
-                    },
-                }
-            },
-        }
-        for status in statuses
-    }
-
-
-def _example_name(shape: Shape, kind: str) -> str:
-    return f"{shape}_{kind}"
-
-
-def _error_examples() -> dict[str, Any]:
-    """Every error kind's body in both shapes: its meaning as the summary, the body a client
-    gets (with a made-up request id) as the value."""
-    shapes: tuple[Shape, ...] = ("markdown", "oembed")
-    return {
-        _example_name(shape, name): {
-            "summary": kind.message,
-            "value": render(shape, ApiError(name), EXAMPLE_REQUEST_ID),
-        }
-        for shape in shapes
-        for name, kind in KINDS.items()
-    }
 
 
 _TARGET = {
@@ -258,7 +150,7 @@ def _screenshot_paths() -> dict[str, Any]:
             "200": {
                 "description": "The result with its link (response_type=json), or the image "
                 "itself (response_type=image).",
-                "headers": _HEADERS,
+                "headers": HEADERS,
                 "content": {
                     "application/json": {
                         "schema": {"$ref": "#/components/schemas/ScreenshotResult"}
@@ -266,7 +158,7 @@ def _screenshot_paths() -> dict[str, Any]:
                     **image,
                 },
             },
-            **_error_responses("oembed"),
+            **error_responses("oembed"),
         },
     }
     return {
@@ -355,12 +247,12 @@ def _oembed_paths() -> dict[str, Any]:
             "responses": {
                 "200": {
                     "description": "The embed: native, discovery or a hosted frame.",
-                    "headers": _HEADERS,
+                    "headers": HEADERS,
                     "content": {
                         "application/json": {"schema": {"$ref": "#/components/schemas/Embed"}}
                     },
                 },
-                **_error_responses("oembed"),
+                **error_responses("oembed"),
             },
         }
         name = f"oembed_{version.replace('.', '_')}"
@@ -381,7 +273,7 @@ def build_openapi(base_url: str, frame_host: str = "") -> dict[str, Any]:
             "200": {
                 "description": "The Markdown (format=markdown) or the JSON envelope (format=json).",
                 "headers": {
-                    **_HEADERS,
+                    **HEADERS,
                     "X-Markdown-Character-Count": {
                         "description": "Length of the Markdown (format=markdown).",
                         "schema": {"type": "integer"},
@@ -402,7 +294,7 @@ def build_openapi(base_url: str, frame_host: str = "") -> dict[str, Any]:
                     },
                 },
             },
-            **_error_responses("markdown"),
+            **error_responses("markdown"),
         },
     }
     health = {
@@ -432,13 +324,13 @@ def build_openapi(base_url: str, frame_host: str = "") -> dict[str, Any]:
             **_two_forms(
                 "/api/3.0/markdown", "markdown", markdown_op, MARKDOWN_PARAMS, MARKDOWN_GROUPS
             ),
-            **job_paths(_SECURITY, _error_responses("markdown")),
+            **job_paths(_SECURITY, error_responses("markdown")),
             **_oembed_paths(),
             **_screenshot_paths(),
-            **map_paths(_HEADERS, _SECURITY, _error_responses("markdown")),
+            **map_paths(HEADERS, _SECURITY, error_responses("markdown")),
             "/healthz": health,
             "/readyz": ready,
-            **frame_paths(frame_host or base_url, _error_responses("oembed")),
+            **frame_paths(frame_host or base_url, error_responses("oembed")),
         },
         "components": {
             "securitySchemes": {
@@ -447,10 +339,10 @@ def build_openapi(base_url: str, frame_host: str = "") -> dict[str, Any]:
                 "x_api_key": {"type": "apiKey", "in": "header", "name": "X-API-Key"},
                 "bearer": {"type": "http", "scheme": "bearer"},
             },
-            "examples": _error_examples(),
+            "examples": error_examples(),
             "schemas": {
-                "MarkdownError": _MARKDOWN_ERROR,
-                "OembedError": _OEMBED_ERROR,
+                "MarkdownError": MARKDOWN_ERROR,
+                "OembedError": OEMBED_ERROR,
                 "MarkdownEnvelope": _MARKDOWN_ENVELOPE,
                 "ScreenshotResult": _SCREENSHOT_RESULT,
                 "Embed": _EMBED,

@@ -22,7 +22,7 @@ import store.store
 from app.config import Settings
 from app.services import Services
 from app.web import make_api_app, make_frame_app, make_metrics_app, make_server
-from handlers.base import BAD_KEY_BURST
+from handlers.auth import BAD_KEY_BURST
 from handlers.metrics import HIDDEN_ORG
 from store import keys
 from store.keys import MAX_KEY_LENGTH

@@ -15,12 +15,12 @@ from typing import Any
 import pytest
 from tornado.httpclient import AsyncHTTPClient, HTTPResponse
 
-import handlers.base
+import handlers.auth
 import store.store
 from app.config import Settings
 from app.services import Services
 from app.web import make_frame_app
-from handlers.base import BAD_KEY_BURST, LOOKUP_RETRY_AFTER
+from handlers.auth import BAD_KEY_BURST, LOOKUP_RETRY_AFTER
 from store import keys
 from store.keys import KeyInfo
 from tests.conftest import make_settings
@@ -88,7 +88,7 @@ def settings(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Settings:
     """Keys and misses remembered for the whole test, and an unknown-key bucket that does not
     refill while it runs: once spent, it stays empty."""
     monkeypatch.setattr(store.store, "MISS_CACHE_SECONDS", 60.0)
-    monkeypatch.setattr(handlers.base, "BAD_KEY_RATE", 0.001)
+    monkeypatch.setattr(handlers.auth, "BAD_KEY_RATE", 0.001)
     settings = make_settings(tmp_path)
     settings.store.auth_cache_seconds = 60.0
     assert settings.store.executor_threads > 1  # else the store alone would serialize lookups
@@ -167,7 +167,7 @@ async def test_a_flood_of_fresh_keys_costs_one_lookup_at_a_time_once_the_bucket_
 async def test_a_remembered_key_never_waits_and_a_wait_for_a_turn_ends_in_429(
     services: Services, frames: Origin, meter: LookupMeter, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(handlers.base, "LOOKUP_TURN_SECONDS", 1.0)
+    monkeypatch.setattr(handlers.auth, "LOOKUP_TURN_SECONDS", 1.0)
     known = services.store.create_key("acme", "pro").key
     other = services.store.create_key("acme", "pro").key
     await spend_the_bucket(frames)
