@@ -123,7 +123,7 @@ def retry_after(response: httpx.Response) -> float | None:
     try:
         return max(0.0, float(value))
     except ValueError:
-        pass
+        pass  # not a number of seconds: an HTTP date, read next
     try:
         when = email.utils.parsedate_to_datetime(value)
     except (TypeError, ValueError):
