@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import colorsys
 import re
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from types import MappingProxyType
 from typing import Any, Final
 
@@ -14,6 +14,7 @@ from cssselect import SelectorError as CssSelectorError
 from lxml import etree
 
 from convert.memo import small_key_cache
+from convert.selectors import ElementIndex, Selector, parse_selector
 
 # --------------------------------------------------------------------------------------------
 # CSS: simple rules from <style> blocks and inline styles
@@ -90,18 +91,14 @@ def _selector_xpath(selector: str) -> etree.XPath | None:
         return None
 
 
-def _document_names(root: Any) -> tuple[set[str], set[str]]:
-    """Class names and ids used in the document."""
-    classes = {name for value in root.xpath("//@class") for name in str(value).split()}
-    ids = {str(value) for value in root.xpath("//@id")}
-    return classes, ids
-
-
 def stylesheet_styles(
-    root: Any, wanted: Callable[[Mapping[str, str]], bool] | None = None
+    root: Any,
+    wanted: Callable[[Mapping[str, str]], bool] | None = None,
+    keyed: Sequence[Any] | None = None,
 ) -> dict[Any, dict[str, str]]:
     """Declarations that simple ``<style>`` rules give each element, in source order; with
-    ``wanted``, only the rules whose declarations it accepts (matching selectors is the cost)."""
+    ``wanted``, only the rules whose declarations it accepts (matching selectors is the cost).
+    ``keyed``: the document's elements with a class or an id, when the caller has them."""
     rules: list[tuple[str, dict[str, str]]] = []
     for style in root.iter("style"):
         media = (style.get("media") or "all").lower()
@@ -114,8 +111,7 @@ def stylesheet_styles(
     styles: dict[Any, dict[str, str]] = {}
     if not rules:
         return styles
-    classes, ids = _document_names(root)
-    simple: list[tuple[int, str, str, frozenset[str], dict[str, str]]] = []
+    index = ElementIndex(root, _KEYED_XPATH(root) if keyed is None else keyed)
     complex_budget = _MAX_SELECTORS
     matched: list[tuple[int, Any, dict[str, str]]] = []
     for number, (selectors, declarations) in enumerate(rules):
@@ -123,63 +119,33 @@ def stylesheet_styles(
             selector = part.strip()
             if not selector or ":" in selector:
                 continue
-            if not set(_CLASS_TOKEN_RE.findall(selector)) <= classes:
+            if not all(name in index.by_class for name in _CLASS_TOKEN_RE.findall(selector)):
                 continue
-            if not set(_ID_TOKEN_RE.findall(selector)) <= ids:
+            if not all(name in index.by_id for name in _ID_TOKEN_RE.findall(selector)):
                 continue
-            compound = _SIMPLE_RE.fullmatch(selector)
-            if compound is not None:
-                tag, rest = (compound.group(1) or "").lower().strip("*"), compound.group(2)
-                names = frozenset(_CLASS_TOKEN_RE.findall(rest))
-                ident = next(iter(_ID_TOKEN_RE.findall(rest)), "")
-                simple.append((number, tag, ident, names, declarations))
-                continue
-            if complex_budget <= 0:
-                continue
-            complex_budget -= 1
-            xpath = _selector_xpath(selector)
-            for element in xpath(root) if xpath is not None else ():
-                matched.append((number, element, declarations))
-    matched.extend(_simple_matches(root, simple))
+            if _SIMPLE_RE.fullmatch(selector) is None:
+                if complex_budget <= 0:
+                    continue
+                complex_budget -= 1
+            matched.extend((number, element, declarations) for element in _select(index, selector))
     matched.sort(key=lambda item: item[0])
     for _, element, declarations in matched:
         styles.setdefault(element, {}).update(declarations)
     return styles
 
 
-def _simple_matches(
-    root: Any, rules: list[tuple[int, str, str, frozenset[str], dict[str, str]]]
-) -> Iterator[tuple[int, Any, dict[str, str]]]:
-    """Elements that selectors of one compound (``tag``, ``.a.b``, ``#x``, ``div.a``) match, in
-    one walk over the elements with a class or an id."""
-    by_key: dict[str, list[tuple[int, str, str, frozenset[str], dict[str, str]]]] = {}
-    tags: list[tuple[int, str, str, frozenset[str], dict[str, str]]] = []
-    for rule in rules:
-        _, tag, ident, names, _ = rule
-        if ident:
-            by_key.setdefault("#" + ident, []).append(rule)
-        elif names:
-            by_key.setdefault("." + min(names), []).append(rule)
-        elif tag:
-            tags.append(rule)
-    for number, tag, _, _, declarations in tags:
-        for element in root.iter(tag):
-            yield number, element, declarations
-    if not by_key:
+def _select(index: ElementIndex, selector: str) -> Iterator[Any]:
+    parsed = _parsed_selector(selector)
+    if parsed is not None:
+        yield from index.select(parsed)
         return
-    for element in _KEYED_XPATH(root):
-        own = set((element.get("class") or "").split())
-        keys = ["." + name for name in own]
-        if element.get("id"):
-            keys.append("#" + element.get("id"))
-        for key in keys:
-            for number, tag, ident, names, declarations in by_key.get(key, ()):
-                if tag and element.tag != tag:
-                    continue
-                if ident and element.get("id") != ident:
-                    continue
-                if names <= own:
-                    yield number, element, declarations
+    xpath = _selector_xpath(selector)
+    yield from xpath(index.root) if xpath is not None else ()
+
+
+@small_key_cache(1024)
+def _parsed_selector(selector: str) -> Selector | None:
+    return parse_selector(selector)
 
 
 # --- values

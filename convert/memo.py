@@ -25,6 +25,7 @@ def small_key_cache(maxsize: int) -> Callable[[Callable[..., _T]], Callable[...,
                 return func(*args)
             return cached(*args)
 
+        call.cache_clear = cached.cache_clear  # type: ignore[attr-defined]
         return call
 
     return wrap

@@ -26,6 +26,7 @@ from convert.safety.intent import severity as request_severity
 from convert.safety.links import LONG_QUERY, STRIPPED_LINK, URL_SUSPECT_RE, judge_url, url_severity
 from convert.safety.markdown import MIN_BROKEN_WORDS, obfuscation_findings
 from convert.safety.normalise import collapse_space, sample_of
+from convert.safety.page_elements import PageElements, page_elements
 from convert.safety.signals import SEVERITY, Finding, HtmlScan
 from convert.safety.unicode import INVISIBLE_RE, TAG_RUN_RE
 
@@ -48,10 +49,6 @@ _META_NAMES: Final = frozenset({"description", "keywords", "abstract", "subject"
 _META_PREFIXES: Final = ("og:", "twitter:", "dc.", "dcterms.")
 _ROLE_TAGS: Final = ("system", "system_prompt", "instructions", "instruction", "assistant")
 _DEFAULT_PAINT: Final[tuple[Color, Color]] = ((0, 0, 0, 1.0), (255, 255, 255, 1.0))
-_STYLED_XPATH: Final = etree.XPath("descendant-or-self::*[@style or @hidden or @aria-hidden]")
-_LABELLED_XPATH: Final = etree.XPath(
-    "descendant-or-self::*[@alt or @title or @aria-label or @aria-description]"
-)
 _DESCRIBING_ATTRIBUTES: Final = frozenset({"alt", "aria-description"})
 """Attributes that describe rather than label: requests hidden in them count (a title or an
 aria-label names a control, and reads like one: "Follow this answer", "Rate this recipe")."""
@@ -97,7 +94,9 @@ def _element_style(element: Any, sheet: Mapping[Any, dict[str, str]]) -> dict[st
     return style
 
 
-def _hidden_roots(root: Any, sheet: Mapping[Any, dict[str, str]]) -> Iterator[tuple[Any, str, str]]:
+def _hidden_roots(
+    page: PageElements, sheet: Mapping[Any, dict[str, str]]
+) -> Iterator[tuple[Any, str, str]]:
     """Outermost rendered elements hidden by attributes or CSS, with the reason and the text.
 
     Only elements with a ``style``, ``hidden`` or ``aria-hidden`` attribute, or a page rule,
@@ -105,20 +104,18 @@ def _hidden_roots(root: Any, sheet: Mapping[Any, dict[str, str]]) -> Iterator[tu
     until a script fades it in) hidden elements are judged on their own as well: a note
     planted there is short.
     """
-    body = root.find("body")
-    scope = body if body is not None else root
-    styled = set(_STYLED_XPATH(scope)) | set(sheet)
+    styled = set(page.styled) | set(sheet)
     if not styled:
         return
     hidden: set[Any] = set()
-    for element in scope.iter(etree.Element):
-        if element not in styled or _out_of_flow(element, hidden):
+    for element in page.body:
+        if element not in styled:
             continue
         style = _element_style(element, sheet)
         reason = hidden_reason(element, style)
         if reason is None and _paints(style) and _same_paint(element, styled, sheet):
             reason = "text colour matches background"
-        if reason is None:
+        if reason is None or _out_of_flow(element, hidden):
             continue
         text = _element_text(element)
         if reason != "aria-hidden" or text.strip():
@@ -286,7 +283,9 @@ def _host(url: str) -> str:
 def scan_html(root: Any, url: str) -> HtmlScan:
     """Scan the raw document ``root`` (not modified) for injection outside the rendered text."""
     collector = _HtmlCollector(page_host=_host(url))
-    for element, reason, text in _hidden_roots(root, stylesheet_styles(root, can_hide)):
+    page = page_elements(root)
+    sheet = stylesheet_styles(root, can_hide, page.keyed)
+    for element, reason, text in _hidden_roots(page, sheet):
         flagged = collector.container(
             text, "hidden_text", hidden=True, quotable=False, place=reason
         )
@@ -303,7 +302,7 @@ def scan_html(root: Any, url: str) -> HtmlScan:
         text = _element_text(element)
         if collector.container(text, element.tag, hidden=False, quotable=False, place=element.tag):
             collector.remove.append(element)
-    _scan_attributes(root, collector)
+    _scan_attributes(page, collector)
     _scan_metadata(root, collector)
     for element in root.iter("a", "area"):
         collector.url(element, element.get("href"), url, image=False)
@@ -331,7 +330,7 @@ def _scan_invisible_text(root: Any, collector: _HtmlCollector) -> None:
     carries a request (the block removed when the whole of it is one)."""
     body = root.find("body")
     scope = body if body is not None else root
-    if not INVISIBLE_RE.search("".join(scope.itertext())):
+    if not INVISIBLE_RE.search(etree.tostring(scope, method="text", encoding=str, with_tail=False)):
         return
     judged: set[Any] = set()
     for node in scope.iter(etree.Element):
@@ -364,10 +363,10 @@ def _block_of(node: Any) -> Any:
     return node
 
 
-def _scan_attributes(root: Any, collector: _HtmlCollector) -> None:
+def _scan_attributes(page: PageElements, collector: _HtmlCollector) -> None:
     """Text attributes; a value repeated on the page (a template's label) is judged once."""
     judged: dict[tuple[str, str], bool] = {}
-    for element in _LABELLED_XPATH(root):
+    for element in page.labelled:
         for name in _TEXT_ATTRIBUTES:
             value = collapse_space(element.get(name) or "")
             if len(value) < 8:

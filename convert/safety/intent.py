@@ -10,6 +10,7 @@ data. The text's score is its best window's. Callers weigh it by how hidden the 
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -19,6 +20,7 @@ from typing import Final
 from convert.memo import small_key_cache
 from convert.safety.normalise import normalise
 from convert.safety.rules_intent import (
+    ANCHOR_REACH,
     CODE,
     CODE_FACTOR,
     CONTEXT_CHARS,
@@ -99,7 +101,6 @@ _REQUEST_CUES: Final = frozenset(
         "reported speech",
     }
 )
-_NO_REQUEST_CAP: Final = 0.5
 _ANSWER_WEIGHT: Final = next(cue.weight for cue in CUES if cue.name == "answer verb")
 _CONTROL_WEIGHT: Final = next(cue.weight for cue in CUES if cue.name == "control verb")
 
@@ -134,14 +135,22 @@ def _clauses(norm: str) -> list[tuple[int, int]]:
 
 
 def _score(window: str, long_text: bool, cues: tuple[Cue, ...]) -> tuple[float, tuple[str, ...]]:
+    """The window's score and cues; 0 for a window without a request cue, which cannot read
+    as an instruction (its score is capped below :data:`INSTRUCTION_SCORE`)."""
     words = len(_WORD_RE.findall(window))
     if words < MIN_WORDS:
         return 0.0, ()
+    held = {cue.name for cue in cues if cue.name in _REQUEST_CUES and _in_window(cue, window)}
+    if not held:
+        return 0.0, ()
+    held.update(
+        cue.name for cue in cues if cue.name not in _REQUEST_CUES and _in_window(cue, window)
+    )
     miss = 1.0
     found: list[str] = []
     addressed = False
     for cue in cues:
-        if cue.pattern.search(window):
+        if cue.name in held:
             miss *= 1.0 - cue.weight
             found.append(cue.name)
             addressed = addressed or cue.addressee
@@ -151,8 +160,6 @@ def _score(window: str, long_text: bool, cues: tuple[Cue, ...]) -> tuple[float, 
     if commanded and "control verb" in found and "answer verb" not in found:
         miss *= (1.0 - _ANSWER_WEIGHT) / (1.0 - _CONTROL_WEIGHT)  # a command to the addressee
     score = 1.0 - miss
-    if not _REQUEST_CUES.intersection(found):
-        score = min(score, _NO_REQUEST_CAP)
     if not addressed and FURNITURE.search(window):
         score *= FURNITURE_FACTOR
     if not addressed and READER_TALK.search(window):
@@ -168,12 +175,75 @@ def _score(window: str, long_text: bool, cues: tuple[Cue, ...]) -> tuple[float, 
     return score, tuple(found)
 
 
+def _in_window(cue: Cue, window: str) -> bool:
+    return (cue.anchor is None or cue.anchor.search(window) is not None) and (
+        cue.pattern.search(window) is not None
+    )
+
+
+def _holds(cue: Cue, norm: str) -> bool:
+    """Whether ``cue`` matches somewhere in ``norm``. A cue with an anchor is tried only in the
+    stretches around the anchor's matches (merged where they overlap); a match that reaches a
+    stretch's end may be cut short there, and is checked on the whole text."""
+    if cue.anchor is None or len(norm) <= 4 * ANCHOR_REACH:
+        return cue.pattern.search(norm) is not None
+    stretches: list[list[int]] = []
+    for anchor in cue.anchor.finditer(norm):
+        low = anchor.start() - ANCHOR_REACH
+        high = min(len(norm), anchor.end() + ANCHOR_REACH)
+        if stretches and low <= stretches[-1][1]:
+            stretches[-1][1] = high
+        else:
+            stretches.append([max(0, low), high])
+    for low, high in stretches:
+        found = cue.pattern.search(norm, low, high)
+        if found is None:
+            continue
+        if found.end() < high or high == len(norm):
+            return True
+        return cue.pattern.search(norm, found.start()) is not None
+    return False
+
+
+_TOKEN_RE: Final = re.compile(r"\w+")
+_KEYWORD_RES: Final = tuple(
+    (cue.name, re.compile(cue.keywords)) for cue in CUES if cue.keywords is not None
+)
+_CACHED_TOKEN: Final = 40
+
+
+@functools.lru_cache(maxsize=32768)
+def _cached_cues_of(token: str) -> frozenset[str]:
+    return frozenset(name for name, keywords in _KEYWORD_RES if keywords.fullmatch(token))
+
+
+def _cues_of(token: str) -> frozenset[str]:
+    """The cues whose keywords ``token`` is (a page's words repeat: each is tried once)."""
+    if len(token) > _CACHED_TOKEN:
+        return frozenset(name for name, keywords in _KEYWORD_RES if keywords.fullmatch(token))
+    return _cached_cues_of(token)
+
+
+def _possible(norm: str) -> tuple[Cue, ...]:
+    """The cues whose keywords (or anchor) ``norm`` holds."""
+    named: set[str] = set()
+    for token in set(_TOKEN_RE.findall(norm)):
+        named |= _cues_of(token)
+    return tuple(cue for cue in CUES if _may_hold(cue, norm, named))
+
+
+def _may_hold(cue: Cue, norm: str, named: set[str]) -> bool:
+    if cue.keywords is not None:
+        return cue.name in named
+    return cue.anchor is None or cue.anchor.search(norm) is not None
+
+
 @small_key_cache(2048)
 def intent(text: str) -> Intent:
     """The best request-like window of ``text`` (positions in ``text``)."""
     norm = normalise(text[:_SCANNED], [])
-    cues = tuple(cue for cue in CUES if cue.gate is None or cue.gate.search(norm))
-    if not any(cue.pattern.search(norm) for cue in cues if cue.name in _REQUEST_CUES):
+    cues = _possible(norm)
+    if not any(_holds(cue, norm) for cue in cues if cue.name in _REQUEST_CUES):
         return NONE  # without a request cue no window reaches INSTRUCTION_SCORE
     clauses = _clauses(norm)
     best = NONE

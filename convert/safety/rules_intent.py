@@ -37,8 +37,23 @@ class Cue:
     pattern: re.Pattern[str]
     weight: float
     addressee: bool = False
-    gate: re.Pattern[str] | None = None
-    """A cheap test the whole text must pass before ``pattern`` is tried at all."""
+    keywords: str | None = None
+    """Words (a regular expression for one word: a run of letters, digits and underscores)
+    of which every match of ``pattern`` holds one whole: a text without any is not searched.
+    Looking a text's words up, each once, is much cheaper than trying a pattern that opens
+    with many alternatives at every position of the text."""
+    anchor: re.Pattern[str] | None = None
+    """A cheap pattern that every match of ``pattern`` contains, within :data:`ANCHOR_REACH`
+    characters of it (by default the keywords as whole words): a long text is searched only
+    around its matches."""
+
+    def __post_init__(self) -> None:
+        if self.anchor is None and self.keywords is not None:
+            object.__setattr__(self, "anchor", re.compile(rf"\b(?:{self.keywords})\b"))
+
+
+ANCHOR_REACH: Final = 120
+"""Characters before and after an anchor's match within which its cue's match lies."""
 
 
 _START = (
@@ -244,11 +259,31 @@ _SELF = (
     r"|\b(?:este|esta|esto)\s+(?:articulo|pagina|producto|hotel|servicio|empresa|texto)\b"
 )
 
-_AI_GATE: Final = re.compile(
-    r"\b(?:ai|ia|ki|llm|language|sprachmodell|chatbot|chatgpt|gpt|assistant|asistente|model|bot"
-    r"|agent|crawler|scraper)"
-)
 _RELAY_GATE: Final = re.compile(r"[@\d]|www\.|://|whatsapp|hashtag|#")
+# Keywords: a whole word that every match of a cue holds (see Cue.keywords). A phrase in a verb
+# list counts by one of its words ("call it" by "call", "no menciones" by "menciones").
+_ANSWER_VERB_WORDS = rf"{_ANSWER_VERBS}|call|menciones"
+_AI_WORDS = (
+    r"ai|i|ia|ki|llms?|language|sprachmodell\w*|chatbots?|chatgpt|gpt\w*|assistants?|assistente"
+    r"|asistente|assistante|models?|modele|modelo|bots?|agents?|crawlers?|scrapers?"
+)
+_ANSWER_NOUN_WORDS = r"answers?|responses?|repl(?:y|ies)|summar(?:y|ies)|outputs?|completions?"
+_MODAL_WORDS = r"you|sure|task|dois|devez|musst|sollst|mussen|sollen|debes|deben|devi|deve|moet"
+_OUTPUT_WORDS = (
+    rf"{_ANSWER_NOUN_WORDS}|reponses?|resumes?|antwort(?:en)?|zusammenfassung(?:en)?"
+    r"|respuestas?|resumen(?:es)?|risposta|riassunto|resposta|resumo|samenvatting|antwoord"
+    r"|conversation|conversacion|gesprach|chat|chatverlauf\w*|tool|when|wenn|si|cuando"
+)
+_USER_WORDS = (
+    r"users?|readers?|whoever|anyone|everyone|people|visitors|utilisateur\w*|lecteur\w*"
+    r"|(?:be)?nutzer\w*|leser\w*|usuario\w*|lector\w*|utente\w*|utilizador\w*|gebruiker\w*"
+    r"|lezer\w*"
+)
+_THAT_WORDS = (
+    r"say|state|claim|report|mention|conclude|explain|assert|pretend|emphasi[sz]e|suggest"
+    r"|imply|affirme[sz]?|dis|dites|sag(?:e|en)?|erwahne|behaupte|di|diga|dile|afirma|menciona"
+    r"|zeg|vertel"
+)
 
 CUES: Final[tuple[Cue, ...]] = (
     Cue(
@@ -258,9 +293,15 @@ CUES: Final[tuple[Cue, ...]] = (
             rf"|{_START}(?:always|never|only|do\s+not|don't)\s+(?:{_ANSWER_VERBS})\b"
         ),
         0.45,
+        keywords=_ANSWER_VERB_WORDS,
     ),
-    Cue("control verb", re.compile(rf"{_START}{_ADVERB}(?:{_CONTROL_VERBS})\b"), 0.15),
-    Cue("obligation", re.compile(_MODAL), 0.4),
+    Cue(
+        "control verb",
+        re.compile(rf"{_START}{_ADVERB}(?:{_CONTROL_VERBS})\b"),
+        0.15,
+        keywords=rf"{_CONTROL_VERBS}|haz",
+    ),
+    Cue("obligation", re.compile(_MODAL), 0.4, keywords=_MODAL_WORDS),
     Cue(
         "obligation to answer",
         re.compile(
@@ -268,17 +309,23 @@ CUES: Final[tuple[Cue, ...]] = (
             rf"|musst|mussen|sollst|sollen)\s+{_ADVERB}(?:{_ANSWER_VERBS})\b"
         ),
         0.45,
+        keywords=_ANSWER_VERB_WORDS,
     ),
-    Cue("instructions to follow", re.compile(_FOLLOW), 0.45),
-    Cue("assistant addressed", re.compile(_ADDRESSED), 0.55, addressee=True, gate=_AI_GATE),
-    Cue("assistant mentioned", re.compile(_AI), 0.15, gate=_AI_GATE),
-    Cue("reported speech", re.compile(_THAT_CLAUSE), 0.35),
+    Cue(
+        "instructions to follow",
+        re.compile(_FOLLOW),
+        0.45,
+        keywords="instructions|steps|commands|orders|directions",
+    ),
+    Cue("assistant addressed", re.compile(_ADDRESSED), 0.55, addressee=True, keywords=_AI_WORDS),
+    Cue("assistant mentioned", re.compile(_AI), 0.15, keywords=_AI_WORDS),
+    Cue("reported speech", re.compile(_THAT_CLAUSE), 0.35, keywords=_THAT_WORDS),
     Cue("this page", re.compile(_SELF), 0.3),
-    Cue("output", re.compile(_OUTPUT), 0.45, addressee=True),
-    Cue("your answer", re.compile(_YOUR_ANSWER), 0.3),
-    Cue("user", re.compile(_USER), 0.45, addressee=True),
-    Cue("user's things", re.compile(r"\busers?'s?(?=\s)"), 0.3),
-    Cue("pass on", re.compile(_RELAY), 0.25, gate=_RELAY_GATE),
+    Cue("output", re.compile(_OUTPUT), 0.45, addressee=True, keywords=_OUTPUT_WORDS),
+    Cue("your answer", re.compile(_YOUR_ANSWER), 0.3, keywords=_OUTPUT_WORDS),
+    Cue("user", re.compile(_USER), 0.45, addressee=True, keywords=_USER_WORDS),
+    Cue("user's things", re.compile(r"\busers?'s?(?=\s)"), 0.3, keywords="users?"),
+    Cue("pass on", re.compile(_RELAY), 0.25, anchor=_RELAY_GATE),
     Cue("language", re.compile(_LANGUAGE), 0.35),
     Cue("format", re.compile(_FORMAT), 0.3),
     Cue("steering", re.compile(_STEER), 0.3),
