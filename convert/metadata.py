@@ -25,7 +25,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from datetime import date
 from functools import cached_property
 from urllib.parse import urlsplit
 
@@ -33,6 +32,8 @@ import lxml.html
 from lxml import etree
 
 from convert import metadata_authors as authors
+from convert import metadata_byline as bylines
+from convert import metadata_dates as dates
 from convert import metadata_rules as rules
 from convert import metadata_visible as visible
 from convert.metadata_sources import PageSources
@@ -44,7 +45,6 @@ from convert.metadata_values import (
     clean_text,
     compact,
     comparable,
-    iso_date,
     junk_image,
     language_tag,
     readable_domain,
@@ -206,7 +206,7 @@ class _Reader:
             yield "-".join(found.groups()) if found else ""
 
     @cached_property
-    def _byline(self) -> visible.Byline:
+    def _byline(self) -> bylines.Byline:
         """The byline under the headline (the first ``<h1>`` when none agreed with a stated
         title; the start of the ``<article>`` or ``<main>`` when there is none)."""
         anchor = self.headline
@@ -214,10 +214,10 @@ class _Reader:
             shown = next(visible.headlines(self.sources.h1), None)
             anchor = shown[0] if shown else None
         if anchor is not None:
-            return visible.byline(anchor)
+            return bylines.byline(anchor)
         if self.sources.containers:
-            return visible.byline(self.sources.containers[0], inside=True)
-        return visible.Byline()
+            return bylines.byline(self.sources.containers[0], inside=True)
+        return bylines.Byline()
 
     def _checked(self, sources: tuple[str, ...], check: _Check) -> Iterator[str]:
         """The values of ``sources`` in order that pass ``check`` (which also normalises)."""
@@ -380,28 +380,8 @@ class _Reader:
         return authors.marked(self.sources.author_marked(thread), thread=thread)
 
     def published(self) -> str:
-        """The first date of :data:`~convert.metadata_rules.PUBLISHED_SOURCES`; a dateline
-        that says only when the page was updated gives way to a stated publication date."""
-        updated = self._byline.updated
-        for source in rules.PUBLISHED_SOURCES:
-            loose = source.startswith("document:")
-            for raw in self.values(source):
-                day = iso_date(raw, loose=loose) if raw else ""
-                if day and source == "document:dateline":
-                    stated = self._stated_published()
-                    if updated or (stated and _shortly_before(stated, day)):
-                        return stated or day
-                if day:
-                    return day
-        return ""
-
-    def _stated_published(self) -> str:
-        for source in rules.STATED_PUBLISHED:
-            for raw in self.values(source):
-                day = iso_date(raw) if raw else ""
-                if day:
-                    return day
-        return ""
+        """The page's publication date (see :mod:`convert.metadata_dates`)."""
+        return dates.published(self.values, updated=self._byline.updated)
 
     def _site_names(self) -> set[str]:
         """The site's names as :func:`compact` writes them: stated ones and the domain's."""
@@ -416,16 +396,6 @@ class _Reader:
             names.discard("")
             self._sites = names
         return self._sites
-
-
-def _shortly_before(stated: str, shown: str) -> bool:
-    """Whether a stated publication date is a few days before the dateline's (see
-    :data:`~convert.metadata_rules.DATELINE_EARLIER_DAYS`)."""
-    try:
-        days = (date.fromisoformat(shown[:10]) - date.fromisoformat(stated[:10])).days
-    except ValueError:
-        return False
-    return rules.DATELINE_EARLIER_DAYS <= days <= rules.DATELINE_LATER_DAYS
 
 
 def _first(meta: dict[str, list[str]], name: str) -> str:

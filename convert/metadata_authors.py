@@ -10,6 +10,7 @@ from collections.abc import Callable, Iterator
 
 from lxml import etree
 
+from convert import metadata_byline as bylines
 from convert import metadata_rules as rules
 from convert import metadata_visible as visible
 from convert.metadata_values import compact, split_names, stated_author, words
@@ -75,9 +76,9 @@ def marked(elements: list[etree._Element], *, thread: bool = False) -> str:
         if visible.in_furniture(element, rules.AUTHOR_FURNITURE) or _elsewhere(element):
             continue
         if thread and rules.POSTER_CLASS.search(element.get("class") or ""):
-            name = visible.first_name(element)
+            name = bylines.first_name(element)
         else:
-            name = visible.author_marker(element)
+            name = bylines.author_marker(element)
         if name and thread:
             return name
         if name and name not in names:
