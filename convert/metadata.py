@@ -182,6 +182,8 @@ class _Reader:
             yield from pages.meta.get(name, ())
         elif kind == "jsonld":
             yield from pages.entities.source(name)
+        elif kind == "card":
+            yield from pages.card(name)
         elif kind in ("microdata", "rdfa"):
             yield from pages.properties(kind, name)
         elif kind == "link":

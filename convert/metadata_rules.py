@@ -90,12 +90,19 @@ AUTHOR_SOURCES = (
     "meta:dcterms.creator",
     "meta:citation_author",
     "meta:byl",
+    "card:author",
     "rdfa:author",
     "jsonld:organization-author",
 )
 """Where the page states its author (an organization named as the author comes last: a page
 that also names a person means the person); the byline a reader sees under the headline is weighed
 against the first of them (:data:`BYLINE_WINS`)."""
+CARD_LABELS = {"author": re.compile(r"(?:(?:written|posted|authored)\s+)?by|authors?", re.I)}
+"""The labels of a Twitter card's label and data pair ("Written by" / "Jane Doe") that make its
+data a field's value (``card:author`` in the source tables): WordPress SEO plugins and others
+write the author there when no author tag says it."""
+CARD_PAIRS = 4
+"""Label and data pairs of a Twitter card read at most."""
 AUTHOR_LIST_SOURCES = frozenset({"meta:citation_author", "meta:dc.creator", "meta:dcterms.creator"})
 """Sources that state each of several authors in a tag of its own: their values are joined."""
 AUTHORS_LISTED = 10

@@ -131,6 +131,16 @@ class PageSources:
     def times(self) -> list[etree._Element]:
         return self._first("time", rules.TIMES_READ)
 
+    def card(self, name: str) -> Iterator[str]:
+        """The values a Twitter card gives in its label and data pairs (``twitter:label1``
+        "Written by", ``twitter:data1`` "Jane Doe"): the data of each label that names
+        ``name`` (:data:`~convert.metadata_rules.CARD_LABELS`)."""
+        label = rules.CARD_LABELS[name]
+        for index in range(1, rules.CARD_PAIRS + 1):
+            named = self.meta.get(f"twitter:label{index}")
+            if named and label.fullmatch(named[0].strip()):
+                yield from self.meta.get(f"twitter:data{index}", ())
+
     def author_marked(self, thread: bool) -> list[etree._Element]:
         """The first body elements whose class holds "author" (any case; on a ``thread``'s
         page also "username" or "poster"), in page order."""
