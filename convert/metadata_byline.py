@@ -42,7 +42,7 @@ def byline(headline: etree._Element, *, inside: bool = False) -> Byline:
     for chunks in regions:
         names = _Names()
         date_label = ""
-        for element, text, own in _split(chunks):
+        for element, text, own in _split(_others_left_out(chunks)):
             if len(text) > rules.BODY_TEXT_CHARS:
                 break  # the article's prose has begun: its byline is not further on
             day, date_label = _date_in(element, text, own, date_label)
@@ -67,6 +67,23 @@ def byline(headline: etree._Element, *, inside: bool = False) -> Byline:
 _Chunk = tuple[etree._Element, str, bool]
 """An element, a piece of text, and whether the text is the element's own (not a child's
 tail, which belongs to the element's flow but not to the element)."""
+
+
+def _others_left_out(chunks: Iterator[_Chunk]) -> Iterator[_Chunk]:
+    """The chunks without those that name another person than the author and their date: a
+    thread's "last post by" and its poster, a "Last edited by" note (up to and including the
+    date after the label, at most :data:`~convert.metadata_rules.OTHERS_CHUNKS` chunks)."""
+    left = 0
+    for chunk in chunks:
+        element, text, _ = chunk
+        if left:
+            left -= 1
+            if element.tag == "time" or _YEAR.search(text):
+                left = 0
+        elif text and len(text) <= rules.DATE_TEXT_CHARS and rules.OTHERS_LABEL.search(text):
+            left = rules.OTHERS_CHUNKS
+        else:
+            yield chunk
 
 
 def _split(chunks: Iterator[_Chunk]) -> Iterator[_Chunk]:

@@ -495,6 +495,15 @@ BYLINE_SEPARATOR = re.compile(r"\s+[\u00b7\u2022|\u2013\u2014]\s+")
 DATE_TEXT_CHARS = 120
 """A text longer than this is prose, not a dateline: dates in it are not the page's."""
 DATE_ITEMPROPS = ("datePublished", "dateCreated", "uploadDate")
+OTHERS_LABEL = re.compile(
+    r"\b(?:last|latest|newest|recent)\s+(?:post|posted|reply|replied|comment|activity|"
+    r"message|edited|edit)(?:\s+by)?\b",
+    re.I,
+)
+"""A label before someone other than the author and the date of what they did ("last post by",
+"Latest reply", "Last edited by"): the byline reads past them."""
+OTHERS_CHUNKS = 4
+"""Texts after such a label left out at most (its name and date; a date ends it sooner)."""
 NAME_JOINER = re.compile(r"^(?:,|&|and|und|et|y|e)?\s*(?:,|&|and|und|et|y|e)?$", re.I)
 """A chunk between two names of one byline ("A, B and C")."""
 NAME_CHUNKS = 6
