@@ -1,7 +1,8 @@
 """Who wrote a page: the author it states (the first source that names one; a source that
 lists each author in a tag of its own joined), weighed against the byline a reader sees under
-the headline, and, when neither names anyone, an author element elsewhere on the page (an
-author box beside or after the article; on a forum thread's page, its first poster). Pure; the
+the headline, and, when neither names anyone, an author element or a link to an author's page
+elsewhere on the page (an author box beside or after the article, a "Text by" credit at its
+end; on a forum thread's page, its first poster). Pure; the
 words and thresholds are data in :mod:`convert.metadata_rules`."""
 
 from __future__ import annotations

@@ -429,8 +429,11 @@ THREAD_URL = re.compile(
 )
 """The path of a forum thread's page (the forum software's conventions): the first post's
 author is the page's."""
-POSTER_CLASS = re.compile(r"(?:^|[-_\s])(?:user-?name|poster|post-?author)(?:$|[-_\s])", re.I)
-"""Class words forum software gives the element holding a post's author."""
+POSTER_CLASS = re.compile(
+    r"user-?name(?:$|[-_\s])|(?:^|[-_\s])(?:poster|post-?author)(?:$|[-_\s])", re.I
+)
+"""Class words forum software gives the element holding a post's author ("username",
+"bigusername", "PostUser-name", "poster")."""
 AUTHOR_LINK = re.compile(
     r"/(?:author|authors|autor|auteur|people|person|staff|writers?|contributors?|profiles?|"
     r"columnists?|journalists?|experts?|team|by|user|users|members?)/[^/?#]+/?(?:$|[?#])",

@@ -25,11 +25,17 @@ _META_KEYS = ("property", "name", "http-equiv", "itemprop")
 _DC = ("dc:", "dcterms:")
 _ITEMPROP = etree.XPath("//@itemprop")
 _PROPERTY = etree.XPath("//body//@property")
-_AUTHOR_MARKED = etree.XPath("descendant::*/@class[contains(., 'uthor')]")
-"""Classes that may name an author's element, below the body (one walk over the attributes: a
-test of every element's class from Python costs four times as much)."""
+_AUTHOR_LINKS = (
+    "descendant::a/@href[contains(., '/author/') or contains(., '/authors/') or "
+    "contains(., '/contributor/')]"
+)
+_AUTHOR_MARKED = etree.XPath(f"descendant::*/@class[contains(., 'uthor')] | {_AUTHOR_LINKS}")
+"""Classes that may name an author's element, and links to an author's page, below the body
+(one walk over the attributes: a test of every element's class from Python costs four times
+as much)."""
 _POSTER_MARKED = etree.XPath(
-    "descendant::*/@class[contains(., 'uthor') or contains(., 'sername') or contains(., 'poster')]"
+    "descendant::*/@class[contains(., 'uthor') or contains(., 'sername') or "
+    f"contains(., 'ser-name') or contains(., 'poster')] | {_AUTHOR_LINKS}"
 )
 """The same on a thread's page, with the names forum software gives its posters' elements."""
 _PROPS_KEPT = 8
@@ -143,7 +149,7 @@ class PageSources:
 
     def author_marked(self, thread: bool) -> list[etree._Element]:
         """The first body elements whose class holds "author" (any case; on a ``thread``'s
-        page also "username" or "poster"), in page order."""
+        page also "username" or "poster"), and links to an author's page, in page order."""
         body = self.body
         if body is None:
             return []
