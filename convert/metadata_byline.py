@@ -152,8 +152,9 @@ class _Names:
         if rules.NAME_JOINER.match(text):
             self.joining = True
             return ""
-        if own and author_marker(element) in self.names:
-            return ""  # the first name's own element, read again inside the byline
+        if own and (author_marker(element) or author_name(text)) in self.names:
+            self.joining = False
+            return ""  # a name's own element, read again inside the byline
         name = author_name(text) if self.joining else ""
         if name and name not in self.names:
             self.names.append(name)
@@ -198,15 +199,22 @@ _MARKING = ("class", "rel", "itemprop", "id")
 
 
 def first_name(element: etree._Element) -> str:
-    """The first text inside ``element`` that reads as a name, past a label ("By")."""
+    """The first text inside ``element`` that reads as a name, past a label ("By"): a name
+    before a label is not the author's ("Guide by Jane Doe")."""
+    found = ""
     for count, (_, text, _) in enumerate(_chunks(element)):
         if count > rules.NAME_CHUNKS:
             break
-        if text and not rules.AUTHOR_LABEL.fullmatch(text):
-            name = author_name(text)
-            if name:
-                return name
-    return ""
+        if not text:
+            continue
+        if rules.AUTHOR_LABEL.fullmatch(text):
+            found = ""
+            continue
+        name = "" if found else author_name(text)
+        if name and count == 0:
+            return name  # the element's own text: a name before anything else
+        found = found or name
+    return found
 
 
 def _date_in(element: etree._Element, text: str, own: bool, label: str) -> tuple[str, str]:
