@@ -86,9 +86,10 @@ AUTHOR_SOURCES = (
     "meta:article:author",
     "meta:parsely-author",
     "meta:sailthru.author",
+    "meta:citation_author",
+    "meta:citation_authors",
     "meta:dc.creator",
     "meta:dcterms.creator",
-    "meta:citation_author",
     "meta:byl",
     "card:author",
     "rdfa:author",
@@ -103,7 +104,9 @@ data a field's value (``card:author`` in the source tables): WordPress SEO plugi
 write the author there when no author tag says it."""
 CARD_PAIRS = 4
 """Label and data pairs of a Twitter card read at most."""
-AUTHOR_LIST_SOURCES = frozenset({"meta:citation_author", "meta:dc.creator", "meta:dcterms.creator"})
+AUTHOR_LIST_SOURCES = frozenset(
+    {"meta:citation_author", "meta:citation_authors", "meta:dc.creator", "meta:dcterms.creator"}
+)
 """Sources that state each of several authors in a tag of its own: their values are joined."""
 AUTHORS_LISTED = 10
 """Authors joined from such a source at most."""
@@ -525,6 +528,9 @@ LEADING_WORDS = frozenset(
      "reviewed", "edited", "photo", "photos", "image", "video", "source", "sources", "connect"}
 )  # fmt: skip
 """Words a name never starts with: a text starting with one is a sentence or a label."""
+STATED_LEADING_WORDS = frozenset({"our"})
+"""Of those, the words a name stated in an author field may start with: a field that holds only
+a name holds a team's ("Our Editors", "Our Team"), where a byline's text would be a sentence."""
 NAME_PARTICLES = frozenset(
     {"van", "der", "den", "de", "la", "le", "von", "zu", "bin", "al", "da", "di", "du", "del",
      "dos", "das", "ten", "ter", "y", "e", "and", "und", "et", "&", "of", "the"}

@@ -256,7 +256,8 @@ def is_name(text: str, *, stated: bool = False) -> bool:
     if not names or not any(char.isalpha() for char in text):
         return False
     tokens = text.split()
-    if tokens[0].lower() in rules.LEADING_WORDS:
+    first = tokens[0].lower()
+    if first in rules.LEADING_WORDS and not (stated and first in rules.STATED_LEADING_WORDS):
         return False
     if any(token.lower().strip(".,") in rules.UI_WORDS for token in tokens):
         return False
