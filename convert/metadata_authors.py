@@ -90,8 +90,11 @@ def marked(elements: list[etree._Element], *, thread: bool = False) -> str:
 
 
 def _elsewhere(element: etree._Element) -> bool:
-    """Whether ``element`` or an ancestor is a comment, a testimonial or a related article."""
+    """Whether ``element`` or an ancestor below the body is a comment, a testimonial or a
+    related article."""
     for ancestor in element.iterancestors():
+        if ancestor.tag == "body":
+            break  # the page's own classes ("comments-page") say what kind of page it is
         names = ancestor.get("class")
         if names and rules.AUTHOR_ELSEWHERE_SKIP.search(names):
             return True
