@@ -2,8 +2,8 @@
 lists each author in a tag of its own joined), weighed against the byline a reader sees under
 the headline, and, when neither names anyone, an author element or a link to an author's page
 elsewhere on the page (an author box beside or after the article, a "Text by" credit at its
-end; on a forum thread's page, its first poster). Pure; the
-words and thresholds are data in :mod:`convert.metadata_rules`."""
+end; on a forum thread's page, its first poster). Pure; the words and thresholds are data in
+:mod:`convert.metadata_rules`."""
 
 from __future__ import annotations
 
@@ -37,16 +37,26 @@ def stated(values: Callable[[str], Iterator[str]]) -> str:
 def weighed(stated: str, shown: str, sites: set[str]) -> str:
     """The stated author, unless the byline says more: the stated one is the site's own name
     (``sites``, a template's default), or the byline names the same people more fully ("Dr.
-    Jane Doe"). A byline naming some of the stated co-authors, or a shorter form of the name,
-    gives way to the stated names."""
+    Jane Doe"), not counting the site's name after them. A byline naming some of the stated
+    co-authors, or a shorter form of the name, gives way to the stated names."""
     if not stated or not shown:
         return stated or shown
     named, listed = set(words(stated)), set(words(shown))
-    if compact(stated) in sites or named <= listed:
+    if compact(stated) in sites:
         return shown
+    if named <= listed:
+        return stated if _site_added(stated, shown, sites) else shown
     if listed < named and _fuller(stated, shown):
         return stated
     return shown if rules.BYLINE_WINS else stated
+
+
+def _site_added(stated: str, shown: str, sites: set[str]) -> bool:
+    """Whether ``shown`` is the stated names with the site's name after them ("Jane Doe,
+    Example Times" where "Jane Doe" is stated)."""
+    people = {compact(name) for name in split_names(stated)}
+    added = [key for key in map(compact, split_names(shown)) if key not in people]
+    return bool(added) and all(key in sites for key in added)
 
 
 def _fuller(stated: str, shown: str) -> bool:
