@@ -53,7 +53,7 @@ def byline(headline: etree._Element, *, inside: bool = False) -> Byline:
                     found.published = day
                 elif not first_date:
                     first_date = day
-                    found.updated = bool(date_label)
+                    found.updated = bool(date_label) or _marked_update(element)
             if found.author and found.published:
                 return found
         found.author = found.author or names.done()
@@ -233,6 +233,22 @@ def _date_in(element: etree._Element, text: str, own: bool, label: str) -> tuple
         if day:
             return day, label
     return "", label
+
+
+def _marked_update(element: etree._Element) -> bool:
+    """Whether the markup of a date's element (or, when it says neither or both, its parent's)
+    marks the date as an update's: a class or ``itemprop`` word "updated", "modified" or
+    "dateModified" without a publication's beside it ("entry-date published updated" says
+    both)."""
+    for node in (element, element.getparent()):
+        if node is None:
+            break
+        marks = f"{node.get('class') or ''} {node.get('itemprop') or ''}"
+        update = bool(rules.UPDATE_CLASS.search(marks))
+        publish = bool(rules.PUBLISH_CLASS.search(marks))
+        if update != publish:
+            return update
+    return False
 
 
 _TWO_CAPITALS = re.compile(r"[A-Z][\w'.\-]*\s+[A-Z]")

@@ -460,6 +460,15 @@ BYLINE_FURNITURE = ("nav", "footer", "form", "button", "select", "figure")
 TIME_FURNITURE = ("nav", "footer", "aside", "form")
 """Elements whose ``<time>`` is not the page's date (another post's, in a sidebar)."""
 PUBLISHED_LABEL = re.compile(r"\b(?:published|posted|originally|released|created)\b", re.I)
+UPDATE_CLASS = re.compile(
+    r"(?:^|[-_\s])(?:updated?|modified|date-?modified|last-?modified)(?:$|[-_\s])", re.I
+)
+"""Class or ``itemprop`` words of the element holding an update's date ("updated",
+"updated-on", "dateModified")."""
+PUBLISH_CLASS = re.compile(
+    r"(?:^|[-_\s])(?:published|date-?published|pub-?date|posted(?:-on)?)(?:$|[-_\s])", re.I
+)
+"""Class or ``itemprop`` words of the element holding the publication's date."""
 DATE_LABEL = re.compile(
     r"\b(?:published|posted|originally|released|created|updated|modified|revised|edited|"
     r"reviewed)\b",
