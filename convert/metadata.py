@@ -370,8 +370,8 @@ class _Reader:
 
     def author(self) -> str:
         """The page's author (see :mod:`convert.metadata_authors`); an author element elsewhere
-        on the page is asked only when nothing else names one, and not on a site's home or a
-        page whose main entity names none."""
+        on the page (then a link to an author's page) is asked only when nothing else names
+        one, and not on a site's home or a page whose main entity names none."""
         stated = authors.stated(self.values)
         shown = author_name(self._byline.author) if self._byline.author else ""
         if stated or shown:
@@ -379,7 +379,8 @@ class _Reader:
         if self.at_home or self.sources.entities.main is not None:
             return ""
         thread = bool(rules.THREAD_URL.search(urlsplit(self.url).path))
-        return authors.marked(self.sources.author_marked(thread), thread=thread)
+        marked = authors.marked(self.sources.author_marked(thread), thread=thread)
+        return marked or authors.marked(self.sources.author_links())
 
     def published(self) -> str:
         """The page's publication date (see :mod:`convert.metadata_dates`)."""

@@ -25,19 +25,19 @@ _META_KEYS = ("property", "name", "http-equiv", "itemprop")
 _DC = ("dc:", "dcterms:")
 _ITEMPROP = etree.XPath("//@itemprop")
 _PROPERTY = etree.XPath("//body//@property")
-_AUTHOR_LINKS = (
+_AUTHOR_MARKED = etree.XPath("descendant::*/@class[contains(., 'uthor')]")
+"""Classes that may name an author's element, below the body (one walk over the attributes: a
+test of every element's class from Python costs four times as much)."""
+_POSTER_MARKED = etree.XPath(
+    "descendant::*/@class[contains(., 'uthor') or contains(., 'sername') or "
+    "contains(., 'ser-name') or contains(., 'poster')]"
+)
+"""The same on a thread's page, with the names forum software gives its posters' elements."""
+_AUTHOR_LINKS = etree.XPath(
     "descendant::a/@href[contains(., '/author/') or contains(., '/authors/') or "
     "contains(., '/contributor/')]"
 )
-_AUTHOR_MARKED = etree.XPath(f"descendant::*/@class[contains(., 'uthor')] | {_AUTHOR_LINKS}")
-"""Classes that may name an author's element, and links to an author's page, below the body
-(one walk over the attributes: a test of every element's class from Python costs four times
-as much)."""
-_POSTER_MARKED = etree.XPath(
-    "descendant::*/@class[contains(., 'uthor') or contains(., 'sername') or "
-    f"contains(., 'ser-name') or contains(., 'poster')] | {_AUTHOR_LINKS}"
-)
-"""The same on a thread's page, with the names forum software gives its posters' elements."""
+"""Links to an author's page, below the body."""
 _PROPS_KEPT = 8
 """Elements kept per microdata or RDFa property name (the first ones on the page)."""
 _SCHEMA_PREFIXES = ("schema:", "dc:", "dcterms:", "og:", "article:", "sioc:", "foaf:")
@@ -149,11 +149,19 @@ class PageSources:
 
     def author_marked(self, thread: bool) -> list[etree._Element]:
         """The first body elements whose class holds "author" (any case; on a ``thread``'s
-        page also "username" or "poster"), and links to an author's page, in page order."""
-        body = self.body
-        if body is None:
+        page also "username" or "poster"), in page order."""
+        return self._found(_POSTER_MARKED if thread else _AUTHOR_MARKED)
+
+    def author_links(self) -> list[etree._Element]:
+        """The first links to an author's page in the page's ``<main>`` or ``<article>`` (in
+        the body when it has neither), in page order."""
+        return self._found(_AUTHOR_LINKS, inside=True)
+
+    def _found(self, search: etree.XPath, *, inside: bool = False) -> list[etree._Element]:
+        within = self.containers[0] if inside and self.containers else self.body
+        if within is None:
             return []
-        found = (_POSTER_MARKED if thread else _AUTHOR_MARKED)(body)
+        found = search(within)
         return [value.getparent() for value in found[: rules.AUTHOR_ELEMENTS_READ]]
 
     @property
