@@ -35,9 +35,17 @@ from convert import metadata_authors as authors
 from convert import metadata_byline as bylines
 from convert import metadata_dates as dates
 from convert import metadata_rules as rules
+from convert import metadata_rules_bylines as byline_rules
 from convert import metadata_visible as visible
 from convert.metadata_sources import PageSources
-from convert.metadata_titles import agrees, junk_title, main_part, trim_site, variants
+from convert.metadata_titles import (
+    agrees,
+    junk_title,
+    main_part,
+    stated_title,
+    trim_site,
+    variants,
+)
 from convert.metadata_values import (
     URL_LIMIT,
     absolute_url,
@@ -126,7 +134,7 @@ def read_metadata(root: lxml.html.HtmlElement, url: str) -> PageMetadata:
     reader = _Reader(PageSources(root), url)
     found = PageMetadata(final_url=cap_url(url))
     found.title = reader.title()
-    found.stated_title = cap_text(reader.stated_title(), TEXT_LIMITS["title"])
+    found.stated_title = cap_text(stated_title(reader.sources), TEXT_LIMITS["title"])
     found.description = reader.description(found.title)
     found.canonical_url = reader.canonical() or found.final_url
     found.site_name = reader.site_name()
@@ -230,23 +238,6 @@ class _Reader:
                     yield value
 
     # -- fields ---------------------------------------------------------------------------------
-
-    def stated_title(self) -> str:
-        """The first title the page states, as it states it: Open Graph, Twitter, a JSON-LD
-        headline, the ``<title>``, a JSON-LD name, the first ``<h1>``."""
-        pages = self.sources
-        entities = pages.entities.entities
-        for value in (
-            _first(pages.meta, "og:title"),
-            _first(pages.meta, "twitter:title"),
-            next((e["headline"] for e in entities if _text(e.get("headline"))), ""),
-            pages.title,
-            next((e["name"] for e in entities if _text(e.get("name"))), ""),
-            pages.h1[0].text_content() if pages.h1 else "",
-        ):
-            if value and value.strip():
-                return str(value)
-        return ""
 
     def title(self) -> str:
         """The visible headline when it agrees with a stated title, else the first stated
@@ -378,7 +369,7 @@ class _Reader:
             return authors.weighed(stated, shown, self._site_names())
         if self.at_home or self.sources.entities.main is not None:
             return ""
-        thread = bool(rules.THREAD_URL.search(urlsplit(self.url).path))
+        thread = bool(byline_rules.THREAD_URL.search(urlsplit(self.url).path))
         marked = authors.marked(self.sources.author_marked(thread), thread=thread)
         return marked or authors.marked(self.sources.author_links())
 

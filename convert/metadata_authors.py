@@ -3,7 +3,7 @@ lists each author in a tag of its own joined), weighed against the byline a read
 the headline, and, when neither names anyone, an author element or a link to an author's page
 elsewhere on the page (an author box beside or after the article, a "Text by" credit at its
 end; on a forum thread's page, its first poster). Pure; the words and thresholds are data in
-:mod:`convert.metadata_rules`."""
+:mod:`convert.metadata_rules_bylines`."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ from lxml import etree
 
 from convert import metadata_byline as bylines
 from convert import metadata_rules as rules
+from convert import metadata_rules_bylines as byline_rules
 from convert import metadata_visible as visible
 from convert.metadata_values import compact, split_names, stated_author, words
 
@@ -70,7 +71,8 @@ def _fuller(stated: str, shown: str) -> bool:
     if not shown_people or not shown_people < people.keys():
         return False
     return all(
-        rules.BARE_NAME.match(name) and name.split()[0].lower() not in rules.NAME_ARTICLES
+        byline_rules.BARE_NAME.match(name)
+        and name.split()[0].lower() not in byline_rules.NAME_ARTICLES
         for key, name in people.items()
         if key not in shown_people
     )
@@ -79,14 +81,14 @@ def _fuller(stated: str, shown: str) -> bool:
 def marked(elements: list[etree._Element], *, thread: bool = False) -> str:
     """The first name held by an author element among ``elements`` (anywhere on the page) that
     is not furniture, nor inside a comment, a testimonial or a related article; "" when they
-    name more than :data:`~convert.metadata_rules.AUTHOR_ELSEWHERE_NAMES` people (a listing's
-    cards, each with its own author), unless the page is a ``thread`` (its first post's
-    author, a poster's element counting as an author's)."""
+    name more than :data:`~convert.metadata_rules_bylines.AUTHOR_ELSEWHERE_NAMES` people (a
+    listing's cards, each with its own author), unless the page is a ``thread`` (its first
+    post's author, a poster's element counting as an author's)."""
     names: list[str] = []
     for element in elements:
-        if visible.in_furniture(element, rules.AUTHOR_FURNITURE) or _elsewhere(element):
+        if visible.in_furniture(element, byline_rules.AUTHOR_FURNITURE) or _elsewhere(element):
             continue
-        if thread and rules.POSTER_CLASS.search(element.get("class") or ""):
+        if thread and byline_rules.POSTER_CLASS.search(element.get("class") or ""):
             name = bylines.first_name(element)
         else:
             name = bylines.author_marker(element)
@@ -94,7 +96,7 @@ def marked(elements: list[etree._Element], *, thread: bool = False) -> str:
             return name
         if name and name not in names:
             names.append(name)
-            if len(names) > rules.AUTHOR_ELSEWHERE_NAMES:
+            if len(names) > byline_rules.AUTHOR_ELSEWHERE_NAMES:
                 return ""
     return names[0] if names else ""
 
@@ -106,6 +108,6 @@ def _elsewhere(element: etree._Element) -> bool:
         if ancestor.tag == "body":
             break  # the page's own classes ("comments-page") say what kind of page it is
         names = ancestor.get("class")
-        if names and rules.AUTHOR_ELSEWHERE_SKIP.search(names):
+        if names and byline_rules.AUTHOR_ELSEWHERE_SKIP.search(names):
             return True
-    return bool(rules.AUTHOR_ELSEWHERE_SKIP.search(element.get("class") or ""))
+    return bool(byline_rules.AUTHOR_ELSEWHERE_SKIP.search(element.get("class") or ""))

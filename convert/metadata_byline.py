@@ -3,7 +3,7 @@ in an author element or link, or alone beside a date, and the date labelled as t
 (or the first date shown, and whether it is labelled as an update's). The text after the
 headline (then a little before it) is read chunk by chunk within bounds, so a large page costs
 no more than a small one. Pure; the words and thresholds are data in
-:mod:`convert.metadata_rules`."""
+:mod:`convert.metadata_rules_bylines`."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from lxml import etree
 
-from convert import metadata_rules as rules
+from convert import metadata_rules_bylines as byline_rules
 from convert.metadata_values import author_name, iso_date
 
 _BYLINE_SKIP = re.compile(
@@ -43,13 +43,13 @@ def byline(headline: etree._Element, *, inside: bool = False) -> Byline:
         names = _Names()
         date_label = ""
         for element, text, own in _split(_others_left_out(chunks)):
-            if len(text) > rules.BODY_TEXT_CHARS:
+            if len(text) > byline_rules.BODY_TEXT_CHARS:
                 break  # the article's prose has begun: its byline is not further on
             day, date_label = _date_in(element, text, own, date_label)
             if not found.author:
                 found.author = names.read(element, text, own, dated=bool(day))
             if day and not found.published:
-                if rules.PUBLISHED_LABEL.search(date_label):
+                if byline_rules.PUBLISHED_LABEL.search(date_label):
                     found.published = day
                 elif not first_date:
                     first_date = day
@@ -72,7 +72,7 @@ tail, which belongs to the element's flow but not to the element)."""
 def _others_left_out(chunks: Iterator[_Chunk]) -> Iterator[_Chunk]:
     """The chunks without those that name another person than the author and their date: a
     thread's "last post by" and its poster, a "Last edited by" note (up to and including the
-    date after the label, at most :data:`~convert.metadata_rules.OTHERS_CHUNKS` chunks)."""
+    date after the label, at most :data:`~convert.metadata_rules_bylines.OTHERS_CHUNKS` chunks)."""
     left = 0
     for chunk in chunks:
         element, text, _ = chunk
@@ -80,8 +80,12 @@ def _others_left_out(chunks: Iterator[_Chunk]) -> Iterator[_Chunk]:
             left -= 1
             if element.tag == "time" or _YEAR.search(text):
                 left = 0
-        elif text and len(text) <= rules.DATE_TEXT_CHARS and rules.OTHERS_LABEL.search(text):
-            left = rules.OTHERS_CHUNKS
+        elif (
+            text
+            and len(text) <= byline_rules.DATE_TEXT_CHARS
+            and byline_rules.OTHERS_LABEL.search(text)
+        ):
+            left = byline_rules.OTHERS_CHUNKS
         else:
             yield chunk
 
@@ -91,8 +95,8 @@ def _split(chunks: Iterator[_Chunk]) -> Iterator[_Chunk]:
     parts, each after the whole (the element's own markers are asked once)."""
     for element, text, own in chunks:
         yield element, text, own
-        if len(text) <= rules.DATE_TEXT_CHARS and rules.BYLINE_SEPARATOR.search(text):
-            for part in rules.BYLINE_SEPARATOR.split(text):
+        if len(text) <= byline_rules.DATE_TEXT_CHARS and byline_rules.BYLINE_SEPARATOR.search(text):
+            for part in byline_rules.BYLINE_SEPARATOR.split(text):
                 if part.strip():
                     yield element, part.strip(), False
 
@@ -125,20 +129,20 @@ class _Names:
         if not name and own:
             name = author_marker(element)
         if not name and text:
-            label = rules.AUTHOR_LABEL.match(text)
+            label = byline_rules.AUTHOR_LABEL.match(text)
             if label is not None and label.group(0).strip():
                 if not text[label.end() :].strip(" :"):
                     self.labelled = True
                     return ""
-                if rules.BYLINE_START.match(text):
+                if byline_rules.BYLINE_START.match(text):
                     name = author_name(text)
         if name:
             self.names.append(name)
         elif text:
             self.labelled = False
-            maybe = len(text) <= rules.DATE_TEXT_CHARS and _TWO_CAPITALS.match(text)
+            maybe = len(text) <= byline_rules.DATE_TEXT_CHARS and _TWO_CAPITALS.match(text)
             bare = author_name(text) if maybe else ""
-            bare = bare if rules.BARE_NAME.match(bare) else ""
+            bare = bare if byline_rules.BARE_NAME.match(bare) else ""
             if bare and self.dated:
                 self.names.append(bare)
             self.bare = bare or ""
@@ -149,7 +153,7 @@ class _Names:
     def _more(self, element: etree._Element, text: str, own: bool) -> str:
         if not text:
             return ""
-        if rules.NAME_JOINER.match(text):
+        if byline_rules.NAME_JOINER.match(text):
             self.joining = True
             return ""
         if own and (author_marker(element) or author_name(text)) in self.names:
@@ -172,7 +176,7 @@ def author_marker(element: etree._Element) -> str:
     attributes = element.attrib
     if not attributes:
         return ""
-    if element.tag == "a" and rules.AUTHOR_LINK.search(attributes.get("href") or ""):
+    if element.tag == "a" and byline_rules.AUTHOR_LINK.search(attributes.get("href") or ""):
         return first_name(element)
     names = " ".join(attributes.get(name) or "" for name in _MARKING if name in attributes)
     if not names or not marks_author(names):
@@ -188,10 +192,10 @@ def author_marker(element: etree._Element) -> str:
 def marks_author(names: str) -> bool:
     """Whether class, ``rel``, ``itemprop`` or id words mark the element holding an author's
     name: a word naming the author whose last part does not name the picture or biography."""
-    if not rules.AUTHOR_CLASS.search(names):
+    if not byline_rules.AUTHOR_CLASS.search(names):
         return False
-    marked = [word for word in names.split() if rules.AUTHOR_CLASS.search(word)]
-    return any(not rules.AUTHOR_CLASS_SKIP.search(word) for word in marked)
+    marked = [word for word in names.split() if byline_rules.AUTHOR_CLASS.search(word)]
+    return any(not byline_rules.AUTHOR_CLASS_SKIP.search(word) for word in marked)
 
 
 _MARKING = ("class", "rel", "itemprop", "id")
@@ -203,11 +207,11 @@ def first_name(element: etree._Element) -> str:
     before a label is not the author's ("Guide by Jane Doe")."""
     found = ""
     for count, (_, text, _) in enumerate(_chunks(element)):
-        if count > rules.NAME_CHUNKS:
+        if count > byline_rules.NAME_CHUNKS:
             break
         if not text:
             continue
-        if rules.AUTHOR_LABEL.fullmatch(text):
+        if byline_rules.AUTHOR_LABEL.fullmatch(text):
             found = ""
             continue
         name = "" if found else author_name(text)
@@ -220,10 +224,10 @@ def first_name(element: etree._Element) -> str:
 def _date_in(element: etree._Element, text: str, own: bool, label: str) -> tuple[str, str]:
     """A date in this chunk (a ``<time>``, or a date written in a short text), and the label
     in force ("Published", "Updated": the chunk's own words, or the last label seen)."""
-    short = bool(text) and len(text) <= rules.DATE_TEXT_CHARS
-    if short and rules.DATE_LABEL.search(text):
+    short = bool(text) and len(text) <= byline_rules.DATE_TEXT_CHARS
+    if short and byline_rules.DATE_LABEL.search(text):
         label = text
-    if own and (element.tag == "time" or element.get("itemprop") in rules.DATE_ITEMPROPS):
+    if own and (element.tag == "time" or element.get("itemprop") in byline_rules.DATE_ITEMPROPS):
         stamp = element.get("datetime") or element.get("content") or element.get("title") or ""
         day = iso_date(stamp) or iso_date(element.text_content(), loose=True)
         if day:
@@ -244,8 +248,8 @@ def _marked_update(element: etree._Element) -> bool:
         if node is None:
             break
         marks = f"{node.get('class') or ''} {node.get('itemprop') or ''}"
-        update = bool(rules.UPDATE_CLASS.search(marks))
-        publish = bool(rules.PUBLISH_CLASS.search(marks))
+        update = bool(byline_rules.UPDATE_CLASS.search(marks))
+        publish = bool(byline_rules.PUBLISH_CLASS.search(marks))
         if update != publish:
             return update
     return False
@@ -259,8 +263,8 @@ _YEAR = re.compile(r"\d{4}")
 
 def _after(headline: etree._Element) -> Iterator[_Chunk]:
     """Chunks after ``headline`` in page order, within
-    :data:`~convert.metadata_rules.BYLINE_ELEMENTS` chunks and
-    :data:`~convert.metadata_rules.BYLINE_CHARS` characters."""
+    :data:`~convert.metadata_rules_bylines.BYLINE_ELEMENTS` chunks and
+    :data:`~convert.metadata_rules_bylines.BYLINE_CHARS` characters."""
     seen = chars = 0
     node: etree._Element | None = headline
     while node is not None:
@@ -269,7 +273,7 @@ def _after(headline: etree._Element) -> Iterator[_Chunk]:
                 seen += 1
                 chars += len(chunk[1])
                 yield chunk
-                if seen >= rules.BYLINE_ELEMENTS or chars >= rules.BYLINE_CHARS:
+                if seen >= byline_rules.BYLINE_ELEMENTS or chars >= byline_rules.BYLINE_CHARS:
                     return
         following = node.getnext()
         while following is None:
@@ -291,7 +295,7 @@ def _limited(chunks: Iterator[_Chunk]) -> Iterator[_Chunk]:
     for seen, chunk in enumerate(chunks, 1):
         chars += len(chunk[1])
         yield chunk
-        if seen >= rules.BYLINE_ELEMENTS or chars >= rules.BYLINE_CHARS:
+        if seen >= byline_rules.BYLINE_ELEMENTS or chars >= byline_rules.BYLINE_CHARS:
             return
 
 
@@ -307,7 +311,7 @@ def _before(headline: etree._Element) -> Iterator[_Chunk]:
             for chunk in _chunks(sibling):
                 seen += 1
                 yield chunk
-                if seen >= rules.BYLINE_BEFORE:
+                if seen >= byline_rules.BYLINE_BEFORE:
                     return
         node = node.getparent()
 
@@ -343,9 +347,11 @@ def _skipped(element: etree._Element) -> bool:
     if not attributes:
         return False
     names = attributes.get("class")
-    if names and _BYLINE_SKIP.search(names) and not rules.AUTHOR_CLASS.search(names):
+    if names and _BYLINE_SKIP.search(names) and not byline_rules.AUTHOR_CLASS.search(names):
         return True
     return "hidden" in attributes or attributes.get("aria-hidden") == "true"
 
 
-_UNREAD = frozenset({"script", "style", "template", "svg", "noscript", *rules.BYLINE_FURNITURE})
+_UNREAD = frozenset(
+    {"script", "style", "template", "svg", "noscript", *byline_rules.BYLINE_FURNITURE}
+)

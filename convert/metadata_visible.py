@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from lxml import etree
 
 from convert import metadata_rules as rules
+from convert import metadata_rules_bylines as byline_rules
 from convert.hiding import is_hidden
 from convert.metadata_values import clean_text, iso_date
 
@@ -83,9 +84,9 @@ def first_time(times: list[etree._Element]) -> str:
     for element in times:
         stamp = element.get("datetime")
         text = "" if stamp else (element.text or "").strip()
-        if (stamp or text) and not in_furniture(element, rules.TIME_FURNITURE):
+        if (stamp or text) and not in_furniture(element, byline_rules.TIME_FURNITURE):
             day = iso_date(stamp) if stamp else ""
-            if not day and text and len(text) <= rules.DATE_TEXT_CHARS:
+            if not day and text and len(text) <= byline_rules.DATE_TEXT_CHARS:
                 day = iso_date(text, loose=True)
             if day:
                 return day
