@@ -25,7 +25,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from datetime import date
 from functools import cached_property
 from urllib.parse import urlsplit
 
@@ -33,10 +32,20 @@ import lxml.html
 from lxml import etree
 
 from convert import metadata_authors as authors
+from convert import metadata_byline as bylines
+from convert import metadata_dates as dates
 from convert import metadata_rules as rules
+from convert import metadata_rules_bylines as byline_rules
 from convert import metadata_visible as visible
 from convert.metadata_sources import PageSources
-from convert.metadata_titles import agrees, junk_title, main_part, trim_site, variants
+from convert.metadata_titles import (
+    agrees,
+    junk_title,
+    main_part,
+    stated_title,
+    trim_site,
+    variants,
+)
 from convert.metadata_values import (
     URL_LIMIT,
     absolute_url,
@@ -44,7 +53,6 @@ from convert.metadata_values import (
     clean_text,
     compact,
     comparable,
-    iso_date,
     junk_image,
     language_tag,
     readable_domain,
@@ -126,7 +134,7 @@ def read_metadata(root: lxml.html.HtmlElement, url: str) -> PageMetadata:
     reader = _Reader(PageSources(root), url)
     found = PageMetadata(final_url=cap_url(url))
     found.title = reader.title()
-    found.stated_title = cap_text(reader.stated_title(), TEXT_LIMITS["title"])
+    found.stated_title = cap_text(stated_title(reader.sources), TEXT_LIMITS["title"])
     found.description = reader.description(found.title)
     found.canonical_url = reader.canonical() or found.final_url
     found.site_name = reader.site_name()
@@ -182,6 +190,8 @@ class _Reader:
             yield from pages.meta.get(name, ())
         elif kind == "jsonld":
             yield from pages.entities.source(name)
+        elif kind == "card":
+            yield from pages.card(name)
         elif kind in ("microdata", "rdfa"):
             yield from pages.properties(kind, name)
         elif kind == "link":
@@ -206,7 +216,7 @@ class _Reader:
             yield "-".join(found.groups()) if found else ""
 
     @cached_property
-    def _byline(self) -> visible.Byline:
+    def _byline(self) -> bylines.Byline:
         """The byline under the headline (the first ``<h1>`` when none agreed with a stated
         title; the start of the ``<article>`` or ``<main>`` when there is none)."""
         anchor = self.headline
@@ -214,10 +224,10 @@ class _Reader:
             shown = next(visible.headlines(self.sources.h1), None)
             anchor = shown[0] if shown else None
         if anchor is not None:
-            return visible.byline(anchor)
+            return bylines.byline(anchor)
         if self.sources.containers:
-            return visible.byline(self.sources.containers[0], inside=True)
-        return visible.Byline()
+            return bylines.byline(self.sources.containers[0], inside=True)
+        return bylines.Byline()
 
     def _checked(self, sources: tuple[str, ...], check: _Check) -> Iterator[str]:
         """The values of ``sources`` in order that pass ``check`` (which also normalises)."""
@@ -228,23 +238,6 @@ class _Reader:
                     yield value
 
     # -- fields ---------------------------------------------------------------------------------
-
-    def stated_title(self) -> str:
-        """The first title the page states, as it states it: Open Graph, Twitter, a JSON-LD
-        headline, the ``<title>``, a JSON-LD name, the first ``<h1>``."""
-        pages = self.sources
-        entities = pages.entities.entities
-        for value in (
-            _first(pages.meta, "og:title"),
-            _first(pages.meta, "twitter:title"),
-            next((e["headline"] for e in entities if _text(e.get("headline"))), ""),
-            pages.title,
-            next((e["name"] for e in entities if _text(e.get("name"))), ""),
-            pages.h1[0].text_content() if pages.h1 else "",
-        ):
-            if value and value.strip():
-                return str(value)
-        return ""
 
     def title(self) -> str:
         """The visible headline when it agrees with a stated title, else the first stated
@@ -368,40 +361,21 @@ class _Reader:
 
     def author(self) -> str:
         """The page's author (see :mod:`convert.metadata_authors`); an author element elsewhere
-        on the page is asked only when nothing else names one, and not on a site's home or a
-        page whose main entity names none."""
+        on the page (then a link to an author's page) is asked only when nothing else names
+        one, and not on a site's home or a page whose main entity names none."""
         stated = authors.stated(self.values)
         shown = author_name(self._byline.author) if self._byline.author else ""
         if stated or shown:
             return authors.weighed(stated, shown, self._site_names())
         if self.at_home or self.sources.entities.main is not None:
             return ""
-        thread = bool(rules.THREAD_URL.search(urlsplit(self.url).path))
-        return authors.marked(self.sources.author_marked(thread), thread=thread)
+        thread = bool(byline_rules.THREAD_URL.search(urlsplit(self.url).path))
+        marked = authors.marked(self.sources.author_marked(thread), thread=thread)
+        return marked or authors.marked(self.sources.author_links())
 
     def published(self) -> str:
-        """The first date of :data:`~convert.metadata_rules.PUBLISHED_SOURCES`; a dateline
-        that says only when the page was updated gives way to a stated publication date."""
-        updated = self._byline.updated
-        for source in rules.PUBLISHED_SOURCES:
-            loose = source.startswith("document:")
-            for raw in self.values(source):
-                day = iso_date(raw, loose=loose) if raw else ""
-                if day and source == "document:dateline":
-                    stated = self._stated_published()
-                    if updated or (stated and _shortly_before(stated, day)):
-                        return stated or day
-                if day:
-                    return day
-        return ""
-
-    def _stated_published(self) -> str:
-        for source in rules.STATED_PUBLISHED:
-            for raw in self.values(source):
-                day = iso_date(raw) if raw else ""
-                if day:
-                    return day
-        return ""
+        """The page's publication date (see :mod:`convert.metadata_dates`)."""
+        return dates.published(self.values, updated=self._byline.updated)
 
     def _site_names(self) -> set[str]:
         """The site's names as :func:`compact` writes them: stated ones and the domain's."""
@@ -416,16 +390,6 @@ class _Reader:
             names.discard("")
             self._sites = names
         return self._sites
-
-
-def _shortly_before(stated: str, shown: str) -> bool:
-    """Whether a stated publication date is a few days before the dateline's (see
-    :data:`~convert.metadata_rules.DATELINE_EARLIER_DAYS`)."""
-    try:
-        days = (date.fromisoformat(shown[:10]) - date.fromisoformat(stated[:10])).days
-    except ValueError:
-        return False
-    return rules.DATELINE_EARLIER_DAYS <= days <= rules.DATELINE_LATER_DAYS
 
 
 def _first(meta: dict[str, list[str]], name: str) -> str:

@@ -1,12 +1,36 @@
-"""Titles as pages state them, read: the site's name trimmed off ("Page | Site"), a stated
-title's parts, the part that names the page, and whether a visible headline agrees with a
-stated title. Pure string work; the separators, word lists and thresholds are data in
-:mod:`convert.metadata_rules`."""
+"""Titles as pages state them, read: the first title a page states, the site's name trimmed
+off ("Page | Site"), a stated title's parts, the part that names the page, and whether a visible
+headline agrees with a stated title. String work on what :mod:`convert.metadata_sources` read;
+the separators, word lists and thresholds are data in :mod:`convert.metadata_rules`."""
 
 from __future__ import annotations
 
 from convert import metadata_rules as rules
+from convert import metadata_rules_bylines as byline_rules
+from convert.metadata_sources import PageSources
 from convert.metadata_values import compact, comparable, words
+
+
+def stated_title(pages: PageSources) -> str:
+    """The first title the page states, as it states it: Open Graph, Twitter, a JSON-LD
+    headline, the ``<title>``, a JSON-LD name, the first ``<h1>``."""
+    entities = pages.entities.entities
+    meta = pages.meta
+    for value in (
+        (meta.get("og:title") or [""])[0],
+        (meta.get("twitter:title") or [""])[0],
+        next((e["headline"] for e in entities if _text(e.get("headline"))), ""),
+        pages.title,
+        next((e["name"] for e in entities if _text(e.get("name"))), ""),
+        pages.h1[0].text_content() if pages.h1 else "",
+    ):
+        if value and value.strip():
+            return str(value)
+    return ""
+
+
+def _text(value: object) -> bool:
+    return isinstance(value, str) and bool(value.strip())
 
 
 def junk_title(text: str) -> bool:
@@ -70,7 +94,7 @@ def _names_site(part: str, sites: set[str]) -> bool:
     if not said:
         return False
     short = len(part.split()) <= rules.SITE_PART_WORDS
-    initials = "".join(word[0] for word in words(part) if word not in rules.NAME_PARTICLES)
+    initials = "".join(word[0] for word in words(part) if word not in byline_rules.NAME_PARTICLES)
     for site in sites:
         if said == site or (len(initials) >= 3 and initials == site):
             return True

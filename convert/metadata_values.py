@@ -1,7 +1,8 @@
 """Page metadata values made clean and comparable: texts (entities decoded, mis-decoded UTF-8
 repaired, whitespace collapsed), URLs (absolute http(s), junk images refused), BCP 47 language
 tags, ISO 8601 dates read from what pages write, authors' names taken out of bylines. Pure
-string work; the rules are data in :mod:`convert.metadata_rules`."""
+string work; the rules are data in :mod:`convert.metadata_rules` and
+:mod:`convert.metadata_rules_bylines`."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from datetime import date
 from urllib.parse import urljoin, urlsplit
 
 from convert import metadata_rules as rules
+from convert import metadata_rules_bylines as byline_rules
 
 URL_LIMIT = 2048
 """Longest URL kept from a page; a longer one is dropped."""
@@ -178,7 +180,7 @@ def iso_date(value: str, *, loose: bool = False) -> str:
     for pattern in (_MONTH_FIRST, _DAY_FIRST):
         found = pattern.search(text)
         if found is not None:
-            month = rules.MONTHS.get(found["month"].lower().rstrip("."))
+            month = byline_rules.MONTHS.get(found["month"].lower().rstrip("."))
             if month:
                 return _valid(int(found["y"]), month, int(found["d"]))
     found = _SLASHED_YMD.search(text)
@@ -196,13 +198,13 @@ def iso_date(value: str, *, loose: bool = False) -> str:
 
 
 def _valid(year: int, month: int, day: int) -> str:
-    if not rules.YEARS[0] <= year <= rules.YEARS[1]:
+    if not byline_rules.YEARS[0] <= year <= byline_rules.YEARS[1]:
         return ""
     try:
         stamp = date(year, month, day).isoformat()
     except ValueError:
         return ""
-    return "" if stamp in rules.ZERO_DATES else stamp
+    return "" if stamp in byline_rules.ZERO_DATES else stamp
 
 
 def _time(match: re.Match[str]) -> str:
@@ -230,9 +232,9 @@ def author_name(value: str, *, stated: bool = False) -> str:
     from a field that holds only a name (a ``<meta name="author">``, JSON-LD), where a name in
     lower case ("jane doe") is still a name."""
     text = clean_text(value, 600)
-    text = rules.AUTHOR_LABEL.sub("", text, count=1)
-    text = rules.AUTHOR_CUT.split(text, maxsplit=1)[0]
-    text = rules.AUTHOR_ROLE.sub("", text)
+    text = byline_rules.AUTHOR_LABEL.sub("", text, count=1)
+    text = byline_rules.AUTHOR_CUT.split(text, maxsplit=1)[0]
+    text = byline_rules.AUTHOR_ROLE.sub("", text)
     text = text.strip(" ,;:-\u2013\u2014|\u2022\u00b7").strip()
     return text if is_name(text, stated=stated) else ""
 
@@ -245,30 +247,33 @@ def stated_author(value: str) -> str:
 def is_name(text: str, *, stated: bool = False) -> bool:
     """Whether ``text`` reads as one or more people's (or an organization's) names (``stated``:
     see :func:`author_name`)."""
-    if not text or len(text) > rules.AUTHOR_MAX_CHARS:
+    if not text or len(text) > byline_rules.AUTHOR_MAX_CHARS:
         return False
     lowered = text.lower().strip(" .")
-    if lowered in rules.JUNK_AUTHORS or "://" in text or text.startswith("www."):
+    if lowered in byline_rules.JUNK_AUTHORS or "://" in text or text.startswith("www."):
         return False
-    if _HANDLE.match(text) or "@" in text or not rules.NAME_LIKE.match(text):
+    if _HANDLE.match(text) or "@" in text or not byline_rules.NAME_LIKE.match(text):
         return False
     names = [part for part in _LIST_JOIN.split(text) if part]
     if not names or not any(char.isalpha() for char in text):
         return False
     tokens = text.split()
-    if tokens[0].lower() in rules.LEADING_WORDS:
+    first = tokens[0].lower()
+    if first in byline_rules.LEADING_WORDS and not (
+        stated and first in byline_rules.STATED_LEADING_WORDS
+    ):
         return False
-    if any(token.lower().strip(".,") in rules.UI_WORDS for token in tokens):
+    if any(token.lower().strip(".,") in byline_rules.UI_WORDS for token in tokens):
         return False
     lower = [
         token
         for token in tokens
-        if token[0].islower() and token.lower().strip(".,") not in rules.NAME_PARTICLES
+        if token[0].islower() and token.lower().strip(".,") not in byline_rules.NAME_PARTICLES
     ]
-    casual = stated and len(tokens) <= rules.LOWERCASE_NAME_WORDS
+    casual = stated and len(tokens) <= byline_rules.LOWERCASE_NAME_WORDS
     if len(tokens) > 1 and 2 * len(lower) > len(tokens) and not casual:
         return False  # a phrase, not a name
-    return all(len(name.split()) <= rules.AUTHOR_MAX_WORDS for name in names)
+    return all(len(name.split()) <= byline_rules.AUTHOR_MAX_WORDS for name in names)
 
 
 def same_names(first: str, second: str) -> bool:

@@ -18,7 +18,7 @@ import lxml.html
 from lxml import etree
 
 from convert.document import body_of, xml_safe
-from convert.metadata_sources import json_ld_objects
+from convert.metadata_jsonld import json_ld_objects
 
 PRODUCT_TYPES = frozenset({"Product", "ProductGroup", "IndividualProduct", "ProductModel"})
 PRESENT_SHARE = 0.7

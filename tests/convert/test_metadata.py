@@ -251,7 +251,7 @@ def test_a_threads_first_poster_is_its_author() -> None:
 
 
 def test_author_words_are_read_by_their_last_part() -> None:
-    from convert.metadata_visible import marks_author  # noqa: PLC0415 (one helper)
+    from convert.metadata_byline import marks_author  # noqa: PLC0415 (one helper)
 
     assert marks_author("wp-block-jobber-academy-post-hero__author")
     assert marks_author("elementor-author-box__name")
