@@ -121,12 +121,13 @@ def convert_page(html: str, url: str, options: ConvertOptions) -> PageConversion
     check_selectors("exclude_tags", options.exclude_tags)
     parsed = read_document(html)
     root = parsed.root
+    elements = list(root.iter())  # noqa: F841
     read = read_metadata(root, url)
     metadata = read.as_dict()
     shell = detect_app_shell(root)
     html_scan = None
     if options.safety_mode is not None:
-        html_scan = safety.scan_html(root, url)
+        html_scan = safety.scan_html(root, url, html)
         if options.safety_mode == "sanitize":
             safety.strip_html(root, html_scan)
     root, extraction, fell_back = _content(root, url, parsed, read, options)

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Final
 
 from convert.mdblocks import fenced_lines
+from convert.memo import small_key_cache
 from convert.safety.links import STRIPPED_LINK, Link, find_links
 from convert.safety.normalise import normalise
 from convert.safety.payloads import Payload, find_payloads
@@ -77,7 +78,9 @@ class Analysis:
         return kinds
 
 
+@small_key_cache(4096)
 def analyse(source: str) -> Analysis:
+    """The analysis of ``source`` (remembered: pages repeat their labels and comments)."""
     invisible = find_invisible(source)
     clean, offsets = remove_runs(source, invisible)
     words = find_homoglyph_words(clean) if GREEK_CYRILLIC_RE.search(clean) else []

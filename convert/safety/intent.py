@@ -10,6 +10,7 @@ data. The text's score is its best window's. Callers weigh it by how hidden the 
 
 from __future__ import annotations
 
+import bisect
 import functools
 import re
 from collections.abc import Mapping
@@ -120,6 +121,7 @@ class Intent:
 
 
 NONE: Final = Intent(0.0)
+_Scored = tuple[float, tuple[str, ...]]
 
 
 def _clauses(norm: str) -> list[tuple[int, int]]:
@@ -134,17 +136,29 @@ def _clauses(norm: str) -> list[tuple[int, int]]:
     return spans
 
 
-def _score(window: str, long_text: bool, cues: tuple[Cue, ...]) -> tuple[float, tuple[str, ...]]:
-    """The window's score and cues; 0 for a window without a request cue, which cannot read
-    as an instruction (its score is capped below :data:`INSTRUCTION_SCORE`)."""
+Spans = dict[str, list[tuple[int, int]]]
+"""Where the keywords of each cue are in a text: (start, end) of each word, in order."""
+
+
+def _score(norm: str, low: int, high: int, cues: tuple[Cue, ...], spans: Spans) -> _Scored:
+    """The score and cues of the window ``norm[low:high]``; 0 for a window without a request
+    cue, which cannot read as an instruction (its score is capped below
+    :data:`INSTRUCTION_SCORE`)."""
+    window = norm[low:high]
     words = len(_WORD_RE.findall(window))
     if words < MIN_WORDS:
         return 0.0, ()
-    held = {cue.name for cue in cues if cue.name in _REQUEST_CUES and _in_window(cue, window)}
+    held = {
+        cue.name
+        for cue in cues
+        if cue.name in _REQUEST_CUES and _in_window(cue, window, low, high, spans)
+    }
     if not held:
         return 0.0, ()
     held.update(
-        cue.name for cue in cues if cue.name not in _REQUEST_CUES and _in_window(cue, window)
+        cue.name
+        for cue in cues
+        if cue.name not in _REQUEST_CUES and _in_window(cue, window, low, high, spans)
     )
     miss = 1.0
     found: list[str] = []
@@ -168,29 +182,41 @@ def _score(window: str, long_text: bool, cues: tuple[Cue, ...]) -> tuple[float, 
         score *= SITE_FACTOR
     if not addressed and CODE.search(window):
         score *= CODE_FACTOR
-    if not addressed and long_text:
+    if not addressed and len(norm) > CONTEXT_CHARS:
         score *= CONTEXT_FACTOR
     if words < SHORT_WORDS:
         score *= SHORT_FACTOR
     return score, tuple(found)
 
 
-def _in_window(cue: Cue, window: str) -> bool:
-    return (cue.anchor is None or cue.anchor.search(window) is not None) and (
-        cue.pattern.search(window) is not None
-    )
+def _in_window(cue: Cue, window: str, low: int, high: int, spans: Spans) -> bool:
+    """Whether ``cue`` matches ``window`` (``norm[low:high]``): a cue with keywords only when
+    one of them lies inside it."""
+    if cue.keywords is not None:
+        places = spans.get(cue.name, ())
+        k = bisect.bisect_left(places, (low, -1))
+        if k == len(places) or places[k][1] > high:
+            return False
+    elif cue.anchor is not None and cue.anchor.search(window) is None:
+        return False
+    return cue.pattern.search(window) is not None
 
 
-def _holds(cue: Cue, norm: str) -> bool:
-    """Whether ``cue`` matches somewhere in ``norm``. A cue with an anchor is tried only in the
-    stretches around the anchor's matches (merged where they overlap); a match that reaches a
-    stretch's end may be cut short there, and is checked on the whole text."""
-    if cue.anchor is None or len(norm) <= 4 * ANCHOR_REACH:
+def _holds(cue: Cue, norm: str, spans: Spans) -> bool:
+    """Whether ``cue`` matches somewhere in ``norm``. In a long text a cue is tried only in the
+    stretches around its keywords or anchor (merged where they overlap); a match that reaches
+    a stretch's end may be cut short there, and is checked on the whole text."""
+    if len(norm) <= 4 * ANCHOR_REACH or (cue.keywords is None and cue.anchor is None):
         return cue.pattern.search(norm) is not None
+    if cue.keywords is not None:
+        places = spans.get(cue.name, [])
+    else:
+        assert cue.anchor is not None
+        places = [match.span() for match in cue.anchor.finditer(norm)]
     stretches: list[list[int]] = []
-    for anchor in cue.anchor.finditer(norm):
-        low = anchor.start() - ANCHOR_REACH
-        high = min(len(norm), anchor.end() + ANCHOR_REACH)
+    for start, end in places:
+        low = start - ANCHOR_REACH
+        high = min(len(norm), end + ANCHOR_REACH)
         if stretches and low <= stretches[-1][1]:
             stretches[-1][1] = high
         else:
@@ -224,17 +250,17 @@ def _cues_of(token: str) -> frozenset[str]:
     return _cached_cues_of(token)
 
 
-def _possible(norm: str) -> tuple[Cue, ...]:
-    """The cues whose keywords (or anchor) ``norm`` holds."""
-    named: set[str] = set()
-    for token in set(_TOKEN_RE.findall(norm)):
-        named |= _cues_of(token)
-    return tuple(cue for cue in CUES if _may_hold(cue, norm, named))
+def _keyword_spans(norm: str) -> Spans:
+    spans: Spans = {}
+    for match in _TOKEN_RE.finditer(norm):
+        for name in _cues_of(match.group()):
+            spans.setdefault(name, []).append(match.span())
+    return spans
 
 
-def _may_hold(cue: Cue, norm: str, named: set[str]) -> bool:
+def _may_hold(cue: Cue, norm: str, spans: Spans) -> bool:
     if cue.keywords is not None:
-        return cue.name in named
+        return cue.name in spans
     return cue.anchor is None or cue.anchor.search(norm) is not None
 
 
@@ -242,8 +268,9 @@ def _may_hold(cue: Cue, norm: str, named: set[str]) -> bool:
 def intent(text: str) -> Intent:
     """The best request-like window of ``text`` (positions in ``text``)."""
     norm = normalise(text[:_SCANNED], [])
-    cues = _possible(norm)
-    if not any(_holds(cue, norm) for cue in cues if cue.name in _REQUEST_CUES):
+    spans = _keyword_spans(norm)
+    cues = tuple(cue for cue in CUES if _may_hold(cue, norm, spans))
+    if not any(_holds(cue, norm, spans) for cue in cues if cue.name in _REQUEST_CUES):
         return NONE  # without a request cue no window reaches INSTRUCTION_SCORE
     clauses = _clauses(norm)
     best = NONE
@@ -252,7 +279,7 @@ def intent(text: str) -> Intent:
         if index + 1 < len(clauses) and clauses[index + 1][1] - start <= _WINDOW:
             windows.append((start, clauses[index + 1][1]))
         for low, high in windows:
-            score, found = _score(norm[low:high], len(norm) > CONTEXT_CHARS, cues)
+            score, found = _score(norm, low, high, cues, spans)
             if score > best.score:
                 best = Intent(round(score, 4), low, high, found)
     return best

@@ -3,6 +3,7 @@ folded, homoglyph words folded to Latin; one character in, one out."""
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from typing import Final
 
@@ -34,6 +35,7 @@ class _FoldTable(dict[int, str]):
 
 
 _FOLD: Final = _FoldTable()
+_NON_ASCII_RE: Final = re.compile(r"[^\x00-\x7f]+")
 
 
 def collapse_space(text: str) -> str:
@@ -47,9 +49,24 @@ def sample_of(text: str) -> str:
     return text[: SAMPLE_CHARS - 1].rstrip() + "\u2026"
 
 
+def _fold(clean: str) -> str:
+    """Case and accents folded; only the runs of non-ASCII characters go through the table
+    (per-character lookups), the rest through ``str.lower``."""
+    if clean.isascii():
+        return clean.lower()
+    parts: list[str] = []
+    cursor = 0
+    for run in _NON_ASCII_RE.finditer(clean):
+        parts.append(clean[cursor : run.start()].lower())
+        parts.append(run.group().translate(_FOLD))
+        cursor = run.end()
+    parts.append(clean[cursor:].lower())
+    return "".join(parts)
+
+
 def normalise(clean: str, words: list[tuple[int, int]]) -> str:
     """Fold case and accents, and fold the given homoglyph words to Latin."""
-    norm = clean.lower() if clean.isascii() else clean.translate(_FOLD)
+    norm = _fold(clean)
     if not words:
         return norm
     pieces: list[str] = []

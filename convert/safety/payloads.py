@@ -14,7 +14,9 @@ from convert.safety.phrases import phrase_kinds
 # Encoded payloads
 # --------------------------------------------------------------------------------------------
 
-_BLOB_RE: Final = re.compile(r"[A-Za-z0-9+/_-]{40,}={0,2}")
+_BLOB_RE: Final = re.compile(r"(?<![A-Za-z0-9+/_-])[A-Za-z0-9+/_-]{40,}={0,2}")
+"""A blob starts where its run of characters does (as the leftmost match would): trying every
+position inside a long run first would read it again and again."""
 _HEX_RE: Final = re.compile(r"[0-9a-fA-F]+")
 _MAX_BLOB: Final = 20_000
 
