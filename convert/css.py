@@ -111,7 +111,10 @@ def stylesheet_styles(
     styles: dict[Any, dict[str, str]] = {}
     if not rules:
         return styles
-    index = ElementIndex(root, _KEYED_XPATH(root) if keyed is None else keyed)
+    wanted_classes = frozenset(
+        name for selectors, _ in rules for name in _CLASS_TOKEN_RE.findall(selectors)
+    )
+    index = ElementIndex(root, _KEYED_XPATH(root) if keyed is None else keyed, wanted_classes)
     complex_budget = _MAX_SELECTORS
     matched: list[tuple[int, Any, dict[str, str]]] = []
     for number, (selectors, declarations) in enumerate(rules):

@@ -121,6 +121,8 @@ def convert_page(html: str, url: str, options: ConvertOptions) -> PageConversion
     check_selectors("exclude_tags", options.exclude_tags)
     parsed = read_document(html)
     root = parsed.root
+    # Every element's Python proxy, held for the whole conversion: each pass over the tree
+    # then reuses them instead of creating (and classifying) one per element again.
     elements = list(root.iter())  # noqa: F841
     read = read_metadata(root, url)
     metadata = read.as_dict()

@@ -151,15 +151,19 @@ def parse_selector(text: str) -> Selector | None:
 
 
 class ElementIndex:
-    """The elements of a document with a class or an id, by class name and by id, in
-    document order; the tags and attributes of the others are found on demand."""
+    """The elements of a document with a class or an id, by class name (of the ``classes``
+    asked for, or all) and by id, in document order; tags and attributes are found on demand."""
 
-    def __init__(self, root: Any, keyed: Sequence[Any]) -> None:
+    def __init__(
+        self, root: Any, keyed: Sequence[Any], classes: frozenset[str] | None = None
+    ) -> None:
         self.root = root
         self.by_class: dict[str, list[Any]] = {}
         self.by_id: dict[str, list[Any]] = {}
         for element in keyed:
             for name in (element.get("class") or "").split():
+                if classes is not None and name not in classes:
+                    continue
                 bucket = self.by_class.setdefault(name, [])
                 if not bucket or bucket[-1] is not element:
                     bucket.append(element)

@@ -235,18 +235,26 @@ _TOKEN_RE: Final = re.compile(r"\w+")
 _KEYWORD_RES: Final = tuple(
     (cue.name, re.compile(cue.keywords)) for cue in CUES if cue.keywords is not None
 )
+_ANY_KEYWORD_RE: Final = re.compile(
+    "|".join(f"(?:{keywords.pattern})" for _, keywords in _KEYWORD_RES)
+)
 _CACHED_TOKEN: Final = 40
+_NO_CUES: Final[frozenset[str]] = frozenset()
 
 
-@functools.lru_cache(maxsize=32768)
-def _cached_cues_of(token: str) -> frozenset[str]:
+def _uncached_cues_of(token: str) -> frozenset[str]:
+    if _ANY_KEYWORD_RE.fullmatch(token) is None:
+        return _NO_CUES  # most words: one test instead of one per cue
     return frozenset(name for name, keywords in _KEYWORD_RES if keywords.fullmatch(token))
+
+
+_cached_cues_of: Final = functools.lru_cache(maxsize=65536)(_uncached_cues_of)
 
 
 def _cues_of(token: str) -> frozenset[str]:
     """The cues whose keywords ``token`` is (a page's words repeat: each is tried once)."""
     if len(token) > _CACHED_TOKEN:
-        return frozenset(name for name, keywords in _KEYWORD_RES if keywords.fullmatch(token))
+        return _uncached_cues_of(token)
     return _cached_cues_of(token)
 
 
