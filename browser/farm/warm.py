@@ -161,9 +161,15 @@ class WarmPages:
         if not self.reuses(org):
             return None
         wanted = (org, key)
-        if not self._idle.get(wanted) and self._resets.get(wanted):
+        loop = asyncio.get_running_loop()
+        until = loop.time() + RESET_WAIT
+        # Two captures may wait on the same resets: the one that finds the page taken by the
+        # other waits on for the next reset rather than opening a context.
+        while not self._idle.get(wanted) and self._resets.get(wanted) and loop.time() < until:
             await asyncio.wait(
-                set(self._resets[wanted]), timeout=RESET_WAIT, return_when=asyncio.FIRST_COMPLETED
+                set(self._resets[wanted]),
+                timeout=until - loop.time(),
+                return_when=asyncio.FIRST_COMPLETED,
             )
         pages = self._idle.get(wanted, [])
         while pages:
