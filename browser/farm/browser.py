@@ -56,6 +56,11 @@ LAUNCH_ARGS: tuple[str, ...] = (
     # --disable-features list of its own and Chromium keeps only the last such switch, so a
     # second one would turn Playwright's disabled features back on.
     "--disable-site-isolation-trials",
+    # One renderer per context: a context's next page (a warm page's next site, after its blank
+    # document) reuses the renderer it has instead of starting another, which Chromium would
+    # otherwise do for every navigation to another site. A limit, not a pool: renderers are
+    # never shared between contexts, so a context without one still gets its own.
+    "--renderer-process-limit=1",
 )
 
 
