@@ -7,9 +7,11 @@ between customers, so a page (and its context) belongs to one organization for i
 and is never lent to another; between two captures it is reset (:func:`reset`): the blank
 document, cookies, the HTTP cache, every origin's storage the context touched (local and
 session storage, IndexedDB, cache storage, service workers, file systems), permissions,
-geolocation and timezone overrides, extra headers, media emulation, the capture's own init
-scripts and request routes. A page whose context touched more than MAX_ORIGINS origins is
-retired instead.
+geolocation and timezone overrides, extra headers, media emulation. The hiding CSS and URL
+blocking a capture asked for (its init script and route) stay for the next capture that asks the
+same; one that asks otherwise, and any render, has them replaced before it navigates
+(:func:`browser.farm.page.prepare`). A page whose context touched more than MAX_ORIGINS origins
+is retired instead.
 
 A page is retired after ``farm.page_reuse`` captures or ``farm.page_max_age`` seconds, after a
 failed capture, a crash or a reset that fails, and once its organization has left it idle for
@@ -32,7 +34,7 @@ from cachetools import TTLCache
 from playwright.async_api import BrowserContext, CDPSession, Request
 from playwright.async_api import Error as PlaywrightError
 
-from browser.farm.page import Installed, PageSession
+from browser.farm.page import PageSession, Prepared
 from browser.farm.readiness import http_origin
 from browser.farm.settings import FarmSettings
 from browser.farm.types import ContextKey
@@ -90,8 +92,11 @@ class WarmPage:
     uses: int = 0
     idle_since: float = 0.0
     cdp: CDPSession | None = None
-    disposables: list[Installed] = field(default_factory=list)
-    """What the capture installed for itself (init scripts), undone by the reset."""
+    prepared: Prepared = field(default_factory=Prepared)
+    """The hiding CSS and URL blocking its captures installed, kept while the next capture asks
+    the same (a capture or render that asks otherwise replaces them first)."""
+    screen_media: bool = False
+    """Whether a capture emulated screen media (a PDF's), undone by the reset."""
     timer: asyncio.TimerHandle | None = None
     origins: set[str] = field(default_factory=set)
     """The http(s) origins of every request of the context since the last reset (its page's,
@@ -292,19 +297,16 @@ async def reset(page: WarmPage) -> bool:
     if len(page.origins) > MAX_ORIGINS:
         return False
     await browser_page.goto("about:blank")
-    for disposable in page.disposables:
-        await disposable.close()
-    page.disposables.clear()
-    await browser_page.unroute_all(behavior="ignoreErrors")
-    await browser_page.set_extra_http_headers({})
-    await browser_page.emulate_media(media="null")  # a PDF capture's screen media
     if page.cdp is None:
         page.cdp = await page.context.new_cdp_session(browser_page)
     cdp = page.cdp
     clear = {"storageTypes": STORAGE_TYPES}
+    # All at once: each is a round trip to the driver and the browser, none depends on another.
     await asyncio.gather(
         page.context.clear_cookies(),
         page.context.clear_permissions(),
+        browser_page.set_extra_http_headers({}),
+        *([browser_page.emulate_media(media="null")] if page.screen_media else []),
         cdp.send("Emulation.clearGeolocationOverride"),
         cdp.send("Emulation.setTimezoneOverride", {"timezoneId": ""}),
         cdp.send("Network.clearBrowserCache"),
@@ -313,6 +315,7 @@ async def reset(page: WarmPage) -> bool:
             for origin in page.origins
         ),
     )
+    page.screen_media = False
     page.origins.clear()
     session.renew()
     return True
