@@ -296,7 +296,9 @@ async def reset(page: WarmPage) -> bool:
     browser_page = session.page
     if len(page.origins) > MAX_ORIGINS:
         return False
-    await browser_page.goto("about:blank")
+    # Once the blank document has committed, the page's own is gone (its unload handlers have
+    # run, its timers with it); the blank document's load event is not worth waiting for.
+    await browser_page.goto("about:blank", wait_until="commit")
     if page.cdp is None:
         page.cdp = await page.context.new_cdp_session(browser_page)
     cdp = page.cdp
