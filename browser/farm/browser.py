@@ -276,9 +276,11 @@ class FarmBrowser:
         if lent is not None:
             return lent
         page = await self.blank_page(key)
-        return WarmPage(
+        lent = WarmPage(
             org, key, page.context, PageSession(page, on_crash), uses=1, returning=returning
         )
+        self.pages.lend(lent)
+        return lent
 
     def refill(self) -> None:
         """Make up the warm pools in the background (one filler at a time)."""

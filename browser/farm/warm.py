@@ -18,7 +18,10 @@ failed capture, a crash or a reset that fails, and once its organization has lef
 ``farm.org_idle`` seconds. A page is kept only for an organization that had already captured
 within ``farm.org_idle`` (one seen once may never come back, and its reset would be wasted). At
 most ``farm.warm_pages_per_org`` idle pages are kept per organization and ``farm.warm_pages`` in
-all (the least recently used go first). Requests without an organization never share a page.
+all (the least recently used go first). A capture that finds its organization's pages all being
+reset waits for one, unless the organization has fewer than ``farm.warm_pages_per_org`` pages:
+then it gets a new one, so that captures one after another alternate between two pages instead of
+each waiting for the last one's reset. Requests without an organization never share a page.
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from collections import Counter
 from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, field
 from typing import Any
@@ -134,6 +138,8 @@ class WarmPages:
         self._on_change = on_change
         self._idle: dict[tuple[str, ContextKey], list[WarmPage]] = {}
         self._resets: dict[tuple[str, ContextKey], set[asyncio.Task[None]]] = {}
+        self._lent: Counter[tuple[str, ContextKey]] = Counter()
+        """Pages of each organization and shape out with a capture now."""
         self._tasks: set[asyncio.Task[None]] = set()
         self._recent: TTLCache[str, bool] = TTLCache(RECENT_ORGS, max(rules.org_idle, 1e-3))
         self.closed = False
@@ -171,6 +177,11 @@ class WarmPages:
         # Two captures may wait on the same resets: the one that finds the page taken by the
         # other waits on for the next reset rather than opening a context.
         while not self._idle.get(wanted) and self._resets.get(wanted) and loop.time() < until:
+            if self._pages_of(wanted) < self.rules.per_org:
+                # Room for another page: the organization gets a second one rather than wait
+                # for its page's reset, so that its captures one after another alternate
+                # between two pages and none waits for a reset again.
+                return None
             await asyncio.wait(
                 set(self._resets[wanted]),
                 timeout=until - loop.time(),
@@ -183,12 +194,22 @@ class WarmPages:
             if self._fit(page):
                 page.uses += 1
                 self.reused += 1
+                self.lend(page)
                 self._forget_empty(wanted)
                 self._on_change()
                 return page
             self._close(page)  # too old, or its renderer went away while it was idle
         self._forget_empty(wanted)
         return None
+
+    def lend(self, page: WarmPage) -> None:
+        """``page`` is out with a capture until :meth:`give_back`."""
+        self._lent[page.page_key] += 1
+
+    def _pages_of(self, wanted: tuple[str, ContextKey]) -> int:
+        """Pages of an organization and shape: idle, being reset and out with a capture."""
+        resets = len(self._resets.get(wanted, ()))
+        return len(self._idle.get(wanted, [])) + resets + self._lent[wanted]
 
     def _fit(self, page: WarmPage) -> bool:
         """Whether an idle page may serve again: young enough, its renderer still there."""
@@ -205,6 +226,9 @@ class WarmPages:
     async def give_back(self, page: WarmPage, healthy: bool) -> None:
         """``page`` is done with its capture: reset in the background and kept when it may serve
         again (the answer does not wait for the reset), else closed now."""
+        self._lent[page.page_key] -= 1
+        if self._lent[page.page_key] <= 0:
+            del self._lent[page.page_key]
         if self.reuses(page.org):
             self._recent[page.org] = True  # org_idle counts from the end of its last capture
         keep = (

@@ -270,3 +270,27 @@ async def test_what_a_capture_installed_stays_only_while_the_next_asks_the_same(
         assert await visit(page) == {"#seen": "visible", "#done": "visible", "pixel": True}
     finally:
         await browser.discard(context)
+
+
+@pytest.mark.gen_test(timeout=90)
+async def test_captures_one_after_another_alternate_between_two_pages(
+    io_loop, site, tmp_path
+) -> None:
+    # Without waiting for the resets: the second capture's page is still being reset when the
+    # third starts, which gets a page of its own (within warm_pages_per_org) rather than wait;
+    # from then on each capture finds the other page reset. With room for one page, it waits.
+    for per_org, new_pages in ((2, 3), (1, 2)):
+        settings = make_settings(tmp_path)
+        settings.farm.warm_contexts = 0
+        settings.farm.warm_pages_per_org = per_org
+        farm = Farm(settings.farm)
+        await farm.start()
+        try:
+            for _ in range(8):
+                await seen(farm, site.url("/state"), "acme")
+            await settled(farm)
+            health = farm.health()
+            assert health["contexts_served"] - health["pages_reused"] == new_pages
+            assert farm._supervisor.current.pages.idle_of("acme") == per_org
+        finally:
+            await farm.close()
