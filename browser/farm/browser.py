@@ -251,8 +251,7 @@ class FarmBrowser:
         the farm's own init script."""
         pool = self._warm.get(key) if key.warmable else None
         if pool:
-            context = pool.pop()
-            self.refill()
+            context = pool.pop()  # made up once the request is done (refill), not during it
         else:
             context = await self.new_context(key)
         self.contexts_served += 1

@@ -347,6 +347,9 @@ class Farm:
                 # Reset in the background and kept for the organization's next capture, or
                 # closed now.
                 await browser.pages.give_back(lent, healthy=done and not browser.retiring)
+            # A context taken from the warm pool is replaced now that the request is done: made
+            # during it, the replacement would take the browser's time from the request.
+            browser.refill()
             browser.active -= 1
             self._busy[key.preset] -= 1
             self._publish()
