@@ -56,6 +56,11 @@ LAUNCH_ARGS: tuple[str, ...] = (
     # --disable-features list of its own and Chromium keeps only the last such switch, so a
     # second one would turn Playwright's disabled features back on.
     "--disable-site-isolation-trials",
+    # One renderer per context: a context's next page (a warm page's next site, after its blank
+    # document) reuses the renderer it has instead of starting another, which Chromium would
+    # otherwise do for every navigation to another site. A limit, not a pool: renderers are
+    # never shared between contexts, so a context without one still gets its own.
+    "--renderer-process-limit=1",
 )
 
 
@@ -246,8 +251,7 @@ class FarmBrowser:
         the farm's own init script."""
         pool = self._warm.get(key) if key.warmable else None
         if pool:
-            context = pool.pop()
-            self.refill()
+            context = pool.pop()  # made up once the request is done (refill), not during it
         else:
             context = await self.new_context(key)
         self.contexts_served += 1
@@ -271,9 +275,11 @@ class FarmBrowser:
         if lent is not None:
             return lent
         page = await self.blank_page(key)
-        return WarmPage(
+        lent = WarmPage(
             org, key, page.context, PageSession(page, on_crash), uses=1, returning=returning
         )
+        self.pages.lend(lent)
+        return lent
 
     def refill(self) -> None:
         """Make up the warm pools in the background (one filler at a time)."""

@@ -211,7 +211,8 @@ class Farm:
         self._check_request(url, options.route)
 
         async def work(lent: WarmPage, budget: Budget) -> CaptureResult:
-            lent.disposables += await farm_page.prepare(lent.session.page, options)
+            await farm_page.prepare(lent.session.page, options, lent.prepared)
+            lent.screen_media |= options.image_type == "pdf"
             return await farm_page.capture(lent.session, url, options, budget, self.ready_rules)
 
         key = ContextKey(
@@ -229,6 +230,7 @@ class Farm:
         self._check_request(url, options.route)
 
         async def work(lent: WarmPage, budget: Budget) -> RenderResult:
+            await farm_page.prepare(lent.session.page, None, lent.prepared)
             return await farm_page.render(lent.session, url, options, budget, self.ready_rules)
 
         key = ContextKey(options.preset, False, 1.0, options.route)
@@ -345,6 +347,9 @@ class Farm:
                 # Reset in the background and kept for the organization's next capture, or
                 # closed now.
                 await browser.pages.give_back(lent, healthy=done and not browser.retiring)
+            # A context taken from the warm pool is replaced now that the request is done: made
+            # during it, the replacement would take the browser's time from the request.
+            browser.refill()
             browser.active -= 1
             self._busy[key.preset] -= 1
             self._publish()

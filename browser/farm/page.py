@@ -17,6 +17,7 @@ import logging
 import re
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 from playwright.async_api import (
@@ -182,18 +183,38 @@ class Installed(Protocol):
     async def close(self) -> None: ...
 
 
-async def prepare(page: Page, options: CaptureOptions) -> list[Installed]:
-    """Install what a capture needs before navigation: hiding CSS and URL blocking; returns what
-    undoes the init scripts (the routes go with ``unroute_all``)."""
-    installed: list[Installed] = []
-    css = options.hide_css + exclude_css(options.exclude_selectors)
-    if css:
-        installed.append(await page.add_init_script(script=_STYLE_SCRIPT % json.dumps(css)))
-    if options.block_url_patterns:
-        # One combined pattern, matched by the driver: no round trip per request to Python.
-        pattern = re.compile("|".join(f"(?:{p})" for p in options.block_url_patterns))
-        await page.route(pattern, _abort)
-    return installed
+@dataclass
+class Prepared:
+    """What a page has installed for its captures (hiding CSS as an init script, blocked URL
+    patterns as a route), kept from one capture to the next that asks the same."""
+
+    css: str = ""
+    patterns: tuple[str, ...] = ()
+    script: Installed | None = None
+
+
+async def prepare(page: Page, options: CaptureOptions | None, prepared: Prepared) -> None:
+    """Install what a capture needs before navigation (hiding CSS, URL blocking), and take away
+    what an earlier capture on the page installed that this one does not ask (``options`` None:
+    a render, which asks nothing). What is already there as asked stays: no protocol call."""
+    css = options.hide_css + exclude_css(options.exclude_selectors) if options else ""
+    patterns = options.block_url_patterns if options else ()
+    if css != prepared.css:
+        if prepared.script is not None:
+            await prepared.script.close()
+        prepared.css, prepared.script = "", None
+        if css:
+            prepared.script = await page.add_init_script(script=_STYLE_SCRIPT % json.dumps(css))
+            prepared.css = css
+    if patterns != prepared.patterns:
+        if prepared.patterns:
+            await page.unroute_all(behavior="ignoreErrors")
+        prepared.patterns = ()
+        if patterns:
+            # One combined pattern, matched by the driver: no round trip per request to Python.
+            pattern = re.compile("|".join(f"(?:{p})" for p in patterns))
+            await page.route(pattern, _abort)
+            prepared.patterns = patterns
 
 
 async def _abort(route: Route) -> None:

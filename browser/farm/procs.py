@@ -14,6 +14,7 @@ import ctypes
 import logging
 import os
 import signal
+import time
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -115,6 +116,68 @@ def process_tree(root: int) -> list[ProcessInfo]:
             tree.append(child)
             pending.append(child.pid)
     return tree
+
+
+FULL_SCAN = 2.0
+"""Seconds after which a :class:`TreeScanner` forgets the parents it remembers and reads every
+process again (a pid that ended and was reused between two looks keeps no stale parent longer)."""
+
+
+class TreeScanner:
+    """:func:`process_tree` for a watcher that looks several times a second.
+
+    A look lists ``/proc`` and reads only the processes under the roots and the pids it has not
+    met before; the parent of every other process is remembered from its first reading (a
+    process can leave a tree by being re-parented, never join one that way), so a look costs a
+    few reads instead of one per process of the host.
+    """
+
+    def __init__(self, full_scan: float = FULL_SCAN) -> None:
+        self._full_scan = full_scan
+        self._parents: dict[int, int] = {}
+        self._forgot_at = time.monotonic()
+
+    def trees(self, roots: Iterable[int]) -> list[ProcessInfo]:
+        """The living processes of every root's tree (as :func:`process_tree` finds them)."""
+        now = time.monotonic()
+        if now - self._forgot_at >= self._full_scan:
+            self._parents.clear()
+            self._forgot_at = now
+        listed = {int(entry) for entry in os.listdir("/proc") if entry.isdigit()}
+        parents = self._parents
+        for pid in parents.keys() - listed:
+            del parents[pid]
+        read: dict[int, ProcessInfo] = {}
+        for pid in listed - parents.keys():
+            self._read(pid, read)
+        roots = [root for root in roots if root in parents]
+        members = self._walk(roots)
+        walked = {pid: parents[pid] for pid in members}
+        for pid in members - read.keys():
+            self._read(pid, read)
+        if any(parents.get(pid) != parent for pid, parent in walked.items()):
+            members = self._walk(roots)  # a member was re-parented (or is gone) meanwhile
+        return [read[pid] for pid in members if pid in read]
+
+    def _read(self, pid: int, read: dict[int, ProcessInfo]) -> None:
+        info = read_process(pid)
+        if info is None:
+            self._parents.pop(pid, None)
+            return
+        read[pid] = info
+        self._parents[pid] = info.ppid
+
+    def _walk(self, roots: list[int]) -> set[int]:
+        children: dict[int, list[int]] = {}
+        for pid, parent in self._parents.items():
+            children.setdefault(parent, []).append(pid)
+        members, pending = set(roots), list(roots)
+        while pending:
+            for child in children.get(pending.pop(), []):
+                if child not in members:
+                    members.add(child)
+                    pending.append(child)
+        return members
 
 
 def pss_bytes(info: ProcessInfo) -> int:

@@ -7,16 +7,21 @@ between customers, so a page (and its context) belongs to one organization for i
 and is never lent to another; between two captures it is reset (:func:`reset`): the blank
 document, cookies, the HTTP cache, every origin's storage the context touched (local and
 session storage, IndexedDB, cache storage, service workers, file systems), permissions,
-geolocation and timezone overrides, extra headers, media emulation, the capture's own init
-scripts and request routes. A page whose context touched more than MAX_ORIGINS origins is
-retired instead.
+geolocation and timezone overrides, extra headers, media emulation. The hiding CSS and URL
+blocking a capture asked for (its init script and route) stay for the next capture that asks the
+same; one that asks otherwise, and any render, has them replaced before it navigates
+(:func:`browser.farm.page.prepare`). A page whose context touched more than MAX_ORIGINS origins
+is retired instead.
 
 A page is retired after ``farm.page_reuse`` captures or ``farm.page_max_age`` seconds, after a
 failed capture, a crash or a reset that fails, and once its organization has left it idle for
 ``farm.org_idle`` seconds. A page is kept only for an organization that had already captured
 within ``farm.org_idle`` (one seen once may never come back, and its reset would be wasted). At
 most ``farm.warm_pages_per_org`` idle pages are kept per organization and ``farm.warm_pages`` in
-all (the least recently used go first). Requests without an organization never share a page.
+all (the least recently used go first). A capture that finds its organization's pages all being
+reset waits for one, unless the organization has fewer than ``farm.warm_pages_per_org`` pages:
+then it gets a new one, so that captures one after another alternate between two pages instead of
+each waiting for the last one's reset. Requests without an organization never share a page.
 """
 
 from __future__ import annotations
@@ -24,6 +29,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from collections import Counter
 from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, field
 from typing import Any
@@ -32,7 +38,7 @@ from cachetools import TTLCache
 from playwright.async_api import BrowserContext, CDPSession, Request
 from playwright.async_api import Error as PlaywrightError
 
-from browser.farm.page import Installed, PageSession
+from browser.farm.page import PageSession, Prepared
 from browser.farm.readiness import http_origin
 from browser.farm.settings import FarmSettings
 from browser.farm.types import ContextKey
@@ -90,8 +96,11 @@ class WarmPage:
     uses: int = 0
     idle_since: float = 0.0
     cdp: CDPSession | None = None
-    disposables: list[Installed] = field(default_factory=list)
-    """What the capture installed for itself (init scripts), undone by the reset."""
+    prepared: Prepared = field(default_factory=Prepared)
+    """The hiding CSS and URL blocking its captures installed, kept while the next capture asks
+    the same (a capture or render that asks otherwise replaces them first)."""
+    screen_media: bool = False
+    """Whether a capture emulated screen media (a PDF's), undone by the reset."""
     timer: asyncio.TimerHandle | None = None
     origins: set[str] = field(default_factory=set)
     """The http(s) origins of every request of the context since the last reset (its page's,
@@ -129,6 +138,8 @@ class WarmPages:
         self._on_change = on_change
         self._idle: dict[tuple[str, ContextKey], list[WarmPage]] = {}
         self._resets: dict[tuple[str, ContextKey], set[asyncio.Task[None]]] = {}
+        self._lent: Counter[tuple[str, ContextKey]] = Counter()
+        """Pages of each organization and shape out with a capture now."""
         self._tasks: set[asyncio.Task[None]] = set()
         self._recent: TTLCache[str, bool] = TTLCache(RECENT_ORGS, max(rules.org_idle, 1e-3))
         self.closed = False
@@ -161,9 +172,20 @@ class WarmPages:
         if not self.reuses(org):
             return None
         wanted = (org, key)
-        if not self._idle.get(wanted) and self._resets.get(wanted):
+        loop = asyncio.get_running_loop()
+        until = loop.time() + RESET_WAIT
+        # Two captures may wait on the same resets: the one that finds the page taken by the
+        # other waits on for the next reset rather than opening a context.
+        while not self._idle.get(wanted) and self._resets.get(wanted) and loop.time() < until:
+            if self._pages_of(wanted) < self.rules.per_org:
+                # Room for another page: the organization gets a second one rather than wait
+                # for its page's reset, so that its captures one after another alternate
+                # between two pages and none waits for a reset again.
+                return None
             await asyncio.wait(
-                set(self._resets[wanted]), timeout=RESET_WAIT, return_when=asyncio.FIRST_COMPLETED
+                set(self._resets[wanted]),
+                timeout=until - loop.time(),
+                return_when=asyncio.FIRST_COMPLETED,
             )
         pages = self._idle.get(wanted, [])
         while pages:
@@ -172,12 +194,22 @@ class WarmPages:
             if self._fit(page):
                 page.uses += 1
                 self.reused += 1
+                self.lend(page)
                 self._forget_empty(wanted)
                 self._on_change()
                 return page
             self._close(page)  # too old, or its renderer went away while it was idle
         self._forget_empty(wanted)
         return None
+
+    def lend(self, page: WarmPage) -> None:
+        """``page`` is out with a capture until :meth:`give_back`."""
+        self._lent[page.page_key] += 1
+
+    def _pages_of(self, wanted: tuple[str, ContextKey]) -> int:
+        """Pages of an organization and shape: idle, being reset and out with a capture."""
+        resets = len(self._resets.get(wanted, ()))
+        return len(self._idle.get(wanted, [])) + resets + self._lent[wanted]
 
     def _fit(self, page: WarmPage) -> bool:
         """Whether an idle page may serve again: young enough, its renderer still there."""
@@ -194,6 +226,9 @@ class WarmPages:
     async def give_back(self, page: WarmPage, healthy: bool) -> None:
         """``page`` is done with its capture: reset in the background and kept when it may serve
         again (the answer does not wait for the reset), else closed now."""
+        self._lent[page.page_key] -= 1
+        if self._lent[page.page_key] <= 0:
+            del self._lent[page.page_key]
         if self.reuses(page.org):
             self._recent[page.org] = True  # org_idle counts from the end of its last capture
         keep = (
@@ -285,20 +320,19 @@ async def reset(page: WarmPage) -> bool:
     browser_page = session.page
     if len(page.origins) > MAX_ORIGINS:
         return False
-    await browser_page.goto("about:blank")
-    for disposable in page.disposables:
-        await disposable.close()
-    page.disposables.clear()
-    await browser_page.unroute_all(behavior="ignoreErrors")
-    await browser_page.set_extra_http_headers({})
-    await browser_page.emulate_media(media="null")  # a PDF capture's screen media
+    # Once the blank document has committed, the page's own is gone (its unload handlers have
+    # run, its timers with it); the blank document's load event is not worth waiting for.
+    await browser_page.goto("about:blank", wait_until="commit")
     if page.cdp is None:
         page.cdp = await page.context.new_cdp_session(browser_page)
     cdp = page.cdp
     clear = {"storageTypes": STORAGE_TYPES}
+    # All at once: each is a round trip to the driver and the browser, none depends on another.
     await asyncio.gather(
         page.context.clear_cookies(),
         page.context.clear_permissions(),
+        browser_page.set_extra_http_headers({}),
+        *([browser_page.emulate_media(media="null")] if page.screen_media else []),
         cdp.send("Emulation.clearGeolocationOverride"),
         cdp.send("Emulation.setTimezoneOverride", {"timezoneId": ""}),
         cdp.send("Network.clearBrowserCache"),
@@ -307,6 +341,7 @@ async def reset(page: WarmPage) -> bool:
             for origin in page.origins
         ),
     )
+    page.screen_media = False
     page.origins.clear()
     session.renew()
     return True

@@ -16,8 +16,9 @@ canvases, a huge document).
 
 A renderer that keeps a core busy (script that never yields) is lowered to the lowest scheduling
 priority: on a small host two spinning pages would otherwise take every core from the other
-organizations' pages, which now get the CPU first. Reads ``/proc`` only; one pass costs a few
-milliseconds.
+organizations' pages, which now get the CPU first. Reads ``/proc`` only: after the first pass,
+only the processes under the browsers and pids not met before
+(:class:`~browser.farm.procs.TreeScanner`), a fraction of a millisecond a pass.
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ from collections import deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
-from browser.farm.procs import ProcessInfo, kill_processes, process_tree
+from browser.farm.procs import ProcessInfo, TreeScanner, kill_processes
 
 log = logging.getLogger(__name__)
 
@@ -97,6 +98,7 @@ class RendererWatchdog:
         self._on_kill = on_kill
         self._known: dict[int, bool] = {}
         self._cpu: dict[int, _CpuWatch] = {}
+        self._scanner = TreeScanner()
         self.lowered = 0
         """Renderers lowered in priority for keeping a core busy."""
         self._task: asyncio.Task[None] | None = None
@@ -156,14 +158,13 @@ class RendererWatchdog:
         living: set[int] = set()
         over: list[ProcessInfo] = []
         now = time.monotonic()
-        for root in self._roots():
-            for info in process_tree(root):
-                living.add(info.pid)
-                if info.state == "Z" or not is_renderer(info.pid, self._known):
-                    continue
-                if info.rss_bytes > self.limit_bytes:
-                    over.append(info)
-                self._watch_cpu(info, now)
+        for info in self._scanner.trees(self._roots()):
+            living.add(info.pid)
+            if info.state == "Z" or not is_renderer(info.pid, self._known):
+                continue
+            if info.rss_bytes > self.limit_bytes:
+                over.append(info)
+            self._watch_cpu(info, now)
         for pid in [pid for pid in self._known if pid not in living]:
             del self._known[pid]  # pids are reused: forget the ones that are gone
             self._cpu.pop(pid, None)

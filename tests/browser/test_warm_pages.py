@@ -16,7 +16,7 @@ import tornado.web
 
 from app.config import Settings
 from browser.farm import CaptureOptions, Farm, FarmError, RenderOptions
-from browser.farm.page import PageSession
+from browser.farm.page import PageSession, prepare
 from browser.farm.types import ContextKey
 from browser.farm.warm import WarmPage, reset
 from tests.conftest import make_settings, running_farm
@@ -228,3 +228,69 @@ async def test_a_reset_takes_back_permissions_and_storage(started, site) -> None
         assert json.loads(text or "{}") == CLEAN
     finally:
         await browser.discard(context)
+
+
+@pytest.mark.gen_test(timeout=60)
+async def test_what_a_capture_installed_stays_only_while_the_next_asks_the_same(
+    started, site, hits
+) -> None:
+    browser = started._supervisor.current
+    key = ContextKey("md", False)
+    context = await browser.new_context(key)
+    hide_seen = CaptureOptions(
+        org="acme", exclude_selectors=("#seen",), block_url_patterns=("pixel",)
+    )
+    hide_done = CaptureOptions(org="acme", exclude_selectors=("#done",))
+
+    async def visit(page: WarmPage) -> dict[str, Any]:
+        hits.clear()
+        tab = page.session.page
+        await tab.goto(site.url("/state"))
+        await tab.wait_for_selector("#done.ok", state="attached")
+        shown = {
+            name: await tab.eval_on_selector(name, "(e) => getComputedStyle(e).visibility")
+            for name in ("#seen", "#done")
+        }
+        return {**shown, "pixel": "pixel.svg" in hits}
+
+    try:
+        page = WarmPage("acme", key, context, PageSession(await context.new_page(), lambda: None))
+        await prepare(page.session.page, hide_seen, page.prepared)
+        first = {"#seen": "hidden", "#done": "visible", "pixel": False}
+        assert await visit(page) == first
+        for _ in range(2):  # reset, then the same options again: still in place
+            assert await reset(page)
+            await prepare(page.session.page, hide_seen, page.prepared)
+            assert await visit(page) == first
+        assert await reset(page)
+        await prepare(page.session.page, hide_done, page.prepared)
+        assert await visit(page) == {"#seen": "visible", "#done": "hidden", "pixel": True}
+        assert await reset(page)
+        await prepare(page.session.page, None, page.prepared)  # a render asks nothing
+        assert await visit(page) == {"#seen": "visible", "#done": "visible", "pixel": True}
+    finally:
+        await browser.discard(context)
+
+
+@pytest.mark.gen_test(timeout=90)
+async def test_captures_one_after_another_alternate_between_two_pages(
+    io_loop, site, tmp_path
+) -> None:
+    # Without waiting for the resets: the second capture's page is still being reset when the
+    # third starts, which gets a page of its own (within warm_pages_per_org) rather than wait;
+    # from then on each capture finds the other page reset. With room for one page, it waits.
+    for per_org, new_pages in ((2, 3), (1, 2)):
+        settings = make_settings(tmp_path)
+        settings.farm.warm_contexts = 0
+        settings.farm.warm_pages_per_org = per_org
+        farm = Farm(settings.farm)
+        await farm.start()
+        try:
+            for _ in range(8):
+                await seen(farm, site.url("/state"), "acme")
+            await settled(farm)
+            health = farm.health()
+            assert health["contexts_served"] - health["pages_reused"] == new_pages
+            assert farm._supervisor.current.pages.idle_of("acme") == per_org
+        finally:
+            await farm.close()
