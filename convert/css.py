@@ -4,6 +4,7 @@ colours. Pure."""
 from __future__ import annotations
 
 import colorsys
+import functools
 import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from types import MappingProxyType
@@ -13,7 +14,7 @@ from cssselect import HTMLTranslator
 from cssselect import SelectorError as CssSelectorError
 from lxml import etree
 
-from convert.memo import small_key_cache
+from convert.memo import CACHED_KEY_CHARS, small_key_cache
 from convert.selectors import ElementIndex, Selector, parse_selector
 
 # --------------------------------------------------------------------------------------------
@@ -83,6 +84,25 @@ def parse_declarations(text: str) -> dict[str, str]:
     return declarations
 
 
+Wanted = Callable[[Mapping[str, str]], bool] | None
+
+
+def _kept_declarations(body: str, wanted: Wanted) -> Mapping[str, str] | None:
+    declarations = parse_declarations(body)
+    return declarations if declarations and (wanted is None or wanted(declarations)) else None
+
+
+_cached_kept_declarations: Final = functools.lru_cache(maxsize=8192)(_kept_declarations)
+
+
+def _rule_declarations(body: str, wanted: Wanted) -> Mapping[str, str] | None:
+    """A rule's declarations when ``wanted`` accepts them (remembered: sites share their
+    frameworks' rules, and a page repeats its own)."""
+    if len(body) > CACHED_KEY_CHARS:
+        return _kept_declarations(body, wanted)
+    return _cached_kept_declarations(body, wanted)
+
+
 @small_key_cache(1024)
 def _selector_xpath(selector: str) -> etree.XPath | None:
     try:
@@ -93,20 +113,20 @@ def _selector_xpath(selector: str) -> etree.XPath | None:
 
 def stylesheet_styles(
     root: Any,
-    wanted: Callable[[Mapping[str, str]], bool] | None = None,
+    wanted: Wanted = None,
     keyed: Sequence[Any] | None = None,
 ) -> dict[Any, dict[str, str]]:
     """Declarations that simple ``<style>`` rules give each element, in source order; with
     ``wanted``, only the rules whose declarations it accepts (matching selectors is the cost).
     ``keyed``: the document's elements with a class or an id, when the caller has them."""
-    rules: list[tuple[str, dict[str, str]]] = []
+    rules: list[tuple[str, Mapping[str, str]]] = []
     for style in root.iter("style"):
         media = (style.get("media") or "all").lower()
         if "screen" not in media and "all" not in media:
             continue
         for selectors, body in _top_level_rules(_strip_css_comments(style.text or "")):
-            declarations = parse_declarations(body)
-            if declarations and (wanted is None or wanted(declarations)):
+            declarations = _rule_declarations(body, wanted)
+            if declarations:
                 rules.append((selectors, declarations))
     styles: dict[Any, dict[str, str]] = {}
     if not rules:
@@ -116,7 +136,7 @@ def stylesheet_styles(
     )
     index = ElementIndex(root, _KEYED_XPATH(root) if keyed is None else keyed, wanted_classes)
     complex_budget = _MAX_SELECTORS
-    matched: list[tuple[int, Any, dict[str, str]]] = []
+    matched: list[tuple[int, Any, Mapping[str, str]]] = []
     for number, (selectors, declarations) in enumerate(rules):
         for part in selectors.split(","):
             selector = part.strip()

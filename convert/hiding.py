@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Any, Final
 
 from convert.css import (
@@ -152,15 +153,34 @@ def _transparent_text(style: Mapping[str, str]) -> bool:
     return color is not None and color[3] < 0.1
 
 
-_HIDING_TESTS: Final[tuple[tuple[str, Callable[[Mapping[str, str]], bool]], ...]] = (
-    ("display or visibility", _hidden_by_display),
-    ("opacity", _hidden_by_opacity),
-    ("font size", _hidden_by_font_size),
-    ("clipping", _hidden_by_clip),
-    ("zero-size box", _hidden_by_size),
-    ("off-screen", _hidden_off_screen),
-    ("transparent text", _transparent_text),
+@dataclass(frozen=True)
+class _HidingTest:
+    reason: str
+    hides: Callable[[Mapping[str, str]], bool]
+    reads: frozenset[str]
+    """The properties without which the test cannot hold (it is skipped when none is set)."""
+
+
+_HIDING_TESTS: Final = (
+    _HidingTest("display or visibility", _hidden_by_display, frozenset({"display", "visibility"})),
+    _HidingTest("opacity", _hidden_by_opacity, frozenset({"opacity"})),
+    _HidingTest("font size", _hidden_by_font_size, frozenset({"font-size", "font"})),
+    _HidingTest("clipping", _hidden_by_clip, frozenset({"clip", "clip-path"})),
+    _HidingTest(
+        "zero-size box", _hidden_by_size, frozenset({"overflow", "overflow-x", "overflow-y"})
+    ),
+    _HidingTest(
+        "off-screen", _hidden_off_screen, frozenset({"text-indent", "transform", "position"})
+    ),
+    _HidingTest("transparent text", _transparent_text, frozenset({"color"})),
 )
+
+
+def _hiding_reason(style: Mapping[str, str]) -> str | None:
+    for test in _HIDING_TESTS:
+        if not test.reads.isdisjoint(style) and test.hides(style):
+            return test.reason
+    return None
 
 
 def hidden_reason(element: Any, style: Mapping[str, str]) -> str | None:
@@ -168,9 +188,9 @@ def hidden_reason(element: Any, style: Mapping[str, str]) -> str | None:
     ``None``. ``aria-hidden`` comes last: it hides from screen readers, not from sight."""
     if element.get("hidden") is not None:
         return "hidden attribute"
-    for reason, test in _HIDING_TESTS if style else ():
-        if test(style):
-            return reason
+    reason = _hiding_reason(style) if style else None
+    if reason is not None:
+        return reason
     if (element.get("aria-hidden") or "").strip().lower() == "true":
         return "aria-hidden"
     return None
@@ -184,7 +204,7 @@ def can_hide(style: Mapping[str, str]) -> bool:
     """Whether a style rule may hide text: it hides by itself, paints text light or
     transparent (white on a white page), or paints a background that is not light (which may
     show light text again)."""
-    if any(test(style) for _, test in _HIDING_TESTS):
+    if _hiding_reason(style) is not None:
         return True
     if "color" in style and _light(parse_color(style["color"])):
         return True

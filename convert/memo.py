@@ -21,8 +21,9 @@ def small_key_cache(maxsize: int) -> Callable[[Callable[..., _T]], Callable[...,
 
         @functools.wraps(func)
         def call(*args: Any) -> _T:
-            if any(isinstance(arg, str) and len(arg) > CACHED_KEY_CHARS for arg in args):
-                return func(*args)
+            for arg in args:
+                if isinstance(arg, str) and len(arg) > CACHED_KEY_CHARS:
+                    return func(*args)
             return cached(*args)
 
         call.cache_clear = cached.cache_clear  # type: ignore[attr-defined]

@@ -129,7 +129,7 @@ def convert_page(html: str, url: str, options: ConvertOptions) -> PageConversion
     shell = detect_app_shell(root)
     html_scan = None
     if options.safety_mode is not None:
-        html_scan = safety.scan_html(root, url, html)
+        html_scan = safety.scan_html(root, url)
         if options.safety_mode == "sanitize":
             safety.strip_html(root, html_scan)
     root, extraction, fell_back = _content(root, url, parsed, read, options)

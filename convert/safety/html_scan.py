@@ -28,7 +28,7 @@ from convert.safety.markdown import MIN_BROKEN_WORDS, obfuscation_findings
 from convert.safety.normalise import collapse_space, sample_of
 from convert.safety.page_elements import PageElements, page_elements
 from convert.safety.signals import SEVERITY, Finding, HtmlScan
-from convert.safety.unicode import INVISIBLE_RE, TAG_RUN_RE, may_hold_invisible
+from convert.safety.unicode import INVISIBLE_RE, TAG_RUN_RE
 
 # --------------------------------------------------------------------------------------------
 # The HTML document
@@ -280,10 +280,8 @@ def _host(url: str) -> str:
         return ""
 
 
-def scan_html(root: Any, url: str, source: str | None = None) -> HtmlScan:
-    """Scan the raw document ``root`` (not modified) for injection outside the rendered text;
-    ``source``, the HTML it was parsed from, when the caller has it, spares reading all of the
-    document's text to learn that it holds no invisible characters."""
+def scan_html(root: Any, url: str) -> HtmlScan:
+    """Scan the raw document ``root`` (not modified) for injection outside the rendered text."""
     collector = _HtmlCollector(page_host=_host(url))
     page = page_elements(root)
     sheet = stylesheet_styles(root, can_hide, page.keyed)
@@ -293,8 +291,7 @@ def scan_html(root: Any, url: str, source: str | None = None) -> HtmlScan:
         )
         if flagged and len(text) <= LARGE_HIDDEN:
             collector.remove.append(element)
-    if source is None or may_hold_invisible(source):
-        _scan_invisible_text(root, collector)
+    _scan_invisible_text(root, collector)
     for comment in _comments(root):
         text = collapse_space(comment.text or "")
         if collector.container(

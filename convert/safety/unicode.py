@@ -6,7 +6,6 @@ import bisect
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
-from html.entities import html5
 from types import MappingProxyType
 from typing import Final
 
@@ -43,12 +42,6 @@ INVISIBLE_RE: Final = re.compile(
     "[\u200b-\u200d\u2060-\u2064\ufeff\u202a-\u202e\u2066-\u2069\U000e0000-\U000e007f]"
 )
 TAG_RUN_RE: Final = re.compile("[\U000e0000-\U000e007f]+")
-_NAMED_INVISIBLE_RE: Final = re.compile(
-    "&(?:"
-    + "|".join(sorted(re.escape(name) for name, text in html5.items() if INVISIBLE_RE.search(text)))
-    + ")"
-)
-_NUMERIC_REF_RE: Final = re.compile(r"&#(?:[xX]([0-9a-fA-F]{1,6})|([0-9]{1,7}))")
 _FORMAT_RUN_RE: Final = re.compile("[\u200b-\u200d\u2060-\u2064\ufeff\u202a-\u202e\u2066-\u2069]+")
 _BIDI: Final = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 _JOINERS: Final = frozenset("\u200c\u200d")
@@ -86,19 +79,6 @@ def _tag_run_is_flag(source: str, start: int, end: int) -> bool:
 
 def _decode_tags(run: str) -> str:
     return "".join(chr(ord(c) - 0xE0000) for c in run if 0xE0020 <= ord(c) <= 0xE007E)
-
-
-def may_hold_invisible(html: str) -> bool:
-    """Whether an HTML source holds invisible characters, as such or as character references
-    (a cheap test of the source before the parsed document's text is read)."""
-    if INVISIBLE_RE.search(html) or _NAMED_INVISIBLE_RE.search(html):
-        return True
-    for reference in _NUMERIC_REF_RE.finditer(html):
-        hexadecimal, decimal = reference.groups()
-        code = int(hexadecimal, 16) if hexadecimal else int(decimal)
-        if code <= 0x10FFFF and INVISIBLE_RE.match(chr(code)):
-            return True
-    return False
 
 
 def find_invisible(source: str) -> list[InvisibleRun]:
