@@ -28,7 +28,7 @@ from convert.safety.markdown import MIN_BROKEN_WORDS, obfuscation_findings
 from convert.safety.normalise import collapse_space, sample_of
 from convert.safety.page_elements import PageElements, page_elements
 from convert.safety.signals import SEVERITY, Finding, HtmlScan
-from convert.safety.unicode import INVISIBLE_RE, TAG_RUN_RE
+from convert.safety.unicode import INVISIBLE_RE, INVISIBLE_UTF8_RE, TAG_RUN_RE
 
 # --------------------------------------------------------------------------------------------
 # The HTML document
@@ -330,7 +330,8 @@ def _scan_invisible_text(root: Any, collector: _HtmlCollector) -> None:
     carries a request (the block removed when the whole of it is one)."""
     body = root.find("body")
     scope = body if body is not None else root
-    if not INVISIBLE_RE.search(etree.tostring(scope, method="text", encoding=str, with_tail=False)):
+    text = etree.tostring(scope, method="text", encoding="utf-8", with_tail=False)
+    if not INVISIBLE_UTF8_RE.search(text):
         return
     judged: set[Any] = set()
     for node in scope.iter(etree.Element):

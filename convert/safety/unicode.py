@@ -38,9 +38,34 @@ _SCRIPT_SEAM_RE: Final = re.compile(
 # Invisible Unicode
 # --------------------------------------------------------------------------------------------
 
+_INVISIBLE_RANGES: Final = (
+    (0x200B, 0x200D), (0x2060, 0x2064), (0xFEFF, 0xFEFF), (0x202A, 0x202E), (0x2066, 0x2069),
+    (0xE0000, 0xE007F),
+)  # fmt: skip
+"""Zero-width and joiner characters, word joiners and invisible operators, the byte order
+mark, bidirectional controls and tag characters."""
 INVISIBLE_RE: Final = re.compile(
-    "[\u200b-\u200d\u2060-\u2064\ufeff\u202a-\u202e\u2066-\u2069\U000e0000-\U000e007f]"
+    "[" + "".join(f"{chr(low)}-{chr(high)}" for low, high in _INVISIBLE_RANGES) + "]"
 )
+
+
+def _utf8_alternatives(ranges: tuple[tuple[int, int], ...]) -> bytes:
+    """A bytes pattern matching the UTF-8 encoding of the characters in ``ranges``: one
+    alternative per leading byte sequence, its last byte as a class."""
+    last_bytes: dict[bytes, list[int]] = {}
+    for low, high in ranges:
+        for code in range(low, high + 1):
+            encoded = chr(code).encode("utf-8")
+            last_bytes.setdefault(encoded[:-1], []).append(encoded[-1])
+    return b"|".join(
+        re.escape(lead) + b"[" + b"".join(re.escape(bytes([b])) for b in sorted(ends)) + b"]"
+        for lead, ends in last_bytes.items()
+    )
+
+
+INVISIBLE_UTF8_RE: Final = re.compile(_utf8_alternatives(_INVISIBLE_RANGES))
+""":data:`INVISIBLE_RE` for UTF-8 bytes: searching the encoded text costs less than decoding
+it first."""
 TAG_RUN_RE: Final = re.compile("[\U000e0000-\U000e007f]+")
 _FORMAT_RUN_RE: Final = re.compile("[\u200b-\u200d\u2060-\u2064\ufeff\u202a-\u202e\u2066-\u2069]+")
 _BIDI: Final = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")

@@ -14,6 +14,7 @@ from convert.document import parse_document
 from convert.safety.intent import _holds, _keyword_spans, intent
 from convert.safety.normalise import normalise
 from convert.safety.rules_intent import ANCHOR_REACH, CUES, Cue
+from convert.safety.unicode import INVISIBLE_RE, INVISIBLE_UTF8_RE
 from tests.convert.test_safety_hidden import ATTACKS, FURNITURE
 from tests.hidden_attacks import FRAMINGS
 from tests.wcxb import SAMPLE, file_ids, load_page
@@ -78,3 +79,15 @@ def test_searching_around_anchors_finds_what_the_whole_search_finds(cue: Cue) ->
 def test_the_cheap_paths_leave_requests_to_be_found() -> None:
     found = [text for text in ATTACKS if intent(text).instruction]
     assert found == list(ATTACKS)
+
+
+def test_invisible_bytes_pattern_matches_the_same_characters() -> None:
+    """The UTF-8 search the HTML scan runs first finds exactly what ``INVISIBLE_RE`` finds."""
+    planes = [*range(0x2000, 0x2100), *range(0xFE00, 0x10000), *range(0xE0000, 0xE0100)]
+    for code in [*planes, *range(0, 0x3000, 7), 0x1F3F4, 0x10FFFF]:
+        if 0xD800 <= code < 0xE000:
+            continue
+        char = chr(code)
+        expected = INVISIBLE_RE.fullmatch(char) is not None
+        found = INVISIBLE_UTF8_RE.search(f"a{char}b".encode()) is not None
+        assert found == expected, hex(code)
