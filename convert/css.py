@@ -124,12 +124,14 @@ def stylesheet_styles(
     root: Any,
     wanted: Wanted = None,
     keyed: Sequence[Any] | None = None,
+    style_elements: Sequence[Any] | None = None,
 ) -> dict[Any, dict[str, str]]:
     """Declarations that simple ``<style>`` rules give each element, in source order; with
     ``wanted``, only the rules whose declarations it accepts (matching selectors is the cost).
-    ``keyed``: the document's elements with a class or an id, when the caller has them."""
+    ``keyed`` and ``style_elements``: the document's elements with a class or an id, and its
+    ``<style>`` elements, when the caller has them."""
     rules: list[tuple[str, Mapping[str, str]]] = []
-    for style in root.iter("style"):
+    for style in root.iter("style") if style_elements is None else style_elements:
         media = (style.get("media") or "all").lower()
         if "screen" not in media and "all" not in media:
             continue
@@ -223,8 +225,10 @@ def _channel(token: str, scale: float) -> float:
     return float(token[:-1]) * scale / 100 if token.endswith("%") else float(token)
 
 
+@small_key_cache(4096)
 def parse_color(value: str) -> Color | None:
-    """A CSS colour as (r, g, b, alpha), or ``None`` when it is not one we understand."""
+    """A CSS colour as (r, g, b, alpha), or ``None`` when it is not one we understand
+    (remembered: pages repeat a few colours many times)."""
     value = value.strip()
     if value == "transparent":
         return (0, 0, 0, 0.0)
@@ -253,7 +257,10 @@ def parse_color(value: str) -> Color | None:
     return None
 
 
+@small_key_cache(4096)
 def first_color(value: str) -> Color | None:
+    """The first colour in a value (``background``'s shorthand), remembered like
+    :func:`parse_color`: pages repeat a few colours many times."""
     for token in _COLOR_TOKEN_RE.findall(value):
         color = parse_color(token)
         if color is not None:

@@ -180,9 +180,9 @@ def _background(style: Mapping[str, str]) -> tuple[Color | None, bool]:
     return None, False
 
 
-def _comments(root: Any) -> Iterator[Any]:
+def _comments(root: Any, page: PageElements) -> Iterator[Any]:
     yield from root.itersiblings(etree.Comment, preceding=True)
-    yield from root.iter(etree.Comment)
+    yield from page.comments
     yield from root.itersiblings(etree.Comment)
 
 
@@ -284,7 +284,7 @@ def scan_html(root: Any, url: str) -> HtmlScan:
     """Scan the raw document ``root`` (not modified) for injection outside the rendered text."""
     collector = _HtmlCollector(page_host=_host(url))
     page = page_elements(root)
-    sheet = stylesheet_styles(root, can_hide, page.keyed)
+    sheet = stylesheet_styles(root, can_hide, page.keyed, page.tagged["styles"])
     for element, reason, text in _hidden_roots(page, sheet):
         flagged = collector.container(
             text, "hidden_text", hidden=True, quotable=False, place=reason
@@ -292,21 +292,21 @@ def scan_html(root: Any, url: str) -> HtmlScan:
         if flagged and len(text) <= LARGE_HIDDEN:
             collector.remove.append(element)
     _scan_invisible_text(root, collector)
-    for comment in _comments(root):
+    for comment in _comments(root, page):
         text = collapse_space(comment.text or "")
         if collector.container(
             text, "html_comment", hidden=False, quotable=False, place="html_comment"
         ):
             collector.remove.append(comment)
-    for element in root.iter("noscript", "template"):
+    for element in page.tagged["unrendered"]:
         text = _element_text(element)
         if collector.container(text, element.tag, hidden=False, quotable=False, place=element.tag):
             collector.remove.append(element)
     _scan_attributes(page, collector)
-    _scan_metadata(root, collector)
-    for element in root.iter("a", "area"):
+    _scan_metadata(page, collector)
+    for element in page.tagged["links"]:
         collector.url(element, element.get("href"), url, image=False)
-    for element in root.iter("img"):
+    for element in page.tagged["images"]:
         for name in ("src", "data-src"):
             collector.url(element, element.get(name), url, image=True)
     for element in root.iter(*_ROLE_TAGS):
@@ -385,8 +385,8 @@ def _scan_attributes(page: PageElements, collector: _HtmlCollector) -> None:
                 collector.attributes.append((element, name))
 
 
-def _scan_metadata(root: Any, collector: _HtmlCollector) -> None:
-    for element in root.iter("meta", "title"):
+def _scan_metadata(page: PageElements, collector: _HtmlCollector) -> None:
+    for element in page.tagged["metadata"]:
         text = collapse_space(
             (element.text if element.tag == "title" else _meta_text(element)) or ""
         )
