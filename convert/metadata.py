@@ -13,7 +13,8 @@ Sources are read lazily: a page whose head says everything costs one pass over i
 The title is the page's headline as the reader sees it when it agrees with a title the page
 states (the stated titles have the site's name trimmed first), else the first stated title
 with its site name trimmed. The site name falls back to the JSON-LD publisher, the application
-name, then a readable form of the domain.
+name, the part of the ``<title>`` or the logo's text that names the domain, then a readable
+form of the domain.
 
 Every field is capped here, where the page is read, so that a hostile page (a 5 MB ``<title>``)
 cannot make the frames, answers and caches built from its metadata large: texts are cut to
@@ -23,7 +24,7 @@ rather than cut (a cut URL points somewhere else).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from functools import cached_property
 from urllib.parse import urlsplit
@@ -34,14 +35,17 @@ from lxml import etree
 from convert import metadata_authors as authors
 from convert import metadata_byline as bylines
 from convert import metadata_dates as dates
+from convert import metadata_images as images
 from convert import metadata_rules as rules
 from convert import metadata_rules_bylines as byline_rules
 from convert import metadata_visible as visible
 from convert.metadata_sources import PageSources
 from convert.metadata_titles import (
     agrees,
+    is_site_name,
     junk_title,
     main_part,
+    site_parts,
     stated_title,
     trim_site,
     variants,
@@ -53,7 +57,6 @@ from convert.metadata_values import (
     clean_text,
     compact,
     comparable,
-    junk_image,
     language_tag,
     readable_domain,
     words,
@@ -203,6 +206,11 @@ class _Reader:
             yield pages.lang
         elif source == "document:domain":
             yield self.domain
+        elif source == "document:title-site":
+            yield from self._naming_site(site_parts(pages.title))
+        elif source == "document:logo":
+            logos = visible.logo_texts(pages.images)
+            yield from self._naming_site((text, rules.SITE_NAME_EXTRA_WORDS) for text in logos)
         elif source == "document:paragraph":
             yield visible.first_paragraph(pages.paragraphs)
         elif source == "document:byline":
@@ -214,6 +222,14 @@ class _Reader:
         elif source == "document:url":
             found = rules.URL_DATE.search(urlsplit(self.url).path)
             yield "-".join(found.groups()) if found else ""
+
+    def _naming_site(self, texts: Iterable[tuple[str, int]]) -> Iterator[str]:
+        """The texts (a title's part, a logo's text, each with the words it may have besides)
+        that are the site's name as its domain says it."""
+        names = self._domain_names()
+        for text, extra_words in texts:
+            if is_site_name(clean_text(text), names, extra_words):
+                yield text
 
     @cached_property
     def _byline(self) -> bylines.Byline:
@@ -334,27 +350,7 @@ class _Reader:
 
     def image(self) -> tuple[str, int, int]:
         """(URL, width, height) of the page's image; sizes 0 when not declared."""
-        for source in rules.IMAGE_SOURCES:
-            for raw, width, height in self._images(source):
-                url = absolute_url(self.url, raw) if raw else ""
-                if url and not junk_image(url):
-                    return url, visible.pixels(width), visible.pixels(height)
-        return "", 0, 0
-
-    def _images(self, source: str) -> Iterator[tuple[str, str, str]]:
-        meta = self.sources.meta
-        if source.startswith("meta:og:image"):
-            sizes = (_first(meta, "og:image:width"), _first(meta, "og:image:height"))
-            for index, raw in enumerate(self.values(source)):
-                yield (raw, *sizes) if index == 0 else (raw, "", "")
-        elif source == "jsonld:image":
-            yield from self.sources.entities.images()
-        elif source == "document:image":
-            src, width, height = visible.largest_image(self.sources.images)
-            yield src, str(width or ""), str(height or "")
-        else:
-            for raw in self.values(source):
-                yield raw, "", ""
+        return images.page_image(self.sources, self.url, self.values)
 
     def language(self) -> str:
         return next(self._checked(rules.LANGUAGE_SOURCES, language_tag), "")
@@ -382,19 +378,17 @@ class _Reader:
         if self._sites is None:
             named = tuple(name for name in rules.SITE_NAME_SOURCES if name in rules.SITE_NAMES)
             found = self._checked(named, _site_name)
-            names = {compact(value) for value in found}
-            domain = self.domain
-            names.add(compact(domain))
-            labels = domain.split(".")[:-1]
-            names.update(compact(label) for label in labels if label not in rules.GENERIC_LABELS)
-            names.discard("")
-            self._sites = names
+            self._sites = {compact(value) for value in found} | self._domain_names()
         return self._sites
 
-
-def _first(meta: dict[str, list[str]], name: str) -> str:
-    values = meta.get(name)
-    return values[0] if values else ""
+    def _domain_names(self) -> set[str]:
+        """The names the domain gives the site: the whole and its labels that name something."""
+        domain = self.domain
+        names = {compact(domain)}
+        labels = domain.split(".")[:-1]
+        names.update(compact(label) for label in labels if label not in rules.GENERIC_LABELS)
+        names.discard("")
+        return names
 
 
 def _text(value: object) -> bool:

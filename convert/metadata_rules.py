@@ -54,7 +54,12 @@ IMAGE_SOURCES = (
     "meta:sailthru.image.full",
     "rdfa:image",
     "document:image",
+    "document:article-image",
 )
+FURNITURE_CHECKED_IMAGES = frozenset({"link:image_src", "meta:thumbnail"})
+"""Image sources read as a template fills them, not as the page chose its picture: a logo or an
+icon there (:data:`CONTENT_IMAGE_SKIP`, :data:`CONTENT_IMAGE_FILE_SKIP`) is refused, as it is
+among the page's images."""
 CANONICAL_SOURCES = ("link:canonical", "meta:og:url", "meta:twitter:url", "jsonld:url")
 SITE_NAME_SOURCES = (
     "meta:og:site_name",
@@ -63,8 +68,15 @@ SITE_NAME_SOURCES = (
     "meta:application-name",
     "meta:apple-mobile-web-app-title",
     "microdata:publisher",
+    "document:title-site",
+    "document:logo",
     "document:domain",
 )
+"""The site's stated names first; then the part of the ``<title>`` that names the site ("Dental
+Care | ONE Health Ohio" on onehealthohio.org), then a logo's text that does ("Tarkett Logo" on
+tarkett.co.uk), before the bare domain. A title's part or a logo's text is taken only when it
+names the domain (:func:`convert.metadata_titles.names_site`): a tagline or a section's name
+does not."""
 SITE_NAMES = frozenset(
     {"meta:og:site_name", "jsonld:publisher", "jsonld:website", "meta:application-name",
      "meta:apple-mobile-web-app-title"}
@@ -243,6 +255,12 @@ TITLE_SEPARATOR = re.compile(
     r"\s+[|\-\u2013\u2014\u2022\u00b7:/~\u00bb\u2039\u203a]{1,2}\s+|\s*[|\u2022\u00b7\u00bb]\s*"
 )
 """What stands between a page's title and its site's name: "Page | Site", "Site - Page"."""
+SITE_NAME_EXTRA_WORDS = 3
+"""Capitalised words the last part of a title or a logo's text may have beside the domain's
+name and still be taken as the site's name ("Cornell Garden-Based Learning" on cornell.edu)."""
+SITE_FIRST_EXTRA_WORDS = 1
+"""The same for a title's first part ("Raspberry Pi Forums - Topic"), more often the page's
+subject there ("Humanscale M/Class Monitor Arms - Up to 79% more")."""
 SITE_PART_WORDS = 4
 """A part of a title this short that holds the site's name is the site's name ("Raspberry Pi
 Forums" on raspberrypi.com)."""
@@ -338,11 +356,28 @@ TRACKING_PATH = re.compile(
     r"(?:^|/)(?:tr|pixel|track|tracking|beacon|collect|impression)(?:/|\?|$|\.gif)", re.I
 )
 CONTENT_IMAGE_SKIP = re.compile(
-    r"(?:^|[-_\s/])(?:logo|icon|avatar|sprite|badge|emoji|gravatar|author|profile|ad|ads|advert|"
+    r"(?:^|[-_\s/])(?:logo|icon|avatars?|sprite|badge|emoji|gravatar|author|profile|ad|ads|advert|"
     r"banner-ad|rating|stars?|flag|payment|social|share|button|btn|arrow|qr)(?:[-_\s./]|$)",
     re.I,
 )
 """Class, id, alt or file-name words of images that are furniture, not the page's picture."""
+CONTENT_IMAGE_FILE_SKIP = re.compile(r"logo|favicon|sprite|placeholder", re.I)
+"""Words anywhere in an image's file name (not only between separators: "OHOLogo2021.png")
+that make it furniture."""
+ARTICLE_IMAGES_READ = 15
+"""``<img>`` elements of the ``<article>`` or ``<main>`` looked at for its first picture (the
+fallback when no image declares a size large enough), at most."""
+ARTICLE_IMAGE_SKIP = re.compile(r"\.(?:svg|gif)(?:$|\?)", re.I)
+"""Image files that are drawings and animations of the page's furniture far more often than its
+picture (icons, spinners, badges): not taken as the article's first picture."""
+ARTICLE_IMAGE_MIN = 100
+"""A declared width or height below this makes an image of the article too small to be its
+picture (an icon, an avatar)."""
+LOGOS_READ = 3
+"""Logo images (an ``<img>`` whose class, id, alt or file names a logo, or inside an element
+whose class or id does) whose alt text is read for the site's name, at most."""
+LOGO_WORD = re.compile(r"\s*\blogo\b(?:\s+of\b)?\s*", re.I)
+"""The word removed from a logo's alt text ("Tarkett Logo")."""
 CONTENT_IMAGE_MIN = (200, 120)
 """Smallest width and height (declared in the markup) of the largest-content-image fallback."""
 IMAGES_READ = 60

@@ -1,6 +1,7 @@
 """Page metadata from what a reader sees, for the fields a page does not state in its head or
 to check what it states: the visible headline, the first dated ``<time>``, the first meaningful
-paragraph and the largest content image (the byline is :mod:`convert.metadata_byline`'s). Each
+paragraph, the largest content image, the article's first picture and the logo's text (the
+byline is :mod:`convert.metadata_byline`'s). Each
 reader looks at a bounded number of elements, so a large page costs no more than a small one.
 Pure; the words and thresholds are data in :mod:`convert.metadata_rules`."""
 
@@ -122,17 +123,79 @@ def largest_image(images: list[etree._Element]) -> tuple[str, int, int]:
             continue
         if width < rules.CONTENT_IMAGE_MIN[0] or height < rules.CONTENT_IMAGE_MIN[1]:
             continue
-        src = element.get("src") or ""
-        if not src or src.startswith("data:"):
-            src = element.get("data-src") or element.get("data-lazy-src") or ""
-        words = " ".join((element.get("class") or "", element.get("alt") or "", src))
-        if not src or rules.CONTENT_IMAGE_SKIP.search(words):
+        src = image_src(element)
+        if not src or furniture_image(src, element):
             continue
         if in_furniture(element, rules.HEADLINE_FURNITURE):
             continue
         if width * height > best[1] * best[2]:
             best = (src, width, height)
     return best
+
+
+def image_src(element: etree._Element) -> str:
+    """An ``<img>``'s picture: its ``src``, or the lazy loader's attribute when the ``src`` is
+    a data URI or missing."""
+    src = element.get("src") or ""
+    if not src or src.startswith("data:"):
+        src = element.get("data-src") or element.get("data-lazy-src") or ""
+    return src.strip()
+
+
+def furniture_image(src: str, element: etree._Element | None = None) -> bool:
+    """Whether an image is a logo, an icon, an avatar or the like, by its file name and, for an
+    ``<img>``, its class and alt text."""
+    marks = ("", "") if element is None else (element.get("class") or "", element.get("alt") or "")
+    words = " ".join((*marks, src))
+    name = src.split("?", 1)[0].rsplit("/", 1)[-1]
+    return bool(
+        rules.CONTENT_IMAGE_SKIP.search(words) or rules.CONTENT_IMAGE_FILE_SKIP.search(name)
+    )
+
+
+def article_image(containers: list[etree._Element]) -> str:
+    """The first picture of the page's ``<article>`` or ``<main>`` (what a reader sees first in
+    it): not furniture, not a drawing or animation, not declared small; "" when there is none."""
+    for container in containers:
+        for count, element in enumerate(container.iter("img")):
+            if count >= rules.ARTICLE_IMAGES_READ:
+                break
+            src = image_src(element)
+            if not src or rules.ARTICLE_IMAGE_SKIP.search(src):
+                continue
+            width, height = pixels(element.get("width")), pixels(element.get("height"))
+            if (width and width < rules.ARTICLE_IMAGE_MIN) or (
+                height and height < rules.ARTICLE_IMAGE_MIN
+            ):
+                continue
+            if furniture_image(src, element) or in_furniture(element, rules.HEADLINE_FURNITURE):
+                continue
+            return src
+    return ""
+
+
+def logo_texts(images: list[etree._Element]) -> Iterator[str]:
+    """The alt texts of the page's first logo images, the word "logo" removed."""
+    found = 0
+    for element in images:
+        marks = " ".join(
+            (element.get("class") or "", element.get("id") or "", element.get("alt") or "",
+             element.get("src") or "")
+        )  # fmt: skip
+        parent = element.getparent()
+        for _ in range(2):
+            if parent is None:
+                break
+            marks += " " + (parent.get("class") or "") + " " + (parent.get("id") or "")
+            parent = parent.getparent()
+        if "logo" not in marks.lower():
+            continue
+        found += 1
+        text = rules.LOGO_WORD.sub(" ", element.get("alt") or "").strip()
+        if text:
+            yield text
+        if found >= rules.LOGOS_READ:
+            return
 
 
 def pixels(value: str | None) -> int:
