@@ -15,7 +15,8 @@ Compared, after normalisation (entities, NFKC, case, typographic quotes, whitesp
   (punctuation aside); a description either side cut short with an ellipsis agrees when it
   begins the other; authors also when they name the same people in another order;
 - image and canonical URL (metascraper's ``url``): the same absolute URL, scheme, ``www.``,
-  a trailing slash and percent-escapes aside;
+  a default port, doubled and trailing slashes and percent-escapes aside (metascraper
+  normalises URLs so);
 - date: Pagecast's ``published_at`` against metascraper's ``datePublished`` (its default
   ``date`` is the modification date first, shown beside), the same day (Pagecast keeps the
   page's offset, metascraper writes UTC: either day of Pagecast's agrees);
@@ -61,6 +62,7 @@ FIELDS = {
 """Pagecast's field -> metascraper's."""
 _WORD = re.compile(r"\w+")
 _QUOTES = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"'})
+_SLASHES = re.compile(r"/{2,}")
 _CUT = re.compile(r"(?:\.{3}|\u2026|\[\u2026\]|\[\.\.\.\])\s*$")
 
 
@@ -159,8 +161,8 @@ def same_title_lenient(ours: str, theirs: str) -> bool:
 
 def url_key(url: str) -> str:
     parts = urlsplit(html.unescape(url.strip()))
-    host = parts.netloc.lower().removeprefix("www.")
-    path = unquote(parts.path).rstrip("/")
+    host = parts.netloc.lower().removeprefix("www.").removesuffix(":443").removesuffix(":80")
+    path = _SLASHES.sub("/", unquote(parts.path)).rstrip("/")
     query = f"?{unquote(parts.query)}" if parts.query else ""
     return f"{host}{path}{query}"
 
