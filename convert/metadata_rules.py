@@ -258,6 +258,13 @@ TITLE_SEPARATOR = re.compile(
 SITE_NAME_EXTRA_WORDS = 3
 """Capitalised words the last part of a title or a logo's text may have beside the domain's
 name and still be taken as the site's name ("Cornell Garden-Based Learning" on cornell.edu)."""
+SITE_INITIALS_MIN = 3
+"""Initials this long or longer may stand for the site's name ("LMU" on lmu.edu)."""
+SITE_NAME_MIN_CHARS = 4
+"""A domain's name shorter than this is not looked for inside a title's part or a logo's text."""
+SITE_PREFIX_SHARE = 2 / 3
+"""A title's part or logo's text that begins the domain's name and covers this share of it names
+the site ("Encore Realty" on encorerealtysc.com)."""
 SITE_FIRST_EXTRA_WORDS = 1
 """The same for a title's first part ("Raspberry Pi Forums - Topic"), more often the page's
 subject there ("Humanscale M/Class Monitor Arms - Up to 79% more")."""

@@ -102,24 +102,38 @@ def site_parts(title: str) -> list[tuple[str, int]]:
 
 def is_site_name(text: str, sites: set[str], extra_words: int) -> bool:
     """Whether a title's part or a logo's text is the site's name itself, as a site-name field
-    wants it: one of its names, their initials, or one of them with at most ``extra_words``
+    wants it: one of the domain's names (small words such as "the" and "for" aside: "The
+    Partnership for Student Success" on partnershipstudentsuccess.org), their initials, most of
+    one ("Encore Realty" on encorerealtysc.com), or one of them with at most ``extra_words``
     more words, each capitalised as a name's are ("Raspberry Pi Forums", "Stripe API
-    Reference"; not "Workout shirts from Gymshark"). Numbers do not count ("SQLAlchemy 2.0
-    Documentation")."""
-    if not names_site(text, sites):
-        return False
+    Reference"; not "Workout shirts from Gymshark"). Numbers and a domain's generic words do
+    not count ("SQLAlchemy 2.0 Documentation", "virtualbox.org")."""
+    names = words(text)
     said = compact(text)
-    if said in sites:
+    core = "".join(word for word in names if word not in byline_rules.NAME_PARTICLES)
+    if not core:
+        return False
+    if said in sites or core in sites:
+        return True
+    initials = "".join(word[0] for word in names if word not in byline_rules.NAME_PARTICLES)
+    if len(initials) >= rules.SITE_INITIALS_MIN and initials in sites:
         return True
     tokens = [token for token in _TOKEN.findall(text) if token.isalpha() and len(token) > 1]
     for site in sites:
-        if site in said:
-            extra = [token for token in tokens if compact(token) not in site]
+        if len(site) < rules.SITE_NAME_MIN_CHARS:
+            continue
+        if site.startswith(core) and len(core) >= rules.SITE_PREFIX_SHARE * len(site):
+            return True
+        if site in said or site in core:
+            extra = [
+                token
+                for token in tokens
+                if compact(token) not in site and token.lower() not in rules.GENERIC_LABELS
+            ]
             capitalised = all(token[0].isupper() for token in extra)
             if capitalised and len(extra) <= extra_words:
                 return True
-    initials = "".join(word[0] for word in words(text) if word not in byline_rules.NAME_PARTICLES)
-    return initials in sites
+    return False
 
 
 _TOKEN = re.compile(r"[^\W_]+")
