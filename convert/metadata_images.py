@@ -47,7 +47,7 @@ def _candidates(
         src, width, height = visible.largest_image(sources.images)
         yield src, str(width or ""), str(height or "")
     elif source == "document:article-image":
-        yield visible.article_image(sources.containers), "", ""
+        yield visible.article_image(sources.main_regions), "", ""
     else:
         for raw in values(source):
             yield raw, "", ""

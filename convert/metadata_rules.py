@@ -366,7 +366,7 @@ TRACKING_PATH = re.compile(
     r"(?:^|/)(?:tr|pixel|track|tracking|beacon|collect|impression)(?:/|\?|$|\.gif)", re.I
 )
 CONTENT_IMAGE_SKIP = re.compile(
-    r"(?:^|[-_\s/])(?:logo|icon|avatars?|sprite|badge|emoji|gravatar|author|profile|ad|ads|advert|"
+    r"(?:^|[-_\s/])(?:logo|icon|avatars?|sprite|badge|nav|bullet|dot|emoji|gravatar|author|profile|ad|ads|advert|"
     r"banner-ad|rating|stars?|flag|payment|social|share|button|btn|arrow|qr)(?:[-_\s./]|$)",
     re.I,
 )
@@ -375,8 +375,12 @@ CONTENT_IMAGE_FILE_SKIP = re.compile(r"logo|favicon|sprite|placeholder", re.I)
 """Words anywhere in an image's file name (not only between separators: "OHOLogo2021.png")
 that make it furniture."""
 ARTICLE_IMAGES_READ = 15
-"""``<img>`` elements of the ``<article>`` or ``<main>`` looked at for its first picture (the
-fallback when no image declares a size large enough), at most."""
+"""``<img>`` elements of the ``<article>`` or ``<main>`` (else of the element marked as the main
+region) looked at for its first picture (the fallback when no image declares a size large
+enough), at most."""
+MAIN_REGIONS_READ = 2
+"""Elements marked as the main region (no ``<article>`` or ``<main>``) searched for its first
+picture, at most."""
 ARTICLE_IMAGE_SKIP = re.compile(r"\.(?:svg|gif)(?:$|\?)", re.I)
 """Image files that are drawings and animations of the page's furniture far more often than its
 picture (icons, spinners, badges): not taken as the article's first picture."""

@@ -38,6 +38,8 @@ _AUTHOR_LINKS = etree.XPath(
     "contains(., '/contributor/')]"
 )
 """Links to an author's page, below the body."""
+_MAIN_MARKED = etree.XPath("//body//*[@role='main' or @id='main' or @id='content']")
+"""Elements marked as the page's main region when it has no ``<article>`` or ``<main>``."""
 _PROPS_KEPT = 8
 """Elements kept per microdata or RDFa property name (the first ones on the page)."""
 _SCHEMA_PREFIXES = ("schema:", "dc:", "dcterms:", "og:", "article:", "sioc:", "foaf:")
@@ -132,6 +134,15 @@ class PageSources:
     @cached_property
     def images(self) -> list[etree._Element]:
         return self._first("img", rules.IMAGES_READ)
+
+    @cached_property
+    def main_regions(self) -> list[etree._Element]:
+        """The ``<article>`` and ``<main>`` elements, else the elements marked as the page's
+        main region (``role="main"``, ``id="main"`` or ``id="content"``: documentation
+        generators and older templates), the first few."""
+        if self.containers:
+            return self.containers
+        return _MAIN_MARKED(self.root)[: rules.MAIN_REGIONS_READ]
 
     @cached_property
     def times(self) -> list[etree._Element]:
