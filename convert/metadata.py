@@ -346,7 +346,22 @@ class _Reader:
         return next(self._checked(rules.CANONICAL_SOURCES, check), "")
 
     def site_name(self) -> str:
-        return next(self._checked(rules.SITE_NAME_SOURCES, _site_name), "")
+        """The first site name of :data:`~convert.metadata_rules.SITE_NAME_SOURCES`; a shorter
+        name (:data:`~convert.metadata_rules.SITE_NAME_BARE_SOURCES`) inside an Open Graph one
+        is taken instead ("Paycom" for "Paycom.com", "Columbia Star" for "Columbia Star -
+        Columbia's locally owned newspaper")."""
+        for source in rules.SITE_NAME_SOURCES:
+            name = next(self._checked((source,), _site_name), "")
+            if not name:
+                continue
+            if source == "meta:og:site_name":
+                stated = compact(name)
+                for bare in self._checked(rules.SITE_NAME_BARE_SOURCES, _site_name):
+                    inside = compact(bare)
+                    if len(inside) >= rules.SITE_NAME_MIN_CHARS and inside in stated:
+                        return bare if inside != stated else name
+            return name
+        return ""
 
     def image(self) -> tuple[str, int, int]:
         """(URL, width, height) of the page's image; sizes 0 when not declared."""
@@ -397,4 +412,6 @@ def _text(value: object) -> bool:
 
 def _site_name(raw: str) -> str:
     text = clean_text(raw)
-    return text if text and not junk_title(text) and len(text) <= 120 else ""
+    if not text or junk_title(text) or len(text) > 120 or "://" in text:
+        return ""  # an unresolved JSON-LD reference is a URL, not a name
+    return text

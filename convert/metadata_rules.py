@@ -77,6 +77,9 @@ Care | ONE Health Ohio" on onehealthohio.org), then a logo's text that does ("Ta
 tarkett.co.uk), before the bare domain. A title's part or a logo's text is taken only when it
 names the domain (:func:`convert.metadata_titles.names_site`): a tagline or a section's name
 does not."""
+SITE_NAME_BARE_SOURCES = ("jsonld:publisher",)
+"""Sources whose name, when an ``og:site_name`` holds it with more around it (a domain's ending,
+a tagline, "Blog"), is taken instead: the name itself, as the publisher states it."""
 SITE_NAMES = frozenset(
     {"meta:og:site_name", "jsonld:publisher", "jsonld:website", "meta:application-name",
      "meta:apple-mobile-web-app-title"}
