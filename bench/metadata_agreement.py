@@ -22,9 +22,11 @@ Compared, after normalisation (entities, NFKC, case, typographic quotes, whitesp
   page's offset, metascraper writes UTC: either day of Pagecast's agrees);
 - language: the same primary language subtag (metascraper gives only ISO 639-1 codes).
 
-A field both leave empty agrees. The title is also scored leniently: metascraper keeps the
-site's name that Pagecast trims ("Page | Site"), so a metascraper title whose other parts
-(split at the usual separators) are Pagecast's title agrees there.
+A field both leave empty agrees. Beside it, texts compared exactly (whitespace runs aside), as
+a strict outside comparison would: metascraper curls straight quotes (and writes 15" as 15″),
+Pagecast keeps the page's characters. The title is also scored leniently: metascraper keeps the
+site's name that Pagecast trims ("Page | Site"), so a metascraper title whose other parts (split
+at the usual separators) are Pagecast's title agrees there.
 """
 
 from __future__ import annotations
@@ -60,6 +62,7 @@ FIELDS = {
     "canonical_url": "url",
 }
 """Pagecast's field -> metascraper's."""
+TEXT_FIELDS = frozenset({"title", "description", "site_name", "author"})
 _WORD = re.compile(r"\w+")
 _QUOTES = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"'})
 _SLASHES = re.compile(r"/{2,}")
@@ -220,20 +223,34 @@ def verdict(name: str, ours: str, theirs: str) -> str:
     return "agree" if SAME[name](ours, theirs) else "differ"
 
 
+def exactly(name: str, ours: str, theirs: str) -> bool:
+    """Agreement with texts compared as they are, whitespace runs aside (metascraper curls
+    straight quotes, Pagecast keeps the page's): what a strict outside comparison sees."""
+    if name in TEXT_FIELDS:
+        return " ".join(ours.split()) == " ".join(theirs.split())
+    return verdict(name, ours, theirs) in ("agree", "both empty")
+
+
 def agreement_table(pairs: list[tuple[str, dict[str, str], dict[str, str]]]) -> None:
     """Per field: agreement (both empty counts), and how the rest disagree."""
     usable = [(file_id, ours, theirs) for file_id, ours, theirs in pairs if "error" not in theirs]
     failed = len(pairs) - len(usable)
     print(f"\nAgreement with metascraper, {len(usable)} pages ({failed} it failed on left out)\n")
-    print("| field | agree | both empty | differ | only Pagecast | only metascraper |")
-    print("|---|---:|---:|---:|---:|---:|")
+    print(
+        "| field | agree | agree, exact text | both empty | differ | only Pagecast "
+        "| only metascraper |"
+    )
+    print("|---|---:|---:|---:|---:|---:|---:|")
     for name, theirs_name in FIELDS.items():
         counts = dict.fromkeys(("agree", "both empty", "differ", "only pagecast"), 0)
         counts["only metascraper"] = 0
         for _, ours, theirs in usable:
             counts[verdict(name, ours[name], theirs.get(theirs_name, ""))] += 1
         agreed = counts["agree"] + counts["both empty"]
-        cells = [f"{agreed / len(usable):.3f}"] + [
+        exact = sum(
+            exactly(name, ours[name], theirs.get(theirs_name, "")) for _, ours, theirs in usable
+        )
+        cells = [f"{agreed / len(usable):.3f}", f"{exact / len(usable):.3f}"] + [
             str(counts[key])
             for key in ("both empty", "differ", "only pagecast", "only metascraper")
         ]
