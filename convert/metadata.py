@@ -326,7 +326,7 @@ class _Reader:
             said = comparable(text)
             if said == comparable(title) or (said in site_wide and not at_home):
                 return ""
-            return text
+            return rules.DESCRIPTION_DOTS.sub(ELLIPSIS, text)
 
         return next(self._checked(rules.DESCRIPTION_SOURCES, check), "")
 

@@ -324,6 +324,9 @@ BOILERPLATE_DESCRIPTIONS = re.compile(
 DESCRIPTION_MIN_CHARS = 10
 DESCRIPTION_MIN_WORDS = 2
 """A stated description shorter than these is junk (a word, a site name)."""
+DESCRIPTION_DOTS = re.compile(r"\s?\.\.\.$")
+"""Three dots ending a stated description (a summary cut short by the site): written as the
+ellipsis Pagecast's own cuts end with ("\u2026"), as metascraper writes it."""
 PARAGRAPH_MIN_CHARS = 80
 PARAGRAPH_MIN_WORDS = 12
 PARAGRAPHS_READ = 40
