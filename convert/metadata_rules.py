@@ -384,15 +384,17 @@ ARTICLE_IMAGES_READ = 15
 """``<img>`` elements of the ``<article>`` or ``<main>`` (else of the element marked as the main
 region) looked at for its first picture (the fallback when no image declares a size large
 enough), at most."""
-MAIN_REGIONS_READ = 2
-"""Elements marked as the main region (no ``<article>`` or ``<main>``) searched for its first
-picture, at most."""
+MAIN_REGION_MARKS = (("role", "main"), ("id", "main"), ("id", "content"))
+"""Attributes that mark an element as the page's main region (looked for around the headline
+when a page has no ``<article>`` or ``<main>``)."""
 ARTICLE_IMAGE_SKIP = re.compile(r"\.(?:svg|gif)(?:$|\?)", re.I)
 """Image files that are drawings and animations of the page's furniture far more often than its
 picture (icons, spinners, badges): not taken as the article's first picture."""
 ARTICLE_IMAGE_MIN = 100
 """A declared width or height below this makes an image of the article too small to be its
 picture (an icon, an avatar)."""
+LOGO_IMAGES_READ = 12
+"""``<img>`` elements looked at for the logo, at most (the first: a logo is in the header)."""
 LOGOS_READ = 3
 """Logo images (an ``<img>`` whose class, id, alt or file names a logo, or inside an element
 whose class or id does) whose alt text is read for the site's name, at most."""

@@ -38,8 +38,6 @@ _AUTHOR_LINKS = etree.XPath(
     "contains(., '/contributor/')]"
 )
 """Links to an author's page, below the body."""
-_MAIN_MARKED = etree.XPath("//body//*[@role='main' or @id='main' or @id='content']")
-"""Elements marked as the page's main region when it has no ``<article>`` or ``<main>``."""
 _PROPS_KEPT = 8
 """Elements kept per microdata or RDFa property name (the first ones on the page)."""
 _SCHEMA_PREFIXES = ("schema:", "dc:", "dcterms:", "og:", "article:", "sioc:", "foaf:")
@@ -137,12 +135,17 @@ class PageSources:
 
     @cached_property
     def main_regions(self) -> list[etree._Element]:
-        """The ``<article>`` and ``<main>`` elements, else the elements marked as the page's
-        main region (``role="main"``, ``id="main"`` or ``id="content"``: documentation
-        generators and older templates), the first few."""
+        """The ``<article>`` and ``<main>`` elements, else the element around the first
+        ``<h1>`` marked as the page's main region (``role="main"``, ``id="content"``: see
+        :data:`~convert.metadata_rules.MAIN_REGION_MARKS`); looking up from the headline costs
+        its depth, where a search of the page would cost every element."""
         if self.containers:
             return self.containers
-        return _MAIN_MARKED(self.root)[: rules.MAIN_REGIONS_READ]
+        for headline in self.h1[:1]:
+            for ancestor in headline.iterancestors():
+                if any(ancestor.get(name) == value for name, value in rules.MAIN_REGION_MARKS):
+                    return [ancestor]
+        return []
 
     @cached_property
     def times(self) -> list[etree._Element]:

@@ -175,27 +175,34 @@ def article_image(containers: list[etree._Element]) -> str:
 
 
 def logo_texts(images: list[etree._Element]) -> Iterator[str]:
-    """The alt texts of the page's first logo images, the word "logo" removed."""
+    """The alt texts of the page's first logo images (among its first
+    :data:`~convert.metadata_rules.LOGO_IMAGES_READ`: a logo is in the page's header), the word
+    "logo" removed."""
     found = 0
-    for element in images:
-        marks = " ".join(
-            (element.get("class") or "", element.get("id") or "", element.get("alt") or "",
-             element.get("src") or "")
-        )  # fmt: skip
-        parent = element.getparent()
-        for _ in range(2):
-            if parent is None:
-                break
-            marks += " " + (parent.get("class") or "") + " " + (parent.get("id") or "")
-            parent = parent.getparent()
-        if "logo" not in marks.lower():
+    for element in images[: rules.LOGO_IMAGES_READ]:
+        alt = element.get("alt")
+        if not alt:
+            continue
+        if not _marked_logo(element):
             continue
         found += 1
-        text = rules.LOGO_WORD.sub(" ", element.get("alt") or "").strip()
+        text = rules.LOGO_WORD.sub(" ", alt).strip()
         if text:
             yield text
         if found >= rules.LOGOS_READ:
             return
+
+
+def _marked_logo(element: etree._Element) -> bool:
+    """Whether an ``<img>`` or one of its two nearest ancestors names a logo."""
+    marks = [element.get("class"), element.get("id"), element.get("alt"), element.get("src")]
+    parent = element.getparent()
+    for _ in range(2):
+        if parent is None:
+            break
+        marks += (parent.get("class"), parent.get("id"))
+        parent = parent.getparent()
+    return any(mark and "logo" in mark.lower() for mark in marks)
 
 
 def pixels(value: str | None) -> int:
