@@ -79,7 +79,8 @@ FIELD_HELP = {
     "site's name.",
     "description": "The page's summary as it states it, else its first meaningful paragraph.",
     "canonical_url": "The page's canonical URL (the final URL when it states none).",
-    "site_name": "The site's name (publisher, application name, or the readable domain).",
+    "site_name": "The site's name (as the site states it, or as its title or logo names it; "
+    "else the readable domain).",
     "image": "The page's preview image, an absolute URL.",
     "language": "The page's language as a BCP 47 tag (en, en-US, zh-Hant-TW).",
     "final_url": "The URL the page was read from, after redirects.",
