@@ -24,7 +24,7 @@ rather than cut (a cut URL points somewhere else).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import cached_property
 from urllib.parse import urlsplit
@@ -38,11 +38,11 @@ from convert import metadata_dates as dates
 from convert import metadata_images as images
 from convert import metadata_rules as rules
 from convert import metadata_rules_bylines as byline_rules
+from convert import metadata_sites as sites
 from convert import metadata_visible as visible
 from convert.metadata_sources import PageSources
 from convert.metadata_titles import (
     agrees,
-    is_site_name,
     junk_title,
     main_part,
     site_parts,
@@ -180,6 +180,7 @@ class _Reader:
         self.url = url
         self.headline: etree._Element | None = None
         self.domain = readable_domain(url)
+        self._domain_names = sites.domain_names(self.domain)
         self.at_home = urlsplit(url).path in ("", "/")
         """Whether the page is its site's home page."""
         self._sites: set[str] | None = None
@@ -208,10 +209,11 @@ class _Reader:
         elif source == "document:domain":
             yield self.domain
         elif source == "document:title-site":
-            yield from self._naming_site(site_parts(pages.title))
+            yield from sites.naming_site(site_parts(pages.title), self._domain_names)
         elif source == "document:logo":
             logos = visible.logo_texts(pages.images)
-            yield from self._naming_site((text, rules.SITE_NAME_EXTRA_WORDS) for text in logos)
+            named = ((text, rules.SITE_NAME_EXTRA_WORDS) for text in logos)
+            yield from sites.naming_site(named, self._domain_names)
         elif source == "document:paragraph":
             yield visible.first_paragraph(pages.paragraphs)
         elif source == "document:byline":
@@ -223,14 +225,6 @@ class _Reader:
         elif source == "document:url":
             found = rules.URL_DATE.search(urlsplit(self.url).path)
             yield "-".join(found.groups()) if found else ""
-
-    def _naming_site(self, texts: Iterable[tuple[str, int]]) -> Iterator[str]:
-        """The texts (a title's part, a logo's text, each with the words it may have besides)
-        that are the site's name as its domain says it."""
-        names = self._domain_names()
-        for text, extra_words in texts:
-            if is_site_name(clean_text(text), names, extra_words):
-                yield text
 
     @cached_property
     def _byline(self) -> bylines.Byline:
@@ -347,22 +341,7 @@ class _Reader:
         return next(self._checked(rules.CANONICAL_SOURCES, check), "")
 
     def site_name(self) -> str:
-        """The first site name of :data:`~convert.metadata_rules.SITE_NAME_SOURCES`; a shorter
-        name (:data:`~convert.metadata_rules.SITE_NAME_BARE_SOURCES`) inside an Open Graph one
-        is taken instead ("Paycom" for "Paycom.com", "Columbia Star" for "Columbia Star -
-        Columbia's locally owned newspaper")."""
-        for source in rules.SITE_NAME_SOURCES:
-            name = next(self._checked((source,), _site_name), "")
-            if not name:
-                continue
-            if source == "meta:og:site_name":
-                stated = compact(name)
-                for bare in self._checked(rules.SITE_NAME_BARE_SOURCES, _site_name):
-                    inside = compact(bare)
-                    if len(inside) >= rules.SITE_NAME_MIN_CHARS and inside in stated:
-                        return bare if inside != stated else name
-            return name
-        return ""
+        return sites.site_name(lambda names: self._checked(names, sites.checked_name))
 
     def image(self) -> tuple[str, int, int]:
         """(URL, width, height) of the page's image; sizes 0 when not declared."""
@@ -393,26 +372,10 @@ class _Reader:
         """The site's names as :func:`compact` writes them: stated ones and the domain's."""
         if self._sites is None:
             named = tuple(name for name in rules.SITE_NAME_SOURCES if name in rules.SITE_NAMES)
-            found = self._checked(named, _site_name)
-            self._sites = {compact(value) for value in found} | self._domain_names()
+            found = self._checked(named, sites.checked_name)
+            self._sites = {compact(value) for value in found} | self._domain_names
         return self._sites
-
-    def _domain_names(self) -> set[str]:
-        """The names the domain gives the site: the whole and its labels that name something."""
-        domain = self.domain
-        names = {compact(domain)}
-        labels = domain.split(".")[:-1]
-        names.update(compact(label) for label in labels if label not in rules.GENERIC_LABELS)
-        names.discard("")
-        return names
 
 
 def _text(value: object) -> bool:
     return isinstance(value, str) and bool(value.strip())
-
-
-def _site_name(raw: str) -> str:
-    text = clean_text(raw)
-    if not text or junk_title(text) or len(text) > 120 or "://" in text:
-        return ""  # an unresolved JSON-LD reference is a URL, not a name
-    return text

@@ -1,7 +1,8 @@
 """The rules of page metadata, as data: for each field the ordered sources it is read from, the
-names of the meta tags and JSON-LD types behind them, the tables of junk values (placeholder
-images, tracking pixels, "Home", boilerplate descriptions), and the thresholds the checks use
-(the words of authors, bylines and dates are in :mod:`convert.metadata_rules_bylines`).
+names of the meta tags and JSON-LD types behind them, the tables of junk values ("Home",
+boilerplate descriptions), and the thresholds the checks use (the words of authors, bylines and
+dates are in :mod:`convert.metadata_rules_bylines`; placeholder images, tracking pixels and
+the bounds of the image fallbacks in :mod:`convert.metadata_rules_images`).
 :mod:`convert.metadata` iterates them; a rule is read and changed here without reading the
 algorithm."""
 
@@ -58,7 +59,7 @@ IMAGE_SOURCES = (
 )
 FURNITURE_CHECKED_IMAGES = frozenset({"link:image_src", "meta:thumbnail"})
 """Image sources read as a template fills them, not as the page chose its picture: a logo or an
-icon there (:data:`CONTENT_IMAGE_SKIP`, :data:`CONTENT_IMAGE_FILE_SKIP`) is refused, as it is
+icon there (:mod:`convert.metadata_rules_images`) is refused, as it is
 among the page's images."""
 CANONICAL_SOURCES = ("link:canonical", "meta:og:url", "meta:twitter:url", "jsonld:url")
 SITE_NAME_SOURCES = (
@@ -339,75 +340,10 @@ PARAGRAPH_JUNK = re.compile(
 )
 """A paragraph saying one of these is furniture (a consent notice, a sign-up pitch)."""
 
-# -- images -------------------------------------------------------------------------------------
+# -- times --------------------------------------------------------------------------------------
 
-_PLACEHOLDER_WORD = (
-    r"(?:placeholder|spacer|blank|pixel|transparent|clear|empty|dummy|missing|grey|gray|loader|"
-    r"loading|spinner|lazy|\d+x\d+)"
-)
-PLACEHOLDER_STEM = re.compile(
-    rf"^{_PLACEHOLDER_WORD}(?:[-_]?(?:{_PLACEHOLDER_WORD}|\d+))*$",
-    re.I,
-)
-"""A file name (without its extension) made only of placeholder words: "spacer", "1x1",
-"blank-400x300", "pixel" ("pixel-art-contest" is a picture)."""
-PLACEHOLDER_NAME = re.compile(
-    r"placeholder|no[-_]?(?:image|img|photo|picture|thumb)|"
-    r"image[-_]?(?:not[-_]?found|missing|coming[-_]?soon)|lazy[-_]?load|"
-    r"default[-_]?(?:og|share|social|thumb|thumbnail|avatar|image|img|featured|preview)",
-    re.I,
-)
-"""Words anywhere in a file name that mark a placeholder ("default-og-image", "no_photo")."""
-TRACKING_HOSTS = (
-    "facebook.com", "facebook.net", "google-analytics.com", "googletagmanager.com",
-    "doubleclick.net", "googlesyndication.com", "googleadservices.com",
-    "scorecardresearch.com", "quantserve.com", "bat.bing.com", "analytics.twitter.com", "t.co",
-    "ads.linkedin.com", "px.ads.linkedin.com", "pixel.wp.com", "stats.wp.com",
-    "pixel.quantserve.com", "sb.scorecardresearch.com", "ct.pinterest.com",
-    "analytics.tiktok.com", "mc.yandex.ru", "pixel.mathtag.com", "adsrvr.org", "criteo.com",
-    "criteo.net", "amazon-adsystem.com", "hotjar.com",
-)  # fmt: skip
-"""Hosts (and their subdomains) whose images are tracking pixels or ads, never a page's image."""
-TRACKING_PATH = re.compile(
-    r"(?:^|/)(?:tr|pixel|track|tracking|beacon|collect|impression)(?:/|\?|$|\.gif)", re.I
-)
-CONTENT_IMAGE_SKIP = re.compile(
-    r"(?:^|[-_\s/])(?:logo|icon|avatars?|sprite|badge|nav|bullet|dot|emoji|gravatar|author|profile|ad|ads|advert|"
-    r"banner-ad|rating|stars?|flag|payment|social|share|button|btn|arrow|qr)(?:[-_\s./]|$)",
-    re.I,
-)
-"""Class, id, alt or file-name words of images that are furniture, not the page's picture."""
-CONTENT_IMAGE_FILE_SKIP = re.compile(r"logo|favicon|sprite|placeholder", re.I)
-"""Words anywhere in an image's file name (not only between separators: "OHOLogo2021.png")
-that make it furniture."""
-ARTICLE_IMAGES_READ = 15
-"""``<img>`` elements of the ``<article>`` or ``<main>`` (else of the element marked as the main
-region) looked at for its first picture (the fallback when no image declares a size large
-enough), at most."""
-MAIN_REGION_MARKS = (("role", "main"), ("id", "main"), ("id", "content"))
-"""Attributes that mark an element as the page's main region (looked for around the headline
-when a page has no ``<article>`` or ``<main>``)."""
-ARTICLE_IMAGE_SKIP = re.compile(r"\.(?:svg|gif)(?:$|\?)", re.I)
-"""Image files that are drawings and animations of the page's furniture far more often than its
-picture (icons, spinners, badges): not taken as the article's first picture."""
-ARTICLE_IMAGE_MIN = 100
-"""A declared width or height below this makes an image of the article too small to be its
-picture (an icon, an avatar)."""
-LOGO_IMAGES_READ = 12
-"""``<img>`` elements looked at for the logo, at most (the first: a logo is in the header)."""
-LOGOS_READ = 3
-"""Logo images (an ``<img>`` whose class, id, alt or file names a logo, or inside an element
-whose class or id does) whose alt text is read for the site's name, at most."""
-LOGO_WORD = re.compile(r"\s*\blogo\b(?:\s+of\b)?\s*", re.I)
-"""The word removed from a logo's alt text ("Tarkett Logo")."""
-CONTENT_IMAGE_MIN = (200, 120)
-"""Smallest width and height (declared in the markup) of the largest-content-image fallback."""
-IMAGES_READ = 60
-"""``<img>`` elements looked at for the largest content image, at most."""
 TIMES_READ = 10
 """``<time>`` elements looked at for a date when the byline has none, at most."""
-IMAGE_SIZE_LIMIT = 20_000
-"""Largest declared width or height believed (a bigger number is a mistake)."""
 
 # -- sites and languages ------------------------------------------------------------------------
 

@@ -15,6 +15,7 @@ from urllib.parse import urljoin, urlsplit
 
 from convert import metadata_rules as rules
 from convert import metadata_rules_bylines as byline_rules
+from convert import metadata_rules_images as image_rules
 
 URL_LIMIT = 2048
 """Longest URL kept from a page; a longer one is dropped."""
@@ -97,13 +98,15 @@ def junk_image(url: str) -> bool:
     """Whether an absolute image URL is a placeholder or a tracking pixel, not a picture."""
     parts = urlsplit(url)
     host = (parts.hostname or "").lower()
-    if any(host == known or host.endswith("." + known) for known in rules.TRACKING_HOSTS):
+    if any(host == known or host.endswith("." + known) for known in image_rules.TRACKING_HOSTS):
         return True
     path = parts.path
-    if rules.TRACKING_PATH.search(path) and not _IMAGE_FILE.search(path):
+    if image_rules.TRACKING_PATH.search(path) and not _IMAGE_FILE.search(path):
         return True
     stem = path.rsplit("/", 1)[-1].rsplit(".", 1)[0]
-    return bool(rules.PLACEHOLDER_STEM.match(stem) or rules.PLACEHOLDER_NAME.search(stem))
+    return bool(
+        image_rules.PLACEHOLDER_STEM.match(stem) or image_rules.PLACEHOLDER_NAME.search(stem)
+    )
 
 
 _IMAGE_FILE = re.compile(r"\.(?:jpe?g|png|webp|avif)$", re.I)

@@ -13,6 +13,7 @@ from lxml import etree
 
 from convert import metadata_rules as rules
 from convert import metadata_rules_bylines as byline_rules
+from convert import metadata_rules_images as image_rules
 from convert.hiding import is_hidden
 from convert.metadata_values import clean_text, iso_date
 
@@ -114,14 +115,14 @@ def first_paragraph(paragraphs: list[etree._Element]) -> str:
 
 def largest_image(images: list[etree._Element]) -> tuple[str, int, int]:
     """(src, width, height) of the largest image by its declared size that is not furniture
-    (a logo, an icon, an avatar) nor smaller than :data:`~convert.metadata_rules.CONTENT_IMAGE_MIN`;
-    ("", 0, 0) when there is none."""
+    (a logo, an icon, an avatar) nor smaller than
+    :data:`~convert.metadata_rules_images.CONTENT_IMAGE_MIN`; ("", 0, 0) when there is none."""
     best: tuple[str, int, int] = ("", 0, 0)
     for element in images:
         width, height = pixels(element.get("width")), pixels(element.get("height"))
         if not width or not height:
             continue
-        if width < rules.CONTENT_IMAGE_MIN[0] or height < rules.CONTENT_IMAGE_MIN[1]:
+        if width < image_rules.CONTENT_IMAGE_MIN[0] or height < image_rules.CONTENT_IMAGE_MIN[1]:
             continue
         src = image_src(element)
         if not src or furniture_image(src, element):
@@ -149,7 +150,8 @@ def furniture_image(src: str, element: etree._Element | None = None) -> bool:
     words = " ".join((*marks, src))
     name = src.split("?", 1)[0].rsplit("/", 1)[-1]
     return bool(
-        rules.CONTENT_IMAGE_SKIP.search(words) or rules.CONTENT_IMAGE_FILE_SKIP.search(name)
+        image_rules.CONTENT_IMAGE_SKIP.search(words)
+        or image_rules.CONTENT_IMAGE_FILE_SKIP.search(name)
     )
 
 
@@ -158,14 +160,14 @@ def article_image(containers: list[etree._Element]) -> str:
     it): not furniture, not a drawing or animation, not declared small; "" when there is none."""
     for container in containers:
         for count, element in enumerate(container.iter("img")):
-            if count >= rules.ARTICLE_IMAGES_READ:
+            if count >= image_rules.ARTICLE_IMAGES_READ:
                 break
             src = image_src(element)
-            if not src or rules.ARTICLE_IMAGE_SKIP.search(src):
+            if not src or image_rules.ARTICLE_IMAGE_SKIP.search(src):
                 continue
             width, height = pixels(element.get("width")), pixels(element.get("height"))
-            if (width and width < rules.ARTICLE_IMAGE_MIN) or (
-                height and height < rules.ARTICLE_IMAGE_MIN
+            if (width and width < image_rules.ARTICLE_IMAGE_MIN) or (
+                height and height < image_rules.ARTICLE_IMAGE_MIN
             ):
                 continue
             if furniture_image(src, element) or in_furniture(element, rules.HEADLINE_FURNITURE):
@@ -176,20 +178,20 @@ def article_image(containers: list[etree._Element]) -> str:
 
 def logo_texts(images: list[etree._Element]) -> Iterator[str]:
     """The alt texts of the page's first logo images (among its first
-    :data:`~convert.metadata_rules.LOGO_IMAGES_READ`: a logo is in the page's header), the word
-    "logo" removed."""
+    :data:`~convert.metadata_rules_images.LOGO_IMAGES_READ`: a logo is in the page's header),
+    the word "logo" removed."""
     found = 0
-    for element in images[: rules.LOGO_IMAGES_READ]:
+    for element in images[: image_rules.LOGO_IMAGES_READ]:
         alt = element.get("alt")
         if not alt:
             continue
         if not _marked_logo(element):
             continue
         found += 1
-        text = rules.LOGO_WORD.sub(" ", alt).strip()
+        text = image_rules.LOGO_WORD.sub(" ", alt).strip()
         if text:
             yield text
-        if found >= rules.LOGOS_READ:
+        if found >= image_rules.LOGOS_READ:
             return
 
 
@@ -211,4 +213,4 @@ def pixels(value: str | None) -> int:
     if not text.isdigit():
         return 0
     number = int(text)
-    return number if 0 < number <= rules.IMAGE_SIZE_LIMIT else 0
+    return number if 0 < number <= image_rules.IMAGE_SIZE_LIMIT else 0
