@@ -1,5 +1,5 @@
 # Everyday verbs. Each one sets up what it needs first (deploy/bootstrap.sh is idempotent).
-.PHONY: run test setup lint format config client-wheel bench bench-oembed bench-fetch bench-screenshot bench-readiness bench-markdown bench-extraction bench-metadata bench-crawl bench-safety load chaos fuzz ssrf hostile clean
+.PHONY: run test setup lint format config client-wheel bench bench-oembed bench-fetch bench-screenshot bench-readiness bench-markdown bench-extraction bench-metadata bench-metascraper bench-crawl bench-safety load chaos fuzz ssrf hostile clean
 
 run:            ## set up, print an API key, run the server
 	bash deploy/bootstrap.sh run
@@ -51,6 +51,10 @@ bench-extraction: ## main content on WCXB-dev's 1,497 real pages against trafila
 bench-metadata: ## title, author and date on WCXB-dev's 1,497 pages (trafilatura beside), every field on the fixture set, ms per page (about 2 minutes)
 	.venv/bin/pip install -q -r bench/requirements.txt
 	.venv/bin/python -m bench.metadata
+
+bench-metascraper: ## bench-metadata plus every field's agreement with metascraper (npm; installs node and it on first use)
+	.venv/bin/pip install -q -r bench/requirements.txt
+	.venv/bin/python -m bench.metadata --metascraper --disagreements bench/metascraper/disagreements.jsonl
 
 bench-crawl:    ## a 500-page local crawl against the single-page endpoint, another organization's p95 during it (about 1 minute)
 	.venv/bin/python bench/crawl.py

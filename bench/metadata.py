@@ -24,7 +24,9 @@ on the same parsed pages, interleaved, so that what the step adds is measured in
 conditions.
 
     python -m bench.metadata [--data DIR] [--limit N] [--repeat N] [--baseline REV] [--no-peer]
-        [--per-page FILE]
+        [--per-page FILE] [--metascraper [--disagreements FILE]]
+
+``--metascraper`` adds every field's agreement with metascraper (:mod:`bench.metadata_agreement`).
 
 trafilatura comes from bench/requirements.txt, for comparison only; Pagecast never imports it.
 """
@@ -49,6 +51,7 @@ from pathlib import Path
 import lxml.etree
 import lxml.html
 
+from bench import metadata_agreement as agreement
 from convert.document import read_document
 from convert.metadata import FIELDS, PageMetadata, page_metadata, read_metadata
 from convert.metadata_values import comparable, same_names
@@ -93,6 +96,9 @@ class Row:
     base_first_ms: float = 0.0
     parse_ms: float = 0.0
     """Parsing the page (not part of the step): how loaded the machine was, for comparison."""
+    url: str = ""
+    fields: dict[str, str] = field(default_factory=dict)
+    """Every field Pagecast gave (for the agreement with metascraper)."""
 
 
 def title_words(text: str) -> str:
@@ -150,7 +156,7 @@ def timed(read: Reader, root: lxml.html.HtmlElement, url: str) -> tuple[object, 
 
 def pagecast(
     page_html: str, url: str, repeat: int, baseline: Reader | None
-) -> tuple[dict[str, str], dict[str, list[float]]]:
+) -> tuple[PageMetadata, dict[str, list[float]]]:
     """The fields, and CPU seconds: ``parse``, and ``step`` and ``baseline`` for each of
     ``repeat`` runs (the two readers alternating, each going first on every other run)."""
     started = time.process_time()
@@ -171,8 +177,7 @@ def pagecast(
             if name == "step":
                 found = result
     assert isinstance(found, PageMetadata)
-    fields = {"title": found.title, "author": found.author, "date": found.published_at}
-    return fields, seconds
+    return found, seconds
 
 
 def trafilatura_metadata(page_html: str, url: str) -> dict[str, str]:
@@ -202,8 +207,14 @@ def run(data: Path, ids: list[str], peer: bool, repeat: int, baseline: Reader | 
             truth.get("author") or None,
             truth.get("publish_date") or None,
         )
-        row = Row(labels)
-        row.got["pagecast"], seconds = pagecast(page_html, url, repeat, baseline)
+        row = Row(labels, url=url)
+        found, seconds = pagecast(page_html, url, repeat, baseline)
+        row.fields = found.as_dict()
+        row.got["pagecast"] = {
+            "title": found.title,
+            "author": found.author,
+            "date": found.published_at,
+        }
         row.parse_ms = seconds["parse"][0] * 1000
         row.ms, row.first_ms = min(seconds["step"]) * 1000, seconds["step"][0] * 1000
         if seconds["baseline"]:
@@ -298,6 +309,27 @@ def fixture_table() -> None:
             print(f"- {page.name} {name}: got {have!r}, expected {want!r}")
 
 
+def metascraper_table(data: Path, rows: list[Row], disagreements: Path | None) -> None:
+    version = agreement.ensure_installed()
+    theirs = agreement.metascraper_fields(
+        data, [(row.labels.file_id, row.url) for row in rows], version
+    )
+    print(
+        f"\nmetascraper {version} (node {agreement.node_version()}), "
+        "its rule bundles for every field"
+    )
+    pairs = [(row.labels.file_id, row.fields, theirs[row.labels.file_id]) for row in rows]
+    agreement.agreement_table(pairs)
+    times = [float(theirs[row.labels.file_id].get("ms", 0)) for row in rows]
+    print(
+        "metascraper's own time (wall clock, parsing included): "
+        f"mean {statistics.fmean(times):.1f} ms"
+    )
+    if disagreements:
+        agreement.write_disagreements(pairs, disagreements)
+        print(f"disagreements: {disagreements}")
+
+
 def write_per_page(rows: list[Row], path: Path, systems: list[str]) -> None:
     with path.open("w", newline="", encoding="utf-8") as out:
         writer = csv.writer(out)
@@ -325,6 +357,14 @@ def main() -> None:
         help="git revision whose convert/metadata.py is timed beside ('' for none)",
     )
     parser.add_argument("--per-page", type=Path, help="write every page's fields to this CSV")
+    parser.add_argument(
+        "--metascraper",
+        action="store_true",
+        help="also score agreement with metascraper on every field (installs it on first use)",
+    )
+    parser.add_argument(
+        "--disagreements", type=Path, help="with --metascraper: write each disagreement (JSONL)"
+    )
     args = parser.parse_args()
     if not (args.data / "ground-truth").is_dir():
         parser.error(f"--data: no WCXB set at {args.data}")
@@ -344,6 +384,8 @@ def main() -> None:
     wcxb_tables(rows, systems)
     time_table(rows, max(args.repeat, 1))
     fixture_table()
+    if args.metascraper:
+        metascraper_table(args.data, rows, args.disagreements)
     if args.per_page:
         write_per_page(rows, args.per_page, systems)
         print(f"\nper-page fields: {args.per_page}")

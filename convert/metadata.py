@@ -13,7 +13,8 @@ Sources are read lazily: a page whose head says everything costs one pass over i
 The title is the page's headline as the reader sees it when it agrees with a title the page
 states (the stated titles have the site's name trimmed first), else the first stated title
 with its site name trimmed. The site name falls back to the JSON-LD publisher, the application
-name, then a readable form of the domain.
+name, the part of the ``<title>`` or the logo's text that names the domain, then a readable
+form of the domain.
 
 Every field is capped here, where the page is read, so that a hostile page (a 5 MB ``<title>``)
 cannot make the frames, answers and caches built from its metadata large: texts are cut to
@@ -34,14 +35,17 @@ from lxml import etree
 from convert import metadata_authors as authors
 from convert import metadata_byline as bylines
 from convert import metadata_dates as dates
+from convert import metadata_images as images
 from convert import metadata_rules as rules
 from convert import metadata_rules_bylines as byline_rules
+from convert import metadata_sites as sites
 from convert import metadata_visible as visible
 from convert.metadata_sources import PageSources
 from convert.metadata_titles import (
     agrees,
     junk_title,
     main_part,
+    site_parts,
     stated_title,
     trim_site,
     variants,
@@ -53,7 +57,6 @@ from convert.metadata_values import (
     clean_text,
     compact,
     comparable,
-    junk_image,
     language_tag,
     readable_domain,
     words,
@@ -76,7 +79,8 @@ FIELD_HELP = {
     "site's name.",
     "description": "The page's summary as it states it, else its first meaningful paragraph.",
     "canonical_url": "The page's canonical URL (the final URL when it states none).",
-    "site_name": "The site's name (publisher, application name, or the readable domain).",
+    "site_name": "The site's name (as the site states it, or as its title or logo names it; "
+    "else the readable domain).",
     "image": "The page's preview image, an absolute URL.",
     "language": "The page's language as a BCP 47 tag (en, en-US, zh-Hant-TW).",
     "final_url": "The URL the page was read from, after redirects.",
@@ -176,6 +180,7 @@ class _Reader:
         self.url = url
         self.headline: etree._Element | None = None
         self.domain = readable_domain(url)
+        self._domain_names = sites.domain_names(self.domain)
         self.at_home = urlsplit(url).path in ("", "/")
         """Whether the page is its site's home page."""
         self._sites: set[str] | None = None
@@ -203,6 +208,12 @@ class _Reader:
             yield pages.lang
         elif source == "document:domain":
             yield self.domain
+        elif source == "document:title-site":
+            yield from sites.naming_site(site_parts(pages.title), self._domain_names)
+        elif source == "document:logo":
+            logos = visible.logo_texts(pages.images)
+            named = ((text, rules.SITE_NAME_EXTRA_WORDS) for text in logos)
+            yield from sites.naming_site(named, self._domain_names)
         elif source == "document:paragraph":
             yield visible.first_paragraph(pages.paragraphs)
         elif source == "document:byline":
@@ -310,7 +321,7 @@ class _Reader:
             said = comparable(text)
             if said == comparable(title) or (said in site_wide and not at_home):
                 return ""
-            return text
+            return rules.DESCRIPTION_DOTS.sub(ELLIPSIS, text)
 
         return next(self._checked(rules.DESCRIPTION_SOURCES, check), "")
 
@@ -330,31 +341,11 @@ class _Reader:
         return next(self._checked(rules.CANONICAL_SOURCES, check), "")
 
     def site_name(self) -> str:
-        return next(self._checked(rules.SITE_NAME_SOURCES, _site_name), "")
+        return sites.site_name(lambda names: self._checked(names, sites.checked_name))
 
     def image(self) -> tuple[str, int, int]:
         """(URL, width, height) of the page's image; sizes 0 when not declared."""
-        for source in rules.IMAGE_SOURCES:
-            for raw, width, height in self._images(source):
-                url = absolute_url(self.url, raw) if raw else ""
-                if url and not junk_image(url):
-                    return url, visible.pixels(width), visible.pixels(height)
-        return "", 0, 0
-
-    def _images(self, source: str) -> Iterator[tuple[str, str, str]]:
-        meta = self.sources.meta
-        if source.startswith("meta:og:image"):
-            sizes = (_first(meta, "og:image:width"), _first(meta, "og:image:height"))
-            for index, raw in enumerate(self.values(source)):
-                yield (raw, *sizes) if index == 0 else (raw, "", "")
-        elif source == "jsonld:image":
-            yield from self.sources.entities.images()
-        elif source == "document:image":
-            src, width, height = visible.largest_image(self.sources.images)
-            yield src, str(width or ""), str(height or "")
-        else:
-            for raw in self.values(source):
-                yield raw, "", ""
+        return images.page_image(self.sources, self.url, self.values)
 
     def language(self) -> str:
         return next(self._checked(rules.LANGUAGE_SOURCES, language_tag), "")
@@ -381,26 +372,10 @@ class _Reader:
         """The site's names as :func:`compact` writes them: stated ones and the domain's."""
         if self._sites is None:
             named = tuple(name for name in rules.SITE_NAME_SOURCES if name in rules.SITE_NAMES)
-            found = self._checked(named, _site_name)
-            names = {compact(value) for value in found}
-            domain = self.domain
-            names.add(compact(domain))
-            labels = domain.split(".")[:-1]
-            names.update(compact(label) for label in labels if label not in rules.GENERIC_LABELS)
-            names.discard("")
-            self._sites = names
+            found = self._checked(named, sites.checked_name)
+            self._sites = {compact(value) for value in found} | self._domain_names
         return self._sites
-
-
-def _first(meta: dict[str, list[str]], name: str) -> str:
-    values = meta.get(name)
-    return values[0] if values else ""
 
 
 def _text(value: object) -> bool:
     return isinstance(value, str) and bool(value.strip())
-
-
-def _site_name(raw: str) -> str:
-    text = clean_text(raw)
-    return text if text and not junk_title(text) and len(text) <= 120 else ""

@@ -1,8 +1,8 @@
 """When a page was published: the first date of the sources it dates itself by, the dateline a
-reader sees under the headline first; a dateline that says only when the page was updated, or
-that shows a date a few days after the stated publication date (a later edit, a thread's later
-reply), gives way to the stated date. Pure; the sources and thresholds are data in
-:mod:`convert.metadata_rules`."""
+reader sees under the headline first; a dateline that says only when the page was updated,
+that shows the day the page states it was modified, or that shows a date a few days after the
+stated publication date (a later edit, a thread's later reply), gives way to the stated date.
+Pure; the sources and thresholds are data in :mod:`convert.metadata_rules`."""
 
 from __future__ import annotations
 
@@ -25,7 +25,8 @@ def published(values: Values, *, updated: bool) -> str:
             day = iso_date(raw, loose=loose) if raw else ""
             if day and source == "document:dateline":
                 stated = stated_published(values)
-                if updated or (stated and _shortly_before(stated, day)):
+                shows_update = updated or _shows_modified(values, day, stated)
+                if shows_update or (stated and _shortly_before(stated, day)):
                     return stated or day
             if day:
                 return day
@@ -40,6 +41,19 @@ def stated_published(values: Values) -> str:
             if day:
                 return day
     return ""
+
+
+def _shows_modified(values: Values, shown: str, stated: str) -> bool:
+    """Whether the dateline shows the day the page states it was modified, later than the day
+    it states it was published (the dateline is the last update's, unlabelled)."""
+    if not stated or stated[:10] >= shown[:10]:
+        return False
+    for source in rules.STATED_MODIFIED:
+        for raw in values(source):
+            day = iso_date(raw) if raw else ""
+            if day:
+                return day[:10] == shown[:10]
+    return False
 
 
 def _shortly_before(stated: str, shown: str) -> bool:

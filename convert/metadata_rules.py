@@ -1,7 +1,8 @@
 """The rules of page metadata, as data: for each field the ordered sources it is read from, the
-names of the meta tags and JSON-LD types behind them, the tables of junk values (placeholder
-images, tracking pixels, "Home", boilerplate descriptions), and the thresholds the checks use
-(the words of authors, bylines and dates are in :mod:`convert.metadata_rules_bylines`).
+names of the meta tags and JSON-LD types behind them, the tables of junk values ("Home",
+boilerplate descriptions), and the thresholds the checks use (the words of authors, bylines and
+dates are in :mod:`convert.metadata_rules_bylines`; placeholder images, tracking pixels and
+the bounds of the image fallbacks in :mod:`convert.metadata_rules_images`).
 :mod:`convert.metadata` iterates them; a rule is read and changed here without reading the
 algorithm."""
 
@@ -54,7 +55,12 @@ IMAGE_SOURCES = (
     "meta:sailthru.image.full",
     "rdfa:image",
     "document:image",
+    "document:article-image",
 )
+FURNITURE_CHECKED_IMAGES = frozenset({"link:image_src", "meta:thumbnail"})
+"""Image sources read as a template fills them, not as the page chose its picture: a logo or an
+icon there (:mod:`convert.metadata_rules_images`) is refused, as it is
+among the page's images."""
 CANONICAL_SOURCES = ("link:canonical", "meta:og:url", "meta:twitter:url", "jsonld:url")
 SITE_NAME_SOURCES = (
     "meta:og:site_name",
@@ -63,8 +69,18 @@ SITE_NAME_SOURCES = (
     "meta:application-name",
     "meta:apple-mobile-web-app-title",
     "microdata:publisher",
+    "document:title-site",
+    "document:logo",
     "document:domain",
 )
+"""The site's stated names first; then the part of the ``<title>`` that names the site ("Dental
+Care | ONE Health Ohio" on onehealthohio.org), then a logo's text that does ("Tarkett Logo" on
+tarkett.co.uk), before the bare domain. A title's part or a logo's text is taken only when it
+names the domain (:func:`convert.metadata_titles.names_site`): a tagline or a section's name
+does not."""
+SITE_NAME_BARE_SOURCES = ("jsonld:publisher",)
+"""Sources whose name, when an ``og:site_name`` holds it with more around it (a domain's ending,
+a tagline, "Blog"), is taken instead: the name itself, as the publisher states it."""
 SITE_NAMES = frozenset(
     {"meta:og:site_name", "jsonld:publisher", "jsonld:website", "meta:application-name",
      "meta:apple-mobile-web-app-title"}
@@ -167,6 +183,9 @@ URL_DATE = re.compile(r"/((?:19|20)\d\d)[/-](0[1-9]|1[0-2])[/-](0[1-9]|[12]\d|3[
 """A date in a page's path ("/2025/12/19/title", "/2025-12-15-title"): the day it was published,
 when the page states none."""
 STATED_PUBLISHED = ("jsonld:datepublished", "meta:article:published_time", "meta:datepublished")
+STATED_MODIFIED = ("jsonld:datemodified", "meta:article:modified_time", "meta:og:updated_time")
+"""Where a page states when it was last modified: a dateline showing that day (after the stated
+publication date) is the update's, and the stated publication date is taken."""
 """The publication dates a dateline that says only "Updated ..." gives way to, and one that
 shows a date shortly after them (:data:`DATELINE_LATER_DAYS`)."""
 DATELINE_EARLIER_DAYS = 2
@@ -243,6 +262,19 @@ TITLE_SEPARATOR = re.compile(
     r"\s+[|\-\u2013\u2014\u2022\u00b7:/~\u00bb\u2039\u203a]{1,2}\s+|\s*[|\u2022\u00b7\u00bb]\s*"
 )
 """What stands between a page's title and its site's name: "Page | Site", "Site - Page"."""
+SITE_NAME_EXTRA_WORDS = 3
+"""Capitalised words the last part of a title or a logo's text may have beside the domain's
+name and still be taken as the site's name ("Cornell Garden-Based Learning" on cornell.edu)."""
+SITE_INITIALS_MIN = 3
+"""Initials this long or longer may stand for the site's name ("LMU" on lmu.edu)."""
+SITE_NAME_MIN_CHARS = 4
+"""A domain's name shorter than this is not looked for inside a title's part or a logo's text."""
+SITE_PREFIX_SHARE = 2 / 3
+"""A title's part or logo's text that begins the domain's name and covers this share of it names
+the site ("Encore Realty" on encorerealtysc.com)."""
+SITE_FIRST_EXTRA_WORDS = 1
+"""The same for a title's first part ("Raspberry Pi Forums - Topic"), more often the page's
+subject there ("Humanscale M/Class Monitor Arms - Up to 79% more")."""
 SITE_PART_WORDS = 4
 """A part of a title this short that holds the site's name is the site's name ("Raspberry Pi
 Forums" on raspberrypi.com)."""
@@ -293,6 +325,9 @@ BOILERPLATE_DESCRIPTIONS = re.compile(
 DESCRIPTION_MIN_CHARS = 10
 DESCRIPTION_MIN_WORDS = 2
 """A stated description shorter than these is junk (a word, a site name)."""
+DESCRIPTION_DOTS = re.compile(r"\s?\.\.\.$")
+"""Three dots ending a stated description (a summary cut short by the site): written as the
+ellipsis Pagecast's own cuts end with ("\u2026"), as metascraper writes it."""
 PARAGRAPH_MIN_CHARS = 80
 PARAGRAPH_MIN_WORDS = 12
 PARAGRAPHS_READ = 40
@@ -305,52 +340,10 @@ PARAGRAPH_JUNK = re.compile(
 )
 """A paragraph saying one of these is furniture (a consent notice, a sign-up pitch)."""
 
-# -- images -------------------------------------------------------------------------------------
+# -- times --------------------------------------------------------------------------------------
 
-_PLACEHOLDER_WORD = (
-    r"(?:placeholder|spacer|blank|pixel|transparent|clear|empty|dummy|missing|grey|gray|loader|"
-    r"loading|spinner|lazy|\d+x\d+)"
-)
-PLACEHOLDER_STEM = re.compile(
-    rf"^{_PLACEHOLDER_WORD}(?:[-_]?(?:{_PLACEHOLDER_WORD}|\d+))*$",
-    re.I,
-)
-"""A file name (without its extension) made only of placeholder words: "spacer", "1x1",
-"blank-400x300", "pixel" ("pixel-art-contest" is a picture)."""
-PLACEHOLDER_NAME = re.compile(
-    r"placeholder|no[-_]?(?:image|img|photo|picture|thumb)|"
-    r"image[-_]?(?:not[-_]?found|missing|coming[-_]?soon)|lazy[-_]?load|"
-    r"default[-_]?(?:og|share|social|thumb|thumbnail|avatar|image|img|featured|preview)",
-    re.I,
-)
-"""Words anywhere in a file name that mark a placeholder ("default-og-image", "no_photo")."""
-TRACKING_HOSTS = (
-    "facebook.com", "facebook.net", "google-analytics.com", "googletagmanager.com",
-    "doubleclick.net", "googlesyndication.com", "googleadservices.com",
-    "scorecardresearch.com", "quantserve.com", "bat.bing.com", "analytics.twitter.com", "t.co",
-    "ads.linkedin.com", "px.ads.linkedin.com", "pixel.wp.com", "stats.wp.com",
-    "pixel.quantserve.com", "sb.scorecardresearch.com", "ct.pinterest.com",
-    "analytics.tiktok.com", "mc.yandex.ru", "pixel.mathtag.com", "adsrvr.org", "criteo.com",
-    "criteo.net", "amazon-adsystem.com", "hotjar.com",
-)  # fmt: skip
-"""Hosts (and their subdomains) whose images are tracking pixels or ads, never a page's image."""
-TRACKING_PATH = re.compile(
-    r"(?:^|/)(?:tr|pixel|track|tracking|beacon|collect|impression)(?:/|\?|$|\.gif)", re.I
-)
-CONTENT_IMAGE_SKIP = re.compile(
-    r"(?:^|[-_\s/])(?:logo|icon|avatar|sprite|badge|emoji|gravatar|author|profile|ad|ads|advert|"
-    r"banner-ad|rating|stars?|flag|payment|social|share|button|btn|arrow|qr)(?:[-_\s./]|$)",
-    re.I,
-)
-"""Class, id, alt or file-name words of images that are furniture, not the page's picture."""
-CONTENT_IMAGE_MIN = (200, 120)
-"""Smallest width and height (declared in the markup) of the largest-content-image fallback."""
-IMAGES_READ = 60
-"""``<img>`` elements looked at for the largest content image, at most."""
 TIMES_READ = 10
 """``<time>`` elements looked at for a date when the byline has none, at most."""
-IMAGE_SIZE_LIMIT = 20_000
-"""Largest declared width or height believed (a bigger number is a mistake)."""
 
 # -- sites and languages ------------------------------------------------------------------------
 

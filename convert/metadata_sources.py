@@ -17,6 +17,7 @@ from lxml import etree
 
 from convert import metadata_rules as rules
 from convert import metadata_rules_bylines as byline_rules
+from convert import metadata_rules_images as image_rules
 from convert.metadata_jsonld import JsonLd
 
 _PASS_TAGS = ("html", "body", "meta", "link", "title", "script", "h1", "article", "main")
@@ -131,7 +132,23 @@ class PageSources:
 
     @cached_property
     def images(self) -> list[etree._Element]:
-        return self._first("img", rules.IMAGES_READ)
+        return self._first("img", image_rules.IMAGES_READ)
+
+    @cached_property
+    def main_regions(self) -> list[etree._Element]:
+        """The ``<article>`` and ``<main>`` elements, else the element around the first
+        ``<h1>`` marked as the page's main region (``role="main"``, ``id="content"``: see
+        :data:`~convert.metadata_rules_images.MAIN_REGION_MARKS`); looking up from the headline
+        costs its depth, where a search of the page would cost every element."""
+        if self.containers:
+            return self.containers
+        for headline in self.h1[:1]:
+            for ancestor in headline.iterancestors():
+                if any(
+                    ancestor.get(name) == value for name, value in image_rules.MAIN_REGION_MARKS
+                ):
+                    return [ancestor]
+        return []
 
     @cached_property
     def times(self) -> list[etree._Element]:

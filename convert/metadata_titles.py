@@ -5,6 +5,8 @@ the separators, word lists and thresholds are data in :mod:`convert.metadata_rul
 
 from __future__ import annotations
 
+import re
+
 from convert import metadata_rules as rules
 from convert import metadata_rules_bylines as byline_rules
 from convert.metadata_sources import PageSources
@@ -46,7 +48,7 @@ def trim_site(title: str, sites: set[str]) -> str:
         return title
     separators = rules.TITLE_SEPARATOR.findall(title)
     for end in (-1, 0):
-        if _names_site(parts[end], sites):
+        if names_site(parts[end], sites):
             kept_parts = parts[:-1] if end == -1 else parts[1:]
             kept_separators = separators[:-1] if end == -1 else separators[1:]
             rebuilt = kept_parts[0]
@@ -87,7 +89,57 @@ def _capitalised(part: str) -> bool:
     return part[:1].isupper() or part[:1].isdigit()
 
 
-def _names_site(part: str, sites: set[str]) -> bool:
+def site_parts(title: str) -> list[tuple[str, int]]:
+    """The end parts of a title that may be its site's name, the last first ("Page | Site",
+    then "Site - Page"), each with the words it may have beside the site's name (fewer for the
+    first part, which is as often the page's subject: "Humanscale M/Class Monitor Arms"); none
+    when the title has no separator."""
+    parts = [part.strip() for part in rules.TITLE_SEPARATOR.split(title) if part.strip()]
+    if len(parts) < 2:
+        return []
+    return [(parts[-1], rules.SITE_NAME_EXTRA_WORDS), (parts[0], rules.SITE_FIRST_EXTRA_WORDS)]
+
+
+def is_site_name(text: str, sites: set[str], extra_words: int) -> bool:
+    """Whether a title's part or a logo's text is the site's name itself, as a site-name field
+    wants it: one of the domain's names (small words such as "the" and "for" aside: "The
+    Partnership for Student Success" on partnershipstudentsuccess.org), their initials, most of
+    one ("Encore Realty" on encorerealtysc.com), or one of them with at most ``extra_words``
+    more words, each capitalised as a name's are ("Raspberry Pi Forums", "Stripe API
+    Reference"; not "Workout shirts from Gymshark"). Numbers and a domain's generic words do
+    not count ("SQLAlchemy 2.0 Documentation", "virtualbox.org")."""
+    names = words(text)
+    said = compact(text)
+    core = "".join(word for word in names if word not in byline_rules.NAME_PARTICLES)
+    if not core:
+        return False
+    if said in sites or core in sites:
+        return True
+    initials = "".join(word[0] for word in names if word not in byline_rules.NAME_PARTICLES)
+    if len(initials) >= rules.SITE_INITIALS_MIN and initials in sites:
+        return True
+    tokens = [token for token in _TOKEN.findall(text) if token.isalpha() and len(token) > 1]
+    for site in sites:
+        if len(site) < rules.SITE_NAME_MIN_CHARS:
+            continue
+        if site.startswith(core) and len(core) >= rules.SITE_PREFIX_SHARE * len(site):
+            return True
+        if site in said or site in core:
+            extra = [
+                token
+                for token in tokens
+                if compact(token) not in site and token.lower() not in rules.GENERIC_LABELS
+            ]
+            capitalised = all(token[0].isupper() for token in extra)
+            if capitalised and len(extra) <= extra_words:
+                return True
+    return False
+
+
+_TOKEN = re.compile(r"[^\W_]+")
+
+
+def names_site(part: str, sites: set[str]) -> bool:
     """Whether a part of a title is the site's name: one of its names, one of them with a word
     or two more ("Raspberry Pi Forums"), or their initials ("OSHA")."""
     said = compact(part)

@@ -15,6 +15,7 @@ from urllib.parse import urljoin, urlsplit
 
 from convert import metadata_rules as rules
 from convert import metadata_rules_bylines as byline_rules
+from convert import metadata_rules_images as image_rules
 
 URL_LIMIT = 2048
 """Longest URL kept from a page; a longer one is dropped."""
@@ -71,7 +72,7 @@ def compact(text: str) -> str:
 def absolute_url(base: str, value: str) -> str:
     """``value`` made absolute against ``base``: "" unless http(s) with a host, or when longer
     than :data:`URL_LIMIT` (a cut URL points somewhere else)."""
-    value = value.strip()
+    value = _EXTRA_SLASHES.sub(r"\1//", value.strip())
     if not value or len(value) > URL_LIMIT or value.startswith(("data:", "javascript:")):
         return ""
     if _PLAIN_ABSOLUTE.match(value):
@@ -86,6 +87,9 @@ def absolute_url(base: str, value: str) -> str:
     return joined
 
 
+_EXTRA_SLASHES = re.compile(r"^(https?:)/{4,}", re.I)
+"""A scheme glued to a protocol-relative URL ("https:" + "//cdn.example/a.jpg" written as
+"https:////cdn.example/a.jpg", as some shop templates do): the host follows the extra slashes."""
 _PLAIN_ABSOLUTE = re.compile(r"https?://[a-z0-9.\-]+(?::\d{1,5})?(?:[/?#]\S*)?$", re.I)
 """An absolute http(s) URL with a plain host and no whitespace: joining gives it back as it is."""
 
@@ -94,13 +98,15 @@ def junk_image(url: str) -> bool:
     """Whether an absolute image URL is a placeholder or a tracking pixel, not a picture."""
     parts = urlsplit(url)
     host = (parts.hostname or "").lower()
-    if any(host == known or host.endswith("." + known) for known in rules.TRACKING_HOSTS):
+    if any(host == known or host.endswith("." + known) for known in image_rules.TRACKING_HOSTS):
         return True
     path = parts.path
-    if rules.TRACKING_PATH.search(path) and not _IMAGE_FILE.search(path):
+    if image_rules.TRACKING_PATH.search(path) and not _IMAGE_FILE.search(path):
         return True
     stem = path.rsplit("/", 1)[-1].rsplit(".", 1)[0]
-    return bool(rules.PLACEHOLDER_STEM.match(stem) or rules.PLACEHOLDER_NAME.search(stem))
+    return bool(
+        image_rules.PLACEHOLDER_STEM.match(stem) or image_rules.PLACEHOLDER_NAME.search(stem)
+    )
 
 
 _IMAGE_FILE = re.compile(r"\.(?:jpe?g|png|webp|avif)$", re.I)
@@ -250,7 +256,7 @@ def is_name(text: str, *, stated: bool = False) -> bool:
     if not text or len(text) > byline_rules.AUTHOR_MAX_CHARS:
         return False
     lowered = text.lower().strip(" .")
-    if lowered in byline_rules.JUNK_AUTHORS or "://" in text or text.startswith("www."):
+    if lowered in byline_rules.JUNK_AUTHORS or "://" in text or text.startswith(("www.", "/")):
         return False
     if _HANDLE.match(text) or "@" in text or not byline_rules.NAME_LIKE.match(text):
         return False

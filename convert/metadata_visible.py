@@ -1,6 +1,7 @@
 """Page metadata from what a reader sees, for the fields a page does not state in its head or
 to check what it states: the visible headline, the first dated ``<time>``, the first meaningful
-paragraph and the largest content image (the byline is :mod:`convert.metadata_byline`'s). Each
+paragraph, the largest content image, the article's first picture and the logo's text (the
+byline is :mod:`convert.metadata_byline`'s). Each
 reader looks at a bounded number of elements, so a large page costs no more than a small one.
 Pure; the words and thresholds are data in :mod:`convert.metadata_rules`."""
 
@@ -12,6 +13,7 @@ from lxml import etree
 
 from convert import metadata_rules as rules
 from convert import metadata_rules_bylines as byline_rules
+from convert import metadata_rules_images as image_rules
 from convert.hiding import is_hidden
 from convert.metadata_values import clean_text, iso_date
 
@@ -113,20 +115,17 @@ def first_paragraph(paragraphs: list[etree._Element]) -> str:
 
 def largest_image(images: list[etree._Element]) -> tuple[str, int, int]:
     """(src, width, height) of the largest image by its declared size that is not furniture
-    (a logo, an icon, an avatar) nor smaller than :data:`~convert.metadata_rules.CONTENT_IMAGE_MIN`;
-    ("", 0, 0) when there is none."""
+    (a logo, an icon, an avatar) nor smaller than
+    :data:`~convert.metadata_rules_images.CONTENT_IMAGE_MIN`; ("", 0, 0) when there is none."""
     best: tuple[str, int, int] = ("", 0, 0)
     for element in images:
         width, height = pixels(element.get("width")), pixels(element.get("height"))
         if not width or not height:
             continue
-        if width < rules.CONTENT_IMAGE_MIN[0] or height < rules.CONTENT_IMAGE_MIN[1]:
+        if width < image_rules.CONTENT_IMAGE_MIN[0] or height < image_rules.CONTENT_IMAGE_MIN[1]:
             continue
-        src = element.get("src") or ""
-        if not src or src.startswith("data:"):
-            src = element.get("data-src") or element.get("data-lazy-src") or ""
-        words = " ".join((element.get("class") or "", element.get("alt") or "", src))
-        if not src or rules.CONTENT_IMAGE_SKIP.search(words):
+        src = image_src(element)
+        if not src or furniture_image(src, element):
             continue
         if in_furniture(element, rules.HEADLINE_FURNITURE):
             continue
@@ -135,10 +134,83 @@ def largest_image(images: list[etree._Element]) -> tuple[str, int, int]:
     return best
 
 
+def image_src(element: etree._Element) -> str:
+    """An ``<img>``'s picture: its ``src``, or the lazy loader's attribute when the ``src`` is
+    a data URI or missing."""
+    src = element.get("src") or ""
+    if not src or src.startswith("data:"):
+        src = element.get("data-src") or element.get("data-lazy-src") or ""
+    return src.strip()
+
+
+def furniture_image(src: str, element: etree._Element | None = None) -> bool:
+    """Whether an image is a logo, an icon, an avatar or the like, by its file name and, for an
+    ``<img>``, its class and alt text."""
+    marks = ("", "") if element is None else (element.get("class") or "", element.get("alt") or "")
+    words = " ".join((*marks, src))
+    name = src.split("?", 1)[0].rsplit("/", 1)[-1]
+    return bool(
+        image_rules.CONTENT_IMAGE_SKIP.search(words)
+        or image_rules.CONTENT_IMAGE_FILE_SKIP.search(name)
+    )
+
+
+def article_image(containers: list[etree._Element]) -> str:
+    """The first picture of the page's ``<article>`` or ``<main>`` (what a reader sees first in
+    it): not furniture, not a drawing or animation, not declared small; "" when there is none."""
+    for container in containers:
+        for count, element in enumerate(container.iter("img")):
+            if count >= image_rules.ARTICLE_IMAGES_READ:
+                break
+            src = image_src(element)
+            if not src or image_rules.ARTICLE_IMAGE_SKIP.search(src):
+                continue
+            width, height = pixels(element.get("width")), pixels(element.get("height"))
+            if (width and width < image_rules.ARTICLE_IMAGE_MIN) or (
+                height and height < image_rules.ARTICLE_IMAGE_MIN
+            ):
+                continue
+            if furniture_image(src, element) or in_furniture(element, rules.HEADLINE_FURNITURE):
+                continue
+            return src
+    return ""
+
+
+def logo_texts(images: list[etree._Element]) -> Iterator[str]:
+    """The alt texts of the page's first logo images (among its first
+    :data:`~convert.metadata_rules_images.LOGO_IMAGES_READ`: a logo is in the page's header),
+    the word "logo" removed."""
+    found = 0
+    for element in images[: image_rules.LOGO_IMAGES_READ]:
+        alt = element.get("alt")
+        if not alt:
+            continue
+        if not _marked_logo(element):
+            continue
+        found += 1
+        text = image_rules.LOGO_WORD.sub(" ", alt).strip()
+        if text:
+            yield text
+        if found >= image_rules.LOGOS_READ:
+            return
+
+
+def _marked_logo(element: etree._Element) -> bool:
+    """Whether an ``<img>`` or one of its two nearest ancestors names a logo."""
+    marks = [element.get("class"), element.get("id"), element.get("alt"), element.get("src")]
+    parent = element.getparent()
+    for _ in range(2):
+        if parent is None:
+            break
+        marks += (parent.get("class"), parent.get("id"))
+        parent = parent.getparent()
+    return any(mark and "logo" in mark.lower() for mark in marks)
+
+
 def pixels(value: str | None) -> int:
     """A declared pixel size ("640", "640px"); 0 when absent, relative or out of bounds."""
     text = (value or "").strip().lower().removesuffix("px").strip()
     if not text.isdigit():
         return 0
     number = int(text)
-    return number if 0 < number <= rules.IMAGE_SIZE_LIMIT else 0
+    return number if 0 < number <= image_rules.IMAGE_SIZE_LIMIT else 0
