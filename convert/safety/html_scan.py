@@ -35,9 +35,12 @@ from convert.safety.unicode import INVISIBLE_RE, INVISIBLE_UTF8_RE, TAG_RUN_RE
 # --------------------------------------------------------------------------------------------
 
 _NOT_RENDERED: Final = frozenset(
-    {"script", "style", "noscript", "template", "head", "svg", "math", "canvas", "iframe",
-     "object", "embed"}
+    {"script", "style", "template", "head", "svg", "math", "canvas", "iframe", "object",
+     "embed"}
 )  # fmt: skip
+"""Where hidden elements are not looked for: nothing there is shown. ``noscript`` is not one:
+its content is what a reader without scripts sees, and some pages keep their whole text there
+(which the Markdown then holds), so an element hidden inside it is judged like any other."""
 _NO_TEXT: Final = frozenset({"script", "style"})
 _BLOCKS: Final = frozenset(
     {"p", "div", "br", "li", "ul", "ol", "h1", "h2", "h3", "h4", "h5", "h6", "tr", "td", "th",

@@ -140,3 +140,16 @@ def test_warn_keeps_the_original_and_block_stops_only_high() -> None:
     assert blocked.blocked == (warned.ai_safety["risk_level"] == "high")
     clean = convert_page(page_html, url, ConvertOptions(safety_mode="block"))
     assert not clean.blocked
+
+
+@pytest.mark.parametrize("technique", ["display:none", "white on white"])
+def test_requests_hidden_inside_a_noscript_text_are_flagged(technique: str) -> None:
+    """Some pages keep their whole text in ``<noscript>`` (what a reader without scripts sees,
+    and what the Markdown holds): an element hidden there is judged like any other."""
+    story = " ".join(["The forum thread continues with replies about playback settings."] * 6)
+    for text in ATTACKS[:3]:
+        hidden = TECHNIQUES[technique](text)
+        page = f"<html><body><noscript><div><p>{story}</p>{hidden}</div></noscript></body></html>"
+        assert level(page, "https://forum.example/t/1") in FLAGGED, text
+        plain = f"<html><body><noscript><div><p>{story}</p></div></noscript></body></html>"
+        assert level(plain, "https://forum.example/t/1") == "low"
