@@ -20,6 +20,7 @@ from typing import Any
 from playwright.async_api import Browser, BrowserContext, Page, Playwright
 from playwright.async_api import Error as PlaywrightError
 
+from browser.farm.flags import launch_args
 from browser.farm.lanes import ContextLanes, Egress
 from browser.farm.page import PageSession, page_init_script
 from browser.farm.procs import (
@@ -34,40 +35,6 @@ from browser.farm.types import COLOR_SCHEMES, PRESETS, ContextKey, ReadyRules
 from browser.farm.warm import WarmPage, WarmPages, WarmRules
 
 log = logging.getLogger(__name__)
-
-LAUNCH_ARGS: tuple[str, ...] = (
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--force-webrtc-ip-handling-policy=disable_non_proxied_udp",
-    "--webrtc-ip-handling-policy=disable_non_proxied_udp",
-    "--disable-dev-shm-usage",
-    # Site isolation off: a page's cross-site frames then share its renderer instead of getting
-    # one each, so one page is one renderer and page_memory_mb (enforced per renderer by the
-    # watchdog) bounds the whole page, not each of its frames. Organizations stay apart: each
-    # request has its own browser context, and contexts never share a renderer. This switch
-    # alone is enough (a page with cross-site frames gets no out-of-process frame). No
-    # --disable-features=IsolateOrigins,site-per-process beside it: Playwright passes a
-    # --disable-features list of its own and Chromium keeps only the last such switch, so a
-    # second one would turn Playwright's disabled features back on.
-    "--disable-site-isolation-trials",
-    # One renderer per context: a context's next page (a warm page's next site, after its blank
-    # document) reuses the renderer it has instead of starting another, which Chromium would
-    # otherwise do for every navigation to another site. A limit, not a pool: renderers are
-    # never shared between contexts, so a context without one still gets its own.
-    "--renderer-process-limit=1",
-)
-
-
-def launch_args(settings: FarmSettings) -> list[str]:
-    """Chromium's command line: LAUNCH_ARGS and script's heap limited to half a page's share."""
-    return [*LAUNCH_ARGS, f"--js-flags=--max-old-space-size={settings.page_memory_mb // 2}"]
-
 
 CLOSE_GRACE = 5.0
 """Seconds a browser may take to close before its process tree is killed."""
