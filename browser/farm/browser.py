@@ -107,7 +107,8 @@ class FarmBrowser:
         self._lanes = ContextLanes(egress)
         self._warm_per_key = warm_per_key
         self._init_script = init_script
-        """Installed in every page before its first navigation (empty: none)."""
+        """Installed in every context, so in each of its pages before their first navigation
+        (empty: none)."""
         self._on_change = on_change
         self._warm: dict[ContextKey, list[BrowserContext]] = {
             ContextKey(preset, dark): [] for preset in PRESETS for dark in COLOR_SCHEMES
@@ -203,6 +204,15 @@ class FarmBrowser:
             raise
         if lane is not None:
             self._lanes.bind(context, lane)
+        if self._init_script:
+            # On the context, before it has a page: the page then gets it as it is made, with
+            # no round trip of its own to the renderer.
+            try:
+                async with asyncio.timeout(CONTEXT_TIMEOUT):
+                    await context.add_init_script(script=self._init_script)
+            except BaseException:
+                await self.discard(context)
+                raise
         return context
 
     async def discard(self, context: BrowserContext) -> None:
@@ -215,10 +225,10 @@ class FarmBrowser:
 
     async def blank_page(self, key: ContextKey) -> Page:
         """A blank page of shape ``key`` in a fresh context (a warm one when there is one), with
-        the farm's own init script."""
+        the farm's own init script (the context's)."""
         pool = self._warm.get(key) if key.warmable else None
         if pool:
-            context = pool.pop()  # made up once the request is done (refill), not during it
+            context = pool.pop()  # made up once the browser is idle (refill), not during work
         else:
             context = await self.new_context(key)
         self.contexts_served += 1
@@ -226,8 +236,6 @@ class FarmBrowser:
         try:
             async with asyncio.timeout(CONTEXT_TIMEOUT):
                 page = await context.new_page()
-                if self._init_script:
-                    await page.add_init_script(script=self._init_script)
         except BaseException:
             await self.discard(context)
             raise
@@ -249,7 +257,10 @@ class FarmBrowser:
         return lent
 
     def refill(self) -> None:
-        """Make up the warm pools in the background (one filler at a time)."""
+        """Make up the warm pools in the background (one filler at a time) while no page
+        renders on this browser: a context made beside a capture takes the browser's time (and
+        a core) from it. The filler stops when a page renders; the request done calls this
+        again."""
         if self._warm_per_key <= 0 or self.dead or self.closing or self.retiring:
             return
         if self._filling is None or self._filling.done():
@@ -258,6 +269,8 @@ class FarmBrowser:
     async def _fill(self) -> None:
         for key, pool in self._warm.items():
             while len(pool) < self._warm_per_key and not (self.dead or self.closing):
+                if self.active:
+                    return  # made up once the pages rendering now are done
                 try:
                     context = await self.new_context(key)
                 except (PlaywrightError, TimeoutError) as exc:
