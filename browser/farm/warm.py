@@ -223,9 +223,10 @@ class WarmPages:
         if not self._resets.get(wanted):
             self._resets.pop(wanted, None)
 
-    async def give_back(self, page: WarmPage, healthy: bool) -> None:
+    def give_back(self, page: WarmPage, healthy: bool) -> None:
         """``page`` is done with its capture: reset in the background and kept when it may serve
-        again (the answer does not wait for the reset), else closed now."""
+        again, else closed in the background (the answer waits for neither; a close is bounded
+        by the context's close timeout)."""
         self._lent[page.page_key] -= 1
         if self._lent[page.page_key] <= 0:
             del self._lent[page.page_key]
@@ -240,8 +241,7 @@ class WarmPages:
             and not page.session.crashed
         )
         if not keep:
-            self._cancel_timer(page)
-            await self._discard(page.context)
+            self._close(page)
             return
         task = asyncio.create_task(self._reset_and_keep(page))
         self._resets.setdefault(page.page_key, set()).add(task)
