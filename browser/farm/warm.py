@@ -1,8 +1,9 @@
 """Warm pages: a page kept open after a capture and lent again, reset to a clean state, to the
 next capture of the same organization and shape.
 
-A fresh browser context costs about half a second of Chromium's CPU; a page that is reused costs
-a navigation to ``about:blank`` and a few protocol calls. Per-request isolation only matters
+A fresh browser context costs a renderer's start, about a tenth of a second of Chromium's CPU
+more than a page that is reused, which costs a navigation to ``about:blank`` and a few protocol
+calls. Per-request isolation only matters
 between customers, so a page (and its context) belongs to one organization for its whole life
 and is never lent to another; between two captures it is reset (:func:`reset`): the blank
 document, cookies, the HTTP cache, every origin's storage the context touched (local and
