@@ -50,7 +50,7 @@ from playwright.async_api import Browser, Page, Playwright, async_playwright
 from tornado.httpclient import AsyncHTTPClient
 
 from app.config import load_settings
-from browser.farm.browser import LAUNCH_ARGS
+from browser.farm.flags import LAUNCH_ARGS
 from store.store import Store
 
 CHROMIUM = "/usr/bin/chromium"

@@ -8,6 +8,7 @@
 - :mod:`browser.farm.admission`: page slots and per-organization shares and queues;
 - :mod:`browser.farm.browser`: one Chromium: launching it, its pre-warmed contexts, closing it
   for sure;
+- :mod:`browser.farm.flags`: Chromium's command line (its switches, the features turned off);
 - :mod:`browser.farm.supervisor`: replacement, health probes, recycling, reaping;
 - :mod:`browser.farm.page`, :mod:`browser.farm.navigation`: a page's work and its deadlines;
 - :mod:`browser.farm.readiness`: waiting after ``load`` until a page has built itself;

@@ -20,6 +20,7 @@ from typing import Any
 from playwright.async_api import Browser, BrowserContext, Page, Playwright
 from playwright.async_api import Error as PlaywrightError
 
+from browser.farm.flags import launch_args
 from browser.farm.lanes import ContextLanes, Egress
 from browser.farm.page import PageSession, page_init_script
 from browser.farm.procs import (
@@ -34,40 +35,6 @@ from browser.farm.types import COLOR_SCHEMES, PRESETS, ContextKey, ReadyRules
 from browser.farm.warm import WarmPage, WarmPages, WarmRules
 
 log = logging.getLogger(__name__)
-
-LAUNCH_ARGS: tuple[str, ...] = (
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--force-webrtc-ip-handling-policy=disable_non_proxied_udp",
-    "--webrtc-ip-handling-policy=disable_non_proxied_udp",
-    "--disable-dev-shm-usage",
-    # Site isolation off: a page's cross-site frames then share its renderer instead of getting
-    # one each, so one page is one renderer and page_memory_mb (enforced per renderer by the
-    # watchdog) bounds the whole page, not each of its frames. Organizations stay apart: each
-    # request has its own browser context, and contexts never share a renderer. This switch
-    # alone is enough (a page with cross-site frames gets no out-of-process frame). No
-    # --disable-features=IsolateOrigins,site-per-process beside it: Playwright passes a
-    # --disable-features list of its own and Chromium keeps only the last such switch, so a
-    # second one would turn Playwright's disabled features back on.
-    "--disable-site-isolation-trials",
-    # One renderer per context: a context's next page (a warm page's next site, after its blank
-    # document) reuses the renderer it has instead of starting another, which Chromium would
-    # otherwise do for every navigation to another site. A limit, not a pool: renderers are
-    # never shared between contexts, so a context without one still gets its own.
-    "--renderer-process-limit=1",
-)
-
-
-def launch_args(settings: FarmSettings) -> list[str]:
-    """Chromium's command line: LAUNCH_ARGS and script's heap limited to half a page's share."""
-    return [*LAUNCH_ARGS, f"--js-flags=--max-old-space-size={settings.page_memory_mb // 2}"]
-
 
 CLOSE_GRACE = 5.0
 """Seconds a browser may take to close before its process tree is killed."""
@@ -140,7 +107,8 @@ class FarmBrowser:
         self._lanes = ContextLanes(egress)
         self._warm_per_key = warm_per_key
         self._init_script = init_script
-        """Installed in every page before its first navigation (empty: none)."""
+        """Installed in every context, so in each of its pages before their first navigation
+        (empty: none)."""
         self._on_change = on_change
         self._warm: dict[ContextKey, list[BrowserContext]] = {
             ContextKey(preset, dark): [] for preset in PRESETS for dark in COLOR_SCHEMES
@@ -236,6 +204,15 @@ class FarmBrowser:
             raise
         if lane is not None:
             self._lanes.bind(context, lane)
+        if self._init_script:
+            # On the context, before it has a page: the page then gets it as it is made, with
+            # no round trip of its own to the renderer.
+            try:
+                async with asyncio.timeout(CONTEXT_TIMEOUT):
+                    await context.add_init_script(script=self._init_script)
+            except BaseException:
+                await self.discard(context)
+                raise
         return context
 
     async def discard(self, context: BrowserContext) -> None:
@@ -248,10 +225,10 @@ class FarmBrowser:
 
     async def blank_page(self, key: ContextKey) -> Page:
         """A blank page of shape ``key`` in a fresh context (a warm one when there is one), with
-        the farm's own init script."""
+        the farm's own init script (the context's)."""
         pool = self._warm.get(key) if key.warmable else None
         if pool:
-            context = pool.pop()  # made up once the request is done (refill), not during it
+            context = pool.pop()  # made up once the browser is idle (refill), not during work
         else:
             context = await self.new_context(key)
         self.contexts_served += 1
@@ -259,8 +236,6 @@ class FarmBrowser:
         try:
             async with asyncio.timeout(CONTEXT_TIMEOUT):
                 page = await context.new_page()
-                if self._init_script:
-                    await page.add_init_script(script=self._init_script)
         except BaseException:
             await self.discard(context)
             raise
@@ -282,7 +257,10 @@ class FarmBrowser:
         return lent
 
     def refill(self) -> None:
-        """Make up the warm pools in the background (one filler at a time)."""
+        """Make up the warm pools in the background (one filler at a time) while no page
+        renders on this browser: a context made beside a capture takes the browser's time (and
+        a core) from it. The filler stops when a page renders; the request done calls this
+        again."""
         if self._warm_per_key <= 0 or self.dead or self.closing or self.retiring:
             return
         if self._filling is None or self._filling.done():
@@ -291,6 +269,8 @@ class FarmBrowser:
     async def _fill(self) -> None:
         for key, pool in self._warm.items():
             while len(pool) < self._warm_per_key and not (self.dead or self.closing):
+                if self.active:
+                    return  # made up once the pages rendering now are done
                 try:
                     context = await self.new_context(key)
                 except (PlaywrightError, TimeoutError) as exc:

@@ -344,13 +344,13 @@ class Farm:
             raise FarmError(FarmErrorKind.capture_failed, "the page could not be captured") from exc
         finally:
             if lent is not None:
-                # Reset in the background and kept for the organization's next capture, or
-                # closed now.
-                await browser.pages.give_back(lent, healthy=done and not browser.retiring)
-            # A context taken from the warm pool is replaced now that the request is done: made
-            # during it, the replacement would take the browser's time from the request.
-            browser.refill()
+                # Reset and kept for the organization's next capture, or closed: in the
+                # background either way.
+                browser.pages.give_back(lent, healthy=done and not browser.retiring)
             browser.active -= 1
+            # A context taken from the warm pool is made up once no page renders on the
+            # browser: made beside a request, it would take the browser's time from it.
+            browser.refill()
             self._busy[key.preset] -= 1
             self._publish()
             self._supervisor.released(browser)

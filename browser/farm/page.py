@@ -196,25 +196,37 @@ class Prepared:
 async def prepare(page: Page, options: CaptureOptions | None, prepared: Prepared) -> None:
     """Install what a capture needs before navigation (hiding CSS, URL blocking), and take away
     what an earlier capture on the page installed that this one does not ask (``options`` None:
-    a render, which asks nothing). What is already there as asked stays: no protocol call."""
+    a render, which asks nothing). What is already there as asked stays: no protocol call. The
+    CSS and the blocking are set up side by side (each is a round trip to the browser)."""
     css = options.hide_css + exclude_css(options.exclude_selectors) if options else ""
     patterns = options.block_url_patterns if options else ()
-    if css != prepared.css:
-        if prepared.script is not None:
-            await prepared.script.close()
-        prepared.css, prepared.script = "", None
-        if css:
-            prepared.script = await page.add_init_script(script=_STYLE_SCRIPT % json.dumps(css))
-            prepared.css = css
-    if patterns != prepared.patterns:
-        if prepared.patterns:
-            await page.unroute_all(behavior="ignoreErrors")
-        prepared.patterns = ()
-        if patterns:
-            # One combined pattern, matched by the driver: no round trip per request to Python.
-            pattern = re.compile("|".join(f"(?:{p})" for p in patterns))
-            await page.route(pattern, _abort)
-            prepared.patterns = patterns
+    await asyncio.gather(_hide(page, css, prepared), _block(page, patterns, prepared))
+
+
+async def _hide(page: Page, css: str, prepared: Prepared) -> None:
+    """The page's hiding CSS made ``css`` (the init script replaced)."""
+    if css == prepared.css:
+        return
+    if prepared.script is not None:
+        await prepared.script.close()
+    prepared.css, prepared.script = "", None
+    if css:
+        prepared.script = await page.add_init_script(script=_STYLE_SCRIPT % json.dumps(css))
+        prepared.css = css
+
+
+async def _block(page: Page, patterns: tuple[str, ...], prepared: Prepared) -> None:
+    """The page's blocked URLs made ``patterns`` (the route replaced)."""
+    if patterns == prepared.patterns:
+        return
+    if prepared.patterns:
+        await page.unroute_all(behavior="ignoreErrors")
+    prepared.patterns = ()
+    if patterns:
+        # One combined pattern, matched by the driver: no round trip per request to Python.
+        pattern = re.compile("|".join(f"(?:{p})" for p in patterns))
+        await page.route(pattern, _abort)
+        prepared.patterns = patterns
 
 
 async def _abort(route: Route) -> None:

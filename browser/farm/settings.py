@@ -38,8 +38,8 @@ class FarmSettings:
     warm_contexts: int = setting(
         1,
         "Fresh browser contexts kept ready per preset and color scheme (4 presets x light/dark) "
-        "for captures that get no warm page of their organization; each is replaced in the "
-        "background once taken; 0 makes every one on demand.",
+        "for captures that get no warm page of their organization; those taken are made up in "
+        "the background while no page renders; 0 makes every one on demand.",
         min=0,
         max=16,
     )

@@ -2,7 +2,7 @@
 
 Every browser context the farm makes serves one organization's page, Chromium never shares a
 renderer process between contexts, and with site isolation off (see
-:data:`browser.farm.browser.LAUNCH_ARGS`) a page's frames share its renderer, so a renderer
+:data:`browser.farm.flags.LAUNCH_ARGS`) a page's frames share its renderer, so a renderer
 process is one page, frames included. The watchdog reads the resident memory of every renderer
 under the farm's browsers a few times a second and kills, at once, any renderer over its share
 (``page_memory_mb``). The page then crashes, its capture fails with a clear error, and the

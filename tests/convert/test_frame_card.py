@@ -16,7 +16,7 @@ import pytest
 from PIL import Image, ImageDraw
 from playwright.sync_api import ConsoleMessage, Dialog, Page, Route, sync_playwright
 
-from browser.farm.browser import LAUNCH_ARGS
+from browser.farm.flags import LAUNCH_ARGS
 from convert.card_content import DESCRIPTION_LIMIT, SITE_NAME_LIMIT, TITLE_LIMIT, CardData
 from convert.frame_card import CSP, TEMPLATES, THEMES, render_card
 

@@ -14,7 +14,7 @@ from playwright.async_api import async_playwright
 
 from app.services import Services
 from app.web import make_api_app
-from browser.farm.browser import LAUNCH_ARGS
+from browser.farm.flags import LAUNCH_ARGS
 from handlers.docs import CONTENT_SECURITY_POLICY, STATIC
 from handlers.errors import KINDS, ApiError, render
 from handlers.openapi_errors import EXAMPLE_REQUEST_ID
