@@ -4,7 +4,6 @@ colours. Pure."""
 from __future__ import annotations
 
 import colorsys
-import functools
 import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from types import MappingProxyType
@@ -14,7 +13,7 @@ from cssselect import HTMLTranslator
 from cssselect import SelectorError as CssSelectorError
 from lxml import etree
 
-from convert.memo import CACHED_KEY_CHARS, small_key_cache
+from convert.memo import small_key_cache
 from convert.selectors import ElementIndex, Selector, parse_selector
 
 # --------------------------------------------------------------------------------------------
@@ -96,20 +95,12 @@ def parse_declarations(text: str) -> dict[str, str]:
 Wanted = Callable[[Mapping[str, str]], bool] | None
 
 
-def _kept_declarations(body: str, wanted: Wanted) -> Mapping[str, str] | None:
-    declarations = parse_declarations(body)
-    return declarations if declarations and (wanted is None or wanted(declarations)) else None
-
-
-_cached_kept_declarations: Final = functools.lru_cache(maxsize=8192)(_kept_declarations)
-
-
+@small_key_cache(8192)
 def _rule_declarations(body: str, wanted: Wanted) -> Mapping[str, str] | None:
     """A rule's declarations when ``wanted`` accepts them (remembered: sites share their
-    frameworks' rules, and a page repeats its own)."""
-    if len(body) > CACHED_KEY_CHARS:
-        return _kept_declarations(body, wanted)
-    return _cached_kept_declarations(body, wanted)
+    frameworks' rules, and a page repeats its own). Shared between calls: never changed."""
+    declarations = parse_declarations(body)
+    return declarations if declarations and (wanted is None or wanted(declarations)) else None
 
 
 @small_key_cache(1024)

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import functools
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, Final
 
+from convert.memo import small_key_cache
 from convert.safety.normalise import normalise
 from convert.safety.rules import OVERRIDE_EN, ROLE_MARKERS
 from convert.safety.rules_intl import OVERRIDE_INTL
@@ -115,7 +115,8 @@ class Hit:
     homoglyph: bool = False
 
 
-def _uncached_candidates(word: str) -> tuple[int, ...]:
+@small_key_cache(4096)
+def _candidates(word: str) -> tuple[int, ...]:
     """Indexes of the phrases that may start with ``word``."""
     found: set[int] = set()
     for stem, whole, number in _STEMS.get(word[0], ()):
@@ -124,18 +125,6 @@ def _uncached_candidates(word: str) -> tuple[int, ...]:
             if not (whole and "a" <= after <= "z"):
                 found.add(number)
     return tuple(sorted(found))
-
-
-_cached_candidates: Final = functools.lru_cache(maxsize=4096)(_uncached_candidates)
-_CACHED_WORD: Final = 40
-"""Longest word whose candidates are remembered (opening words are short; a page's long
-hyphenated slugs are looked at once)."""
-
-
-def _candidates(word: str) -> tuple[int, ...]:
-    if len(word) > _CACHED_WORD:
-        return _uncached_candidates(word)
-    return _cached_candidates(word)
 
 
 def _opens_line(norm: str, position: int, scope: str) -> bool:

@@ -38,15 +38,21 @@ _SCRIPT_SEAM_RE: Final = re.compile(
 # Invisible Unicode
 # --------------------------------------------------------------------------------------------
 
-_INVISIBLE_RANGES: Final = (
+_FORMAT_RANGES: Final = (
     (0x200B, 0x200D), (0x2060, 0x2064), (0xFEFF, 0xFEFF), (0x202A, 0x202E), (0x2066, 0x2069),
-    (0xE0000, 0xE007F),
 )  # fmt: skip
 """Zero-width and joiner characters, word joiners and invisible operators, the byte order
-mark, bidirectional controls and tag characters."""
-INVISIBLE_RE: Final = re.compile(
-    "[" + "".join(f"{chr(low)}-{chr(high)}" for low, high in _INVISIBLE_RANGES) + "]"
-)
+mark and bidirectional controls."""
+_TAG_RANGE: Final = (0xE0000, 0xE007F)
+"""Tag characters."""
+_INVISIBLE_RANGES: Final = (*_FORMAT_RANGES, _TAG_RANGE)
+
+
+def _class_of(ranges: tuple[tuple[int, int], ...]) -> str:
+    return "[" + "".join(f"{chr(low)}-{chr(high)}" for low, high in ranges) + "]"
+
+
+INVISIBLE_RE: Final = re.compile(_class_of(_INVISIBLE_RANGES))
 
 
 def _utf8_alternatives(ranges: tuple[tuple[int, int], ...]) -> bytes:
@@ -66,8 +72,8 @@ def _utf8_alternatives(ranges: tuple[tuple[int, int], ...]) -> bytes:
 INVISIBLE_UTF8_RE: Final = re.compile(_utf8_alternatives(_INVISIBLE_RANGES))
 """:data:`INVISIBLE_RE` for UTF-8 bytes: searching the encoded text costs less than decoding
 it first."""
-TAG_RUN_RE: Final = re.compile("[\U000e0000-\U000e007f]+")
-_FORMAT_RUN_RE: Final = re.compile("[\u200b-\u200d\u2060-\u2064\ufeff\u202a-\u202e\u2066-\u2069]+")
+TAG_RUN_RE: Final = re.compile(_class_of((_TAG_RANGE,)) + "+")
+_FORMAT_RUN_RE: Final = re.compile(_class_of(_FORMAT_RANGES) + "+")
 _BIDI: Final = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 _JOINERS: Final = frozenset("\u200c\u200d")
 _BLACK_FLAG: Final = "\U0001f3f4"
