@@ -183,11 +183,11 @@ URL_DATE = re.compile(r"/((?:19|20)\d\d)[/-](0[1-9]|1[0-2])[/-](0[1-9]|[12]\d|3[
 """A date in a page's path ("/2025/12/19/title", "/2025-12-15-title"): the day it was published,
 when the page states none."""
 STATED_PUBLISHED = ("jsonld:datepublished", "meta:article:published_time", "meta:datepublished")
+"""The publication dates a dateline that says only "Updated ..." gives way to, and one that
+shows a date shortly after them (:data:`DATELINE_LATER_DAYS`)."""
 STATED_MODIFIED = ("jsonld:datemodified", "meta:article:modified_time", "meta:og:updated_time")
 """Where a page states when it was last modified: a dateline showing that day (after the stated
 publication date) is the update's, and the stated publication date is taken."""
-"""The publication dates a dateline that says only "Updated ..." gives way to, and one that
-shows a date shortly after them (:data:`DATELINE_LATER_DAYS`)."""
 DATELINE_EARLIER_DAYS = 2
 """A dateline at least this many days after the stated publication date (and at most
 :data:`DATELINE_LATER_DAYS`) shows a later edit or a thread's later reply: the stated date is

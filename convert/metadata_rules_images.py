@@ -74,3 +74,5 @@ IMAGES_READ = 60
 """``<img>`` elements looked at for the largest content image, at most."""
 IMAGE_SIZE_LIMIT = 20_000
 """Largest declared width or height believed (a bigger number is a mistake)."""
+LOGO_ALT_MAX_CHARS = 200
+"""Longest alt text read as a logo's name; a longer one is a sentence (and reading it costs)."""

@@ -94,6 +94,8 @@ def site_parts(title: str) -> list[tuple[str, int]]:
     then "Site - Page"), each with the words it may have beside the site's name (fewer for the
     first part, which is as often the page's subject: "Humanscale M/Class Monitor Arms"); none
     when the title has no separator."""
+    if len(title) > rules.TITLE_MAX_CHARS:
+        return []  # not a title a site's name is read from
     parts = [part.strip() for part in rules.TITLE_SEPARATOR.split(title) if part.strip()]
     if len(parts) < 2:
         return []

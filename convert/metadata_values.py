@@ -78,6 +78,8 @@ def absolute_url(base: str, value: str) -> str:
     if _PLAIN_ABSOLUTE.match(value):
         return value  # already absolute, with a host and nothing to resolve: most values
     try:
+        if _HTTP_SCHEME.match(value) and not urlsplit(value).netloc:
+            return ""  # "https:" with no host would resolve to the page itself
         joined = urljoin(base, value.replace(" ", "%20"))
         parts = urlsplit(joined)
     except ValueError:
@@ -87,9 +89,10 @@ def absolute_url(base: str, value: str) -> str:
     return joined
 
 
-_EXTRA_SLASHES = re.compile(r"^(https?:)/{4,}", re.I)
+_EXTRA_SLASHES = re.compile(r"^(https?:)/{3,}", re.I)
 """A scheme glued to a protocol-relative URL ("https:" + "//cdn.example/a.jpg" written as
 "https:////cdn.example/a.jpg", as some shop templates do): the host follows the extra slashes."""
+_HTTP_SCHEME = re.compile(r"https?:", re.I)
 _PLAIN_ABSOLUTE = re.compile(r"https?://[a-z0-9.\-]+(?::\d{1,5})?(?:[/?#]\S*)?$", re.I)
 """An absolute http(s) URL with a plain host and no whitespace: joining gives it back as it is."""
 
@@ -114,7 +117,10 @@ _IMAGE_FILE = re.compile(r"\.(?:jpe?g|png|webp|avif)$", re.I)
 
 def readable_domain(url: str) -> str:
     """The site's domain as a person writes it: no ``www.``, Unicode instead of punycode."""
-    host = (urlsplit(url).hostname or "").lower().rstrip(".")
+    try:
+        host = (urlsplit(url).hostname or "").lower().rstrip(".")
+    except ValueError:  # a malformed IPv6 host
+        return ""
     for prefix in rules.DOMAIN_PREFIXES:
         if host.startswith(prefix) and host.count(".") >= 2:
             host = host[len(prefix) :]

@@ -15,7 +15,7 @@ from convert import metadata_rules as rules
 from convert import metadata_rules_bylines as byline_rules
 from convert import metadata_rules_images as image_rules
 from convert.hiding import is_hidden
-from convert.metadata_values import clean_text, iso_date
+from convert.metadata_values import URL_LIMIT, clean_text, iso_date
 
 _BLOCKS = frozenset({"br", "p", "div", "li", "ul", "ol", "section", "header"})
 """Children whose edges separate words in a headline (``<br>`` most of all)."""
@@ -140,7 +140,7 @@ def image_src(element: etree._Element) -> str:
     src = element.get("src") or ""
     if not src or src.startswith("data:"):
         src = element.get("data-src") or element.get("data-lazy-src") or ""
-    return src.strip()
+    return "" if len(src) > URL_LIMIT else src.strip()  # a longer URL is refused anyway
 
 
 def furniture_image(src: str, element: etree._Element | None = None) -> bool:
@@ -158,7 +158,9 @@ def furniture_image(src: str, element: etree._Element | None = None) -> bool:
 def article_image(containers: list[etree._Element]) -> str:
     """The first picture of the page's ``<article>`` or ``<main>`` (what a reader sees first in
     it): not furniture, not a drawing or animation, not declared small; "" when there is none."""
-    for container in containers:
+    for number, container in enumerate(containers):
+        if any(outer in container.iterancestors() for outer in containers[:number]):
+            continue  # its pictures were read with the container around it
         for count, element in enumerate(container.iter("img")):
             if count >= image_rules.ARTICLE_IMAGES_READ:
                 break
@@ -183,8 +185,8 @@ def logo_texts(images: list[etree._Element]) -> Iterator[str]:
     found = 0
     for element in images[: image_rules.LOGO_IMAGES_READ]:
         alt = element.get("alt")
-        if not alt:
-            continue
+        if not alt or len(alt) > image_rules.LOGO_ALT_MAX_CHARS:
+            continue  # no name, or a sentence rather than a logo's name
         if not _marked_logo(element):
             continue
         found += 1

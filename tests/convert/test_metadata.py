@@ -153,6 +153,11 @@ def test_urls_and_junk_images() -> None:
     assert absolute_url(base, "data:image/png;base64,AAAA") == ""
     assert absolute_url(base, "ftp://site.example/x") == ""
     assert absolute_url(base, "/" + "a" * 3000) == ""
+    assert absolute_url(base, "https:///cdn.example/x.jpg") == "https://cdn.example/x.jpg"
+    assert absolute_url(base, "https:////cdn.example/x.jpg") == "https://cdn.example/x.jpg"
+    assert absolute_url(base, "https:////") == ""  # no host: not the page itself
+    assert absolute_url(base, "https:") == ""
+    assert readable_domain("http://[::1/x") == ""
     assert junk_image("https://www.facebook.com/tr?id=1&ev=PageView")
     assert junk_image("https://pixel.wp.com/g.gif?v=1")
     assert junk_image("https://site.example/static/placeholder.png")
@@ -287,3 +292,14 @@ def test_a_time_element_without_datetime_and_published_date_meta() -> None:
     stated = '<meta name="published-date" content="2021-02-16">'
     page = f"<html><head>{stated}</head><body>{LONG_PROSE}</body></html>"
     assert read(page)["published_at"] == "2021-02-16"
+
+
+def test_an_image_inside_main_and_article_is_read_once_and_huge_values_are_refused() -> None:
+    huge = "https://site.example/" + "a/" * 600_000
+    page = f"""<html><head><title>{"Word | " * 50_000}Site</title></head><body>
+    <header><img class="logo" alt="{"Acme " * 100_000}" src="/logo.png"></header>
+    <main><article><h1>A story</h1><img src="{huge}"><img src="/pictures/harbour.jpg"></article>
+    </main></body></html>"""
+    meta = read(page)
+    assert meta["image"] == "https://site.example/pictures/harbour.jpg"
+    assert "Acme" not in meta["site_name"] and len(meta["title"]) < 1000
