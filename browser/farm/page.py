@@ -197,10 +197,18 @@ async def prepare(page: Page, options: CaptureOptions | None, prepared: Prepared
     """Install what a capture needs before navigation (hiding CSS, URL blocking), and take away
     what an earlier capture on the page installed that this one does not ask (``options`` None:
     a render, which asks nothing). What is already there as asked stays: no protocol call. The
-    CSS and the blocking are set up side by side (each is a round trip to the browser)."""
+    CSS and the blocking, when both change, are set up side by side (each is a round trip to
+    the browser); a failure of one cancels the other."""
     css = options.hide_css + exclude_css(options.exclude_selectors) if options else ""
     patterns = options.block_url_patterns if options else ()
-    await asyncio.gather(_hide(page, css, prepared), _block(page, patterns, prepared))
+    if css == prepared.css:
+        await _block(page, patterns, prepared)
+    elif patterns == prepared.patterns:
+        await _hide(page, css, prepared)
+    else:
+        async with asyncio.TaskGroup() as both:
+            both.create_task(_hide(page, css, prepared))
+            both.create_task(_block(page, patterns, prepared))
 
 
 async def _hide(page: Page, css: str, prepared: Prepared) -> None:

@@ -3,16 +3,15 @@ next capture of the same organization and shape.
 
 A fresh browser context costs a renderer's start, about a tenth of a second of Chromium's CPU
 more than a page that is reused, which costs a navigation to ``about:blank`` and a few protocol
-calls. Per-request isolation only matters
-between customers, so a page (and its context) belongs to one organization for its whole life
-and is never lent to another; between two captures it is reset (:func:`reset`): the blank
-document, cookies, the HTTP cache, every origin's storage the context touched (local and
-session storage, IndexedDB, cache storage, service workers, file systems), permissions,
-geolocation and timezone overrides, extra headers, media emulation. The hiding CSS and URL
-blocking a capture asked for (its init script and route) stay for the next capture that asks the
-same; one that asks otherwise, and any render, has them replaced before it navigates
-(:func:`browser.farm.page.prepare`). A page whose context touched more than MAX_ORIGINS origins
-is retired instead.
+calls. Per-request isolation only matters between customers, so a page (and its context) belongs
+to one organization for its whole life and is never lent to another; between two captures it is
+reset (:func:`reset`): the blank document, cookies, the HTTP cache, every origin's storage the
+context touched (local and session storage, IndexedDB, cache storage, service workers, file
+systems), permissions, geolocation and timezone overrides, extra headers, media emulation. The
+hiding CSS and URL blocking a capture asked for (its init script and route) stay for the next
+capture that asks the same; one that asks otherwise, and any render, has them replaced before it
+navigates (:func:`browser.farm.page.prepare`). A page whose context touched more than
+MAX_ORIGINS origins is retired instead.
 
 A page is retired after ``farm.page_reuse`` captures or ``farm.page_max_age`` seconds, after a
 failed capture, a crash or a reset that fails, and once its organization has left it idle for
