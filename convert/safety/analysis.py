@@ -38,8 +38,10 @@ from convert.safety.unicode import (
 # --------------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@dataclass(eq=False)
 class Analysis:
+    """Shared between callers (remembered by :func:`analyse`): never changed."""
+
     source: str
     clean: str
     norm: str
@@ -78,12 +80,20 @@ class Analysis:
         return kinds
 
 
+_SAME_PLACES: Final = OffsetMap()
+"""The offsets of a text from which nothing was removed."""
+
+
 @small_key_cache(4096)
 def analyse(source: str) -> Analysis:
     """The analysis of ``source`` (remembered: pages repeat their labels and comments)."""
-    invisible = find_invisible(source)
-    clean, offsets = remove_runs(source, invisible)
-    words = find_homoglyph_words(clean) if GREEK_CYRILLIC_RE.search(clean) else []
+    if source.isascii():  # most texts: nothing invisible, no homoglyph
+        invisible: list[InvisibleRun] = []
+        clean, offsets, words = source, _SAME_PLACES, []
+    else:
+        invisible = find_invisible(source)
+        clean, offsets = remove_runs(source, invisible)
+        words = find_homoglyph_words(clean) if GREEK_CYRILLIC_RE.search(clean) else []
     norm = normalise(clean, words)
     hits = phrase_matches(norm)
     if words:

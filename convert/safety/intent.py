@@ -102,6 +102,8 @@ _REQUEST_CUES: Final = frozenset(
         "reported speech",
     }
 )
+_KEYWORDS_NEEDED: Final = all(cue.keywords is not None for cue in CUES if cue.name in _REQUEST_CUES)
+"""Every request cue has keywords: a text without any of them holds no request."""
 _ANSWER_WEIGHT: Final = next(cue.weight for cue in CUES if cue.name == "answer verb")
 _CONTROL_WEIGHT: Final = next(cue.weight for cue in CUES if cue.name == "control verb")
 
@@ -277,6 +279,8 @@ def intent(text: str) -> Intent:
     """The best request-like window of ``text`` (positions in ``text``)."""
     norm = normalise(text[:_SCANNED], [])
     spans = _keyword_spans(norm)
+    if _KEYWORDS_NEEDED and _REQUEST_CUES.isdisjoint(spans):
+        return NONE  # most texts: no request cue's keyword
     cues = tuple(cue for cue in CUES if _may_hold(cue, norm, spans))
     if not any(_holds(cue, norm, spans) for cue in cues if cue.name in _REQUEST_CUES):
         return NONE  # without a request cue no window reaches INSTRUCTION_SCORE

@@ -14,7 +14,8 @@ from convert.safety.phrases import phrase_kinds
 # Encoded payloads
 # --------------------------------------------------------------------------------------------
 
-_BLOB_RE: Final = re.compile(r"(?<![A-Za-z0-9+/_-])[A-Za-z0-9+/_-]{40,}={0,2}")
+_MIN_BLOB: Final = 40
+_BLOB_RE: Final = re.compile(rf"(?<![A-Za-z0-9+/_-])[A-Za-z0-9+/_-]{{{_MIN_BLOB},}}={{0,2}}")
 """A blob starts where its run of characters does (as the leftmost match would): trying every
 position inside a long run first would read it again and again."""
 _HEX_RE: Final = re.compile(r"[0-9a-fA-F]+")
@@ -54,6 +55,8 @@ def decode_blob(blob: str) -> str | None:
 
 def find_payloads(clean: str) -> list[Payload]:
     payloads: list[Payload] = []
+    if len(clean) < _MIN_BLOB:
+        return payloads
     for match in _BLOB_RE.finditer(clean):
         if clean[max(0, match.start() - 7) : match.start()].lower() == "base64,":
             continue

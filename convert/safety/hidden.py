@@ -1,0 +1,230 @@
+"""Text a human reader does not see: elements hidden by attributes or CSS, found from their
+resolved declarations (:mod:`convert.css`, :mod:`convert.hiding`), and their text."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any, Final
+
+from convert.css import Color, first_color, parse_color, parse_declarations, same_color
+from convert.hiding import hidden_reason
+from convert.memo import small_key_cache
+from convert.safety.intent import LARGE_HIDDEN
+from convert.safety.page_elements import PageElements
+
+NOT_RENDERED: Final = frozenset(
+    {"script", "style", "template", "head", "svg", "math", "canvas", "iframe", "object",
+     "embed"}
+)  # fmt: skip
+"""Where hidden elements are not looked for: nothing there is shown. ``noscript`` is not one:
+its content is what a reader without scripts sees, and some pages keep their whole text there
+(which the Markdown then holds), so an element hidden inside it is judged like any other."""
+NO_TEXT: Final = frozenset({"script", "style"})
+BLOCKS: Final = frozenset(
+    {"p", "div", "br", "li", "ul", "ol", "h1", "h2", "h3", "h4", "h5", "h6", "tr", "td", "th",
+     "section", "article", "header", "footer", "aside", "nav", "blockquote", "pre", "table",
+     "dd", "dt", "dl", "figure", "figcaption", "main", "form", "hr"}
+)  # fmt: skip
+_DEFAULT_PAINT: Final[tuple[Color, Color]] = ((0, 0, 0, 1.0), (255, 255, 255, 1.0))
+_WHITESPACE_RE: Final = re.compile(r"\s+")
+
+Sheet = Mapping[Any, dict[str, str]]
+"""Declarations the page's style rules give each element (:func:`convert.css.stylesheet_styles`)."""
+
+
+def _text_parts(
+    element: Any, skip: Callable[[Any], bool] | None = None, *, mark: bool = False
+) -> list[Any]:
+    """The pieces of :func:`element_text`; with ``mark``, a descendant for which ``skip``
+    holds stays in the list, in its place, instead of its text."""
+    parts: list[Any] = []
+    stack: list[tuple[Any, bool]] = [(element, False)]
+    while stack:
+        node, closing = stack.pop()
+        tag = node.tag
+        if closing:
+            if tag in BLOCKS:
+                parts.append("\n")
+            if node is not element and node.tail:
+                parts.append(_WHITESPACE_RE.sub(" ", node.tail))
+            continue
+        skipped = skip is not None and node is not element and skip(node)
+        if isinstance(tag, str) and tag not in NO_TEXT and not skipped:
+            if tag in BLOCKS:
+                parts.append("\n")
+            if node.text:
+                parts.append(_WHITESPACE_RE.sub(" ", node.text))
+            stack.append((node, True))
+            stack.extend((child, False) for child in reversed(node))
+            continue
+        if skipped and mark:
+            parts.append(node)
+        if node is not element and node.tail:
+            parts.append(_WHITESPACE_RE.sub(" ", node.tail))
+    return parts
+
+
+def element_text(element: Any, skip: Callable[[Any], bool] | None = None) -> str:
+    """Text of an element and its descendants with HTML whitespace collapsed, blocks on their
+    own lines, scripts and styles left out, and so are descendants for which ``skip`` holds."""
+    return "".join(_text_parts(element, skip))
+
+
+@small_key_cache(4096)
+def _inline_declarations(style: str) -> Mapping[str, str]:
+    """An inline style's declarations (remembered: pages repeat a few many times). Shared
+    between calls: never changed."""
+    return parse_declarations(style)
+
+
+class _Styles:
+    """Each element's declarations from the page's style rules, then its inline style,
+    worked out once per element."""
+
+    def __init__(self, sheet: Sheet) -> None:
+        self.sheet = sheet
+        self.known: dict[Any, Mapping[str, str]] = {}
+
+    def of(self, element: Any) -> Mapping[str, str]:
+        style = self.known.get(element)
+        if style is None:
+            style = self.known[element] = self._resolve(element)
+        return style
+
+    def _resolve(self, element: Any) -> Mapping[str, str]:
+        inline = element.get("style")
+        ruled = self.sheet.get(element)
+        if not inline:
+            return ruled or {}
+        declarations = _inline_declarations(inline)
+        if not ruled:
+            return declarations
+        return {**ruled, **declarations}
+
+
+@dataclass(frozen=True)
+class HiddenText:
+    """A hidden element to judge, why it is hidden and its text."""
+
+    element: Any
+    reason: str
+    text: str
+    length: int
+    """The length of all of the element's text: ``text`` leaves out, in a large element (over
+    :data:`~convert.safety.intent.LARGE_HIDDEN` characters), the hidden elements inside it
+    that are judged on their own."""
+
+
+def hidden_texts(page: PageElements, sheet: Sheet) -> Iterator[HiddenText]:
+    """Outermost rendered elements hidden by attributes or CSS, with the reason and the text.
+
+    Only elements with a ``style``, ``hidden`` or ``aria-hidden`` attribute, or a page rule,
+    can hide anything, so only those are judged. Inside a large hidden element (a page hidden
+    until a script fades it in) hidden elements are judged on their own as well: a note
+    planted there is short. Each piece of text is then judged once: the large element's own
+    text leaves theirs out.
+    """
+    found = _hidden_elements(page, sheet)
+    if not found:
+        return
+    marks = {element for element, _ in found}
+    parts: dict[Any, list[Any]] = {}
+    lengths: dict[Any, int] = {}
+    for element, _ in reversed(found):  # the hidden elements inside one come before it
+        pieces = parts[element] = _text_parts(element, marks.__contains__, mark=True)
+        lengths[element] = sum(
+            len(piece) if isinstance(piece, str) else lengths[piece] for piece in pieces
+        )
+    small: set[Any] = set()
+    for element, reason in found:
+        if any(ancestor in small for ancestor in element.iterancestors()):
+            continue
+        length = lengths[element]
+        text = _joined(parts, element, whole=length <= LARGE_HIDDEN)
+        if reason != "aria-hidden" or text.strip():
+            if length <= LARGE_HIDDEN:
+                small.add(element)
+            yield HiddenText(element, reason, text, length)
+
+
+def _joined(parts: Mapping[Any, list[Any]], element: Any, *, whole: bool) -> str:
+    """The element's text: all of it (``whole``), or without the hidden elements inside."""
+    pieces = parts[element]
+    if not whole:
+        return "".join(piece for piece in pieces if isinstance(piece, str))
+    return "".join(
+        piece if isinstance(piece, str) else _joined(parts, piece, whole=True) for piece in pieces
+    )
+
+
+def _hidden_elements(page: PageElements, sheet: Sheet) -> list[tuple[Any, str]]:
+    """Rendered elements hidden from the eye, in document order, with the reason."""
+    styled = set(page.styled) | set(sheet)
+    if not styled:
+        return []
+    styles = _Styles(sheet)
+    found: list[tuple[Any, str]] = []
+    for element in page.body:
+        if element not in styled:
+            continue
+        style = styles.of(element)
+        reason = hidden_reason(element, style)
+        if reason is None and _paints(style) and _same_paint(element, styled, styles):
+            reason = "text colour matches background"
+        if reason is not None and not _unrendered(element):
+            found.append((element, reason))
+    return found
+
+
+def _unrendered(element: Any) -> bool:
+    """The element, or one around it, is never rendered."""
+    return element.tag in NOT_RENDERED or any(
+        ancestor.tag in NOT_RENDERED for ancestor in element.iterancestors()
+    )
+
+
+def _paints(style: Mapping[str, str]) -> bool:
+    return "color" in style or "background" in style or "background-color" in style
+
+
+def _same_paint(element: Any, styled: set[Any], styles: _Styles) -> bool:
+    """Text colour equals the background behind it (defaults: black on white)."""
+    color: Color | None = None
+    background: Color | None = None
+    background_known = False
+    for node in (element, *element.iterancestors()):
+        if node not in styled:
+            continue
+        style = styles.of(node)
+        if color is None and "color" in style:
+            own = parse_color(style["color"])
+            color = own if own is not None and own[3] >= 0.1 else None
+        if not background_known:
+            background, background_known = _background(style)
+        if color is not None and background_known:
+            break
+    color = color or _DEFAULT_PAINT[0]
+    background = background if background_known else _DEFAULT_PAINT[1]
+    if background is None or not same_color(color, background):
+        return False
+
+    def repainted(node: Any) -> bool:
+        return node in styled and _paints(styles.of(node))
+
+    return bool(element_text(element, repainted).strip())
+
+
+def _background(style: Mapping[str, str]) -> tuple[Color | None, bool]:
+    """(colour, known): ``(None, True)`` for an image or gradient, ``(None, False)`` if unset."""
+    for name in ("background-color", "background"):
+        value = style.get(name)
+        if value is None:
+            continue
+        if "url(" in value or "gradient(" in value:
+            return None, True
+        own = first_color(value)
+        if own is not None and own[3] >= 0.5:
+            return own, True
+    return None, False
