@@ -21,7 +21,7 @@ from playwright.async_api import Browser, BrowserContext, Page, Playwright
 from playwright.async_api import Error as PlaywrightError
 
 from browser.farm.flags import launch_args
-from browser.farm.lanes import ContextLanes, Egress
+from browser.farm.lanes import ContextLanes, Egress, EgressLane
 from browser.farm.page import PageSession, page_init_script
 from browser.farm.procs import (
     chromium_orphans,
@@ -41,7 +41,7 @@ CLOSE_GRACE = 5.0
 REAP_WAIT = 3.0
 """Seconds to wait for a closed browser's processes to exit and be reaped."""
 CONTEXT_TIMEOUT = 10.0
-"""Seconds to make one context."""
+"""Seconds to make one context (its egress lane and init script included), and to open its page."""
 CONTEXT_CLOSE_TIMEOUT = 2.0
 """Seconds to close one context; a browser slower than that is in trouble the probe will see."""
 
@@ -174,7 +174,8 @@ class FarmBrowser:
         return sum(len(pool) for key, pool in self._warm.items() if key.preset == preset)
 
     async def new_context(self, key: ContextKey) -> BrowserContext:
-        """A fresh context of shape ``key``."""
+        """A fresh context of shape ``key``, made within one CONTEXT_TIMEOUT in all: its egress
+        lane, the context and its init script."""
         preset = PRESETS[key.preset]
         desktop, mobile = self._user_agents
         width, height = key.size()
@@ -192,27 +193,26 @@ class FarmBrowser:
             "bypass_csp": False,
             "java_script_enabled": True,
         }
-        proxy, lane = await self._lanes.proxy(key.route)
-        if proxy is not None:
-            options["proxy"] = proxy
+        lane: EgressLane | None = None
+        context: BrowserContext | None = None
         try:
             async with asyncio.timeout(CONTEXT_TIMEOUT):
+                proxy, lane = await self._lanes.proxy(key.route)
+                if proxy is not None:
+                    options["proxy"] = proxy
                 context = await self.browser.new_context(**options)
+                if lane is not None:
+                    self._lanes.bind(context, lane)
+                if self._init_script:
+                    # On the context, before it has a page: the page then gets it as it is
+                    # made, with no round trip of its own to the renderer.
+                    await context.add_init_script(script=self._init_script)
         except BaseException:
-            if lane is not None:
+            if context is not None:
+                await self.discard(context)  # its lane with it
+            elif lane is not None:
                 lane.close()
             raise
-        if lane is not None:
-            self._lanes.bind(context, lane)
-        if self._init_script:
-            # On the context, before it has a page: the page then gets it as it is made, with
-            # no round trip of its own to the renderer.
-            try:
-                async with asyncio.timeout(CONTEXT_TIMEOUT):
-                    await context.add_init_script(script=self._init_script)
-            except BaseException:
-                await self.discard(context)
-                raise
         return context
 
     async def discard(self, context: BrowserContext) -> None:

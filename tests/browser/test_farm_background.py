@@ -1,0 +1,66 @@
+"""The farm's work beside the captures, against real Chromium: making contexts ahead of time,
+closing and resetting pages after their captures answered, and ending that work at shutdown."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from browser import egress
+from browser.egress import EgressGuard
+from browser.farm import Farm
+from browser.farm import browser as farm_browser
+from browser.farm.types import ContextKey
+from browser.ssrf import AddressPolicy
+from tests.browser.test_farm import SiteState, farm_settings, start_site, stop_site
+from tests.origin import Origin
+
+pytestmark = pytest.mark.chromium
+
+LANE_BYTES = 64 * 2**20
+
+
+@pytest.fixture
+def site(io_loop: Any) -> Iterator[tuple[Origin, SiteState]]:
+    origin, state = io_loop.run_sync(start_site)
+    yield origin, state
+    io_loop.run_sync(lambda: stop_site(origin, state))
+
+
+@pytest.mark.gen_test(timeout=60)
+async def test_a_new_context_is_made_within_one_deadline(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Its egress lane, the context and its init script share CONTEXT_TIMEOUT: a lane slow to
+    open leaves the browser only what is left of it."""
+    monkeypatch.setattr(farm_browser, "CONTEXT_TIMEOUT", 2.0)
+    guard = EgressGuard(AddressPolicy(["127.0.0.1"]))
+    await guard.start()
+    stopped: list[int] = []
+
+    async def slow_lane() -> egress.Lane:
+        await asyncio.sleep(1.2)
+        os.kill(stopped[0], signal.SIGSTOP)  # and then the browser stops answering
+        return await guard.open_lane(LANE_BYTES)
+
+    farm = Farm(
+        farm_settings(warm_contexts=0, health_interval=600), egress_urls={"direct": slow_lane}
+    )
+    await farm.start()
+    browser = farm._supervisor.current
+    assert browser is not None and browser.pid is not None
+    stopped.append(browser.pid)
+    loop = asyncio.get_running_loop()
+    try:
+        started = loop.time()
+        with pytest.raises(TimeoutError):
+            await browser.new_context(ContextKey("md", False))
+        assert loop.time() - started < 2.6  # not 1.2 s for the lane and 2 s more for the rest
+        assert guard.lanes == 0
+    finally:
+        os.kill(browser.pid, signal.SIGCONT)
+        await farm.close()
+        await guard.close()
