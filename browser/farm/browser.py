@@ -20,7 +20,8 @@ from typing import Any
 from playwright.async_api import Browser, BrowserContext, Page, Playwright
 from playwright.async_api import Error as PlaywrightError
 
-from browser.farm.flags import launch_args
+from browser.farm.chores import Chores
+from browser.farm.flags import launch_args, user_agents
 from browser.farm.lanes import ContextLanes, Egress, EgressLane
 from browser.farm.page import PageSession, page_init_script
 from browser.farm.procs import (
@@ -44,21 +45,8 @@ CONTEXT_TIMEOUT = 10.0
 """Seconds to make one context (its egress lane and init script included), and to open its page."""
 CONTEXT_CLOSE_TIMEOUT = 2.0
 """Seconds to close one context; a browser slower than that is in trouble the probe will see."""
-
-
-def user_agents(version: str) -> tuple[str, str]:
-    """The (desktop, mobile) user agents of this Chromium, in Chrome's reduced form; headless
-    Chromium's own says "HeadlessChrome", which many sites answer with a bot wall."""
-    major = version.split(".", 1)[0] or "0"
-    desktop = (
-        "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) "
-        f"Chrome/{major}.0.0.0 Safari/537.36"
-    )
-    mobile = (
-        "Mozilla/5.0 (Linux; Android 10; K) AppleWebKit/537.36 (KHTML, like Gecko) "
-        f"Chrome/{major}.0.0.0 Mobile Safari/537.36"
-    )
-    return desktop, mobile
+BACKGROUND_GRACE = 2.0
+"""Seconds a closing browser waits for its background work (cancelled) to end."""
 
 
 _LIVE: weakref.WeakSet[FarmBrowser] = weakref.WeakSet()
@@ -87,6 +75,7 @@ class FarmBrowser:
         egress: Mapping[str, Egress] | None,
         warm_per_key: int,
         warm_pages: WarmRules,
+        background_pages: int,
         init_script: str,
         on_change: Callable[[], None],
     ) -> None:
@@ -114,7 +103,9 @@ class FarmBrowser:
             ContextKey(preset, dark): [] for preset in PRESETS for dark in COLOR_SCHEMES
         }
         self._filling: asyncio.Task[None] | None = None
-        self.pages = WarmPages(warm_pages, self.discard, self._lanes.renew, on_change)
+        self.chores = Chores(background_pages, on_change)
+        """Closes and resets of pages after their captures answered."""
+        self.pages = WarmPages(warm_pages, self.discard, self._lanes.renew, self.chores, on_change)
         """Pages kept between captures, each for one organization."""
         self._user_agents = user_agents(self.version)
         browser.on("disconnected", self._disconnected)
@@ -150,6 +141,7 @@ class FarmBrowser:
             egress=egress,
             warm_per_key=settings.warm_contexts,
             warm_pages=WarmRules.of(settings),
+            background_pages=settings.background_pages,
             init_script=page_init_script(ReadyRules.of(settings)),
             on_change=on_change,
         )
@@ -313,9 +305,8 @@ class FarmBrowser:
         """Close the browser; kill its process tree if it does not go within ``grace`` seconds,
         then reap its processes. Never raises."""
         self.closing = True
-        self.retire()
-        if self._filling is not None:
-            self._filling.cancel()
+        await self._end_background()
+        self.retire()  # its idle pages go with the browser
         try:
             async with asyncio.timeout(grace):
                 await self.browser.close()
@@ -325,6 +316,20 @@ class FarmBrowser:
         log.info(
             "browser %d closed after serving %d contexts", self.generation, self.contexts_served
         )
+
+    async def _end_background(self) -> None:
+        """Cancel the filler and the background closes and resets (the contexts go with the
+        browser), and wait at most BACKGROUND_GRACE for them to end."""
+        filling = self._filling
+        if filling is not None:
+            filling.cancel()
+        try:
+            async with asyncio.timeout(BACKGROUND_GRACE):
+                if filling is not None:
+                    await asyncio.gather(filling, return_exceptions=True)
+                await self.chores.close()
+        except TimeoutError:
+            log.warning("browser %d: background work did not end in time", self.generation)
 
     def _living(self) -> list[int]:
         """This browser's processes still running, and stray Chromium processes re-parented here

@@ -43,6 +43,13 @@ class FarmSettings:
         min=0,
         max=16,
     )
+    background_pages: int = setting(
+        2,
+        "Pages closed or reset at once in the background once their captures have answered; "
+        "the others wait their turn.",
+        min=1,
+        max=64,
+    )
     recycle_after: int = setting(
         500,
         "Contexts one browser serves before it is recycled: a new browser takes new work and the "

@@ -4,6 +4,8 @@ closing and resetting pages after their captures answered, and ending that work 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import functools
 import os
 import signal
 from collections.abc import Iterator
@@ -13,11 +15,17 @@ import pytest
 
 from browser import egress
 from browser.egress import EgressGuard
-from browser.farm import Farm
+from browser.farm import CaptureOptions, Farm
 from browser.farm import browser as farm_browser
 from browser.farm.types import ContextKey
 from browser.ssrf import AddressPolicy
-from tests.browser.test_farm import SiteState, farm_settings, start_site, stop_site
+from tests.browser.test_farm import (
+    SiteState,
+    eventually,
+    farm_settings,
+    start_site,
+    stop_site,
+)
 from tests.origin import Origin
 
 pytestmark = pytest.mark.chromium
@@ -62,5 +70,60 @@ async def test_a_new_context_is_made_within_one_deadline(monkeypatch: pytest.Mon
         assert guard.lanes == 0
     finally:
         os.kill(browser.pid, signal.SIGCONT)
+        await farm.close()
+        await guard.close()
+
+
+def farm_tasks() -> list[asyncio.Task[Any]]:
+    """The farm's own tasks not done yet (their coroutines run in its modules)."""
+    pending = []
+    for task in asyncio.all_tasks():
+        code = getattr(task.get_coro(), "cr_code", None)
+        if not task.done() and code is not None and "/browser/farm/" in code.co_filename:
+            pending.append(task)
+    return pending
+
+
+def resume(pid: int) -> None:
+    with contextlib.suppress(ProcessLookupError):
+        os.kill(pid, signal.SIGCONT)
+
+
+@pytest.mark.gen_test(timeout=90)
+async def test_background_closes_take_turns_and_end_with_the_farm(
+    site: tuple[Origin, SiteState],
+) -> None:
+    """At most background_pages closes run at once, the others wait their turn; closing the
+    farm cancels those left and leaves nothing pending."""
+    origin, _state = site
+    guard = EgressGuard(AddressPolicy(["127.0.0.1"]))
+    await guard.start()
+    settings = farm_settings(warm_contexts=0, health_interval=600, org_idle=1.0, background_pages=1)
+    opener = functools.partial(guard.open_lane, LANE_BYTES)
+    farm = Farm(settings, egress_urls={"direct": opener})
+    await farm.start()
+    browser = farm._supervisor.current
+    assert browser is not None and browser.pid is not None
+    orgs = ("acme", "globex", "initech")
+    try:
+        for _ in range(2):  # the second capture of each organization keeps its page
+            await asyncio.gather(
+                *(farm.capture(origin.url("/box"), CaptureOptions(org=org)) for org in orgs)
+            )
+        await eventually(lambda: browser.pages.idle_count == 3 and guard.lanes == 3)
+        # A stopped browser leaves each close hanging for CONTEXT_CLOSE_TIMEOUT (2 s); the
+        # three pages expire together after org_idle.
+        os.kill(browser.pid, signal.SIGSTOP)
+        await eventually(lambda: browser.pages.idle_count == 0)
+        assert farm.health()["background_pages"] == 3
+        await asyncio.sleep(3.0)
+        assert browser.chores.running == 1
+        assert guard.lanes == 2  # one close timed out, one runs, one waits its turn
+        assert farm.health()["background_pages"] == 2
+        await farm.close()
+        assert farm_tasks() == []
+        assert guard.lanes == 0
+    finally:
+        resume(browser.pid)
         await farm.close()
         await guard.close()
