@@ -1,9 +1,13 @@
 """One browser's work in the background on pages the farm is done with: closing a context or
 resetting a page for its organization's next capture, after the capture's answer has gone.
 
-At most ``farm.background_pages`` of them run at once; the others wait their turn. Every piece of
-work is bounded by its own timeouts (a close by the context's close timeout, a reset by its own),
-so a turn comes within a bounded time; :meth:`Chores.close` ends what is left at shutdown.
+At most ``farm.background_pages`` of them run at once; the others wait their turn. The queue
+stays bounded: a page given back by a capture keeps the capture's page slot (of ``max_pages``)
+until its close or reset is done (:meth:`browser.farm.admission.Hold.keep_until`), so captures
+cannot finish faster than their pages are cleared away, and idle pages closed (expired, beyond
+the caps, or with a retiring browser) are at most ``farm.warm_pages``. Every piece of work is
+bounded by its own timeouts (a close by the context's close timeout, a reset by its own), so a
+turn comes within a bounded time; :meth:`Chores.close` ends what is left at shutdown.
 """
 
 from __future__ import annotations

@@ -37,7 +37,7 @@ from urllib.parse import urlsplit
 from playwright.async_api import Error as PlaywrightError
 
 from browser.farm import page as farm_page
-from browser.farm.admission import Admission
+from browser.farm.admission import Admission, Hold
 from browser.farm.browser import FarmBrowser
 from browser.farm.gone import BrowserGoneError, gone, unless_gone
 from browser.farm.lanes import Egress, proxy_settings
@@ -251,8 +251,10 @@ class Farm:
         outcome = FarmErrorKind.capture_failed.value
         navigation_s = options.navigation_timeout_ms / 1000
         try:
-            async with self._admission.slot(options.org):
-                result = await self._attempts(options.org, key, navigation_s, delay_ms / 1000, work)
+            async with self._admission.slot(options.org) as hold:
+                result = await self._attempts(
+                    options.org, key, navigation_s, delay_ms / 1000, work, hold=hold
+                )
             outcome = "ok"
             return result
         except FarmError as exc:
@@ -272,6 +274,8 @@ class Farm:
         navigation_s: float,
         delay_s: float,
         work: Work[T],
+        *,
+        hold: Hold,
     ) -> T:
         for attempt in (1, 2):
             budget = Budget.start(navigation_s, self.settings.capture_margin, delay_s)
@@ -281,7 +285,7 @@ class Farm:
                     raise self._admission.busy("the browser farm is shutting down")
                 raise self._admission.busy("the browser is restarting")
             try:
-                return await self._on_browser(browser, org, key, work, budget)
+                return await self._on_browser(browser, org, key, work, budget, hold=hold)
             except BrowserGoneError:
                 if attempt == 2 or self._closing:
                     break
@@ -299,6 +303,8 @@ class Farm:
         key: ContextKey,
         work: Work[T],
         budget: Budget,
+        *,
+        hold: Hold,
     ) -> T:
         browser.active += 1
         self._busy[key.preset] += 1
@@ -351,8 +357,10 @@ class Farm:
         finally:
             if lent is not None:
                 # Reset and kept for the organization's next capture, or closed: in the
-                # background either way.
-                browser.pages.give_back(lent, healthy=done and not browser.retiring)
+                # background either way, the page slot kept until that is done.
+                hold.keep_until(
+                    browser.pages.give_back(lent, healthy=done and not browser.retiring)
+                )
             browser.active -= 1
             # A context taken from the warm pool is made up once no page renders on the
             # browser: made beside a request, it would take the browser's time from it.

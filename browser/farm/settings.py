@@ -19,7 +19,13 @@ class FarmSettings:
         "/usr/bin/chromium",
         "Chromium executable to launch; empty uses the browser Playwright installed.",
     )
-    max_pages: int = setting(4, "Pages rendering at once, across all presets.", min=1, max=64)
+    max_pages: int = setting(
+        4,
+        "Pages rendering at once, across all presets; a page closed or reset after its capture "
+        "(in the background, after the answer) keeps its capture's slot until that is done.",
+        min=1,
+        max=64,
+    )
     queue_size: int = setting(
         32,
         "Requests that may wait for a free page (the farm's queue), and, apart from those, "
@@ -46,7 +52,8 @@ class FarmSettings:
     background_pages: int = setting(
         2,
         "Pages closed or reset at once in the background once their captures have answered; "
-        "the others wait their turn.",
+        "the others wait their turn, each keeping its capture's slot of max_pages meanwhile, so "
+        "that pages cannot be given back faster than they are cleared away.",
         min=1,
         max=64,
     )

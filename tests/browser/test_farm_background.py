@@ -127,3 +127,30 @@ async def test_background_closes_take_turns_and_end_with_the_farm(
         resume(browser.pid)
         await farm.close()
         await guard.close()
+
+
+@pytest.mark.gen_test(timeout=60)
+async def test_a_page_being_closed_keeps_its_capture_slot(
+    site: tuple[Origin, SiteState],
+) -> None:
+    """The capture answers at once, but its page, closed in the background, keeps the page slot
+    until it is closed: the next capture waits in the queue meanwhile."""
+    origin, _state = site
+    farm = Farm(farm_settings(warm_contexts=0, health_interval=600, max_pages=1))
+    await farm.start()
+    pid = farm.health()["browser_pid"]
+    assert isinstance(pid, int)
+    try:
+        assert (await farm.capture(origin.url("/box"), CaptureOptions())).status == 200
+        os.kill(pid, signal.SIGSTOP)  # its close now hangs for CONTEXT_CLOSE_TIMEOUT (2 s)
+        loop = asyncio.get_running_loop()
+        stopped = loop.time()
+        second = asyncio.ensure_future(farm.capture(origin.url("/box"), CaptureOptions()))
+        await eventually(lambda: farm.health()["queue_length"] == 1, seconds=1.0)
+        await eventually(lambda: farm.health()["queue_length"] == 0, seconds=5.0)
+        assert loop.time() - stopped > 1.5  # the slot came free when the close gave up
+        resume(pid)
+        assert (await asyncio.wait_for(second, 20)).status == 200
+    finally:
+        resume(pid)
+        await farm.close()
