@@ -313,9 +313,8 @@ class FarmBrowser:
         except (PlaywrightError, TimeoutError) as exc:
             log.warning("browser %d did not close cleanly: %s", self.generation, exc)
         await self.reap()
-        log.info(
-            "browser %d closed after serving %d contexts", self.generation, self.contexts_served
-        )
+        self._lanes.close_all()  # a close cancelled above, or its disconnect not yet seen
+        log.info("browser %d closed, %d contexts served", self.generation, self.contexts_served)
 
     async def _end_background(self) -> None:
         """Cancel the filler and the background closes and resets (the contexts go with the
