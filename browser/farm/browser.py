@@ -74,6 +74,7 @@ class FarmBrowser:
         helpers: set[int],
         egress: Mapping[str, Egress] | None,
         warm_per_key: int,
+        fill_below: int,
         warm_pages: WarmRules,
         background_pages: int,
         init_script: str,
@@ -95,6 +96,9 @@ class FarmBrowser:
         """Set when the browser disconnects, whatever the reason."""
         self._lanes = ContextLanes(egress)
         self._warm_per_key = warm_per_key
+        self._fill_below = fill_below
+        self.prewarmed = 0
+        """Contexts taken from the warm pools."""
         self._init_script = init_script
         """Installed in every context, so in each of its pages before their first navigation
         (empty: none)."""
@@ -140,6 +144,7 @@ class FarmBrowser:
             helpers=helpers,
             egress=egress,
             warm_per_key=settings.warm_contexts,
+            fill_below=settings.fill_below(),
             warm_pages=WarmRules.of(settings),
             background_pages=settings.background_pages,
             init_script=page_init_script(ReadyRules.of(settings)),
@@ -220,7 +225,9 @@ class FarmBrowser:
         the farm's own init script (the context's)."""
         pool = self._warm.get(key) if key.warmable else None
         if pool:
-            context = pool.pop()  # made up once the browser is idle (refill), not during work
+            context = pool.pop()
+            self.prewarmed += 1
+            self.refill()  # made up beside this capture when few others render
         else:
             context = await self.new_context(key)
         self.contexts_served += 1
@@ -248,11 +255,15 @@ class FarmBrowser:
         self.pages.lend(lent)
         return lent
 
+    @property
+    def filling(self) -> bool:
+        """Whether the warm pools are being made up now."""
+        return self._filling is not None and not self._filling.done()
+
     def refill(self) -> None:
-        """Make up the warm pools in the background (one filler at a time) while no page
-        renders on this browser: a context made beside a capture takes the browser's time (and
-        a core) from it. The filler stops when a page renders; the request done calls this
-        again."""
+        """Make up the warm pools to ``warm_contexts`` each, one context at a time by one filler,
+        while fewer than ``fill_below`` pages render here (a context made beside captures takes
+        the browser's time from them); a request done calls this again."""
         if self._warm_per_key <= 0 or self.dead or self.closing or self.retiring:
             return
         if self._filling is None or self._filling.done():
@@ -261,8 +272,8 @@ class FarmBrowser:
     async def _fill(self) -> None:
         for key, pool in self._warm.items():
             while len(pool) < self._warm_per_key and not (self.dead or self.closing):
-                if self.active:
-                    return  # made up once the pages rendering now are done
+                if self.active >= self._fill_below:
+                    return  # made up once fewer pages render
                 try:
                     context = await self.new_context(key)
                 except (PlaywrightError, TimeoutError) as exc:

@@ -184,6 +184,7 @@ class Farm:
             "rss_mb": round(supervisor.memory_bytes / 2**20),
             "pages_busy": sum(self._busy.values()),
             "background_pages": self._background(),
+            "filling": any(browser.filling for browser in list(self._supervisor.browsers)),
             "max_pages": self.settings.max_pages,
             "queue_length": self._admission.waiting,
             "org_queue_length": self._admission.org_waiting,
@@ -362,8 +363,7 @@ class Farm:
                     browser.pages.give_back(lent, healthy=done and not browser.retiring)
                 )
             browser.active -= 1
-            # A context taken from the warm pool is made up once no page renders on the
-            # browser: made beside a request, it would take the browser's time from it.
+            # A filler that stopped while many pages rendered goes on once fewer do.
             browser.refill()
             self._busy[key.preset] -= 1
             self._publish()

@@ -154,3 +154,30 @@ async def test_a_page_being_closed_keeps_its_capture_slot(
     finally:
         resume(pid)
         await farm.close()
+
+
+@pytest.mark.gen_test(timeout=90)
+async def test_warm_contexts_are_made_up_beside_back_to_back_captures(
+    site: tuple[Origin, SiteState],
+) -> None:
+    """Each capture that takes a warm context has it made up beside it while fewer than
+    fill_below pages render, so the next capture, arriving at once, finds one too. Made up only
+    while no page renders (warm_fill_share 0), the pool stays empty under such load: the next
+    capture always starts before the filler."""
+    origin, _state = site
+    taken = {}
+    for share in (0.5, 0.0):
+        farm = Farm(farm_settings(health_interval=600, warm_contexts=1, warm_fill_share=share))
+        await farm.start()
+        browser = farm._supervisor.current
+        assert browser is not None
+        try:
+            await eventually(lambda b=browser: not b.filling and b.idle("md") == 2, seconds=20)
+            for _ in range(6):  # a new context each (no organization), one after another
+                assert (await farm.capture(origin.url("/box"), CaptureOptions())).status == 200
+            taken[share] = browser.prewarmed
+            await eventually(lambda f=farm: not f.health()["filling"], seconds=10)
+        finally:
+            await farm.close()
+    assert taken[0.5] >= 5
+    assert taken[0.0] == 1  # the one made while the browser was idle
