@@ -1,6 +1,7 @@
 """Shared by the benchmarks: free ports, waiting for a URL, a throw-away Pagecast process
 (SQLite store in a temporary folder or a given Postgres database, loopback allowed, a key on an
-unthrottled plan without a quota), and the memory of its process tree."""
+unthrottled plan without a quota), whether its browser farm has work in flight in the background,
+and the memory of its process tree."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import socket
 import subprocess
 import sys
 import time
+import urllib.error
 import urllib.request
 from pathlib import Path
 
@@ -94,6 +96,49 @@ def stop_pagecast(process: subprocess.Popen[bytes], timeout: float = 30.0) -> No
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait(10)
+
+
+def farm_quiet(api_port: int) -> bool:
+    """Whether Pagecast's browser farm has nothing in flight in the background (from /readyz): no
+    page being closed or reset after its capture, no warm context being made, no retired browser
+    still closing."""
+    url = f"http://127.0.0.1:{api_port}/readyz"
+    try:
+        with urllib.request.urlopen(url, timeout=2) as response:  # loopback only
+            body = response.read()
+    except urllib.error.HTTPError as exc:  # 503 while not ready: the body still tells
+        body = exc.read()
+    except OSError:
+        return False
+    farm = json.loads(body).get("farm", {})
+    return (
+        farm.get("background_pages", 0) == 0
+        and not farm.get("filling", False)
+        and farm.get("browsers", 1) <= 1
+    )
+
+
+def chromium_pids(root: int, exclude: frozenset[int] = frozenset()) -> set[int]:
+    """Chromium browsers and renderers (not their helpers, which come and go with them) living
+    under ``root``, leaving out the subtrees of ``exclude``."""
+    # Imported here: Pagecast's root is put on sys.path only once this module has run.
+    from browser.farm.procs import process_tree  # noqa: PLC0415
+
+    pids: set[int] = set()
+    skipped: set[int] = set(exclude)
+    for info in process_tree(root):
+        if info.pid in skipped or info.ppid in skipped:
+            skipped.add(info.pid)
+            continue
+        if info.state == "Z":
+            continue
+        try:
+            command = Path(f"/proc/{info.pid}/cmdline").read_bytes()
+        except OSError:
+            continue
+        if b"chromium" in command and (b"--type=" not in command or b"--type=renderer" in command):
+            pids.add(info.pid)
+    return pids
 
 
 def tree_memory_mb(pid: int) -> tuple[float, float, float]:

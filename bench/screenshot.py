@@ -15,7 +15,10 @@ stylesheet, a script and an image), round robin, with the same Chromium:
 Each at concurrency 1, 2 and 4, the methods taking turns in rounds (--rounds) so that the
 machine's other work weighs on all alike: p50/p95 latency, shots/s and CPU per shot (every
 process of the run but the origin: the client, Pagecast and its Chromium, or the script's driver
-and Chromium).
+and Chromium). After each turn the run waits until the service has no work in flight in the
+background (pages closed or reset after their answers, warm contexts made up) and the bare
+scripts' browsers and renderers have exited: that work is billed, in CPU, to the method that left
+it, not to the next one.
 Then Pagecast's RSS (server plus Chromium plus workers) after 100 and after --long shots, and a
 chaos minute: Chromium killed every few seconds under load; every request must be answered (200
 or 503), none hung.
@@ -40,27 +43,31 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import quote
 
+from bare_scripts import CHROMIUM, FLAGS, Bare
 from pagecast_process import (
     PYTHON,
     chromium_browsers,
+    chromium_pids,
+    farm_quiet,
     free_port,
     start_pagecast,
     tree_cpu_seconds,
     tree_memory_mb,
     wait_for,
 )
-from playwright.async_api import Browser, Page, Playwright, async_playwright
+from playwright.async_api import async_playwright
 from tornado.httpclient import AsyncHTTPClient
 
 from app.config import load_settings
-from browser.farm.flags import LAUNCH_ARGS
 from store.store import Store
 
-CHROMIUM = "/usr/bin/chromium"
-FLAGS = list(LAUNCH_ARGS)  # the flags Pagecast launches Chromium with
 SETTLE_SECONDS = 3.0
+QUIET_TIMEOUT = 30.0
+"""Most seconds to wait, after a turn, for the service's background work and the bare scripts'
+processes to end."""
+QUIET_SETTLE = 0.3
+"""Seconds more once they have."""
 HOSTS = tuple(f"127.0.0.{n}" for n in range(1, 9))
-VIEWPORT = {"width": 1366, "height": 768}
 ORIGIN = """
 import asyncio, sys, tornado.web
 COLORS = ["#234", "#432", "#243", "#324", "#342", "#423", "#333", "#135"]
@@ -95,10 +102,31 @@ Shoot = Callable[[int], Awaitable[None]]
 """One shot of site number ``n`` (0-7)."""
 
 
-async def settled_memory(pid: int) -> tuple[float, float, float]:
+async def settled_memory(pid: int, api_port: int) -> tuple[float, float, float]:
     """Memory once the last contexts have closed and the warm pools are made up."""
+    await quiet(api_port, set())
     await asyncio.sleep(SETTLE_SECONDS)
     return tree_memory_mb(pid)
+
+
+def bare_processes() -> set[int]:
+    """The bare scripts' Chromium browsers and renderers (Pagecast's and the origin left out)."""
+    return chromium_pids(os.getpid(), ORIGINS | SERVERS)
+
+
+async def quiet(api_port: int, before: set[int]) -> None:
+    """Wait (at most QUIET_TIMEOUT) until Pagecast's farm has no work in flight in the background
+    and the bare scripts' browsers and renderers started since ``before`` have exited, then
+    QUIET_SETTLE more."""
+    deadline = time.monotonic() + QUIET_TIMEOUT
+    while time.monotonic() < deadline:
+        calm = await asyncio.to_thread(farm_quiet, api_port)
+        if calm and not bare_processes() - before:
+            break
+        await asyncio.sleep(0.05)
+    else:
+        print(f"(still busy after {QUIET_TIMEOUT:.0f} s: going on)", file=sys.stderr)
+    await asyncio.sleep(QUIET_SETTLE)
 
 
 @dataclass
@@ -122,10 +150,11 @@ class Runs:
         }
 
 
-async def timed_runs(shoot: Shoot, shots: int, concurrency: int, runs: Runs) -> None:
+async def timed_runs(shoot: Shoot, shots: int, concurrency: int, runs: Runs, api_port: int) -> None:
     """``shots`` shots at ``concurrency``, the sites in turn, added to ``runs``: latencies,
-    time, CPU seconds of this process's tree (Pagecast or the script's Chromium; the origin
-    left out), errors."""
+    time until the last answer, CPU seconds of this process's tree (Pagecast or the script's
+    Chromium; the origin left out) until the work they left is done too (see :func:`quiet`),
+    errors."""
     sites = itertools.count()
     queue = iter(range(shots))
 
@@ -139,15 +168,19 @@ async def timed_runs(shoot: Shoot, shots: int, concurrency: int, runs: Runs) -> 
                 continue
             runs.latencies.append(time.perf_counter() - started)
 
+    before = bare_processes()
     cpu_before = tree_cpu_seconds(os.getpid(), ORIGINS)
     started = time.perf_counter()
     await asyncio.gather(*(worker() for _ in range(concurrency)))
     runs.elapsed += time.perf_counter() - started
+    await quiet(api_port, before)
     runs.cpu += tree_cpu_seconds(os.getpid(), ORIGINS) - cpu_before
 
 
 ORIGINS: frozenset[int] = frozenset()
 """The origin's process, left out of the CPU counts."""
+SERVERS: frozenset[int] = frozenset()
+"""Pagecast's process, left out when waiting for the bare scripts' processes to exit."""
 
 
 def new_org_keys(tmp: str, count: int) -> list[str]:
@@ -177,13 +210,14 @@ async def main() -> int:
         "--skip-compare", action="store_true", help="only the memory and chaos runs"
     )
     args = parser.parse_args()
-    global ORIGINS  # noqa: PLW0603 (set once, before any measurement)
+    global ORIGINS, SERVERS  # noqa: PLW0603 (set once, before any measurement)
     origin_port, api_port = free_port(), free_port()
     origin = subprocess.Popen([PYTHON, "-c", ORIGIN, str(origin_port), *HOSTS])
     ORIGINS = frozenset({origin.pid})
     pages = [f"http://{host}:{origin_port}/" for host in HOSTS]
     with tempfile.TemporaryDirectory() as tmp:
         server, key = start_pagecast(tmp, api_port, allow_hosts=HOSTS)
+        SERVERS = frozenset({server.pid})
         try:
             for page in pages:
                 wait_for(page)
@@ -199,61 +233,52 @@ async def main() -> int:
             origin.wait(10)
 
 
-class Bare:
-    """The bare Playwright scripts Pagecast is compared with."""
-
-    def __init__(self, playwright: Playwright, browser: Browser, pages: list[str]) -> None:
-        self.playwright = playwright
-        self.browser = browser
-        self.pages = pages
-        self.idle: list[Page] = []
-
-    async def fresh_context(self, site: int) -> None:
-        context = await self.browser.new_context(viewport=VIEWPORT)
-        try:
-            tab = await context.new_page()
-            await tab.goto(self.pages[site])
-            await tab.screenshot(type="png")
-        finally:
-            await context.close()
-
-    async def reused_page(self, site: int) -> None:
-        """A page of the worker's own (one per worker), reset after each shot."""
-        tab = self.idle.pop() if self.idle else await self._new_page()
-        try:
-            await tab.goto(self.pages[site])
-            await tab.screenshot(type="png")
-            await tab.goto("about:blank")
-            await tab.context.clear_cookies()
-            session = await tab.context.new_cdp_session(tab)
-            origin = self.pages[site].rstrip("/")
-            await session.send(
-                "Storage.clearDataForOrigin", {"origin": origin, "storageTypes": "all"}
-            )
-            await session.detach()
-        finally:
-            self.idle.append(tab)
-
-    async def _new_page(self) -> Page:
-        context = await self.browser.new_context(viewport=VIEWPORT)
-        return await context.new_page()
-
-    async def launch_per_shot(self, site: int) -> None:
-        own = await self.playwright.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
-        try:
-            tab = await own.new_page(viewport=VIEWPORT)
-            await tab.goto(self.pages[site])
-            await tab.screenshot(type="png")
-        finally:
-            await own.close()
-
-
 SAME_ORG = "pagecast, one organization"
 NEW_ORG = "pagecast, new organization each"
 FRESH = "bare, fresh context"
 FRESH_DEFAULT = "bare, fresh context, default flags"
 REUSED = "bare, reused page"
 LAUNCH = "launch per shot"
+
+
+async def compare(
+    args: argparse.Namespace, pages: list[str], api_port: int, same_org: Shoot, new_org: Shoot
+) -> list[tuple[int, str, dict[str, float]]]:
+    """Every method at concurrency 1, 2 and 4: a row of results for each."""
+    async with async_playwright() as playwright:
+        browser = await playwright.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
+        default_browser = await playwright.chromium.launch(executable_path=CHROMIUM)
+        bare = Bare(playwright, browser, pages)
+        own_script = Bare(playwright, default_browser, pages)
+        for site in range(len(pages)):  # warm-up: every site once each way
+            await same_org(site)
+            await bare.fresh_context(site)
+            await own_script.fresh_context(site)
+        # A reused page for each worker at the highest concurrency, opened now: the turns then
+        # open none (their renderers would outlive the turn).
+        await asyncio.gather(*(bare.reused_page(site) for site in range(4)))
+        rows: list[tuple[int, str, dict[str, float]]] = []
+        methods = (
+            (SAME_ORG, same_org, args.shots),
+            (NEW_ORG, new_org, args.shots),
+            (FRESH, bare.fresh_context, args.shots),
+            (FRESH_DEFAULT, own_script.fresh_context, args.shots),
+            (REUSED, bare.reused_page, args.shots),
+            (LAUNCH, bare.launch_per_shot, max(args.shots // 4, 4)),
+        )
+        for concurrency in (1, 2, 4):
+            # The methods take turns in rounds (each round in another order), so that what the
+            # machine's other work does to one is done to all.
+            measured = {name: Runs() for name, _, _ in methods}
+            for turn in range(args.rounds):
+                order = methods[turn % len(methods) :] + methods[: turn % len(methods)]
+                for name, shoot, shots in order:
+                    share = max(shots // args.rounds, 1)
+                    await timed_runs(shoot, share, concurrency, measured[name], api_port)
+            rows.extend((concurrency, name, measured[name].summary()) for name, _, _ in methods)
+        await browser.close()
+        await default_browser.close()
+    return rows
 
 
 async def run(
@@ -283,37 +308,7 @@ async def run(
     async def via_pagecast() -> None:
         await shot(0, key)
 
-    async with async_playwright() as playwright:
-        browser = await playwright.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
-        default_browser = await playwright.chromium.launch(executable_path=CHROMIUM)
-        bare = Bare(playwright, browser, pages)
-        own_script = Bare(playwright, default_browser, pages)
-        for site in range(len(pages)):  # warm-up: every site once each way
-            await same_org(site)
-            await bare.fresh_context(site)
-            await own_script.fresh_context(site)
-            await bare.reused_page(site)
-        rows: list[tuple[int, str, dict[str, float]]] = []
-        methods = (
-            (SAME_ORG, same_org, args.shots),
-            (NEW_ORG, new_org, args.shots),
-            (FRESH, bare.fresh_context, args.shots),
-            (FRESH_DEFAULT, own_script.fresh_context, args.shots),
-            (REUSED, bare.reused_page, args.shots),
-            (LAUNCH, bare.launch_per_shot, max(args.shots // 4, 4)),
-        )
-        for concurrency in () if args.skip_compare else (1, 2, 4):
-            # The methods take turns in rounds (each round in another order), so that what the
-            # machine's other work does to one is done to all.
-            measured = {name: Runs() for name, _, _ in methods}
-            for turn in range(args.rounds):
-                order = methods[turn % len(methods) :] + methods[: turn % len(methods)]
-                for name, shoot, shots in order:
-                    share = max(shots // args.rounds, 1)
-                    await timed_runs(shoot, share, concurrency, measured[name])
-            rows.extend((concurrency, name, measured[name].summary()) for name, _, _ in methods)
-        await browser.close()
-        await default_browser.close()
+    rows = [] if args.skip_compare else await compare(args, pages, api_port, same_org, new_org)
 
     print(
         f"\n{'conc':>4} {'method':<34} {'p50 ms':>8} {'p95 ms':>8} {'shots/s':>8} "
@@ -351,10 +346,10 @@ async def run(
         await asyncio.gather(*(one() for _ in range(count)))
 
     await shoot_many(100)
-    readings = [(100, await settled_memory(server.pid))]
+    readings = [(100, await settled_memory(server.pid, api_port))]
     for count in range(500, args.long + 1, 500):
         await shoot_many(count - readings[-1][0])
-        readings.append((count, await settled_memory(server.pid)))
+        readings.append((count, await settled_memory(server.pid, api_port)))
     print("\nMemory of Pagecast (server, Chromium, workers), idle after N shots:")
     print(f"{'shots':>6} {'RSS MB':>8} {'PSS MB':>8} {'server PSS':>10}")
     for count, (rss, pss, own) in readings:

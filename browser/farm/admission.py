@@ -9,6 +9,11 @@ There are two kinds of queue, each bounded by ``queue_size``:
   requests to finish;
 * the farm's queue: requests that hold their organization's share and wait for a free page.
 
+A page that a request leaves to be closed or reset in the background (:mod:`browser.farm.chores`)
+keeps the request's page slot until that work is done (:meth:`Hold.keep_until`), though the
+answer does not wait for it: ``max_pages`` counts the pages being cleared away with those
+rendering, so that neither the pages at once nor their memory outgrow the limits.
+
 An organization's surplus therefore never fills the farm's queue: another organization arriving
 while every page is busy still queues for the next free page. A request moves from its
 organization's queue to the farm's only when another request of the same organization leaves
@@ -35,6 +40,19 @@ RETRY_AFTER_RANGE = (1, 60)
 """The ``retry_after`` hint (seconds) is kept within these bounds."""
 
 
+class Hold:
+    """What one request holds of the admission; see :meth:`Admission.slot`."""
+
+    def __init__(self) -> None:
+        self.kept: set[asyncio.Task[None]] = set()
+
+    def keep_until(self, work: asyncio.Task[None] | None) -> None:
+        """Keep the page slot after the request, until ``work`` (on the request's page) is
+        done."""
+        if work is not None and not work.done():
+            self.kept.add(work)
+
+
 @dataclass
 class _Organization:
     """One organization's share of the pages and its requests."""
@@ -59,6 +77,8 @@ class Admission:
         queue)."""
         self.org_waiting = 0
         """Requests waiting for their organization's share (all organizations' queues)."""
+        self.kept = 0
+        """Page slots kept after their request for the background work on its page."""
         self.typical_seconds = TYPICAL_SECONDS
         """Running typical duration of a successful request, queueing included."""
         self._pages = asyncio.Semaphore(settings.max_pages)
@@ -85,11 +105,12 @@ class Admission:
         return FarmError(FarmErrorKind.busy, message, retry_after=retry_after)
 
     @asynccontextmanager
-    async def slot(self, org: str) -> AsyncIterator[None]:
+    async def slot(self, org: str) -> AsyncIterator[Hold]:
         """Hold one of the ``max_pages`` page slots for ``org``: first its share (waiting in its
         own queue when its share is taken), then a page (waiting in the farm's queue). Raises
         ``busy`` when the queue it would join is full or the wait passes ``queue_timeout``; a
-        timeout or a cancellation gives back exactly what was taken."""
+        timeout or a cancellation gives back exactly what was taken. The share is given back
+        at the end; the page slot once the work the request kept it for is done too."""
         if not self.open:
             raise self.busy("the browser farm is not running")
         queue_size = self.settings.queue_size
@@ -107,6 +128,7 @@ class Admission:
             member = self._orgs[org] = _Organization(asyncio.Semaphore(self.settings.org_slots()))
         member.users += 1
         held_share = held_page = False
+        hold = Hold()
         try:
             try:
                 async with asyncio.timeout(self.settings.queue_timeout):
@@ -114,15 +136,34 @@ class Admission:
                     held_page = await self._take_page()
             except TimeoutError:
                 raise self.busy("no browser page became free in time") from None
-            yield
+            yield hold
         finally:
             if held_page:
-                self._pages.release()
+                self._release_after(hold.kept)
             if held_share:
                 member.share.release()
             member.users -= 1
             if member.users <= 0:
                 del self._orgs[org]
+
+    def _release_after(self, kept: set[asyncio.Task[None]]) -> None:
+        """Give back a page slot once the work in ``kept`` is all done."""
+        pending = {work for work in kept if not work.done()}
+        if not pending:
+            self._pages.release()
+            return
+        self.kept += 1
+
+        def done(work: asyncio.Task[None]) -> None:
+            pending.discard(work)
+            if not pending:
+                self.kept -= 1
+                self._pages.release()
+                self._on_change()
+
+        for work in pending:
+            work.add_done_callback(done)
+        self._on_change()
 
     async def _take_share(self, member: _Organization) -> bool:
         """Wait in the organization's queue for its share; True once taken."""

@@ -20,8 +20,9 @@ from typing import Any
 from playwright.async_api import Browser, BrowserContext, Page, Playwright
 from playwright.async_api import Error as PlaywrightError
 
-from browser.farm.flags import launch_args
-from browser.farm.lanes import ContextLanes, Egress
+from browser.farm.chores import Chores
+from browser.farm.flags import launch_args, user_agents
+from browser.farm.lanes import ContextLanes, Egress, EgressLane
 from browser.farm.page import PageSession, page_init_script
 from browser.farm.procs import (
     chromium_orphans,
@@ -41,24 +42,11 @@ CLOSE_GRACE = 5.0
 REAP_WAIT = 3.0
 """Seconds to wait for a closed browser's processes to exit and be reaped."""
 CONTEXT_TIMEOUT = 10.0
-"""Seconds to make one context."""
+"""Seconds to make one context (its egress lane and init script included), and to open its page."""
 CONTEXT_CLOSE_TIMEOUT = 2.0
 """Seconds to close one context; a browser slower than that is in trouble the probe will see."""
-
-
-def user_agents(version: str) -> tuple[str, str]:
-    """The (desktop, mobile) user agents of this Chromium, in Chrome's reduced form; headless
-    Chromium's own says "HeadlessChrome", which many sites answer with a bot wall."""
-    major = version.split(".", 1)[0] or "0"
-    desktop = (
-        "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) "
-        f"Chrome/{major}.0.0.0 Safari/537.36"
-    )
-    mobile = (
-        "Mozilla/5.0 (Linux; Android 10; K) AppleWebKit/537.36 (KHTML, like Gecko) "
-        f"Chrome/{major}.0.0.0 Mobile Safari/537.36"
-    )
-    return desktop, mobile
+BACKGROUND_GRACE = 2.0
+"""Seconds a closing browser waits for its background work (cancelled) to end."""
 
 
 _LIVE: weakref.WeakSet[FarmBrowser] = weakref.WeakSet()
@@ -86,7 +74,9 @@ class FarmBrowser:
         helpers: set[int],
         egress: Mapping[str, Egress] | None,
         warm_per_key: int,
+        fill_below: int,
         warm_pages: WarmRules,
+        background_pages: int,
         init_script: str,
         on_change: Callable[[], None],
     ) -> None:
@@ -106,6 +96,9 @@ class FarmBrowser:
         """Set when the browser disconnects, whatever the reason."""
         self._lanes = ContextLanes(egress)
         self._warm_per_key = warm_per_key
+        self._fill_below = fill_below
+        self.prewarmed = 0
+        """Contexts taken from the warm pools."""
         self._init_script = init_script
         """Installed in every context, so in each of its pages before their first navigation
         (empty: none)."""
@@ -114,7 +107,9 @@ class FarmBrowser:
             ContextKey(preset, dark): [] for preset in PRESETS for dark in COLOR_SCHEMES
         }
         self._filling: asyncio.Task[None] | None = None
-        self.pages = WarmPages(warm_pages, self.discard, self._lanes.renew, on_change)
+        self.chores = Chores(background_pages, on_change)
+        """Closes and resets of pages after their captures answered."""
+        self.pages = WarmPages(warm_pages, self.discard, self._lanes.renew, self.chores, on_change)
         """Pages kept between captures, each for one organization."""
         self._user_agents = user_agents(self.version)
         browser.on("disconnected", self._disconnected)
@@ -149,7 +144,9 @@ class FarmBrowser:
             helpers=helpers,
             egress=egress,
             warm_per_key=settings.warm_contexts,
+            fill_below=settings.fill_below(),
             warm_pages=WarmRules.of(settings),
+            background_pages=settings.background_pages,
             init_script=page_init_script(ReadyRules.of(settings)),
             on_change=on_change,
         )
@@ -174,7 +171,8 @@ class FarmBrowser:
         return sum(len(pool) for key, pool in self._warm.items() if key.preset == preset)
 
     async def new_context(self, key: ContextKey) -> BrowserContext:
-        """A fresh context of shape ``key``."""
+        """A fresh context of shape ``key``, made within one CONTEXT_TIMEOUT in all: its egress
+        lane, the context and its init script."""
         preset = PRESETS[key.preset]
         desktop, mobile = self._user_agents
         width, height = key.size()
@@ -192,27 +190,26 @@ class FarmBrowser:
             "bypass_csp": False,
             "java_script_enabled": True,
         }
-        proxy, lane = await self._lanes.proxy(key.route)
-        if proxy is not None:
-            options["proxy"] = proxy
+        lane: EgressLane | None = None
+        context: BrowserContext | None = None
         try:
             async with asyncio.timeout(CONTEXT_TIMEOUT):
+                proxy, lane = await self._lanes.proxy(key.route)
+                if proxy is not None:
+                    options["proxy"] = proxy
                 context = await self.browser.new_context(**options)
+                if lane is not None:
+                    self._lanes.bind(context, lane)
+                if self._init_script:
+                    # On the context, before it has a page: the page then gets it as it is
+                    # made, with no round trip of its own to the renderer.
+                    await context.add_init_script(script=self._init_script)
         except BaseException:
-            if lane is not None:
+            if context is not None:
+                await self.discard(context)  # its lane with it
+            elif lane is not None:
                 lane.close()
             raise
-        if lane is not None:
-            self._lanes.bind(context, lane)
-        if self._init_script:
-            # On the context, before it has a page: the page then gets it as it is made, with
-            # no round trip of its own to the renderer.
-            try:
-                async with asyncio.timeout(CONTEXT_TIMEOUT):
-                    await context.add_init_script(script=self._init_script)
-            except BaseException:
-                await self.discard(context)
-                raise
         return context
 
     async def discard(self, context: BrowserContext) -> None:
@@ -228,7 +225,9 @@ class FarmBrowser:
         the farm's own init script (the context's)."""
         pool = self._warm.get(key) if key.warmable else None
         if pool:
-            context = pool.pop()  # made up once the browser is idle (refill), not during work
+            context = pool.pop()
+            self.prewarmed += 1
+            self.refill()  # made up beside this capture when few others render
         else:
             context = await self.new_context(key)
         self.contexts_served += 1
@@ -256,11 +255,15 @@ class FarmBrowser:
         self.pages.lend(lent)
         return lent
 
+    @property
+    def filling(self) -> bool:
+        """Whether the warm pools are being made up now."""
+        return self._filling is not None and not self._filling.done()
+
     def refill(self) -> None:
-        """Make up the warm pools in the background (one filler at a time) while no page
-        renders on this browser: a context made beside a capture takes the browser's time (and
-        a core) from it. The filler stops when a page renders; the request done calls this
-        again."""
+        """Make up the warm pools to ``warm_contexts`` each, one context at a time by one filler,
+        while fewer than ``fill_below`` pages render here (a context made beside captures takes
+        the browser's time from them); a request done calls this again."""
         if self._warm_per_key <= 0 or self.dead or self.closing or self.retiring:
             return
         if self._filling is None or self._filling.done():
@@ -269,8 +272,8 @@ class FarmBrowser:
     async def _fill(self) -> None:
         for key, pool in self._warm.items():
             while len(pool) < self._warm_per_key and not (self.dead or self.closing):
-                if self.active:
-                    return  # made up once the pages rendering now are done
+                if self.active >= self._fill_below:
+                    return  # made up once fewer pages render
                 try:
                     context = await self.new_context(key)
                 except (PlaywrightError, TimeoutError) as exc:
@@ -313,18 +316,30 @@ class FarmBrowser:
         """Close the browser; kill its process tree if it does not go within ``grace`` seconds,
         then reap its processes. Never raises."""
         self.closing = True
-        self.retire()
-        if self._filling is not None:
-            self._filling.cancel()
+        await self._end_background()
+        self.retire()  # its idle pages go with the browser
         try:
             async with asyncio.timeout(grace):
                 await self.browser.close()
         except (PlaywrightError, TimeoutError) as exc:
             log.warning("browser %d did not close cleanly: %s", self.generation, exc)
         await self.reap()
-        log.info(
-            "browser %d closed after serving %d contexts", self.generation, self.contexts_served
-        )
+        self._lanes.close_all()  # a close cancelled above, or its disconnect not yet seen
+        log.info("browser %d closed, %d contexts served", self.generation, self.contexts_served)
+
+    async def _end_background(self) -> None:
+        """Cancel the filler and the background closes and resets (the contexts go with the
+        browser), and wait at most BACKGROUND_GRACE for them to end."""
+        filling = self._filling
+        if filling is not None:
+            filling.cancel()
+        try:
+            async with asyncio.timeout(BACKGROUND_GRACE):
+                if filling is not None:
+                    await asyncio.gather(filling, return_exceptions=True)
+                await self.chores.close()
+        except TimeoutError:
+            log.warning("browser %d: background work did not end in time", self.generation)
 
     def _living(self) -> list[int]:
         """This browser's processes still running, and stray Chromium processes re-parented here

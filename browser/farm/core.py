@@ -18,15 +18,15 @@ watchdog (:mod:`browser.farm.watchdog`) kills a page's renderer the moment it us
 ``page_memory_mb`` and lowers one that keeps a core busy; the page's request then fails alone
 (502).
 
-Metrics: ``pagecast_farm_*`` gauges of busy and idle contexts per preset and of the queues,
-counters of browser replacements, crashes, renderers killed and captures by outcome, and a latency
-histogram. No label carries a URL or an organization.
+Metrics: ``pagecast_farm_*`` gauges of busy and idle contexts per preset, of the queues and of
+the pages being closed or reset in the background, counters of browser replacements, crashes,
+renderers killed and captures by outcome, and a latency histogram. No label carries a URL or an
+organization.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import time
 from collections import Counter as Tally
@@ -37,10 +37,12 @@ from urllib.parse import urlsplit
 from playwright.async_api import Error as PlaywrightError
 
 from browser.farm import page as farm_page
-from browser.farm.admission import Admission
+from browser.farm.admission import Admission, Hold
 from browser.farm.browser import FarmBrowser
+from browser.farm.gone import BrowserGoneError, gone, unless_gone
 from browser.farm.lanes import Egress, proxy_settings
 from browser.farm.metrics import (
+    BACKGROUND,
     CAPTURE_DURATION,
     CAPTURES,
     CONTEXTS,
@@ -77,13 +79,6 @@ Work = Callable[[WarmPage, Budget], Awaitable[T]]
 
 WATCHDOG_INTERVAL = 0.1
 """Seconds between the renderer watchdog's passes: how long a page may run over its share."""
-
-GONE_WAIT = 1.0
-"""Seconds to wait for a disconnect event after an unexplained Playwright error."""
-
-
-class _BrowserGoneError(Exception):
-    """The browser serving a request went away during it."""
 
 
 class Farm:
@@ -188,6 +183,8 @@ class Farm:
             "browser_contexts_served": current.contexts_served if current else 0,
             "rss_mb": round(supervisor.memory_bytes / 2**20),
             "pages_busy": sum(self._busy.values()),
+            "background_pages": self._background(),
+            "filling": any(browser.filling for browser in list(self._supervisor.browsers)),
             "max_pages": self.settings.max_pages,
             "queue_length": self._admission.waiting,
             "org_queue_length": self._admission.org_waiting,
@@ -255,8 +252,10 @@ class Farm:
         outcome = FarmErrorKind.capture_failed.value
         navigation_s = options.navigation_timeout_ms / 1000
         try:
-            async with self._admission.slot(options.org):
-                result = await self._attempts(options.org, key, navigation_s, delay_ms / 1000, work)
+            async with self._admission.slot(options.org) as hold:
+                result = await self._attempts(
+                    options.org, key, navigation_s, delay_ms / 1000, work, hold=hold
+                )
             outcome = "ok"
             return result
         except FarmError as exc:
@@ -270,7 +269,14 @@ class Farm:
                 self._admission.observe(elapsed)
 
     async def _attempts(
-        self, org: str, key: ContextKey, navigation_s: float, delay_s: float, work: Work[T]
+        self,
+        org: str,
+        key: ContextKey,
+        navigation_s: float,
+        delay_s: float,
+        work: Work[T],
+        *,
+        hold: Hold,
     ) -> T:
         for attempt in (1, 2):
             budget = Budget.start(navigation_s, self.settings.capture_margin, delay_s)
@@ -280,8 +286,8 @@ class Farm:
                     raise self._admission.busy("the browser farm is shutting down")
                 raise self._admission.busy("the browser is restarting")
             try:
-                return await self._on_browser(browser, org, key, work, budget)
-            except _BrowserGoneError:
+                return await self._on_browser(browser, org, key, work, budget, hold=hold)
+            except BrowserGoneError:
                 if attempt == 2 or self._closing:
                     break
                 log.warning(
@@ -292,7 +298,14 @@ class Farm:
         raise self._admission.busy("the browser restarted during the capture; retry shortly")
 
     async def _on_browser(
-        self, browser: FarmBrowser, org: str, key: ContextKey, work: Work[T], budget: Budget
+        self,
+        browser: FarmBrowser,
+        org: str,
+        key: ContextKey,
+        work: Work[T],
+        budget: Budget,
+        *,
+        hold: Hold,
     ) -> T:
         browser.active += 1
         self._busy[key.preset] += 1
@@ -314,25 +327,25 @@ class Farm:
 
         try:
             async with asyncio.timeout(budget.left()):
-                return await self._unless_gone(browser, use())
+                return await unless_gone(browser, use())
         except FarmError:
             if browser.dead or browser.closing:
-                raise _BrowserGoneError() from None
+                raise BrowserGoneError() from None
             raise
         except TimeoutError as exc:
-            if await self._gone(browser):
-                raise _BrowserGoneError() from exc
+            if await gone(browser):
+                raise BrowserGoneError() from exc
             raise FarmError(
                 FarmErrorKind.navigation_timeout,
                 "the page did not finish rendering within its time limit",
             ) from exc
         except (PlaywrightError, ValueError) as exc:
             if browser.dead or browser.closing:
-                raise _BrowserGoneError() from exc
+                raise BrowserGoneError() from exc
             if lent is not None and lent.session.crashed:
                 raise self._crash_error() from exc
-            if await self._gone(browser):
-                raise _BrowserGoneError() from exc
+            if await gone(browser):
+                raise BrowserGoneError() from exc
             # One line: Playwright's messages carry a multi-line call log.
             message = exc.message if isinstance(exc, PlaywrightError) else str(exc)
             first_line = next(iter(message.splitlines()), "")
@@ -345,44 +358,16 @@ class Farm:
         finally:
             if lent is not None:
                 # Reset and kept for the organization's next capture, or closed: in the
-                # background either way.
-                browser.pages.give_back(lent, healthy=done and not browser.retiring)
+                # background either way, the page slot kept until that is done.
+                hold.keep_until(
+                    browser.pages.give_back(lent, healthy=done and not browser.retiring)
+                )
             browser.active -= 1
-            # A context taken from the warm pool is made up once no page renders on the
-            # browser: made beside a request, it would take the browser's time from it.
+            # A filler that stopped while many pages rendered goes on once fewer do.
             browser.refill()
             self._busy[key.preset] -= 1
             self._publish()
             self._supervisor.released(browser)
-
-    async def _unless_gone(self, browser: FarmBrowser, work: Awaitable[T]) -> T:
-        """``work``, abandoned the moment ``browser`` disconnects: neither a call still pending
-        in the browser nor a wait that makes no call to it (the network settling, a capture
-        delay) may sit out its whole budget on a browser that is no longer there."""
-        task = asyncio.ensure_future(work)
-        gone = asyncio.ensure_future(browser.gone.wait())
-        try:
-            await asyncio.wait((task, gone), return_when=asyncio.FIRST_COMPLETED)
-        finally:
-            gone.cancel()
-            if not task.done():
-                task.cancel()
-                with contextlib.suppress(asyncio.CancelledError, Exception):
-                    await task
-        if task.cancelled():
-            raise _BrowserGoneError()
-        return task.result()
-
-    async def _gone(self, browser: FarmBrowser) -> bool:
-        """Whether ``browser`` went away (waiting briefly: the error can beat the event)."""
-        if browser.dead or browser.closing:
-            return True
-        try:
-            async with asyncio.timeout(GONE_WAIT):
-                await browser.gone.wait()
-        except TimeoutError:
-            return False
-        return True
 
     def _crash_error(self) -> FarmError:
         """Why a page's renderer went away: the target's page caused it either way (502)."""
@@ -405,3 +390,8 @@ class Farm:
         WARM_PAGES.set(current.pages.idle_count if serving and current is not None else 0)
         QUEUE.set(self._admission.waiting)
         ORG_QUEUE.set(self._admission.org_waiting)
+        BACKGROUND.set(self._background())
+
+    def _background(self) -> int:
+        """Pages being closed or reset in the background, on every browser."""
+        return sum(browser.chores.pending for browser in list(self._supervisor.browsers))

@@ -1,5 +1,5 @@
 """Chromium's command line in the farm: Playwright's switches, the farm's own, and the features
-both turn off."""
+both turn off; and the user agents the farm's contexts present."""
 
 from __future__ import annotations
 
@@ -68,3 +68,18 @@ LAUNCH_ARGS: tuple[str, ...] = (
 def launch_args(settings: FarmSettings) -> list[str]:
     """Chromium's command line: LAUNCH_ARGS and script's heap limited to half a page's share."""
     return [*LAUNCH_ARGS, f"--js-flags=--max-old-space-size={settings.page_memory_mb // 2}"]
+
+
+def user_agents(version: str) -> tuple[str, str]:
+    """The (desktop, mobile) user agents of this Chromium, in Chrome's reduced form; headless
+    Chromium's own says "HeadlessChrome", which many sites answer with a bot wall."""
+    major = version.split(".", 1)[0] or "0"
+    desktop = (
+        "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) "
+        f"Chrome/{major}.0.0.0 Safari/537.36"
+    )
+    mobile = (
+        "Mozilla/5.0 (Linux; Android 10; K) AppleWebKit/537.36 (KHTML, like Gecko) "
+        f"Chrome/{major}.0.0.0 Mobile Safari/537.36"
+    )
+    return desktop, mobile

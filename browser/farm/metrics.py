@@ -24,6 +24,11 @@ ORG_QUEUE = Gauge(
     "Requests waiting for their organization's share of the pages, all organizations together "
     "(each organization's own queue is bounded by farm.queue_size).",
 )
+BACKGROUND = Gauge(
+    "pagecast_farm_background_pages",
+    "Pages being closed or reset in the background after their captures answered, running or "
+    "waiting their turn (at most farm.background_pages run at once).",
+)
 RESTARTS = Counter(
     "pagecast_farm_restarts_total",
     "Browsers replaced, by reason: crash, unhealthy, recycle (context count) or memory.",

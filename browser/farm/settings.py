@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -19,7 +20,13 @@ class FarmSettings:
         "/usr/bin/chromium",
         "Chromium executable to launch; empty uses the browser Playwright installed.",
     )
-    max_pages: int = setting(4, "Pages rendering at once, across all presets.", min=1, max=64)
+    max_pages: int = setting(
+        4,
+        "Pages rendering at once, across all presets; a page closed or reset after its capture "
+        "(in the background, after the answer) keeps its capture's slot until that is done.",
+        min=1,
+        max=64,
+    )
     queue_size: int = setting(
         32,
         "Requests that may wait for a free page (the farm's queue), and, apart from those, "
@@ -39,9 +46,27 @@ class FarmSettings:
         1,
         "Fresh browser contexts kept ready per preset and color scheme (4 presets x light/dark) "
         "for captures that get no warm page of their organization; those taken are made up in "
-        "the background while no page renders; 0 makes every one on demand.",
+        "the background while few pages render (see warm_fill_share); 0 makes every one on "
+        "demand.",
         min=0,
         max=16,
+    )
+    warm_fill_share: float = setting(
+        0.5,
+        "Warm contexts taken are made up (one at a time) while fewer pages than this share of "
+        "max_pages render on the browser, at least while none does: a context made beside "
+        "captures takes the browser's time from them. 0 makes them up only while no page "
+        "renders, 1 whenever a page slot is free.",
+        min=0,
+        max=1,
+    )
+    background_pages: int = setting(
+        2,
+        "Pages closed or reset at once in the background once their captures have answered; "
+        "the others wait their turn, each keeping its capture's slot of max_pages meanwhile, so "
+        "that pages cannot be given back faster than they are cleared away.",
+        min=1,
+        max=64,
     )
     recycle_after: int = setting(
         500,
@@ -187,6 +212,10 @@ class FarmSettings:
                 "the ceiling"
             ]
         return []
+
+    def fill_below(self) -> int:
+        """Pages rendering on a browser below which its warm contexts are made up."""
+        return max(1, math.ceil(self.max_pages * self.warm_fill_share))
 
     def org_slots(self) -> int:
         """Pages one organization may hold at once."""

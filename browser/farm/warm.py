@@ -27,6 +27,7 @@ each waiting for the last one's reset. Requests without an organization never sh
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import time
 from collections import Counter
@@ -38,6 +39,7 @@ from cachetools import TTLCache
 from playwright.async_api import BrowserContext, CDPSession, Request
 from playwright.async_api import Error as PlaywrightError
 
+from browser.farm.chores import Chores
 from browser.farm.page import PageSession, Prepared
 from browser.farm.readiness import http_origin
 from browser.farm.settings import FarmSettings
@@ -130,17 +132,18 @@ class WarmPages:
         rules: WarmRules,
         discard: Callable[[BrowserContext], Coroutine[Any, Any, None]],
         renew_lane: Callable[[BrowserContext], None],
+        chores: Chores,
         on_change: Callable[[], None],
     ) -> None:
         self.rules = rules
         self._discard = discard
+        self._chores = chores
         self._renew_lane = renew_lane
         self._on_change = on_change
         self._idle: dict[tuple[str, ContextKey], list[WarmPage]] = {}
         self._resets: dict[tuple[str, ContextKey], set[asyncio.Task[None]]] = {}
         self._lent: Counter[tuple[str, ContextKey]] = Counter()
         """Pages of each organization and shape out with a capture now."""
-        self._tasks: set[asyncio.Task[None]] = set()
         self._recent: TTLCache[str, bool] = TTLCache(RECENT_ORGS, max(rules.org_idle, 1e-3))
         self.closed = False
         self.reused = 0
@@ -223,10 +226,11 @@ class WarmPages:
         if not self._resets.get(wanted):
             self._resets.pop(wanted, None)
 
-    def give_back(self, page: WarmPage, healthy: bool) -> None:
+    def give_back(self, page: WarmPage, healthy: bool) -> asyncio.Task[None] | None:
         """``page`` is done with its capture: reset in the background and kept when it may serve
         again, else closed in the background (the answer waits for neither; a close is bounded
-        by the context's close timeout)."""
+        by the context's close timeout, a reset by RESET_TIMEOUT). The task of that work, done
+        once the page is reset or closed (None when the browser is closing)."""
         self._lent[page.page_key] -= 1
         if self._lent[page.page_key] <= 0:
             del self._lent[page.page_key]
@@ -241,11 +245,12 @@ class WarmPages:
             and not page.session.crashed
         )
         if not keep:
-            self._close(page)
-            return
-        task = asyncio.create_task(self._reset_and_keep(page))
-        self._resets.setdefault(page.page_key, set()).add(task)
-        task.add_done_callback(lambda done: self._reset_done(page.page_key, done))
+            return self._close(page)
+        task = self._chores.spawn(functools.partial(self._reset_and_keep, page))
+        if task is not None:
+            self._resets.setdefault(page.page_key, set()).add(task)
+            task.add_done_callback(lambda done: self._reset_done(page.page_key, done))
+        return task
 
     def _reset_done(self, wanted: tuple[str, ContextKey], task: asyncio.Task[None]) -> None:
         self._resets.get(wanted, set()).discard(task)
@@ -297,11 +302,10 @@ class WarmPages:
             page.timer.cancel()
             page.timer = None
 
-    def _close(self, page: WarmPage) -> None:
+    def _close(self, page: WarmPage) -> asyncio.Task[None] | None:
+        """Close ``page``'s context in the background."""
         self._cancel_timer(page)
-        task = asyncio.create_task(self._discard(page.context))
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
+        return self._chores.spawn(functools.partial(self._discard, page.context))
 
     def close_all(self) -> None:
         """Close every idle page and keep no more (the browser retires or is gone)."""
