@@ -186,11 +186,22 @@ def _hiding_reason(style: Mapping[str, str]) -> str | None:
 def hidden_reason(element: Any, style: Mapping[str, str]) -> str | None:
     """Why ``element`` (with its resolved declarations ``style``) is hidden from the eye, or
     ``None``. ``aria-hidden`` comes last: it hides from screen readers, not from sight."""
+    return element_hidden_reason(element, style_hiding_reason(style))
+
+
+def style_hiding_reason(style: Mapping[str, str]) -> str | None:
+    """Why declarations hide an element's text, or ``None``: the part of
+    :func:`hidden_reason` that depends on the declarations alone (for callers that remember
+    it per style)."""
+    return _hiding_reason(style) if style else None
+
+
+def element_hidden_reason(element: Any, style_reason: str | None) -> str | None:
+    """:func:`hidden_reason` from the reason its declarations give (``style_reason``)."""
     if element.get("hidden") is not None:
         return "hidden attribute"
-    reason = _hiding_reason(style) if style else None
-    if reason is not None:
-        return reason
+    if style_reason is not None:
+        return style_reason
     if (element.get("aria-hidden") or "").strip().lower() == "true":
         return "aria-hidden"
     return None

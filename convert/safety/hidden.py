@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from convert.css import Color, first_color, parse_color, parse_declarations, same_color
-from convert.hiding import hidden_reason
+from convert.hiding import element_hidden_reason, style_hiding_reason
 from convert.memo import small_key_cache
 from convert.safety.intent import LARGE_HIDDEN
 from convert.safety.page_elements import PageElements
@@ -73,35 +73,43 @@ def element_text(element: Any, skip: Callable[[Any], bool] | None = None) -> str
 
 
 @small_key_cache(4096)
-def _inline_declarations(style: str) -> Mapping[str, str]:
-    """An inline style's declarations (remembered: pages repeat a few many times). Shared
-    between calls: never changed."""
-    return parse_declarations(style)
+def _inline_style(style: str) -> _Style:
+    """An inline style's declarations and why they hide (remembered: pages repeat a few many
+    times). Shared between calls: never changed."""
+    declarations = parse_declarations(style)
+    return declarations, style_hiding_reason(declarations)
+
+
+_Style = tuple[Mapping[str, str], str | None]
+_UNSTYLED: Final[_Style] = ({}, None)
 
 
 class _Styles:
-    """Each element's declarations from the page's style rules, then its inline style,
-    worked out once per element."""
+    """Each element's declarations from the page's style rules, then its inline style, and
+    why they hide it, worked out once per element."""
 
     def __init__(self, sheet: Sheet) -> None:
         self.sheet = sheet
-        self.known: dict[Any, Mapping[str, str]] = {}
+        self.known: dict[Any, _Style] = {}
 
     def of(self, element: Any) -> Mapping[str, str]:
+        return self.style(element)[0]
+
+    def style(self, element: Any) -> _Style:
         style = self.known.get(element)
         if style is None:
             style = self.known[element] = self._resolve(element)
         return style
 
-    def _resolve(self, element: Any) -> Mapping[str, str]:
+    def _resolve(self, element: Any) -> _Style:
         inline = element.get("style")
         ruled = self.sheet.get(element)
         if not inline:
-            return ruled or {}
-        declarations = _inline_declarations(inline)
+            return (ruled, style_hiding_reason(ruled)) if ruled else _UNSTYLED
         if not ruled:
-            return declarations
-        return {**ruled, **declarations}
+            return _inline_style(inline)
+        declarations = {**ruled, **_inline_style(inline)[0]}
+        return declarations, style_hiding_reason(declarations)
 
 
 @dataclass(frozen=True)
@@ -169,8 +177,8 @@ def _hidden_elements(page: PageElements, sheet: Sheet) -> list[tuple[Any, str]]:
     for element in page.body:
         if element not in styled:
             continue
-        style = styles.of(element)
-        reason = hidden_reason(element, style)
+        style, style_reason = styles.style(element)
+        reason = element_hidden_reason(element, style_reason)
         if reason is None and _paints(style) and _same_paint(element, styled, styles):
             reason = "text colour matches background"
         if reason is not None and not _unrendered(element):

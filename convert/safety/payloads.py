@@ -19,6 +19,10 @@ _BLOB_RE: Final = re.compile(rf"(?<![A-Za-z0-9+/_-])[A-Za-z0-9+/_-]{{{_MIN_BLOB}
 """A blob starts where its run of characters does (as the leftmost match would): trying every
 position inside a long run first would read it again and again."""
 _HEX_RE: Final = re.compile(r"[0-9a-fA-F]+")
+_WORDS_RUN_RE: Final = re.compile(r"[a-z/_+-]+=*")
+"""A run without digits or capitals: a URL's path or slug, a rule of dashes. Encoded text of 40
+characters or more all but surely holds some (hex: digits; base64: capitals), so it is not
+decoded."""
 _MAX_BLOB: Final = 20_000
 
 
@@ -59,6 +63,8 @@ def find_payloads(clean: str) -> list[Payload]:
         return payloads
     for match in _BLOB_RE.finditer(clean):
         if clean[max(0, match.start() - 7) : match.start()].lower() == "base64,":
+            continue
+        if _WORDS_RUN_RE.fullmatch(match.group()):
             continue
         decoded = decode_blob(match.group())
         if decoded is not None:

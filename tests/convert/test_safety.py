@@ -17,6 +17,7 @@ import pytest
 from lxml import etree
 
 from convert import safety
+from convert.safety.payloads import find_payloads
 
 PAGES = Path(__file__).parent / "safety_pages"
 EXPECTED: dict[str, dict[str, Any]] = json.loads(
@@ -632,6 +633,20 @@ def test_base64_and_hex_payloads_are_decoded() -> None:
     benign = base64.b64encode(b"Just a friendly note about our opening hours.").decode()
     weak = safety.scan_markdown(f"Token {benign}\n").findings
     assert [f.severity for f in weak] == [safety.SEVERITY["encoded_payload/text"]]
+
+
+def test_encoded_texts_are_decoded_whatever_their_words() -> None:
+    """Runs of lowercase letters, slashes and dashes (slugs, URL paths) are not decoded: every
+    encoding of every attack text of the benchmark holds a digit or a capital."""
+    attacks = Path(__file__).parents[2] / "bench" / "safety_attacks.txt"
+    texts = [line for line in attacks.read_text(encoding="utf-8").splitlines() if line.strip()]
+    for text in [t.strip() for t in texts if not t.startswith("#")][:80]:
+        data = text.encode()
+        for blob in (base64.b64encode(data), base64.urlsafe_b64encode(data), data.hex().encode()):
+            if len(blob.rstrip(b"=")) >= 40:  # shorter runs are not taken for blobs
+                payloads = find_payloads(f"See {blob.decode()} here")
+                assert [p.decoded for p in payloads] == [text], blob
+    assert find_payloads("/2025/how-to-choose-a-garden-bench-for-small-patios-and-yards") == []
 
 
 def test_hashes_and_data_uris_are_not_payloads() -> None:
