@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import inspect
 from collections.abc import Callable
 from typing import Any, Final, TypeVar
 
@@ -26,7 +27,23 @@ def small_key_cache(maxsize: int) -> Callable[[Callable[..., _T]], Callable[...,
                     return func(*args)
             return cached(*args)
 
-        call.cache_clear = cached.cache_clear  # type: ignore[attr-defined]
-        return call
+        @functools.wraps(func)
+        def call_one(arg: Any) -> _T:  # most of them: half the cost of the loop above
+            if isinstance(arg, str) and len(arg) > CACHED_KEY_CHARS:
+                return func(arg)
+            return cached(arg)
+
+        chosen = call_one if _one_parameter(func) else call
+        chosen.cache_clear = cached.cache_clear  # type: ignore[attr-defined]
+        return chosen
 
     return wrap
+
+
+def _one_parameter(func: Callable[..., Any]) -> bool:
+    """Whether ``func`` takes exactly one argument, by position."""
+    parameters = list(inspect.signature(func).parameters.values())
+    return len(parameters) == 1 and parameters[0].kind in (
+        inspect.Parameter.POSITIONAL_ONLY,
+        inspect.Parameter.POSITIONAL_OR_KEYWORD,
+    )

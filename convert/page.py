@@ -10,6 +10,7 @@ is still returned.
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit
@@ -36,6 +37,7 @@ from convert.metadata import PageMetadata, read_metadata
 from convert.product import add_missing_facts, product_facts
 from convert.query import rank_chunks
 from convert.reveal import reveal_scripted_content
+from convert.safety.page_elements import page_elements
 from convert.structure import Structure, StructureLimits, page_structure, registrable_domain
 
 log = logging.getLogger(__name__)
@@ -122,17 +124,21 @@ def convert_page(html: str, url: str, options: ConvertOptions) -> PageConversion
     parsed = read_document(html)
     root = parsed.root
     # Every element's Python proxy, held for the whole conversion: each pass over the tree
-    # then reuses them instead of creating (and classifying) one per element again.
-    elements = list(root.iter())  # noqa: F841
+    # then reuses them instead of creating (and classifying) one per element again. With the
+    # safety scan, its walk over the elements holds them, and its list of the elements that
+    # may be hidden spares the cleaning a look at every element.
+    index = page_elements(root) if options.safety_mode is not None else None
+    elements = list(root.iter()) if index is None else index.every  # noqa: F841
     read = read_metadata(root, url)
     metadata = read.as_dict()
     shell = detect_app_shell(root)
     html_scan = None
     if options.safety_mode is not None:
-        html_scan = safety.scan_html(root, url)
+        html_scan = safety.scan_html(root, url, index)
         if options.safety_mode == "sanitize":
             safety.strip_html(root, html_scan)
-    root, extraction, fell_back = _content(root, url, parsed, read, options)
+    hideable = None if index is None else index.hideable
+    root, extraction, fell_back = _content(root, url, parsed, read, options, hideable=hideable)
     result = PageConversion(
         markdown="",
         metadata=metadata,
@@ -176,15 +182,18 @@ def _content(
     parsed: ParsedDocument,
     metadata: PageMetadata,
     options: ConvertOptions,
+    *,
+    hideable: Sequence[etree._Element] | None = None,
 ) -> tuple[lxml.html.HtmlElement, str, bool]:
     """Reduce the parsed page to what is converted (cleaned, selected, its main content);
     returns the document and how its content was found (:attr:`PageConversion.extraction`).
     The title as the page states it (site name and all) tells extraction the headline from a
-    logo and the site's name from a heading."""
+    logo and the site's name from a heading. ``hideable``: see
+    :func:`~convert.document.clean_document`."""
     reveal_scripted_content(root)
     main_only = options.only_main_content and not options.include_tags
     product = product_facts(root) if main_only else None  # before cleaning drops the scripts
-    base = clean_document(root, url)
+    base = clean_document(root, url, hideable)
     if options.include_tags or options.exclude_tags:
         absolute_links(root, base)  # selectors may match on absolute hrefs, as the page resolves
         root = apply_selectors(root, options.include_tags, options.exclude_tags)

@@ -153,10 +153,12 @@ def _host(url: str) -> str:
         return ""
 
 
-def scan_html(root: Any, url: str) -> HtmlScan:
-    """Scan the raw document ``root`` (not modified) for injection outside the rendered text."""
+def scan_html(root: Any, url: str, page: PageElements | None = None) -> HtmlScan:
+    """Scan the raw document ``root`` (not modified) for injection outside the rendered text
+    (``page``: its :func:`~convert.safety.page_elements.page_elements`, when the caller has
+    them)."""
     collector = _HtmlCollector(page_host=_host(url))
-    page = page_elements(root)
+    page = page_elements(root) if page is None else page
     sheet = stylesheet_styles(root, can_hide, page.keyed, page.tagged["styles"])
     for hidden in hidden_texts(page, sheet):
         flagged = collector.container(

@@ -17,7 +17,8 @@ from lxml import etree
 _STYLING: Final = frozenset({"style", "hidden", "aria-hidden"})
 _LABELLING: Final = frozenset({"alt", "title", "aria-label", "aria-description"})
 _KEYING: Final = frozenset({"class", "id"})
-_WATCHED: Final = _STYLING | _LABELLING | _KEYING
+_HIDING: Final = frozenset({"hidden", "aria-hidden", "style", "class"})
+_WATCHED: Final = _STYLING | _LABELLING | _KEYING | _HIDING
 TAG_GROUPS: Final = {
     "links": ("a", "area"),
     "images": ("img",),
@@ -39,6 +40,10 @@ class PageElements:
     """Anywhere: elements with an ``alt``, ``title``, ``aria-label`` or ``aria-description``."""
     keyed: list[Any] = field(default_factory=list)
     """Anywhere: elements with a ``class`` or an ``id``."""
+    hideable: list[Any] = field(default_factory=list)
+    """Anywhere: elements with a ``hidden``, ``aria-hidden``, ``style`` or ``class`` attribute,
+    the only ones :func:`convert.hiding.is_hidden` can find hidden (the conversion's cleaning
+    reads them instead of every element when the scan has run)."""
     every: list[Any] = field(default_factory=list)
     """Every element, in document order."""
     tagged: dict[str, list[Any]] = field(default_factory=lambda: {g: [] for g in TAG_GROUPS})
@@ -87,6 +92,8 @@ def page_elements(root: Any) -> PageElements:
                 found.labelled.append(element)
             if not _KEYING.isdisjoint(names):
                 found.keyed.append(element)
+            if not _HIDING.isdisjoint(names):
+                found.hideable.append(element)
         if element is last:
             inside = False
     return found

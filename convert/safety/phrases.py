@@ -77,9 +77,11 @@ def _trie_node(node: Mapping[str, Any]) -> str:
 
 _STEMS: Final = _stem_index()
 _STEM_TRIE: Final = _trie_pattern(stem for rule in PHRASE_RULES for stem in rule.stems.split())
-# A word (after a non-word character) that opens some phrase; group 1 is the word.
-_TRIGGER_RE: Final = re.compile(rf"[^a-z0-9_]((?={_STEM_TRIE})[a-z][a-z'-]*)")
-_TRIGGER_AT_START_RE: Final = re.compile(rf"(?={_STEM_TRIE})[a-z][a-z'-]*")
+# A word (after a non-word character) that opens some phrase; group 1 is the word. (The
+# patterns use no character class that depends on Unicode: matching them as ASCII patterns is
+# the same, and faster.)
+_TRIGGER_RE: Final = re.compile(rf"[^a-z0-9_]((?:{_STEM_TRIE})[a-z'-]*)", re.ASCII)
+_TRIGGER_AT_START_RE: Final = re.compile(rf"(?:{_STEM_TRIE})[a-z'-]*", re.ASCII)
 
 # Imperative cues near an address to an AI.
 IMPERATIVE_RE: Final = re.compile(

@@ -210,3 +210,11 @@ def test_requests_hidden_inside_a_large_hidden_element_are_removed(technique: st
     assert level(page, url) in FLAGGED
     cleaned = convert_page(page, url, ConvertOptions(safety_mode="sanitize")).markdown
     assert "bargains.example.org" not in cleaned and "garden furniture" in cleaned
+
+
+@pytest.mark.parametrize("file_id", file_ids(SAMPLE)[::4])
+def test_warn_converts_a_real_page_as_without_the_scan(file_id: str) -> None:
+    """The scan shares its walk over the elements with the cleaning: the Markdown is the same."""
+    page = load_page(SAMPLE, file_id)
+    plain = convert_page(page.html, page.url, ConvertOptions())
+    assert convert_page(page.html, page.url, WARN).markdown == plain.markdown
