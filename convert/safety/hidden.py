@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Any, Final
 
 from convert.css import Color, first_color, parse_color, parse_declarations, same_color
@@ -75,13 +76,13 @@ def element_text(element: Any, skip: Callable[[Any], bool] | None = None) -> str
 @small_key_cache(4096)
 def _inline_style(style: str) -> _Style:
     """An inline style's declarations and why they hide (remembered: pages repeat a few many
-    times). Shared between calls: never changed."""
+    times; read-only, being shared between calls)."""
     declarations = parse_declarations(style)
-    return declarations, style_hiding_reason(declarations)
+    return MappingProxyType(declarations), style_hiding_reason(declarations)
 
 
 _Style = tuple[Mapping[str, str], str | None]
-_UNSTYLED: Final[_Style] = ({}, None)
+_UNSTYLED: Final[_Style] = (MappingProxyType({}), None)
 
 
 class _Styles:
@@ -121,8 +122,11 @@ class HiddenText:
     text: str
     length: int
     """The length of all of the element's text: ``text`` leaves out, in a large element (over
-    :data:`~convert.safety.intent.LARGE_HIDDEN` characters), the hidden elements inside it
-    that are judged on their own."""
+    :data:`~convert.safety.intent.LARGE_HIDDEN` characters), the large hidden elements inside
+    it, which are judged on their own."""
+    enclosing: tuple[str, int] | None = None
+    """The reason and length of the large hidden element around this one, if any: its text
+    was part of that element's before it was left out, and is as hidden as it was there."""
 
 
 def hidden_texts(page: PageElements, sheet: Sheet) -> Iterator[HiddenText]:
@@ -131,8 +135,8 @@ def hidden_texts(page: PageElements, sheet: Sheet) -> Iterator[HiddenText]:
     Only elements with a ``style``, ``hidden`` or ``aria-hidden`` attribute, or a page rule,
     can hide anything, so only those are judged. Inside a large hidden element (a page hidden
     until a script fades it in) hidden elements are judged on their own as well: a note
-    planted there is short. Each piece of text is then judged once: the large element's own
-    text leaves theirs out.
+    planted there is short. A large hidden element inside another is then judged once: the
+    outer one's text leaves it out (small ones stay in, so that no phrase is cut apart).
     """
     found = _hidden_elements(page, sheet)
     if not found:
@@ -140,31 +144,40 @@ def hidden_texts(page: PageElements, sheet: Sheet) -> Iterator[HiddenText]:
     marks = {element for element, _ in found}
     parts: dict[Any, list[Any]] = {}
     lengths: dict[Any, int] = {}
+    wholes: dict[Any, str] = {}
     for element, _ in reversed(found):  # the hidden elements inside one come before it
         pieces = parts[element] = _text_parts(element, marks.__contains__, mark=True)
-        lengths[element] = sum(
+        length = lengths[element] = sum(
             len(piece) if isinstance(piece, str) else lengths[piece] for piece in pieces
         )
+        if length <= LARGE_HIDDEN:  # then so is every hidden element inside: all in wholes
+            wholes[element] = "".join(
+                piece if isinstance(piece, str) else wholes[piece] for piece in pieces
+            )
     small: set[Any] = set()
+    large: dict[Any, tuple[str, int]] = {}
     for element, reason in found:
-        if any(ancestor in small for ancestor in element.iterancestors()):
-            continue
-        length = lengths[element]
-        text = _joined(parts, element, whole=length <= LARGE_HIDDEN)
-        if reason != "aria-hidden" or text.strip():
+        enclosing = None
+        for ancestor in element.iterancestors():
+            if ancestor in small:
+                break
+            if enclosing is None:
+                enclosing = large.get(ancestor)
+        else:
+            length = lengths[element]
             if length <= LARGE_HIDDEN:
-                small.add(element)
-            yield HiddenText(element, reason, text, length)
-
-
-def _joined(parts: Mapping[Any, list[Any]], element: Any, *, whole: bool) -> str:
-    """The element's text: all of it (``whole``), or without the hidden elements inside."""
-    pieces = parts[element]
-    if not whole:
-        return "".join(piece for piece in pieces if isinstance(piece, str))
-    return "".join(
-        piece if isinstance(piece, str) else _joined(parts, piece, whole=True) for piece in pieces
-    )
+                text = wholes[element]
+            else:
+                text = "".join(
+                    piece if isinstance(piece, str) else wholes.get(piece, "")
+                    for piece in parts[element]
+                )
+            if reason != "aria-hidden" or text.strip():
+                if length <= LARGE_HIDDEN:
+                    small.add(element)
+                else:
+                    large[element] = (reason, length)
+                yield HiddenText(element, reason, text, length, enclosing)
 
 
 def _hidden_elements(page: PageElements, sheet: Sheet) -> list[tuple[Any, str]]:

@@ -75,11 +75,13 @@ class _HtmlCollector:
         quotable: bool,
         place: str = "",
         length: int | None = None,
+        at_least: float = 0.0,
     ) -> bool:
         """Judge text from a place Markdown does not show (``place``: how it is hidden, for
         :func:`~convert.safety.intent.hiddenness`; none for text in plain sight such as meta
-        tags; ``length``: of the whole hidden text, when ``text`` leaves parts of it out);
-        returns whether to strip it."""
+        tags; ``length``: of the whole hidden text, when ``text`` leaves parts of it out;
+        ``at_least``: how hidden the text is at least, when an element around it hides it
+        too); returns whether to strip it."""
         if len(text.strip()) < _MIN_TEXT:
             return False
         analysis = analyse(text)
@@ -88,9 +90,10 @@ class _HtmlCollector:
         smuggled = analysis.hidden_kinds()
         kind = "hidden_instructions" if hidden else "comment_instructions"
         if not live and not smuggled:
-            left_out = 0 if length is None else max(0, length - len(text))
+            size = len(analysis.clean) + (0 if length is None else max(0, length - len(text)))
+            weight = max(hiddenness(place, size), at_least)
             return self._request(
-                analysis.clean, location, kind, place, hidden=hidden, left_out=left_out
+                analysis.clean, location, kind, place, hidden=hidden, weight=weight
             )
         kinds = {hit.kind for hit in live} | smuggled
         variant = kind if kinds - {"ai_addressed"} else f"{kind}/addressed"
@@ -111,13 +114,13 @@ class _HtmlCollector:
         return True
 
     def _request(
-        self, clean: str, location: str, kind: str, place: str, *, hidden: bool, left_out: int
+        self, clean: str, location: str, kind: str, place: str, *, hidden: bool, weight: float
     ) -> bool:
-        """Hidden text without override phrases (``left_out``: characters of it judged on
-        their own): a request to an assistant, weighed by how hidden it is, or furniture."""
+        """Hidden text without override phrases: a request to an assistant, weighed by how
+        hidden it is (``weight``), or page furniture."""
         found = intent(clean) if place else None
         if found is not None and found.instruction and self._first_time(clean):
-            severity = request_severity(found, hiddenness(place, len(clean) + left_out))
+            severity = request_severity(found, weight)
             sample = sample_of(clean[found.start : found.end])
             self.findings.append(Finding(kind, severity, location, sample))
             return severity >= STRIPPED_REQUEST
@@ -168,6 +171,7 @@ def scan_html(root: Any, url: str, page: PageElements | None = None) -> HtmlScan
             quotable=False,
             place=hidden.reason,
             length=hidden.length,
+            at_least=hiddenness(*hidden.enclosing) if hidden.enclosing else 0.0,
         )
         if flagged and hidden.length <= LARGE_HIDDEN:
             collector.remove.append(hidden.element)

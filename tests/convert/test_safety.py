@@ -635,7 +635,7 @@ def test_base64_and_hex_payloads_are_decoded() -> None:
     assert [f.severity for f in weak] == [safety.SEVERITY["encoded_payload/text"]]
 
 
-def test_encoded_texts_are_decoded_whatever_their_words() -> None:
+def test_every_encoded_attack_text_is_decoded() -> None:
     """Runs of lowercase letters, slashes and dashes (slugs, URL paths) are not decoded: every
     encoding of every attack text of the benchmark holds a digit or a capital."""
     attacks = Path(__file__).parents[2] / "bench" / "safety_attacks.txt"
@@ -646,7 +646,7 @@ def test_encoded_texts_are_decoded_whatever_their_words() -> None:
             if len(blob.rstrip(b"=")) >= 40:  # shorter runs are not taken for blobs
                 payloads = find_payloads(f"See {blob.decode()} here")
                 assert [p.decoded for p in payloads] == [text], blob
-    assert find_payloads("/2025/how-to-choose-a-garden-bench-for-small-patios-and-yards") == []
+    assert find_payloads("/how-to-choose-a-garden-bench-for-small-patios-and-yards/") == []
 
 
 def test_hashes_and_data_uris_are_not_payloads() -> None:
