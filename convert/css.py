@@ -136,7 +136,12 @@ def stylesheet_styles(
     wanted_classes = frozenset(
         name for selectors, _ in rules for name in _CLASS_TOKEN_RE.findall(selectors)
     )
-    index = ElementIndex(root, _KEYED_XPATH(root) if keyed is None else keyed, wanted_classes)
+    wanted_ids = frozenset(
+        name for selectors, _ in rules for name in _ID_TOKEN_RE.findall(selectors)
+    )
+    index = ElementIndex(
+        root, _KEYED_XPATH(root) if keyed is None else keyed, wanted_classes, wanted_ids
+    )
     complex_budget = _MAX_SELECTORS
     matched: list[tuple[int, Any, Mapping[str, str]]] = []
     for number, (selectors, declarations) in enumerate(rules):

@@ -151,15 +151,23 @@ def parse_selector(text: str) -> Selector | None:
 
 
 class ElementIndex:
-    """The elements of a document with a class or an id, by class name (of the ``classes``
-    asked for, or all) and by id, in document order; tags and attributes are found on demand."""
+    """The elements of a document with a class or an id, by class name and by id (of the
+    ``classes`` and ``ids`` asked for, or all), in document order; tags and attributes are
+    found on demand."""
 
     def __init__(
-        self, root: Any, keyed: Sequence[Any], classes: frozenset[str] | None = None
+        self,
+        root: Any,
+        keyed: Sequence[Any],
+        classes: frozenset[str] | None = None,
+        ids: frozenset[str] | None = None,
     ) -> None:
         self.root = root
         self.by_class: dict[str, list[Any]] = {}
         self.by_id: dict[str, list[Any]] = {}
+        if classes is not None and ids is not None:
+            self._index_wanted(keyed, classes, ids)
+            return
         for element in keyed:
             for name in (element.get("class") or "").split():
                 if classes is not None and name not in classes:
@@ -168,8 +176,24 @@ class ElementIndex:
                 if not bucket or bucket[-1] is not element:
                     bucket.append(element)
             own = element.get("id")
-            if own:
+            if own and (ids is None or own in ids):
                 self.by_id.setdefault(own, []).append(element)
+
+    def _index_wanted(
+        self, keyed: Sequence[Any], classes: frozenset[str], ids: frozenset[str]
+    ) -> None:
+        """The index of a few names: one set intersection per element instead of a look at
+        each of its class names (a page's rules ask for a few of its hundreds)."""
+        for element in keyed:
+            if classes:
+                value = element.get("class")
+                if value:
+                    for name in classes.intersection(value.split()):
+                        self.by_class.setdefault(name, []).append(element)
+            if ids:
+                own = element.get("id")
+                if own in ids:
+                    self.by_id.setdefault(own, []).append(element)
 
     def candidates(self, compound: Compound) -> Iterator[Any]:
         """Elements that may match ``compound`` (a superset, from its most selective part)."""
