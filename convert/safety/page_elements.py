@@ -1,10 +1,11 @@
-"""The document's nodes in one pass, bucketed by the attributes and tags the HTML scan reads.
+"""The document's nodes, bucketed by the attributes and tags the HTML scan reads.
 
-One walk in Python that looks at each element's tag and attribute names costs less than the
-XPath searches and the tag-filtered walks it replaces (libxml2 evaluates a predicate on every
-node slowly, and each filtered walk still visits every node: about 0.2 ms on an average page),
-and holding every element keeps lxml's Python proxies alive, so that each later pass over the
-tree reuses them instead of creating (and classifying) one per element again.
+One walk in Python looks at each element's attribute names, which costs less than the XPath
+searches it replaces (libxml2 evaluates a predicate on every node slowly); what needs no look
+at the attributes (the tag groups, the comments, where the body starts and ends) lxml finds
+on its own, faster than a test per element in Python. Holding every element keeps lxml's
+Python proxies alive, so that each later pass over the tree reuses them instead of creating
+(and classifying) one per element again.
 """
 
 from __future__ import annotations
@@ -62,38 +63,37 @@ def _last_descendant(element: Any) -> Any:
 
 
 def page_elements(root: Any) -> PageElements:
-    """The elements of the document ``root``, bucketed (see :class:`PageElements`)."""
+    """The elements of the document ``root``, bucketed (see :class:`PageElements`): one walk
+    in Python over the elements for their attribute names; where the body starts and ends, the
+    tag groups and the comments are found by lxml."""
     found = PageElements()
-    body = root.find("body")
-    if body is None:
-        body = root
-    last = _last_descendant(body)
-    inside = False
-    tagged = found.tagged
-    for element in root.iter():
-        tag = element.tag
-        if not isinstance(tag, str):
-            if tag is etree.Comment:
-                found.comments.append(element)
-            continue
-        found.every.append(element)
-        group = _GROUP_OF.get(tag)
-        if group is not None:
-            tagged[group].append(element)
-        if element is body:
-            inside = True
-        if inside:
-            found.body.append(element)
+    every = found.every
+    styled: list[Any] = []
+    labelled, keyed, hideable = found.labelled, found.keyed, found.hideable
+    for element in root.iter(etree.Element):
+        every.append(element)
         names = element.keys()
         if names and not _WATCHED.isdisjoint(names):
-            if inside and not _STYLING.isdisjoint(names):
-                found.styled.append(element)
+            if not _STYLING.isdisjoint(names):
+                styled.append(element)
             if not _LABELLING.isdisjoint(names):
-                found.labelled.append(element)
+                labelled.append(element)
             if not _KEYING.isdisjoint(names):
-                found.keyed.append(element)
+                keyed.append(element)
             if not _HIDING.isdisjoint(names):
-                found.hideable.append(element)
-        if element is last:
-            inside = False
+                hideable.append(element)
+    body = root.find("body")
+    start, end = 0, len(every)
+    if body is not None:
+        start = every.index(body)
+        end = every.index(_last_descendant(body), start) + 1
+    found.body.extend(every[start:end])
+    if start > 0 or end < len(every):  # the head's elements (and any after the body)
+        outside = set(every[:start])
+        outside.update(every[end:])
+        styled = [element for element in styled if element not in outside]
+    found.styled.extend(styled)
+    for element in root.iter(*_GROUP_OF):
+        found.tagged[_GROUP_OF[element.tag]].append(element)
+    found.comments.extend(root.iter(etree.Comment))
     return found
