@@ -19,7 +19,13 @@ _STYLING: Final = frozenset({"style", "hidden", "aria-hidden"})
 _LABELLING: Final = frozenset({"alt", "title", "aria-label", "aria-description"})
 _KEYING: Final = frozenset({"class", "id"})
 _HIDING: Final = frozenset({"hidden", "aria-hidden", "style", "class"})
-_WATCHED: Final = _STYLING | _LABELLING | _KEYING | _HIDING
+_STYLED, _LABELLED, _KEYED, _HIDEABLE = 1, 2, 4, 8
+_BUCKETS: Final = {
+    name: sum(bit for bit, names in ((_STYLED, _STYLING), (_LABELLED, _LABELLING),
+              (_KEYED, _KEYING), (_HIDEABLE, _HIDING)) if name in names)
+    for name in _STYLING | _LABELLING | _KEYING | _HIDING
+}  # fmt: skip
+"""The buckets an attribute's name puts its element in, as bits."""
 TAG_GROUPS: Final = {
     "links": ("a", "area"),
     "images": ("img",),
@@ -70,17 +76,20 @@ def page_elements(root: Any) -> PageElements:
     every = found.every
     styled: list[Any] = []
     labelled, keyed, hideable = found.labelled, found.keyed, found.hideable
+    buckets_of = _BUCKETS.get
     for element in root.iter(etree.Element):
         every.append(element)
-        names = element.keys()
-        if names and not _WATCHED.isdisjoint(names):
-            if not _STYLING.isdisjoint(names):
+        buckets = 0
+        for name in element.keys():  # noqa: SIM118 (iterating an element gives its children)
+            buckets |= buckets_of(name, 0)
+        if buckets:
+            if buckets & _STYLED:
                 styled.append(element)
-            if not _LABELLING.isdisjoint(names):
+            if buckets & _LABELLED:
                 labelled.append(element)
-            if not _KEYING.isdisjoint(names):
+            if buckets & _KEYED:
                 keyed.append(element)
-            if not _HIDING.isdisjoint(names):
+            if buckets & _HIDEABLE:
                 hideable.append(element)
     body = root.find("body")
     start, end = 0, len(every)
