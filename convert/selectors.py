@@ -153,7 +153,8 @@ def parse_selector(text: str) -> Selector | None:
 class ElementIndex:
     """The elements of a document with a class or an id, by class name and by id (of the
     ``classes`` and ``ids`` asked for, or all), in document order; tags and attributes are
-    found on demand."""
+    found on demand. A page's rules ask for a few of its hundreds of names: one set
+    intersection per element finds them."""
 
     def __init__(
         self,
@@ -165,34 +166,16 @@ class ElementIndex:
         self.root = root
         self.by_class: dict[str, list[Any]] = {}
         self.by_id: dict[str, list[Any]] = {}
-        if classes is not None and ids is not None:
-            self._index_wanted(keyed, classes, ids)
-            return
         for element in keyed:
-            for name in (element.get("class") or "").split():
-                if classes is not None and name not in classes:
-                    continue
-                bucket = self.by_class.setdefault(name, [])
-                if not bucket or bucket[-1] is not element:
-                    bucket.append(element)
-            own = element.get("id")
-            if own and (ids is None or own in ids):
-                self.by_id.setdefault(own, []).append(element)
-
-    def _index_wanted(
-        self, keyed: Sequence[Any], classes: frozenset[str], ids: frozenset[str]
-    ) -> None:
-        """The index of a few names: one set intersection per element instead of a look at
-        each of its class names (a page's rules ask for a few of its hundreds)."""
-        for element in keyed:
-            if classes:
+            if classes is None or classes:
                 value = element.get("class")
                 if value:
-                    for name in classes.intersection(value.split()):
+                    names = value.split()
+                    for name in set(names) if classes is None else classes.intersection(names):
                         self.by_class.setdefault(name, []).append(element)
-            if ids:
+            if ids is None or ids:
                 own = element.get("id")
-                if own in ids:
+                if own and (ids is None or own in ids):
                     self.by_id.setdefault(own, []).append(element)
 
     def candidates(self, compound: Compound) -> Iterator[Any]:

@@ -34,8 +34,10 @@ Sheet = Mapping[Any, dict[str, str]]
 
 
 def _collapse(text: str) -> str:
-    """HTML whitespace runs as one space (splitting on whitespace costs a quarter of a
-    regular expression's substitution)."""
+    """Runs of whitespace (what ``str.isspace`` calls whitespace, as a regular expression's
+    ``\\s`` does) as one space; splitting on them costs a quarter of a substitution."""
+    if not text:
+        return text
     if text.isspace():
         return " "
     collapsed = " ".join(text.split())
@@ -51,7 +53,8 @@ def _text_parts(
     holds stays in the list, in its place, instead of its text.
 
     A walk with a stack of nodes still to open and of the strings that close them (a block's
-    line break, then its tail), pushed before the node's children so that they come after."""
+    line break and the node's tail), pushed before the node's children so that they come
+    after."""
     parts: list[Any] = []
     tag = element.tag
     if tag.__class__ is not str or tag in NO_TEXT:
@@ -75,7 +78,8 @@ def _text_parts(
                 append(node)
         else:
             tag = node.tag
-            if tag.__class__ is str and tag not in NO_TEXT:  # not a comment, script or style
+            # Not a comment, a processing instruction or an entity, nor a script or a style:
+            if tag.__class__ is str and tag not in NO_TEXT:
                 if tag in BLOCKS:
                     append("\n")
                     push("\n" + _collapse(tail) if tail else "\n")
@@ -91,7 +95,7 @@ def _text_parts(
 
 
 def element_text(element: Any, skip: Callable[[Any], bool] | None = None) -> str:
-    """Text of an element and its descendants with HTML whitespace collapsed, blocks on their
+    """Text of an element and its descendants with whitespace runs collapsed, blocks on their
     own lines, scripts and styles left out, and so are descendants for which ``skip`` holds."""
     return "".join(_text_parts(element, skip))
 

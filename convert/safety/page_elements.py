@@ -2,10 +2,10 @@
 
 One walk in Python looks at each element's attribute names, which costs less than the XPath
 searches it replaces (libxml2 evaluates a predicate on every node slowly); what needs no look
-at the attributes (the tag groups, the comments, where the body starts and ends) lxml finds
-on its own, faster than a test per element in Python. Holding every element keeps lxml's
-Python proxies alive, so that each later pass over the tree reuses them instead of creating
-(and classifying) one per element again.
+at the attributes (the tag groups, the comments) lxml finds on its own, faster than a test per
+element in Python, and where the body starts and ends is looked up in the list of elements.
+Holding every element keeps lxml's Python proxies alive, so that each later pass over the tree
+reuses them instead of creating (and classifying) one per element again.
 """
 
 from __future__ import annotations
@@ -19,7 +19,10 @@ _STYLING: Final = frozenset({"style", "hidden", "aria-hidden"})
 _LABELLING: Final = frozenset({"alt", "title", "aria-label", "aria-description"})
 _KEYING: Final = frozenset({"class", "id"})
 _HIDING: Final = frozenset({"hidden", "aria-hidden", "style", "class"})
-_STYLED, _LABELLED, _KEYED, _HIDEABLE = 1, 2, 4, 8
+_STYLED: Final = 1
+_LABELLED: Final = 2
+_KEYED: Final = 4
+_HIDEABLE: Final = 8
 _BUCKETS: Final = {
     name: sum(bit for bit, names in ((_STYLED, _STYLING), (_LABELLED, _LABELLING),
               (_KEYED, _KEYING), (_HIDEABLE, _HIDING)) if name in names)
