@@ -31,13 +31,13 @@ from convert.document import (
     read_document,
     xml_safe,
 )
+from convert.elements import page_elements
 from convert.extract import main_content
 from convert.markdown import estimate_tokens, render_markdown, truncate
 from convert.metadata import PageMetadata, read_metadata
 from convert.product import add_missing_facts, product_facts
 from convert.query import rank_chunks
 from convert.reveal import reveal_scripted_content
-from convert.safety.page_elements import page_elements
 from convert.structure import Structure, StructureLimits, page_structure, registrable_domain
 
 log = logging.getLogger(__name__)

@@ -9,10 +9,10 @@ from types import MappingProxyType
 from typing import Any, Final
 
 from convert.css import Color, first_color, parse_color, parse_declarations, same_color
+from convert.elements import PageElements
 from convert.hiding import element_hidden_reason, style_hiding_reason
 from convert.memo import small_key_cache
 from convert.safety.intent import LARGE_HIDDEN
-from convert.safety.page_elements import PageElements
 
 NOT_RENDERED: Final = frozenset(
     {"script", "style", "template", "head", "svg", "math", "canvas", "iframe", "object",

@@ -12,6 +12,7 @@ from urllib.parse import urljoin, urlsplit
 from lxml import etree
 
 from convert.css import stylesheet_styles
+from convert.elements import PageElements, page_elements
 from convert.hiding import can_hide
 from convert.safety.analysis import analyse, live_hits
 from convert.safety.hidden import BLOCKS, NO_TEXT, element_text, hidden_texts
@@ -20,7 +21,6 @@ from convert.safety.intent import severity as request_severity
 from convert.safety.links import LONG_QUERY, STRIPPED_LINK, URL_SUSPECT_RE, judge_url, url_severity
 from convert.safety.markdown import MIN_BROKEN_WORDS, obfuscation_findings
 from convert.safety.normalise import collapse_space, sample_of
-from convert.safety.page_elements import PageElements, page_elements
 from convert.safety.signals import SEVERITY, Finding, HtmlScan
 from convert.safety.unicode import INVISIBLE_RE, TAG_RUN_RE, has_invisible
 
@@ -158,7 +158,7 @@ def _host(url: str) -> str:
 
 def scan_html(root: Any, url: str, page: PageElements | None = None) -> HtmlScan:
     """Scan the raw document ``root`` (not modified) for injection outside the rendered text
-    (``page``: its :func:`~convert.safety.page_elements.page_elements`, when the caller has
+    (``page``: its :func:`~convert.elements.page_elements`, when the caller has
     them)."""
     collector = _HtmlCollector(page_host=_host(url))
     page = page_elements(root) if page is None else page

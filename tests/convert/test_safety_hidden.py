@@ -15,11 +15,11 @@ import pytest
 
 from convert import safety
 from convert.css import stylesheet_styles
+from convert.elements import page_elements
 from convert.hiding import can_hide
 from convert.page import ConvertOptions, convert_page
 from convert.safety.hidden import HiddenText, hidden_texts
 from convert.safety.intent import intent
-from convert.safety.page_elements import page_elements
 from tests.hidden_attacks import FRAMINGS, TECHNIQUES, ZERO_WIDTH, plant
 from tests.wcxb import SAMPLE, file_ids, load_page
 

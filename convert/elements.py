@@ -1,4 +1,5 @@
-"""The document's nodes, bucketed by the attributes and tags the HTML scan reads.
+"""A parsed document's nodes, bucketed by the attributes and tags that the safety scan
+(:mod:`convert.safety`) reads, and by what the conversion's cleaning may find hidden.
 
 One walk in Python looks at each element's attribute names, which costs less than the XPath
 searches it replaces (libxml2 evaluates a predicate on every node slowly); what needs no look

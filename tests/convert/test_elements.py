@@ -8,8 +8,8 @@ import re
 import lxml.html
 from lxml import etree
 
+from convert.elements import page_elements
 from convert.safety.hidden import element_text
-from convert.safety.page_elements import page_elements
 from convert.selectors import ElementIndex
 
 
