@@ -74,8 +74,8 @@ def _last_descendant(element: Any) -> Any:
 
 def page_elements(root: Any) -> PageElements:
     """The elements of the document ``root``, bucketed (see :class:`PageElements`): one walk
-    in Python over the elements for their attribute names; where the body starts and ends, the
-    tag groups and the comments are found by lxml."""
+    in Python over the elements for their attribute names; the body's bounds looked up in the
+    list of elements; the tag groups and the comments found by lxml."""
     found = PageElements()
     every = found.every
     styled: list[Any] = []

@@ -60,11 +60,12 @@ def _text_parts(
     if tag.__class__ is not str or tag in NO_TEXT:
         return parts
     append = parts.append
-    if tag in BLOCKS:
+    block = tag in BLOCKS
+    if block:
         append("\n")
     if element.text:
         append(_collapse(element.text))
-    stack: list[Any] = ["\n"] if tag in BLOCKS else []
+    stack: list[Any] = ["\n"] if block else []
     stack.extend(reversed(element))
     pop, push = stack.pop, stack.append
     while stack:
