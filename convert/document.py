@@ -199,17 +199,17 @@ _VOID_AS_CONTAINER = ("embed", "source", "track", "wbr")
 
 
 def clean_document(
-    root: lxml.html.HtmlElement, url: str, hideable: Sequence[etree._Element] | None = None
+    root: lxml.html.HtmlElement, url: str, hidden: Sequence[etree._Element] | None = None
 ) -> str:
     """Remove comments, invisible elements, hidden elements and the head (content hidden until
     scripts run is put in sight first by :mod:`convert.reveal`). Returns the URL the page's
     relative links resolve against (its ``<base href>``, else ``url``): links are made absolute
     by :func:`absolute_links` once extraction has left only what is kept, which is cheaper.
 
-    ``hideable``: the document's elements with a ``hidden``, ``aria-hidden``, ``style`` or
-    ``class`` attribute, in document order, when the caller has them (the only ones
-    :func:`~convert.hiding.is_hidden` can find hidden); taken before the document was changed
-    (elements removed since, or attributes, only make it larger than needed)."""
+    ``hidden``: the elements :func:`~convert.hiding.is_hidden` found hidden before the
+    document was changed, in document order, when the caller has them: no other element is
+    tested (the changes since, :mod:`convert.reveal`'s included, hide nothing; what they
+    showed is tested again)."""
     for element in list(root.iter(*_VOID_AS_CONTAINER)):
         if len(element) or (element.text or "").strip():
             element.drop_tag()  # keeps the text and elements the parser put inside
@@ -219,7 +219,7 @@ def clean_document(
     doomed += [element for element in root.iter(*INVISIBLE_TAGS)]
     doomed += [
         element
-        for element in (root.iter() if hideable is None else hideable)
+        for element in (root.iter() if hidden is None else hidden)
         if isinstance(element.tag, str) and element.tag != "html" and is_hidden(element)
     ]
     doomed += list(root.iter("head"))

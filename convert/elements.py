@@ -53,8 +53,8 @@ class PageElements:
     """Anywhere: elements with a ``class`` or an ``id``."""
     hideable: list[Any] = field(default_factory=list)
     """Anywhere: elements with a ``hidden``, ``aria-hidden``, ``style`` or ``class`` attribute,
-    the only ones :func:`convert.hiding.is_hidden` can find hidden (the conversion's cleaning
-    reads them instead of every element when the scan has run)."""
+    the only ones :func:`convert.hiding.is_hidden` can find hidden (when the scan has run, the
+    conversion tests them instead of every element)."""
     every: list[Any] = field(default_factory=list)
     """Every element, in document order."""
     tagged: dict[str, list[Any]] = field(default_factory=lambda: {g: [] for g in TAG_GROUPS})

@@ -33,6 +33,7 @@ from convert.document import (
 )
 from convert.elements import page_elements
 from convert.extract import main_content
+from convert.hiding import is_hidden
 from convert.markdown import estimate_tokens, render_markdown, truncate
 from convert.metadata import PageMetadata, read_metadata
 from convert.product import add_missing_facts, product_facts
@@ -125,10 +126,9 @@ def convert_page(html: str, url: str, options: ConvertOptions) -> PageConversion
     root = parsed.root
     # Every element's Python proxy, held for the whole conversion: each pass over the tree
     # then reuses them instead of creating (and classifying) one per element again. With the
-    # safety scan, its walk over the elements holds them, and its list of the elements that
-    # may be hidden spares the cleaning a look at every element.
+    # safety scan, its walk over the elements holds them, and lists the few that may be hidden.
     index = page_elements(root) if options.safety_mode is not None else None
-    elements = list(root.iter()) if index is None else index.every  # noqa: F841
+    elements = list(root.iter()) if index is None else index.every
     read = read_metadata(root, url)
     metadata = read.as_dict()
     shell = detect_app_shell(root)
@@ -137,8 +137,14 @@ def convert_page(html: str, url: str, options: ConvertOptions) -> PageConversion
         html_scan = safety.scan_html(root, url, index)
         if options.safety_mode == "sanitize":
             safety.strip_html(root, html_scan)
-    hideable = None if index is None else index.hideable
-    root, extraction, fell_back = _content(root, url, parsed, read, options, hideable=hideable)
+    # The elements hidden now, found once: reveal and cleaning (which hide nothing) test no
+    # other.
+    hidden = [
+        element
+        for element in (elements if index is None else index.hideable)
+        if element.tag.__class__ is str and is_hidden(element)
+    ]
+    root, extraction, fell_back = _content(root, url, parsed, read, options, hidden=hidden)
     result = PageConversion(
         markdown="",
         metadata=metadata,
@@ -183,17 +189,17 @@ def _content(
     metadata: PageMetadata,
     options: ConvertOptions,
     *,
-    hideable: Sequence[etree._Element] | None = None,
+    hidden: Sequence[etree._Element] | None = None,
 ) -> tuple[lxml.html.HtmlElement, str, bool]:
     """Reduce the parsed page to what is converted (cleaned, selected, its main content);
     returns the document and how its content was found (:attr:`PageConversion.extraction`).
     The title as the page states it (site name and all) tells extraction the headline from a
-    logo and the site's name from a heading. ``hideable``: see
+    logo and the site's name from a heading. ``hidden``: see
     :func:`~convert.document.clean_document`."""
-    reveal_scripted_content(root)
+    reveal_scripted_content(root, hidden)
     main_only = options.only_main_content and not options.include_tags
     product = product_facts(root) if main_only else None  # before cleaning drops the scripts
-    base = clean_document(root, url, hideable)
+    base = clean_document(root, url, hidden)
     if options.include_tags or options.exclude_tags:
         absolute_links(root, base)  # selectors may match on absolute hrefs, as the page resolves
         root = apply_selectors(root, options.include_tags, options.exclude_tags)

@@ -28,6 +28,7 @@ Pure functions over lxml trees; the thresholds are the constants below.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Collection
 
 import lxml.html
 from lxml import etree
@@ -67,16 +68,31 @@ _SEGMENT_ID = re.compile(r"^S:[0-9a-zA-Z]+$")
 _UNSEEN = ("script", "style", "template")
 
 
-def reveal_scripted_content(root: lxml.html.HtmlElement) -> None:
+def reveal_scripted_content(
+    root: lxml.html.HtmlElement, hidden: Collection[etree._Element] | None = None
+) -> None:
     """Put streamed, ``<noscript>`` and hidden-for-reveal content in sight, in place (before
-    :func:`convert.document.clean_document` removes what is hidden)."""
+    :func:`convert.document.clean_document` removes what is hidden).
+
+    ``hidden``: the elements found hidden before, when the caller has them (see
+    :func:`convert.document.clean_document`): no other element is tested."""
     body = root.find("body")
     if body is None:
         return
+    test = _hidden_test(hidden)
     _swap_streamed_segments(body)
     _unwrap_noscript_content(body)
-    _show_collapsed_panels(body)
-    _unhide_dominant_block(body)
+    _show_collapsed_panels(body, test)
+    _unhide_dominant_block(body, test)
+
+
+def _hidden_test(hidden: Collection[etree._Element] | None) -> Callable[[etree._Element], bool]:
+    """:func:`is_hidden`, asked only of ``hidden``'s elements when there is such a list (one
+    shown since is no longer hidden)."""
+    if hidden is None:
+        return is_hidden
+    candidates = set(hidden)
+    return lambda element: element in candidates and is_hidden(element)
 
 
 # -- React streaming ----------------------------------------------------------------------------
@@ -181,7 +197,7 @@ def _seen_text(body: etree._Element) -> int:
 # -- collapsed panels -------------------------------------------------------------------------
 
 
-def _show_collapsed_panels(body: etree._Element) -> None:
+def _show_collapsed_panels(body: etree._Element, hidden: Callable[[etree._Element], bool]) -> None:
     """Show the hidden panels. A panel told only by the control that opens it is read once and
     not gone into (what it holds stays as it is), so nested ones cost no more than one."""
     controlled = _controlled_ids(body)
@@ -189,7 +205,7 @@ def _show_collapsed_panels(body: etree._Element) -> None:
     pending = [child for child in reversed(body) if isinstance(child.tag, str)]
     while pending:
         element = pending.pop()
-        if is_hidden(element):
+        if hidden(element):
             if _names_a_panel(element):
                 shown.append(element)
             elif element.get("id") in controlled or _follows_a_toggle(element):
@@ -255,11 +271,11 @@ def _small(element: etree._Element) -> bool:
 # -- hidden for a reveal ------------------------------------------------------------------------
 
 
-def _unhide_dominant_block(body: etree._Element) -> None:
+def _unhide_dominant_block(body: etree._Element, hidden: Callable[[etree._Element], bool]) -> None:
     seen = _seen_text(body)
     if seen < HIDDEN_MIN_TEXT:
         return
-    for element in _outermost_hidden(body):
+    for element in _outermost_hidden(body, hidden):
         length = len(text_of(element))
         if length < HIDDEN_MIN_TEXT or length < HIDDEN_SHARE * seen:
             continue
@@ -269,7 +285,9 @@ def _unhide_dominant_block(body: etree._Element) -> None:
             return
 
 
-def _outermost_hidden(body: etree._Element) -> list[etree._Element]:
+def _outermost_hidden(
+    body: etree._Element, hidden: Callable[[etree._Element], bool]
+) -> list[etree._Element]:
     """The hidden elements with no hidden ancestor, in document order (one walk that does not
     go into hidden elements)."""
     found: list[etree._Element] = []
@@ -278,7 +296,7 @@ def _outermost_hidden(body: etree._Element) -> list[etree._Element]:
         element = pending.pop()
         if element.tag in _UNSEEN:
             continue
-        if is_hidden(element):
+        if hidden(element):
             found.append(element)
             continue
         pending.extend(child for child in reversed(element) if isinstance(child.tag, str))

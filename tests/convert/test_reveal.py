@@ -5,7 +5,12 @@ from __future__ import annotations
 
 import time
 
+from lxml import etree
+
+from convert.document import clean_document, read_document
+from convert.hiding import is_hidden
 from convert.page import ConvertOptions, convert_page
+from convert.reveal import reveal_scripted_content
 
 URL = "https://example.com/blog/post"
 PROSE = "The paragraph explains the setting step by step, with the options that worked. "
@@ -250,3 +255,29 @@ def test_many_chains_of_hidden_panels_behind_buttons_are_read_in_bounded_time() 
     markdown = main_content(html + "</body></html>")
     assert time.process_time() - started < 20
     assert "The paragraph explains" in markdown
+
+
+def test_told_which_elements_are_hidden_reveal_and_cleaning_do_as_they_do_on_their_own() -> None:
+    html = (
+        "<html><body><nav class='hidden'><a href='/a'>Menu link</a></nav><main><h1>Topic</h1>"
+        "<template id='B:0'></template><p>Loading</p><!--/$-->"
+        "<div role='tabpanel' hidden><p>Tab two's text.</p></div>"
+        "<button aria-expanded='false'>More</button><div style='display:none'><p>Answer.</p></div>"
+        f"<div class='d-none' id='reveal'><p>{PROSE * 12}</p></div>"
+        "<span aria-hidden='true'>Icon</span></main>"
+        "<div hidden id='S:0'><p>Streamed paragraph.</p></div>"
+        '<script>$RC("B:0","S:0")</script></body></html>'
+    )
+
+    def cleaned(told: bool) -> bytes:
+        root = read_document(html).root
+        hidden = [e for e in root.iter() if isinstance(e.tag, str) and is_hidden(e)]
+        reveal_scripted_content(root, hidden if told else None)
+        clean_document(root, URL, hidden if told else None)
+        return etree.tostring(root)
+
+    told = cleaned(True)
+    assert told == cleaned(False)
+    for shown in (b"Tab two", b"Answer.", b"Streamed paragraph", b"step by step"):
+        assert shown in told
+    assert b"Menu link" not in told and b"Icon" not in told
