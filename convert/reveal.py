@@ -28,7 +28,7 @@ Pure functions over lxml trees; the thresholds are the constants below.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Collection
+from collections.abc import Iterable
 
 import lxml.html
 from lxml import etree
@@ -69,44 +69,56 @@ _UNSEEN = ("script", "style", "template")
 
 
 def reveal_scripted_content(
-    root: lxml.html.HtmlElement, hidden: Collection[etree._Element] | None = None
+    root: lxml.html.HtmlElement, hidden: Iterable[etree._Element] | None = None
 ) -> None:
     """Put streamed, ``<noscript>`` and hidden-for-reveal content in sight, in place (before
     :func:`convert.document.clean_document` removes what is hidden).
 
-    ``hidden``: the elements found hidden before, when the caller has them (see
-    :func:`convert.document.clean_document`): no other element is tested."""
+    ``hidden``: the elements :func:`is_hidden` found hidden, in document order, when the caller
+    has them (see :func:`convert.document.clean_document`): the panels and blocks to show are
+    looked for among them, instead of in a walk over every element."""
     body = root.find("body")
     if body is None:
         return
-    test = _hidden_test(hidden)
-    _swap_streamed_segments(body)
-    _unwrap_noscript_content(body)
-    _show_collapsed_panels(body, test)
-    _unhide_dominant_block(body, test)
+    if _swap_streamed_segments(body):
+        hidden = None  # elements moved: the list's order is no longer the document's
+    _unwrap_noscript_content(body)  # the elements stay in the same order
+    _show_collapsed_panels(body, _hidden_in(body, hidden))
+    _unhide_dominant_block(body, _hidden_in(body, hidden))
 
 
-def _hidden_test(hidden: Collection[etree._Element] | None) -> Callable[[etree._Element], bool]:
-    """:func:`is_hidden`, asked only of ``hidden``'s elements when there is such a list (one
-    shown since is no longer hidden)."""
-    if hidden is None:
-        return is_hidden
-    candidates = set(hidden)
-    return lambda element: element in candidates and is_hidden(element)
+def _hidden_in(
+    body: etree._Element, hidden: Iterable[etree._Element] | None
+) -> list[tuple[etree._Element, list[etree._Element]]]:
+    """The elements inside ``body`` hidden now, in document order, each with its ancestors up
+    to ``body`` (excluded); ``hidden``: the only ones to test, if known."""
+    candidates = body.iterdescendants() if hidden is None else hidden
+    found: list[tuple[etree._Element, list[etree._Element]]] = []
+    for element in candidates:
+        if element.tag.__class__ is not str or not is_hidden(element):
+            continue
+        ancestors: list[etree._Element] = []
+        for ancestor in element.iterancestors():
+            if ancestor is body:
+                found.append((element, ancestors))
+                break
+            ancestors.append(ancestor)
+    return found
 
 
 # -- React streaming ----------------------------------------------------------------------------
 
 
-def _swap_streamed_segments(body: etree._Element) -> None:
-    """Put each streamed segment where its swap call says, in place of its marker."""
+def _swap_streamed_segments(body: etree._Element) -> bool:
+    """Put each streamed segment where its swap call says, in place of its marker; returns
+    whether there was any."""
     segments = {
         element.get("id"): element
         for element in body.iter("div")
         if "hidden" in element.attrib and _SEGMENT_ID.match(element.get("id") or "")
     }
     if not segments:
-        return
+        return False
     markers = {element.get("id"): element for element in body.iter("template") if element.get("id")}
     for kind, segment_id, marker_id in _swaps(body, segments, markers):
         segment, marker = segments.pop(segment_id, None), markers.get(marker_id)
@@ -129,6 +141,7 @@ def _swap_streamed_segments(body: etree._Element) -> None:
         unwrap(segment)
     for segment in segments.values():  # no swap call found: shown where it stands
         del segment.attrib["hidden"]
+    return True
 
 
 def _swaps(
@@ -197,22 +210,27 @@ def _seen_text(body: etree._Element) -> int:
 # -- collapsed panels -------------------------------------------------------------------------
 
 
-def _show_collapsed_panels(body: etree._Element, hidden: Callable[[etree._Element], bool]) -> None:
-    """Show the hidden panels. A panel told only by the control that opens it is read once and
-    not gone into (what it holds stays as it is), so nested ones cost no more than one."""
-    controlled = _controlled_ids(body)
+def _show_collapsed_panels(
+    body: etree._Element, hidden: list[tuple[etree._Element, list[etree._Element]]]
+) -> None:
+    """Show the hidden panels (``hidden``: see :func:`_hidden_in`). A panel told only by the
+    control that opens it is read once and not gone into (what it holds stays as it is), so
+    nested ones cost no more than one."""
+    controlled: frozenset[str] | None = None
+    closed: set[etree._Element] = set()
     shown: list[etree._Element] = []
-    pending = [child for child in reversed(body) if isinstance(child.tag, str)]
-    while pending:
-        element = pending.pop()
-        if hidden(element):
-            if _names_a_panel(element):
+    for element, ancestors in hidden:
+        if closed and not closed.isdisjoint(ancestors):
+            continue
+        if _names_a_panel(element):
+            shown.append(element)
+            continue
+        if controlled is None:
+            controlled = _controlled_ids(body)
+        if element.get("id") in controlled or _follows_a_toggle(element):
+            if _prose_panel(element):
                 shown.append(element)
-            elif element.get("id") in controlled or _follows_a_toggle(element):
-                if _prose_panel(element):
-                    shown.append(element)
-                continue
-        pending.extend(child for child in reversed(element) if isinstance(child.tag, str))
+            closed.add(element)
     for element in shown:
         _show(element)
 
@@ -271,13 +289,21 @@ def _small(element: etree._Element) -> bool:
 # -- hidden for a reveal ------------------------------------------------------------------------
 
 
-def _unhide_dominant_block(body: etree._Element, hidden: Callable[[etree._Element], bool]) -> None:
+def _unhide_dominant_block(
+    body: etree._Element, hidden: list[tuple[etree._Element, list[etree._Element]]]
+) -> None:
+    large = [
+        (element, length)
+        for element in _outermost(hidden)
+        if (length := len(text_of(element))) >= HIDDEN_MIN_TEXT
+    ]
+    if not large:
+        return  # (the body's text, which costs a read of the whole page, is not needed)
     seen = _seen_text(body)
     if seen < HIDDEN_MIN_TEXT:
         return
-    for element in _outermost_hidden(body, hidden):
-        length = len(text_of(element))
-        if length < HIDDEN_MIN_TEXT or length < HIDDEN_SHARE * seen:
+    for element, length in large:
+        if length < HIDDEN_SHARE * seen:
             continue
         linked = sum(len(text_of(link)) for link in element.iter("a"))
         if linked < HIDDEN_MAX_LINKS * length or length >= HIDDEN_WHOLE_PAGE * seen:
@@ -285,21 +311,18 @@ def _unhide_dominant_block(body: etree._Element, hidden: Callable[[etree._Elemen
             return
 
 
-def _outermost_hidden(
-    body: etree._Element, hidden: Callable[[etree._Element], bool]
-) -> list[etree._Element]:
-    """The hidden elements with no hidden ancestor, in document order (one walk that does not
-    go into hidden elements)."""
+def _outermost(hidden: list[tuple[etree._Element, list[etree._Element]]]) -> list[etree._Element]:
+    """The hidden elements (see :func:`_hidden_in`) with no hidden ancestor, none in a script,
+    a style or a template, in document order."""
     found: list[etree._Element] = []
-    pending = [child for child in reversed(body) if isinstance(child.tag, str)]
-    while pending:
-        element = pending.pop()
-        if element.tag in _UNSEEN:
+    outer: set[etree._Element] = set()
+    for element, ancestors in hidden:
+        if element.tag in _UNSEEN or any(
+            ancestor.tag in _UNSEEN or ancestor in outer for ancestor in ancestors
+        ):
             continue
-        if hidden(element):
-            found.append(element)
-            continue
-        pending.extend(child for child in reversed(element) if isinstance(child.tag, str))
+        found.append(element)
+        outer.add(element)
     return found
 
 
