@@ -24,6 +24,7 @@ chaos minute: Chromium killed every few seconds under load; every request must b
 or 503), none hung.
 
     python bench/screenshot.py [--shots 40] [--rounds 5] [--long 2000] [--chaos 60]
+        [--methods same,reused] [--concurrency 1,2]   (a quick look; --long 0 skips the memory)
 """
 
 from __future__ import annotations
@@ -200,7 +201,10 @@ async def main() -> int:
         "--shots", type=int, default=40, help="shots per method and concurrency (launch: a 4th)"
     )
     parser.add_argument(
-        "--long", type=int, default=2000, help="shots before the second RSS reading"
+        "--long",
+        type=int,
+        default=2000,
+        help="shots before the second RSS reading (0: no memory run)",
     )
     parser.add_argument(
         "--rounds", type=int, default=5, help="turns the methods take, each time a share of shots"
@@ -208,6 +212,16 @@ async def main() -> int:
     parser.add_argument("--chaos", type=int, default=60, help="seconds of the chaos run (0: skip)")
     parser.add_argument(
         "--skip-compare", action="store_true", help="only the memory and chaos runs"
+    )
+    parser.add_argument(
+        "--methods",
+        default="",
+        help="only these methods, for a quick look (comma-separated, any of: "
+        + ", ".join(SHORT_NAMES)
+        + "); the ratios need same, new, fresh, fresh-default and reused",
+    )
+    parser.add_argument(
+        "--concurrency", default="1,2,4", help="concurrencies compared (comma-separated)"
     )
     args = parser.parse_args()
     global ORIGINS, SERVERS  # noqa: PLW0603 (set once, before any measurement)
@@ -239,6 +253,14 @@ FRESH = "bare, fresh context"
 FRESH_DEFAULT = "bare, fresh context, default flags"
 REUSED = "bare, reused page"
 LAUNCH = "launch per shot"
+SHORT_NAMES = {
+    "same": SAME_ORG,
+    "new": NEW_ORG,
+    "fresh": FRESH,
+    "fresh-default": FRESH_DEFAULT,
+    "reused": REUSED,
+    "launch": LAUNCH,
+}
 
 
 async def compare(
@@ -266,7 +288,10 @@ async def compare(
             (REUSED, bare.reused_page, args.shots),
             (LAUNCH, bare.launch_per_shot, max(args.shots // 4, 4)),
         )
-        for concurrency in (1, 2, 4):
+        if args.methods:
+            chosen = {SHORT_NAMES[name.strip()] for name in args.methods.split(",")}
+            methods = tuple(method for method in methods if method[0] in chosen)
+        for concurrency in _concurrencies(args):
             # The methods take turns in rounds (each round in another order), so that what the
             # machine's other work does to one is done to all.
             measured = {name: Runs() for name, _, _ in methods}
@@ -279,6 +304,10 @@ async def compare(
         await browser.close()
         await default_browser.close()
     return rows
+
+
+def _concurrencies(args: argparse.Namespace) -> tuple[int, ...]:
+    return tuple(int(value) for value in args.concurrency.split(","))
 
 
 async def run(
@@ -319,8 +348,13 @@ async def run(
             f"{concurrency:>4} {name:<34} {row['p50']:>8.0f} {row['p95']:>8.0f} "
             f"{row['rate']:>8.2f} {row['cpu']:>11.0f} {row['errors']:>6.0f}"
         )
-    for concurrency in () if args.skip_compare else (1, 2, 4):
+    for concurrency in () if args.skip_compare else _concurrencies(args):
         by_name = {n: r for c, n, r in rows if c == concurrency}
+        if not all(name in by_name for name in (SAME_ORG, NEW_ORG, FRESH, FRESH_DEFAULT, REUSED)):
+            if SAME_ORG in by_name and REUSED in by_name:
+                ratio = by_name[SAME_ORG]["p50"] / by_name[REUSED]["p50"]
+                print(f"concurrency {concurrency}: one organization p50 / bare reused {ratio:.2f}x")
+            continue
         mine, fresh = by_name[SAME_ORG], by_name[FRESH]
         print(
             f"concurrency {concurrency}: one organization p50 / bare reused page "
@@ -345,11 +379,27 @@ async def run(
 
         await asyncio.gather(*(one() for _ in range(count)))
 
+    if args.long > 0:
+        await memory_run(args.long, shoot_many, server.pid, api_port)
+
+    if args.chaos:
+        url = f"{base}{targets[0]}?app_id={key}&cache_ok=false&format=png"
+        await chaos(args.chaos, server.pid, client, url)
+    return 0
+
+
+async def memory_run(
+    long: int,
+    shoot_many: Callable[[int], Awaitable[None]],
+    server_pid: int,
+    api_port: int,
+) -> None:
+    """Pagecast's memory after 100 shots and after ``long``."""
     await shoot_many(100)
-    readings = [(100, await settled_memory(server.pid, api_port))]
-    for count in range(500, args.long + 1, 500):
+    readings = [(100, await settled_memory(server_pid, api_port))]
+    for count in range(500, long + 1, 500):
         await shoot_many(count - readings[-1][0])
-        readings.append((count, await settled_memory(server.pid, api_port)))
+        readings.append((count, await settled_memory(server_pid, api_port)))
     print("\nMemory of Pagecast (server, Chromium, workers), idle after N shots:")
     print(f"{'shots':>6} {'RSS MB':>8} {'PSS MB':>8} {'server PSS':>10}")
     for count, (rss, pss, own) in readings:
@@ -359,11 +409,6 @@ async def run(
         f"after {last} vs after 100: RSS {(rss_n / rss_0 - 1) * 100:+.0f}%, "
         f"PSS {(pss_n / pss_0 - 1) * 100:+.0f}%"
     )
-
-    if args.chaos:
-        url = f"{base}{targets[0]}?app_id={key}&cache_ok=false&format=png"
-        await chaos(args.chaos, server.pid, client, url)
-    return 0
 
 
 async def chaos(seconds: int, server_pid: int, client: AsyncHTTPClient, url: str) -> None:

@@ -44,18 +44,27 @@ BANNERS: dict[str, tuple[str, ...]] = {
 
 # Loader scripts whose absence leaves the page usable: blocking them avoids the banner's flash
 # and its network work. Sourcepoint and TrustArc are left out on purpose (content waits on them).
-LOADERS: tuple[str, ...] = (
-    r"^https?://(cdn\.cookielaw\.org|geolocation\.onetrust\.com|cookie-cdn\.cookiepro\.com)/",
-    r"^https?://(consent|consentcdn)\.cookiebot\.com/",
-    r"^https?://(app|privacy-proxy)\.usercentrics\.eu/",
-    r"^https?://cmp\.quantcast\.com/",
-    r"^https?://sdk\.privacy-center\.org/",
-    r"^https?://cdn\.iubenda\.com/cs/",
-    r"^https?://cmp\.osano\.com/",
-    r"^https?://cdn-cookieyes\.com/",
-    r"^https?://cdn\.consentmanager\.net/",
-    r"^https?://app\.termly\.io/",
+LOADERS: tuple[str, ...] = tuple(
+    f"{scheme}://{place}*"
+    for place in (
+        "cdn.cookielaw.org/",
+        "geolocation.onetrust.com/",
+        "cookie-cdn.cookiepro.com/",
+        "consent.cookiebot.com/",
+        "consentcdn.cookiebot.com/",
+        "app.usercentrics.eu/",
+        "privacy-proxy.usercentrics.eu/",
+        "cmp.quantcast.com/",
+        "sdk.privacy-center.org/",
+        "cdn.iubenda.com/cs/",
+        "cmp.osano.com/",
+        "cdn-cookieyes.com/",
+        "cdn.consentmanager.net/",
+        "app.termly.io/",
+    )
+    for scheme in ("http", "https")
 )
+"""As URL patterns of Chromium's request interception (``*``: any run of characters)."""
 
 
 def banner_css() -> str:

@@ -14,19 +14,18 @@ import asyncio
 import contextlib
 import json
 import logging
-import re
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from playwright.async_api import (
+    CDPSession,
     Dialog,
     Download,
     Locator,
     Page,
     Response,
-    Route,
 )
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import TimeoutError as PlaywrightTimeoutError
@@ -186,11 +185,15 @@ class Installed(Protocol):
 @dataclass
 class Prepared:
     """What a page has installed for its captures (hiding CSS as an init script, blocked URL
-    patterns as a route), kept from one capture to the next that asks the same."""
+    patterns as request interception on a DevTools session of its own), kept from one capture to
+    the next that asks the same."""
 
     css: str = ""
     patterns: tuple[str, ...] = ()
     script: Installed | None = None
+    blocker: CDPSession | None = None
+    failing: set[asyncio.Task[Any]] = field(default_factory=set)
+    """Requests being failed (kept so that none is collected before it is done)."""
 
 
 async def prepare(page: Page, options: CaptureOptions | None, prepared: Prepared) -> None:
@@ -224,22 +227,40 @@ async def _hide(page: Page, css: str, prepared: Prepared) -> None:
 
 
 async def _block(page: Page, patterns: tuple[str, ...], prepared: Prepared) -> None:
-    """The page's blocked URLs made ``patterns`` (the route replaced)."""
+    """The page's blocked URLs made ``patterns``.
+
+    Chromium pauses only the requests that match (``Fetch.enable`` with the patterns, on a
+    DevTools session of the page's own) and the session fails them. Playwright's routing is not
+    used: it pauses every request for a decision and turns the page's HTTP cache off."""
     if patterns == prepared.patterns:
         return
-    if prepared.patterns:
-        await page.unroute_all(behavior="ignoreErrors")
+    if prepared.blocker is None:
+        session = await page.context.new_cdp_session(page)
+        session.on("Fetch.requestPaused", lambda event: _fail(session, event, prepared.failing))
+        prepared.blocker = session
     prepared.patterns = ()
     if patterns:
-        # One combined pattern, matched by the driver: no round trip per request to Python.
-        pattern = re.compile("|".join(f"(?:{p})" for p in patterns))
-        await page.route(pattern, _abort)
+        wanted = [{"urlPattern": pattern, "requestStage": "Request"} for pattern in patterns]
+        await prepared.blocker.send("Fetch.enable", {"patterns": wanted})
         prepared.patterns = patterns
+    else:
+        await prepared.blocker.send("Fetch.disable")
 
 
-async def _abort(route: Route) -> None:
-    with contextlib.suppress(PlaywrightError):
-        await route.abort("blockedbyclient")
+def _fail(session: CDPSession, event: dict[str, Any], failing: set[asyncio.Task[Any]]) -> None:
+    """Fail a paused request as blocked by the client (the page or its session may be gone by
+    then: nothing is left to do)."""
+
+    async def fail() -> None:
+        with contextlib.suppress(PlaywrightError):
+            await session.send(
+                "Fetch.failRequest",
+                {"requestId": event["requestId"], "errorReason": "BlockedByClient"},
+            )
+
+    task = asyncio.ensure_future(fail())
+    failing.add(task)
+    task.add_done_callback(failing.discard)
 
 
 def exclude_css(selectors: tuple[str, ...]) -> str:

@@ -144,6 +144,13 @@ class FarmSettings:
     page_max_age: float = setting(
         300.0, "Seconds after which a reused page is retired.", min=1, max=86_400
     )
+    reset_http_cache: bool = setting(
+        False,
+        "Empty a reused page's HTTP cache between two captures of its organization as well. "
+        "Off, an organization's captures share their cached scripts, styles and images (what "
+        "the sites allow to be cached), as one browser's tabs do; cookies, storage and the rest "
+        "are reset either way, and no organization ever shares a page, or a cache, with another.",
+    )
     warm_pages_per_org: int = setting(
         2,
         "Idle pages kept for one organization (per browser), ready for its next capture.",

@@ -3,7 +3,6 @@ the error with its kinds. No Playwright here, so handlers can import it cheaply.
 
 from __future__ import annotations
 
-import re
 import struct
 from dataclasses import dataclass
 from enum import StrEnum
@@ -69,13 +68,18 @@ MAX_IMAGE_PIXELS = 64_000_000
 """Most device pixels of one image (width x height): what one capture may hold in memory."""
 
 
+MAX_URL_PATTERN = 2048
+"""Most characters of one blocked URL pattern."""
+
+
 @dataclass(frozen=True)
 class CaptureOptions:
     """How to capture one screenshot.
 
     ``hide_css`` is injected at document start, before the page paints; ``block_url_patterns`` are
-    regular expressions (JavaScript-compatible syntax) of request URLs to abort. ``route`` names
-    the egress route ("direct", "standard") the page's traffic goes through.
+    URL patterns of requests to abort, as Chromium's request interception reads them (``*``: any
+    run of characters, ``?``: one character; the whole URL must match). ``route`` names the
+    egress route ("direct", "standard") the page's traffic goes through.
     """
 
     preset: str = "md"
@@ -127,7 +131,8 @@ class CaptureOptions:
         if not 0.5 <= self.device_scale_factor <= 4:
             raise ValueError("device_scale_factor must be 0.5 to 4")
         for pattern in self.block_url_patterns:
-            re.compile(pattern)
+            if not pattern or len(pattern) > MAX_URL_PATTERN or not pattern.isprintable():
+                raise ValueError(f"not a URL pattern: {pattern[:80]!r}")
         problem = viewport_problem(self.size(), self.device_scale_factor)
         if problem:
             raise ValueError(problem)

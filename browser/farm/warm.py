@@ -5,13 +5,15 @@ A fresh browser context costs a renderer's start, about a tenth of a second of C
 more than a page that is reused, which costs a navigation to ``about:blank`` and a few protocol
 calls. Per-request isolation only matters between customers, so a page (and its context) belongs
 to one organization for its whole life and is never lent to another; between two captures it is
-reset (:func:`reset`): the blank document, cookies, the HTTP cache, every origin's storage the
-context touched (local and session storage, IndexedDB, cache storage, service workers, file
-systems), permissions, geolocation and timezone overrides, extra headers, media emulation. The
-hiding CSS and URL blocking a capture asked for (its init script and route) stay for the next
-capture that asks the same; one that asks otherwise, and any render, has them replaced before it
-navigates (:func:`browser.farm.page.prepare`). A page whose context touched more than
-MAX_ORIGINS origins is retired instead.
+reset (:func:`reset`): the blank document, cookies, every origin's storage the context touched
+(local and session storage, IndexedDB, cache storage, service workers, file systems),
+permissions, geolocation and timezone overrides, extra headers, media emulation. The HTTP cache
+is kept for the organization's next captures (a site's cached scripts, styles and images then
+load as they do in a browser's next tab) unless ``farm.reset_http_cache`` says to empty it. The
+hiding CSS and URL blocking a capture asked for (its init script and interception) stay for the
+next capture that asks the same; one that asks otherwise, and any render, has them replaced
+before it navigates (:func:`browser.farm.page.prepare`). A page whose context touched more
+than MAX_ORIGINS origins is retired instead.
 
 A page is retired after ``farm.page_reuse`` captures or ``farm.page_max_age`` seconds, after a
 failed capture, a crash or a reset that fails, and once its organization has left it idle for
@@ -73,6 +75,8 @@ class WarmRules:
     per_org: int
     total: int
     org_idle: float
+    clear_cache: bool = False
+    """Whether a reset empties the page's HTTP cache too."""
 
     @classmethod
     def of(cls, settings: FarmSettings) -> WarmRules:
@@ -83,6 +87,7 @@ class WarmRules:
             per_org=settings.warm_pages_per_org,
             total=settings.warm_pages,
             org_idle=settings.org_idle,
+            clear_cache=settings.reset_http_cache,
         )
 
 
@@ -259,7 +264,7 @@ class WarmPages:
     async def _reset_and_keep(self, page: WarmPage) -> None:
         try:
             async with asyncio.timeout(RESET_TIMEOUT):
-                clean = await reset(page)
+                clean = await reset(page, clear_cache=self.rules.clear_cache)
         except (PlaywrightError, TimeoutError) as exc:
             log.info("a warm page failed its reset and is retired: %s", str(exc) or "timed out")
             clean = False
@@ -317,9 +322,9 @@ class WarmPages:
         self._on_change()
 
 
-async def reset(page: WarmPage) -> bool:
-    """Bring ``page`` back to a clean state (see the module's docstring); False when it cannot be
-    made clean and must be retired."""
+async def reset(page: WarmPage, *, clear_cache: bool = False) -> bool:
+    """Bring ``page`` back to a clean state (see the module's docstring), its HTTP cache emptied
+    too with ``clear_cache``; False when it cannot be made clean and must be retired."""
     session = page.session
     browser_page = session.page
     if len(page.origins) > MAX_ORIGINS:
@@ -339,7 +344,7 @@ async def reset(page: WarmPage) -> bool:
         *([browser_page.emulate_media(media="null")] if page.screen_media else []),
         cdp.send("Emulation.clearGeolocationOverride"),
         cdp.send("Emulation.setTimezoneOverride", {"timezoneId": ""}),
-        cdp.send("Network.clearBrowserCache"),
+        *([cdp.send("Network.clearBrowserCache")] if clear_cache else []),
         *(
             cdp.send("Storage.clearDataForOrigin", {"origin": origin, **clear})
             for origin in page.origins

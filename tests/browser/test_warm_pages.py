@@ -1,11 +1,13 @@
 """Warm pages against real Chromium: a page is lent again only to its own organization, and
 every capture on it starts from a clean state (cookies, local and session storage, IndexedDB,
-cache storage, service workers, permissions, the capture's own init scripts and routes); pages
-are retired after their uses, on failure and when their organization is idle."""
+cache storage, service workers, permissions, the capture's own init scripts and blocking; the
+HTTP cache when asked, else kept for the organization alone); pages are retired after their
+uses, on failure and when their organization is idle."""
 
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 from collections.abc import Iterator
 from pathlib import Path
@@ -138,11 +140,12 @@ async def test_the_next_capture_of_an_organization_starts_clean(started, site, h
     pages = started._supervisor.current.pages
     assert pages.idle_of("acme") == 1
     # A capture with hiding CSS and a blocked request, then the same page again without them:
-    # the image loads again (the route is gone, and the HTTP cache was emptied).
+    # the image loads (the blocking is gone; the HTTP cache, kept by default, is emptied here).
+    pages.rules = dataclasses.replace(pages.rules, clear_cache=True)
     hits.clear()
     await started.capture(
         site.url("/state"),
-        CaptureOptions(org="acme", exclude_selectors=("#seen",), block_url_patterns=("pixel",)),
+        CaptureOptions(org="acme", exclude_selectors=("#seen",), block_url_patterns=("*pixel*",)),
     )
     assert "pixel.svg" not in hits
     await settled(started)
@@ -170,6 +173,27 @@ async def test_another_organization_never_gets_the_page(started, site) -> None:
     assert await seen(started, site.url("/state?write"), "") == CLEAN
     await settled(started)
     assert pages.idle_count == 2
+
+
+@pytest.mark.gen_test(timeout=90)
+async def test_an_organizations_captures_share_its_http_cache_and_no_other_does(
+    started, site, hits
+) -> None:
+    pages = started._supervisor.current.pages
+    assert not pages.rules.clear_cache  # the default
+    await seen(started, site.url("/state"), "acme")
+    assert "pixel.svg" in hits
+    await seen(started, site.url("/state?write"), "acme")
+    await settled(started)
+    assert pages.idle_of("acme") == 1
+    hits.clear()
+    assert await seen(started, site.url("/state"), "acme") == CLEAN  # storage reset all the same
+    assert started.health()["pages_reused"] == 1
+    assert "pixel.svg" not in hits  # from the page's cache
+    await settled(started)
+    hits.clear()
+    await seen(started, site.url("/state"), "globex")
+    assert "pixel.svg" in hits  # a context of its own: nothing cached for it
 
 
 @pytest.mark.gen_test(timeout=90)
@@ -238,7 +262,7 @@ async def test_what_a_capture_installed_stays_only_while_the_next_asks_the_same(
     key = ContextKey("md", False)
     context = await browser.new_context(key)
     hide_seen = CaptureOptions(
-        org="acme", exclude_selectors=("#seen",), block_url_patterns=("pixel",)
+        org="acme", exclude_selectors=("#seen",), block_url_patterns=("*pixel*",)
     )
     hide_done = CaptureOptions(org="acme", exclude_selectors=("#done",))
 
@@ -259,13 +283,13 @@ async def test_what_a_capture_installed_stays_only_while_the_next_asks_the_same(
         first = {"#seen": "hidden", "#done": "visible", "pixel": False}
         assert await visit(page) == first
         for _ in range(2):  # reset, then the same options again: still in place
-            assert await reset(page)
+            assert await reset(page, clear_cache=True)  # so that the pixel is fetched, or not
             await prepare(page.session.page, hide_seen, page.prepared)
             assert await visit(page) == first
-        assert await reset(page)
+        assert await reset(page, clear_cache=True)  # so that the pixel is fetched, or not
         await prepare(page.session.page, hide_done, page.prepared)
         assert await visit(page) == {"#seen": "visible", "#done": "hidden", "pixel": True}
-        assert await reset(page)
+        assert await reset(page, clear_cache=True)  # so that the pixel is fetched, or not
         await prepare(page.session.page, None, page.prepared)  # a render asks nothing
         assert await visit(page) == {"#seen": "visible", "#done": "visible", "pixel": True}
     finally:
