@@ -250,7 +250,12 @@ class FarmBrowser:
             return lent
         page = await self.blank_page(key)
         lent = WarmPage(
-            org, key, page.context, PageSession(page, on_crash), uses=1, returning=returning
+            org,
+            key,
+            page.context,
+            PageSession(page, on_crash, self.pages.gate),
+            uses=1,
+            returning=returning,
         )
         self.pages.lend(lent)
         return lent

@@ -46,12 +46,12 @@ class Chores:
         """Pieces of work not done yet: running, or waiting for their turn."""
         return len(self._tasks)
 
-    def spawn(self, work: Work) -> asyncio.Task[None] | None:
-        """Run ``work()`` in the background once it is its turn; the task, done when it is (None
-        once closed: the work is not done)."""
+    def spawn(self, work: Work, first: Work | None = None) -> asyncio.Task[None] | None:
+        """Run ``work()`` in the background once it is its turn (after ``first()``, a wait that
+        takes no turn); the task, done when it is (None once closed: the work is not done)."""
         if self.closed:
             return None
-        task = asyncio.create_task(self._run(work))
+        task = asyncio.create_task(self._run(work, first))
         self._tasks.add(task)
         task.add_done_callback(self._done)
         self._on_change()
@@ -63,7 +63,9 @@ class Chores:
             log.warning("background work on a page failed: %r", task.exception())
         self._on_change()
 
-    async def _run(self, work: Work) -> None:
+    async def _run(self, work: Work, first: Work | None) -> None:
+        if first is not None:
+            await first()
         try:
             async with asyncio.timeout(TURN_WAIT):
                 await self._turns.acquire()

@@ -20,7 +20,6 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from playwright.async_api import (
-    CDPSession,
     Dialog,
     Download,
     Locator,
@@ -30,6 +29,8 @@ from playwright.async_api import (
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import TimeoutError as PlaywrightTimeoutError
 
+from browser.farm.blocking import Blocker
+from browser.farm.loading import LoadGate
 from browser.farm.navigation import Budget, navigate
 from browser.farm.pictures import take_picture
 from browser.farm.readiness import NetworkWatch, init_script, wait_for_paint, wait_until_ready
@@ -114,9 +115,13 @@ class PageSession:
     """A request's page with its event handlers: dialogs dismissed, popups and downloads refused,
     a renderer crash recorded, and the requests in flight watched."""
 
-    def __init__(self, page: Page, on_crash: Callable[[], None]) -> None:
+    def __init__(
+        self, page: Page, on_crash: Callable[[], None], gate: LoadGate | None = None
+    ) -> None:
         self.page = page
         self.crashed = False
+        self.gate = gate or LoadGate()
+        """Held while the page navigates (its browser's, shared by its pages)."""
         self._on_crash = on_crash
         self.network = NetworkWatch(page)
         self._tasks: set[asyncio.Task[None]] = set()
@@ -185,15 +190,11 @@ class Installed(Protocol):
 @dataclass
 class Prepared:
     """What a page has installed for its captures (hiding CSS as an init script, blocked URL
-    patterns as request interception on a DevTools session of its own), kept from one capture to
-    the next that asks the same."""
+    patterns), kept from one capture to the next that asks the same."""
 
     css: str = ""
-    patterns: tuple[str, ...] = ()
     script: Installed | None = None
-    blocker: CDPSession | None = None
-    failing: set[asyncio.Task[Any]] = field(default_factory=set)
-    """Requests being failed (kept so that none is collected before it is done)."""
+    blocker: Blocker = field(default_factory=Blocker)
 
 
 async def prepare(page: Page, options: CaptureOptions | None, prepared: Prepared) -> None:
@@ -205,13 +206,13 @@ async def prepare(page: Page, options: CaptureOptions | None, prepared: Prepared
     css = options.hide_css + exclude_css(options.exclude_selectors) if options else ""
     patterns = options.block_url_patterns if options else ()
     if css == prepared.css:
-        await _block(page, patterns, prepared)
-    elif patterns == prepared.patterns:
+        await prepared.blocker.block(page, patterns)
+    elif patterns == prepared.blocker.patterns:
         await _hide(page, css, prepared)
     else:
         async with asyncio.TaskGroup() as both:
             both.create_task(_hide(page, css, prepared))
-            both.create_task(_block(page, patterns, prepared))
+            both.create_task(prepared.blocker.block(page, patterns))
 
 
 async def _hide(page: Page, css: str, prepared: Prepared) -> None:
@@ -224,43 +225,6 @@ async def _hide(page: Page, css: str, prepared: Prepared) -> None:
     if css:
         prepared.script = await page.add_init_script(script=_STYLE_SCRIPT % json.dumps(css))
         prepared.css = css
-
-
-async def _block(page: Page, patterns: tuple[str, ...], prepared: Prepared) -> None:
-    """The page's blocked URLs made ``patterns``.
-
-    Chromium pauses only the requests that match (``Fetch.enable`` with the patterns, on a
-    DevTools session of the page's own) and the session fails them. Playwright's routing is not
-    used: it pauses every request for a decision and turns the page's HTTP cache off."""
-    if patterns == prepared.patterns:
-        return
-    if prepared.blocker is None:
-        session = await page.context.new_cdp_session(page)
-        session.on("Fetch.requestPaused", lambda event: _fail(session, event, prepared.failing))
-        prepared.blocker = session
-    prepared.patterns = ()
-    if patterns:
-        wanted = [{"urlPattern": pattern, "requestStage": "Request"} for pattern in patterns]
-        await prepared.blocker.send("Fetch.enable", {"patterns": wanted})
-        prepared.patterns = patterns
-    else:
-        await prepared.blocker.send("Fetch.disable")
-
-
-def _fail(session: CDPSession, event: dict[str, Any], failing: set[asyncio.Task[Any]]) -> None:
-    """Fail a paused request as blocked by the client (the page or its session may be gone by
-    then: nothing is left to do)."""
-
-    async def fail() -> None:
-        with contextlib.suppress(PlaywrightError):
-            await session.send(
-                "Fetch.failRequest",
-                {"requestId": event["requestId"], "errorReason": "BlockedByClient"},
-            )
-
-    task = asyncio.ensure_future(fail())
-    failing.add(task)
-    task.add_done_callback(failing.discard)
 
 
 def exclude_css(selectors: tuple[str, ...]) -> str:
@@ -321,19 +285,27 @@ async def loaded(
     wait_for_selector: tuple[str | None, str],
     budget: Budget,
     rules: ReadyRules,
+    *,
+    paint: bool = False,
 ) -> tuple[Response | None, Readiness]:
     """Navigate to ``url`` and wait until the page is ready: until the element the request names
     in ``wait_for_selector`` (a selector and the state it must reach) is there, else by the
-    readiness rules."""
+    readiness rules, and then with ``paint`` for its fonts and images in view."""
     started = time.monotonic()
-    response = await navigate(session.page, url, budget)
+    async with session.gate.navigation():
+        response = await navigate(session.page, url, budget)
     load_ms = int((time.monotonic() - started) * 1000)
     selector, state = wait_for_selector
     if selector:
         await wait_for(session.page, selector, state, budget)
         waited = int((time.monotonic() - started) * 1000) - load_ms
+        if paint and rules.timeout > 0:
+            await wait_for_paint(session.page, budget)
         return response, Readiness(ReadyState.selector, waited, load_ms)
-    return response, await wait_until_ready(session.page, session.network, rules, budget, load_ms)
+    ready = await wait_until_ready(
+        session.page, session.network, rules, budget, load_ms, paint=paint
+    )
+    return response, ready
 
 
 async def capture(
@@ -341,15 +313,18 @@ async def capture(
 ) -> CaptureResult:
     """Capture ``url`` on the session's page (prepared with :func:`prepare`)."""
     page = session.page
+    # The paint is waited for last: with the readiness wait (one look at the page for both)
+    # unless scrolling or an element's wait come after it.
+    paint_last = options.scroll_to_bottom or bool(options.selector)
     response, readiness = await loaded(
-        session, url, (options.wait_for_selector, "visible"), budget, rules
+        session, url, (options.wait_for_selector, "visible"), budget, rules, paint=not paint_last
     )
     if options.scroll_to_bottom:
         await scroll_to_bottom(session, budget)
     element = (
         await wait_for(page, options.selector, "visible", budget) if options.selector else None
     )
-    if rules.timeout > 0:
+    if paint_last and rules.timeout > 0:
         await wait_for_paint(page, budget)
     if options.capture_delay_ms:
         await asyncio.sleep(min(options.capture_delay_ms / 1000, budget.left()))

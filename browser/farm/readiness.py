@@ -95,6 +95,23 @@ async (limitMs) => {
 """
 
 
+_PROBE_AND_PAINT = f"""
+async (limitMs) => {{
+  const look = window.{PROBE_NAME} ? window.{PROBE_NAME}() : null;
+  const quiet = look && look.timers === 0 && look.calls === 0;
+  const shows = look && (look.shows || 'content');
+  if (look === null || !look.scripted || (look.calm && (shows === 'content'
+      || shows === 'painted' || (shows === 'sparse' && quiet)))) {{
+    await ({_PAINT.strip()})(limitMs);
+    return {{ look, painted: true }};
+  }}
+  return {{ look, painted: false }};
+}}
+"""
+"""The init script's answer and, when it reads as ready (the network aside, which the farm
+watches), the paint wait, in one evaluation."""
+
+
 def init_script(rules: ReadyRules) -> str:
     """The page-side half, with ``rules`` filled in."""
     config = {
@@ -170,18 +187,27 @@ class NetworkWatch:
 
 
 async def wait_until_ready(
-    page: Page, network: NetworkWatch, rules: ReadyRules, budget: Budget, load_ms: int
+    page: Page,
+    network: NetworkWatch,
+    rules: ReadyRules,
+    budget: Budget,
+    load_ms: int,
+    *,
+    paint: bool = False,
 ) -> Readiness:
     """Wait until the loaded ``page`` is ready (see the module's docstring), at most
-    ``rules.timeout`` seconds and never past the request's navigation deadline."""
+    ``rules.timeout`` seconds and never past the request's navigation deadline; with ``paint``,
+    then for its fonts and images in view (:func:`wait_for_paint`), in the same look at the page
+    when it shows its content by then (one round trip fewer)."""
     started = time.monotonic()
     if rules.timeout <= 0:
         return Readiness(ReadyState.off, 0, load_ms)
     until = min(started + rules.timeout, budget.navigation)
     state = ReadyState.timeout
     blank_since: float | None = None
+    painted = False
     while time.monotonic() < until:
-        look = await _probe(page, until)
+        look, painted = await _probe(page, until, _paint_ms(budget, until) if paint else 0)
         if look is _NAVIGATED or look is _BUSY:  # a new document, or a page too busy to say
             blank_since = None
             continue
@@ -209,7 +235,16 @@ async def wait_until_ready(
     waited = int((time.monotonic() - started) * 1000)
     if state is ReadyState.timeout:
         log.debug("the page was still changing after %d ms; capturing it as it is", waited)
+    if paint and not (painted and state is ReadyState.settled):
+        await wait_for_paint(page, budget)
     return Readiness(state, waited, load_ms)
+
+
+def _paint_ms(budget: Budget, until: float) -> int:
+    """How long a look may wait for the paint: PAINT_LIMIT, within the wait's bound (less a
+    poll, so that the look is not cut short) and the request's waits."""
+    left = min(until - time.monotonic() - POLL, budget.left(budget.waits))
+    return max(int(min(PAINT_LIMIT, left) * 1000), 0)
 
 
 def _calm(look: dict[str, Any], network: NetworkWatch, rules: ReadyRules) -> bool:
@@ -222,24 +257,27 @@ def _calm(look: dict[str, Any], network: NetworkWatch, rules: ReadyRules) -> boo
     return bool(look["unchanged"]) or network.quiet_for(rules.long_request) >= rules.quiet
 
 
-async def _probe(page: Page, until: float) -> dict[str, Any] | None:
+async def _probe(page: Page, until: float, paint_ms: int = 0) -> tuple[dict[str, Any] | None, bool]:
     """The init script's answer, asked within the wait's bound: None where the script is absent;
     ``_BUSY`` when the page did not answer in time; ``_NAVIGATED`` once the page replaced its
     document by itself (a script or meta redirect), after the new document's DOM arrived (or the
-    bound)."""
+    bound). With ``paint_ms``, a page that shows its content is given that long for its paint
+    (:data:`_PAINT`) in the same look; and whether it was."""
     left = max(until - time.monotonic(), POLL)
     try:
         async with asyncio.timeout(left):
-            result: dict[str, Any] | None = await page.evaluate(_PROBE)
+            if paint_ms <= 0:
+                return await page.evaluate(_PROBE), False
+            answer: dict[str, Any] = await page.evaluate(_PROBE_AND_PAINT, paint_ms)
+            return answer["look"], bool(answer["painted"])
     except TimeoutError:
-        return _BUSY
+        return _BUSY, False
     except PlaywrightError as exc:
         if not any(words in exc.message for words in _NAVIGATING):
             raise
         with contextlib.suppress(PlaywrightTimeoutError):
             await page.wait_for_load_state("domcontentloaded", timeout=left * 1000)
-        return _NAVIGATED
-    return result
+        return _NAVIGATED, False
 
 
 async def wait_for_paint(page: Page, budget: Budget) -> None:

@@ -42,6 +42,7 @@ from playwright.async_api import BrowserContext, CDPSession, Request
 from playwright.async_api import Error as PlaywrightError
 
 from browser.farm.chores import Chores
+from browser.farm.loading import LoadGate
 from browser.farm.page import PageSession, Prepared
 from browser.farm.readiness import http_origin
 from browser.farm.settings import FarmSettings
@@ -51,6 +52,12 @@ log = logging.getLogger(__name__)
 
 RESET_TIMEOUT = 3.0
 """Most seconds a reset may take; a page slower than that is retired."""
+RESET_DEFER = 0.3
+"""Most seconds a reset that no capture is waiting for waits for the pages navigating now (a
+reset beside a navigation slows it on two cores)."""
+RESET_GRACE = 0.02
+"""Seconds such a reset first gives the next capture, which follows an answer closely, to start
+navigating."""
 RESET_WAIT = 1.0
 """Most seconds a capture waits for a page of its organization that is being reset, rather than
 opening a new context."""
@@ -150,6 +157,8 @@ class WarmPages:
         self._lent: Counter[tuple[str, ContextKey]] = Counter()
         """Pages of each organization and shape out with a capture now."""
         self._recent: TTLCache[str, bool] = TTLCache(RECENT_ORGS, max(rules.org_idle, 1e-3))
+        self.gate = LoadGate()
+        """The navigations of the browser's pages, which resets that can wait let pass."""
         self.closed = False
         self.reused = 0
         """Captures that got a warm page."""
@@ -251,7 +260,12 @@ class WarmPages:
         )
         if not keep:
             return self._close(page)
-        task = self._chores.spawn(functools.partial(self._reset_and_keep, page))
+        # With another page of its kind idle, the organization's next capture takes that one:
+        # this reset can wait for the navigations under way.
+        defer = bool(self._idle.get(page.page_key))
+        task = self._chores.spawn(
+            functools.partial(self._reset_and_keep, page), self._let_loads_pass if defer else None
+        )
         if task is not None:
             self._resets.setdefault(page.page_key, set()).add(task)
             task.add_done_callback(lambda done: self._reset_done(page.page_key, done))
@@ -260,6 +274,10 @@ class WarmPages:
     def _reset_done(self, wanted: tuple[str, ContextKey], task: asyncio.Task[None]) -> None:
         self._resets.get(wanted, set()).discard(task)
         self._forget_empty(wanted)
+
+    async def _let_loads_pass(self) -> None:
+        await asyncio.sleep(RESET_GRACE)
+        await self.gate.quiet(RESET_DEFER)
 
     async def _reset_and_keep(self, page: WarmPage) -> None:
         try:

@@ -5,6 +5,7 @@ never paint still answer within their bound, and say how the wait ended."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from io import BytesIO
 from pathlib import Path
@@ -15,7 +16,8 @@ from PIL import Image
 
 from app.config import Settings
 from browser.farm import CaptureOptions, Farm, RenderOptions
-from browser.farm.types import ReadyState
+from browser.farm.readiness import _probe
+from browser.farm.types import ContextKey, ReadyState
 from tests.conftest import make_settings, running_farm
 from tests.spa_site import shows_article
 
@@ -122,3 +124,21 @@ async def test_a_timeout_cancelled_by_clear_interval_is_not_waited_for(started, 
     rendered = await started.render(spa_site.url("/app/cleared"), RenderOptions())
     assert rendered.readiness is not None and rendered.readiness.state is ReadyState.settled
     assert rendered.readiness.waited_ms < 1000  # not held until the timer is taken for overdue
+
+
+@pytest.mark.gen_test(timeout=60)
+async def test_a_ready_page_gets_its_paint_wait_in_the_same_look(started, spa_site) -> None:
+    browser = started._supervisor.current
+    context = await browser.new_context(ContextKey("md", False))
+    try:
+        page = await context.new_page()
+        await page.goto(spa_site.url("/app/static"))
+        look, painted = await _probe(page, time.monotonic() + 5, paint_ms=2000)
+        assert look is not None and painted
+        await page.goto(spa_site.url("/app/restless"))
+        look, painted = await _probe(page, time.monotonic() + 5, paint_ms=2000)
+        assert look is not None and look["scripted"] and not look["calm"] and not painted
+        look, painted = await _probe(page, time.monotonic() + 5)
+        assert look is not None and not painted  # no paint asked
+    finally:
+        await browser.discard(context)
