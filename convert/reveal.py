@@ -28,7 +28,7 @@ Pure functions over lxml trees; the thresholds are the constants below.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 import lxml.html
 from lxml import etree
@@ -89,21 +89,51 @@ def reveal_scripted_content(
 
 def _hidden_in(
     body: etree._Element, hidden: Iterable[etree._Element] | None
-) -> list[tuple[etree._Element, list[etree._Element]]]:
-    """The elements inside ``body`` hidden now, in document order, each with its ancestors up
-    to ``body`` (excluded); ``hidden``: the only ones to test, if known."""
+) -> list[etree._Element]:
+    """The elements inside ``body`` hidden now, in document order; ``hidden``: the only ones to
+    test, if known."""
     candidates = body.iterdescendants() if hidden is None else hidden
-    found: list[tuple[etree._Element, list[etree._Element]]] = []
-    for element in candidates:
-        if element.tag.__class__ is not str or not is_hidden(element):
-            continue
-        ancestors: list[etree._Element] = []
-        for ancestor in element.iterancestors():
-            if ancestor is body:
-                found.append((element, ancestors))
+    inside = _Above(body, lambda _node: False)
+    return [
+        element
+        for element in candidates
+        if element.tag.__class__ is str and is_hidden(element) and inside.under(element) is not None
+    ]
+
+
+class _Above:
+    """Whether an element lies inside ``body`` and below an element ``marked`` holds for (one
+    between it and ``body``). What is known of each ancestor is kept, so that an ancestor is
+    looked at once however many hidden elements it holds. Elements are asked about in document
+    order, and an element is marked (if ever) before anything below it is asked about."""
+
+    def __init__(self, body: etree._Element, marked: Callable[[etree._Element], bool]) -> None:
+        self._body = body
+        self._marked = marked
+        self._known: dict[etree._Element, bool | None] = {}
+
+    def under(self, element: etree._Element) -> bool | None:
+        """None: not inside ``body``; True: below a marked element; False: below none."""
+        path: list[etree._Element] = []
+        node = element.getparent()
+        state: bool | None
+        while True:
+            if node is None:
+                state = None
                 break
-            ancestors.append(ancestor)
-    return found
+            if node is self._body:
+                state = False
+                break
+            if node in self._known:
+                state = self._known[node]
+                break
+            path.append(node)
+            node = node.getparent()
+        for node in reversed(path):  # from the top down: what each one's children are under
+            if state is False and self._marked(node):
+                state = True
+            self._known[node] = state
+        return state
 
 
 # -- React streaming ----------------------------------------------------------------------------
@@ -210,17 +240,16 @@ def _seen_text(body: etree._Element) -> int:
 # -- collapsed panels -------------------------------------------------------------------------
 
 
-def _show_collapsed_panels(
-    body: etree._Element, hidden: list[tuple[etree._Element, list[etree._Element]]]
-) -> None:
+def _show_collapsed_panels(body: etree._Element, hidden: list[etree._Element]) -> None:
     """Show the hidden panels (``hidden``: see :func:`_hidden_in`). A panel told only by the
     control that opens it is read once and not gone into (what it holds stays as it is), so
     nested ones cost no more than one."""
     controlled: frozenset[str] | None = None
     closed: set[etree._Element] = set()
+    inside_closed = _Above(body, closed.__contains__)
     shown: list[etree._Element] = []
-    for element, ancestors in hidden:
-        if closed and not closed.isdisjoint(ancestors):
+    for element in hidden:
+        if closed and inside_closed.under(element):
             continue
         if _names_a_panel(element):
             shown.append(element)
@@ -289,12 +318,10 @@ def _small(element: etree._Element) -> bool:
 # -- hidden for a reveal ------------------------------------------------------------------------
 
 
-def _unhide_dominant_block(
-    body: etree._Element, hidden: list[tuple[etree._Element, list[etree._Element]]]
-) -> None:
+def _unhide_dominant_block(body: etree._Element, hidden: list[etree._Element]) -> None:
     large = [
         (element, length)
-        for element in _outermost(hidden)
+        for element in _outermost(body, hidden)
         if (length := len(text_of(element))) >= HIDDEN_MIN_TEXT
     ]
     if not large:
@@ -311,15 +338,14 @@ def _unhide_dominant_block(
             return
 
 
-def _outermost(hidden: list[tuple[etree._Element, list[etree._Element]]]) -> list[etree._Element]:
+def _outermost(body: etree._Element, hidden: list[etree._Element]) -> list[etree._Element]:
     """The hidden elements (see :func:`_hidden_in`) with no hidden ancestor, none in a script,
     a style or a template, in document order."""
     found: list[etree._Element] = []
     outer: set[etree._Element] = set()
-    for element, ancestors in hidden:
-        if element.tag in _UNSEEN or any(
-            ancestor.tag in _UNSEEN or ancestor in outer for ancestor in ancestors
-        ):
+    inside = _Above(body, lambda node: node.tag in _UNSEEN or node in outer)
+    for element in hidden:
+        if element.tag in _UNSEEN or inside.under(element):
             continue
         found.append(element)
         outer.add(element)

@@ -3,7 +3,9 @@ Chromium's own request interception on a DevTools session of the page's own.
 
 Only the requests that match a pattern pause, and the session fails them as blocked by the
 client. Playwright's routing is not used for this: it pauses every request of the page for a
-decision and turns the page's HTTP cache off."""
+decision and turns the page's HTTP cache off. The session is the page's own target's: the farm
+turns site isolation off (:mod:`browser.farm.flags`), so cross-site frames are the page's too,
+and service workers are blocked; a frame in a process of its own would not be covered."""
 
 from __future__ import annotations
 

@@ -210,9 +210,12 @@ async def prepare(page: Page, options: CaptureOptions | None, prepared: Prepared
     elif patterns == prepared.blocker.patterns:
         await _hide(page, css, prepared)
     else:
-        async with asyncio.TaskGroup() as both:
-            both.create_task(_hide(page, css, prepared))
-            both.create_task(prepared.blocker.block(page, patterns))
+        try:
+            async with asyncio.TaskGroup() as both:
+                both.create_task(_hide(page, css, prepared))
+                both.create_task(prepared.blocker.block(page, patterns))
+        except ExceptionGroup as failed:  # the first failure, as the farm judges errors
+            raise failed.exceptions[0] from failed
 
 
 async def _hide(page: Page, css: str, prepared: Prepared) -> None:

@@ -58,6 +58,9 @@ BLANK_SCAN = 3000
 """Most elements looked at to tell whether a page without text paints anything."""
 PAINT_LIMIT = 2.0
 """Most seconds to wait for web fonts and the images in view before a screenshot."""
+PAINT_SLACK = 0.5
+"""Seconds a look that also waits for the paint must have to spare within the readiness wait's
+bound (for the look itself and the round trip)."""
 ENDLESS_TYPES = frozenset({"eventsource", "websocket", "media"})
 """Playwright resource types of requests that may stay open for the page's life."""
 _NAVIGATED: dict[str, Any] = {}
@@ -87,10 +90,12 @@ async (limitMs) => {
     img.addEventListener('error', resolve, { once: true });
   }));
   const fonts = document.fonts ? document.fonts.ready : Promise.resolve();
+  let timer;
   await Promise.race([
     Promise.all([fonts, ...loaded]),
-    new Promise((resolve) => setTimeout(resolve, limitMs)),
+    new Promise((resolve) => { timer = setTimeout(resolve, limitMs); }),
   ]);
+  clearTimeout(timer);  // not left pending: the readiness script counts the page's timers
 }
 """
 
@@ -102,10 +107,11 @@ async (limitMs) => {{
   const shows = look && (look.shows || 'content');
   if (look === null || !look.scripted || (look.calm && (shows === 'content'
       || shows === 'painted' || (shows === 'sparse' && quiet)))) {{
+    const started = performance.now();
     await ({_PAINT.strip()})(limitMs);
-    return {{ look, painted: true }};
+    return {{ look, painted: true, spent: performance.now() - started }};
   }}
-  return {{ look, painted: false }};
+  return {{ look, painted: false, spent: 0 }};
 }}
 """
 """The init script's answer and, when it reads as ready (the network aside, which the farm
@@ -206,8 +212,13 @@ async def wait_until_ready(
     state = ReadyState.timeout
     blank_since: float | None = None
     painted = False
+    painting = 0.0  # seconds the looks spent on the paint: not counted as waiting to be ready
     while time.monotonic() < until:
-        look, painted = await _probe(page, until, _paint_ms(budget, until) if paint else 0)
+        paint_ms = (
+            _paint_ms(budget, until) if paint and not network.in_flight(rules.long_request) else 0
+        )
+        look, painted, spent = await _probe(page, until, paint_ms)
+        painting += spent
         if look is _NAVIGATED or look is _BUSY:  # a new document, or a page too busy to say
             blank_since = None
             continue
@@ -232,7 +243,7 @@ async def wait_until_ready(
         else:
             blank_since = None
         await asyncio.sleep(POLL)
-    waited = int((time.monotonic() - started) * 1000)
+    waited = int((time.monotonic() - started - painting) * 1000)
     if state is ReadyState.timeout:
         log.debug("the page was still changing after %d ms; capturing it as it is", waited)
     if paint and not (painted and state is ReadyState.settled):
@@ -241,10 +252,13 @@ async def wait_until_ready(
 
 
 def _paint_ms(budget: Budget, until: float) -> int:
-    """How long a look may wait for the paint: PAINT_LIMIT, within the wait's bound (less a
-    poll, so that the look is not cut short) and the request's waits."""
-    left = min(until - time.monotonic() - POLL, budget.left(budget.waits))
-    return max(int(min(PAINT_LIMIT, left) * 1000), 0)
+    """How long a look may wait for the paint: what :func:`wait_for_paint` would wait at most
+    (PAINT_LIMIT, within the request's waits), when that fits in the wait's bound with
+    PAINT_SLACK to spare; else 0, and the paint is waited for after the readiness wait."""
+    limit = min(PAINT_LIMIT, budget.left(budget.waits))
+    if limit <= 0 or until - time.monotonic() < limit + PAINT_SLACK:
+        return 0
+    return int(limit * 1000)
 
 
 def _calm(look: dict[str, Any], network: NetworkWatch, rules: ReadyRules) -> bool:
@@ -257,27 +271,29 @@ def _calm(look: dict[str, Any], network: NetworkWatch, rules: ReadyRules) -> boo
     return bool(look["unchanged"]) or network.quiet_for(rules.long_request) >= rules.quiet
 
 
-async def _probe(page: Page, until: float, paint_ms: int = 0) -> tuple[dict[str, Any] | None, bool]:
+async def _probe(
+    page: Page, until: float, paint_ms: int = 0
+) -> tuple[dict[str, Any] | None, bool, float]:
     """The init script's answer, asked within the wait's bound: None where the script is absent;
     ``_BUSY`` when the page did not answer in time; ``_NAVIGATED`` once the page replaced its
     document by itself (a script or meta redirect), after the new document's DOM arrived (or the
     bound). With ``paint_ms``, a page that shows its content is given that long for its paint
-    (:data:`_PAINT`) in the same look; and whether it was."""
+    (:data:`_PAINT`) in the same look; and whether it was, and the seconds that took."""
     left = max(until - time.monotonic(), POLL)
     try:
         async with asyncio.timeout(left):
             if paint_ms <= 0:
-                return await page.evaluate(_PROBE), False
+                return await page.evaluate(_PROBE), False, 0.0
             answer: dict[str, Any] = await page.evaluate(_PROBE_AND_PAINT, paint_ms)
-            return answer["look"], bool(answer["painted"])
+            return answer["look"], bool(answer["painted"]), float(answer["spent"]) / 1000
     except TimeoutError:
-        return _BUSY, False
+        return _BUSY, False, 0.0
     except PlaywrightError as exc:
         if not any(words in exc.message for words in _NAVIGATING):
             raise
         with contextlib.suppress(PlaywrightTimeoutError):
             await page.wait_for_load_state("domcontentloaded", timeout=left * 1000)
-        return _NAVIGATED, False
+        return _NAVIGATED, False, 0.0
 
 
 async def wait_for_paint(page: Page, budget: Budget) -> None:

@@ -55,6 +55,9 @@ RESET_TIMEOUT = 3.0
 RESET_DEFER = 0.3
 """Most seconds a reset that no capture is waiting for waits for the pages navigating now (a
 reset beside a navigation slows it on two cores)."""
+DEFER_WHILE_LOADING = 1
+"""Most navigations under way for which a reset may wait (with more, pages are busy and its
+page slot is wanted)."""
 RESET_GRACE = 0.02
 """Seconds such a reset first gives the next capture, which follows an answer closely, to start
 navigating."""
@@ -159,6 +162,8 @@ class WarmPages:
         self._recent: TTLCache[str, bool] = TTLCache(RECENT_ORGS, max(rules.org_idle, 1e-3))
         self.gate = LoadGate()
         """The navigations of the browser's pages, which resets that can wait let pass."""
+        self._hurry = asyncio.Event()
+        """Set (and replaced) when a capture starts waiting for a reset."""
         self.closed = False
         self.reused = 0
         """Captures that got a warm page."""
@@ -199,6 +204,7 @@ class WarmPages:
                 # for its page's reset, so that its captures one after another alternate
                 # between two pages and none waits for a reset again.
                 return None
+            self._call_deferred_resets()
             await asyncio.wait(
                 set(self._resets[wanted]),
                 timeout=until - loop.time(),
@@ -261,8 +267,9 @@ class WarmPages:
         if not keep:
             return self._close(page)
         # With another page of its kind idle, the organization's next capture takes that one:
-        # this reset can wait for the navigations under way.
-        defer = bool(self._idle.get(page.page_key))
+        # this reset can wait for the navigations under way, unless pages are busy (its page
+        # slot is then wanted) or a capture starts waiting for it (see take).
+        defer = bool(self._idle.get(page.page_key)) and self.gate.loading <= DEFER_WHILE_LOADING
         task = self._chores.spawn(
             functools.partial(self._reset_and_keep, page), self._let_loads_pass if defer else None
         )
@@ -276,10 +283,28 @@ class WarmPages:
         self._forget_empty(wanted)
 
     async def _let_loads_pass(self) -> None:
+        hurry = self._hurry
         await asyncio.sleep(RESET_GRACE)
-        await self.gate.quiet(RESET_DEFER)
+        if hurry.is_set():
+            return
+        quiet = asyncio.ensure_future(self.gate.quiet(RESET_DEFER))
+        called = asyncio.ensure_future(hurry.wait())
+        try:
+            await asyncio.wait((quiet, called), return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            for waiting in (quiet, called):
+                waiting.cancel()
+            await asyncio.gather(quiet, called, return_exceptions=True)
+
+    def _call_deferred_resets(self) -> None:
+        """A capture waits for a reset: the resets waiting for navigations go ahead."""
+        self._hurry.set()
+        self._hurry = asyncio.Event()
 
     async def _reset_and_keep(self, page: WarmPage) -> None:
+        if self.closed:
+            await self._discard(page.context)  # the browser retires: no reset worth doing
+            return
         try:
             async with asyncio.timeout(RESET_TIMEOUT):
                 clean = await reset(page, clear_cache=self.rules.clear_cache)

@@ -1,6 +1,7 @@
 """Main-content extraction and app-shell detection stay linear on hostile documents: tens of
 thousands of small blocks, reply threads and lists nested hundreds of levels deep, a nesting as
-deep as the parser keeps, nested noscript blocks. Each conversion has a CPU-time bound far above
+deep as the parser keeps, a hundred thousand hidden elements deep in one, nested noscript
+blocks. Each conversion has a CPU-time bound far above
 what it takes and far below what a quadratic pass would, and keeps the text from both ends.
 
 Also checked here: the shortcuts those passes take (text measures, the consent-banner matcher,
@@ -100,6 +101,20 @@ def deep_nesting(depth: int = 2_000) -> str:
     return "".join(parts)
 
 
+def hidden_in_depth(depth: int = 480, hidden: int = 100_000) -> str:
+    """Many small hidden elements deep inside a nesting (1.6 MB): each hidden element's way up
+    to the body is looked at once, not once per element."""
+    return (
+        "<html><head><title>Hidden</title></head><body>"
+        + "<div>" * depth
+        + f"<p>{START} {PROSE}, at the top.</p>"
+        + "<i hidden>x</i>" * hidden
+        + f"<p>{END} {PROSE}, at the bottom.</p>"
+        + "</div>" * depth
+        + "</body></html>"
+    )
+
+
 def cpu_seconds(work: Callable[[], T]) -> tuple[float, T]:
     started = time.process_time()
     result = work()
@@ -113,6 +128,7 @@ def cpu_seconds(work: Callable[[], T]) -> tuple[float, T]:
         pytest.param(reply_thread, CPU_SECONDS, id="reply_thread"),
         pytest.param(nested_lists, CPU_SECONDS, id="nested_lists"),
         pytest.param(deep_nesting, CPU_SECONDS, id="deep_nesting"),
+        pytest.param(hidden_in_depth, CPU_SECONDS, id="hidden_in_depth"),
     ],
 )
 def test_hostile_documents_convert_in_linear_time_and_keep_both_ends(
