@@ -224,6 +224,14 @@ async def main() -> int:
         "--concurrency", default="1,2,4", help="concurrencies compared (comma-separated)"
     )
     args = parser.parse_args()
+    unknown = {name.strip() for name in args.methods.split(",") if name.strip()} - set(SHORT_NAMES)
+    if unknown:
+        parser.error(f"unknown --methods {', '.join(sorted(unknown))}")
+    try:
+        if not all(value > 0 for value in _concurrencies(args)):
+            raise ValueError
+    except ValueError:
+        parser.error("--concurrency takes positive whole numbers, comma-separated")
     global ORIGINS, SERVERS  # noqa: PLW0603 (set once, before any measurement)
     origin_port, api_port = free_port(), free_port()
     origin = subprocess.Popen([PYTHON, "-c", ORIGIN, str(origin_port), *HOSTS])
@@ -289,7 +297,7 @@ async def compare(
             (LAUNCH, bare.launch_per_shot, max(args.shots // 4, 4)),
         )
         if args.methods:
-            chosen = {SHORT_NAMES[name.strip()] for name in args.methods.split(",")}
+            chosen = {SHORT_NAMES[name.strip()] for name in args.methods.split(",") if name.strip()}
             methods = tuple(method for method in methods if method[0] in chosen)
         for concurrency in _concurrencies(args):
             # The methods take turns in rounds (each round in another order), so that what the

@@ -83,8 +83,9 @@ def reveal_scripted_content(
     if _swap_streamed_segments(body):
         hidden = None  # elements moved: the list's order is no longer the document's
     _unwrap_noscript_content(body)  # the elements stay in the same order
-    _show_collapsed_panels(body, _hidden_in(body, hidden))
-    _unhide_dominant_block(body, _hidden_in(body, hidden))
+    inside = _hidden_in(body, hidden)
+    _show_collapsed_panels(body, inside)
+    _unhide_dominant_block(body, [element for element in inside if is_hidden(element)])
 
 
 def _hidden_in(
