@@ -68,9 +68,16 @@ LOADERS: tuple[str, ...] = tuple(
 
 
 def banner_css() -> str:
-    """CSS hiding every known banner and undoing the scroll locks consent platforms apply."""
+    """CSS hiding every known banner and, on a page that has one, undoing the scroll locks
+    consent platforms apply.
+
+    The unlock is scoped with ``:has()`` to documents holding a banner: made unconditional, it
+    turns every page's body into a scroll container of its own (``overflow`` set on both the
+    root and the body), which costs every capture compositing work and changes the layout of
+    pages that size their body to the viewport."""
     selectors = ",\n".join(selector for group in BANNERS.values() for selector in group)
     return (
         f"{selectors} {{ display: none !important; visibility: hidden !important; }}\n"
-        "html, body { overflow: auto !important; position: static !important; }\n"
+        f":root:has({selectors}),\n:root:has({selectors}) > body "
+        "{ overflow: auto !important; position: static !important; }\n"
     )

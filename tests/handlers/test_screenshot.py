@@ -65,10 +65,23 @@ def banner_page(selector: str) -> str:
     )
 
 
+def locked_page(banner: bool) -> str:
+    """A page scrolled down and locked there the way consent platforms lock scrolling (the body
+    fixed above the viewport), its red top band out of view; with or without a banner."""
+    markup = "<div id='onetrust-banner-sdk'>We use cookies</div>" if banner else ""
+    return (
+        "<html><body style='margin:0;position:fixed;top:-600px;left:0;width:100%'>"
+        "<div style='height:500px;background:#f00'></div>"
+        f"<div style='height:2000px;background:#fff'></div>{markup}</body></html>"
+    )
+
+
 class Page(tornado.web.RequestHandler):
     async def get(self, name: str) -> None:
         if name.startswith("banner/"):
             self.finish(banner_page(self.get_query_argument("s")))
+        elif name.startswith("locked/"):
+            self.finish(locked_page(banner=name == "locked/banner"))
         elif name in PAGES:
             self.finish(PAGES[name])
         elif name == "hang":
@@ -270,6 +283,20 @@ async def test_every_listed_cookie_banner_is_hidden(http_client, base_url, origi
         assert has_red(await image_of(http_client, shown)), selector
         _, hidden = await shot(http_client, base_url, target, key, format="png")
         assert not has_red(await image_of(http_client, hidden)), selector
+
+
+@pytest.mark.chromium
+@pytest.mark.gen_test(timeout=90)
+async def test_scroll_lock_undone_only_on_pages_with_a_banner(
+    http_client, base_url, origin, key
+) -> None:
+    async def top_is_red(name: str, **params: str) -> bool:
+        _, body = await shot(http_client, base_url, origin.url(name), key, format="png", **params)
+        return has_red(await image_of(http_client, body))
+
+    assert await top_is_red("/locked/banner")  # the banner's lock undone: the top shows
+    assert not await top_is_red("/locked/banner", block_cookie_banner="false")
+    assert not await top_is_red("/locked/plain")  # no banner: the page's own layout is kept
 
 
 @pytest.mark.chromium
