@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+from collections.abc import Awaitable, Callable
 from typing import Any
 
-from playwright.async_api import CDPSession, Page
+from playwright.async_api import CDPSession
 from playwright.async_api import Error as PlaywrightError
 
 
@@ -27,21 +28,24 @@ class Blocker:
         self._failing: set[asyncio.Task[None]] = set()
         """Requests being failed (kept so that none is collected before it is done)."""
 
-    async def block(self, page: Page, patterns: tuple[str, ...]) -> None:
-        """Make ``patterns`` the page's blocked URLs (nothing to do when they already are)."""
+    async def block(
+        self, devtools: Callable[[], Awaitable[CDPSession]], patterns: tuple[str, ...]
+    ) -> None:
+        """Make ``patterns`` the page's blocked URLs (nothing to do when they already are), on
+        the session ``devtools`` gives (the page's own, opened at its first use)."""
         if patterns == self.patterns:
             return
-        if self._session is None:
-            session = await page.context.new_cdp_session(page)
+        session = await devtools()
+        if session is not self._session:
             session.on("Fetch.requestPaused", lambda event: self._fail(session, event))
             self._session = session
         self.patterns = ()
         if patterns:
             wanted = [{"urlPattern": pattern, "requestStage": "Request"} for pattern in patterns]
-            await self._session.send("Fetch.enable", {"patterns": wanted})
+            await session.send("Fetch.enable", {"patterns": wanted})
             self.patterns = patterns
         else:
-            await self._session.send("Fetch.disable")
+            await session.send("Fetch.disable")
 
     def _fail(self, session: CDPSession, event: dict[str, Any]) -> None:
         """Fail a paused request as blocked by the client (the page or its session may be gone

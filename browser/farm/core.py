@@ -208,7 +208,7 @@ class Farm:
         self._check_request(url, options.route)
 
         async def work(lent: WarmPage, budget: Budget) -> CaptureResult:
-            await farm_page.prepare(lent.session.page, options, lent.prepared)
+            await farm_page.prepare(lent.session, options, lent.prepared)
             lent.screen_media |= options.image_type == "pdf"
             return await farm_page.capture(lent.session, url, options, budget, self.ready_rules)
 
@@ -227,7 +227,7 @@ class Farm:
         self._check_request(url, options.route)
 
         async def work(lent: WarmPage, budget: Budget) -> RenderResult:
-            await farm_page.prepare(lent.session.page, None, lent.prepared)
+            await farm_page.prepare(lent.session, None, lent.prepared)
             return await farm_page.render(lent.session, url, options, budget, self.ready_rules)
 
         key = ContextKey(options.preset, False, 1.0, options.route)

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from playwright.async_api import (
+    CDPSession,
     Dialog,
     Download,
     Locator,
@@ -125,6 +126,7 @@ class PageSession:
         self._on_crash = on_crash
         self.network = NetworkWatch(page)
         self._tasks: set[asyncio.Task[None]] = set()
+        self._devtools: CDPSession | None = None
         page.on("dialog", self._dialog)
         page.on("popup", self._popup)
         page.on("download", self._download)
@@ -133,6 +135,14 @@ class PageSession:
     def renew(self) -> None:
         """The page was reset to a blank document: it starts over."""
         self.network.renew()
+
+    async def devtools(self) -> CDPSession:
+        """The page's own DevTools session, opened at the first call and shared by every later
+        one (the URL blocking's and the reset's, which never run at once), so that a page's
+        life attaches once."""
+        if self._devtools is None:
+            self._devtools = await self.page.context.new_cdp_session(self.page)
+        return self._devtools
 
     async def _dialog(self, dialog: Dialog) -> None:
         try:
@@ -197,7 +207,7 @@ class Prepared:
     blocker: Blocker = field(default_factory=Blocker)
 
 
-async def prepare(page: Page, options: CaptureOptions | None, prepared: Prepared) -> None:
+async def prepare(session: PageSession, options: CaptureOptions | None, prepared: Prepared) -> None:
     """Install what a capture needs before navigation (hiding CSS, URL blocking), and take away
     what an earlier capture on the page installed that this one does not ask (``options`` None:
     a render, which asks nothing). What is already there as asked stays: no protocol call. The
@@ -205,15 +215,16 @@ async def prepare(page: Page, options: CaptureOptions | None, prepared: Prepared
     the browser); a failure of one cancels the other."""
     css = options.hide_css + exclude_css(options.exclude_selectors) if options else ""
     patterns = options.block_url_patterns if options else ()
+    page = session.page
     if css == prepared.css:
-        await prepared.blocker.block(page, patterns)
+        await prepared.blocker.block(session.devtools, patterns)
     elif patterns == prepared.blocker.patterns:
         await _hide(page, css, prepared)
     else:
         try:
             async with asyncio.TaskGroup() as both:
                 both.create_task(_hide(page, css, prepared))
-                both.create_task(prepared.blocker.block(page, patterns))
+                both.create_task(prepared.blocker.block(session.devtools, patterns))
         except ExceptionGroup as failed:  # the first failure, as the farm judges errors
             raise failed.exceptions[0] from failed
 

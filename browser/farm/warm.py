@@ -38,7 +38,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from cachetools import TTLCache
-from playwright.async_api import BrowserContext, CDPSession, Request
+from playwright.async_api import BrowserContext, Request
 from playwright.async_api import Error as PlaywrightError
 
 from browser.farm.chores import Chores
@@ -112,7 +112,6 @@ class WarmPage:
     created: float = field(default_factory=time.monotonic)
     uses: int = 0
     idle_since: float = 0.0
-    cdp: CDPSession | None = None
     prepared: Prepared = field(default_factory=Prepared)
     """The hiding CSS and URL blocking its captures installed, kept while the next capture asks
     the same (a capture or render that asks otherwise replaces them first)."""
@@ -375,9 +374,7 @@ async def reset(page: WarmPage, *, clear_cache: bool = False) -> bool:
     # Once the blank document has committed, the page's own is gone (its unload handlers have
     # run, its timers with it); the blank document's load event is not worth waiting for.
     await browser_page.goto("about:blank", wait_until="commit")
-    if page.cdp is None:
-        page.cdp = await page.context.new_cdp_session(browser_page)
-    cdp = page.cdp
+    cdp = await session.devtools()
     clear = {"storageTypes": STORAGE_TYPES}
     # All at once: each is a round trip to the driver and the browser, none depends on another.
     await asyncio.gather(

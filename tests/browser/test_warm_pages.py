@@ -279,18 +279,18 @@ async def test_what_a_capture_installed_stays_only_while_the_next_asks_the_same(
 
     try:
         page = WarmPage("acme", key, context, PageSession(await context.new_page(), lambda: None))
-        await prepare(page.session.page, hide_seen, page.prepared)
+        await prepare(page.session, hide_seen, page.prepared)
         first = {"#seen": "hidden", "#done": "visible", "pixel": False}
         assert await visit(page) == first
         for _ in range(2):  # reset, then the same options again: still in place
             assert await reset(page, clear_cache=True)  # so that the pixel is fetched, or not
-            await prepare(page.session.page, hide_seen, page.prepared)
+            await prepare(page.session, hide_seen, page.prepared)
             assert await visit(page) == first
         assert await reset(page, clear_cache=True)  # so that the pixel is fetched, or not
-        await prepare(page.session.page, hide_done, page.prepared)
+        await prepare(page.session, hide_done, page.prepared)
         assert await visit(page) == {"#seen": "visible", "#done": "hidden", "pixel": True}
         assert await reset(page, clear_cache=True)  # so that the pixel is fetched, or not
-        await prepare(page.session.page, None, page.prepared)  # a render asks nothing
+        await prepare(page.session, None, page.prepared)  # a render asks nothing
         assert await visit(page) == {"#seen": "visible", "#done": "visible", "pixel": True}
     finally:
         await browser.discard(context)
