@@ -152,8 +152,10 @@ class FarmSettings:
         "are reset either way, and no organization ever shares a page, or a cache, with another.",
     )
     warm_pages_per_org: int = setting(
-        2,
-        "Idle pages kept for one organization (per browser), ready for its next capture.",
+        4,
+        "Idle pages kept for one organization (per browser), ready for its next capture. As "
+        "many as max_pages lets an organization that captures at full concurrency find a page "
+        "for each capture instead of having one closed and another opened.",
         min=0,
         max=64,
     )

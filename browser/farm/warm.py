@@ -21,9 +21,11 @@ failed capture, a crash or a reset that fails, and once its organization has lef
 within ``farm.org_idle`` (one seen once may never come back, and its reset would be wasted). At
 most ``farm.warm_pages_per_org`` idle pages are kept per organization and ``farm.warm_pages`` in
 all (the least recently used go first). A capture that finds its organization's pages all being
-reset waits for one, unless the organization has fewer than ``farm.warm_pages_per_org`` pages:
-then it gets a new one, so that captures one after another alternate between two pages instead of
-each waiting for the last one's reset. Requests without an organization never share a page.
+reset waits for one, unless the organization has fewer than ALTERNATING pages (and
+``farm.warm_pages_per_org`` allows them): then it gets a new one, so that captures one after
+another alternate between two pages instead of each waiting for the last one's reset. An
+organization capturing several at once keeps as many pages as it uses, up to
+``farm.warm_pages_per_org``. Requests without an organization never share a page.
 """
 
 from __future__ import annotations
@@ -64,6 +66,9 @@ navigating."""
 RESET_WAIT = 1.0
 """Most seconds a capture waits for a page of its organization that is being reset, rather than
 opening a new context."""
+ALTERNATING = 2
+"""Pages an organization gets, rather than wait for a reset, when its captures come one after
+another (each then finds the other page reset); beyond them a capture waits for a reset."""
 RECENT_ORGS = 10_000
 """Organizations remembered as having captured within org_idle (the oldest are forgotten)."""
 MAX_ORIGINS = 256
@@ -198,7 +203,7 @@ class WarmPages:
         # Two captures may wait on the same resets: the one that finds the page taken by the
         # other waits on for the next reset rather than opening a context.
         while not self._idle.get(wanted) and self._resets.get(wanted) and loop.time() < until:
-            if self._pages_of(wanted) < self.rules.per_org:
+            if self._pages_of(wanted) < min(self.rules.per_org, ALTERNATING):
                 # Room for another page: the organization gets a second one rather than wait
                 # for its page's reset, so that its captures one after another alternate
                 # between two pages and none waits for a reset again.

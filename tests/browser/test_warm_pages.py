@@ -302,8 +302,9 @@ async def test_captures_one_after_another_alternate_between_two_pages(
 ) -> None:
     # Without waiting for the resets: the second capture's page is still being reset when the
     # third starts, which gets a page of its own (within warm_pages_per_org) rather than wait;
-    # from then on each capture finds the other page reset. With room for one page, it waits.
-    for per_org, new_pages in ((2, 3), (1, 2)):
+    # from then on each capture finds the other page reset. With room for one page, it waits;
+    # room for more does not make captures one after another open more than two.
+    for per_org, new_pages in ((4, 3), (2, 3), (1, 2)):
         settings = make_settings(tmp_path)
         settings.farm.warm_contexts = 0
         settings.farm.warm_pages_per_org = per_org
@@ -315,6 +316,29 @@ async def test_captures_one_after_another_alternate_between_two_pages(
             await settled(farm)
             health = farm.health()
             assert health["contexts_served"] - health["pages_reused"] == new_pages
-            assert farm._supervisor.current.pages.idle_of("acme") == per_org
+            assert farm._supervisor.current.pages.idle_of("acme") == min(per_org, 2)
         finally:
             await farm.close()
+
+
+@pytest.mark.gen_test(timeout=90)
+async def test_an_organization_capturing_four_at_once_keeps_a_page_for_each(
+    io_loop, site, tmp_path
+) -> None:
+    settings = make_settings(tmp_path)
+    settings.farm.warm_contexts = 0
+    settings.farm.org_share = 1.0  # the organization may hold all four pages at once
+    farm = Farm(settings.farm)
+    await farm.start()
+    try:
+        await seen(farm, site.url("/state"), "acme")  # a first capture: its page is not kept
+        await settled(farm)
+        for _ in range(2):
+            await asyncio.gather(*(seen(farm, site.url("/state"), "acme") for _ in range(4)))
+            await settled(farm)
+        health = farm.health()
+        # The first capture's context and four more: the second round found all four reset.
+        assert health["contexts_served"] - health["pages_reused"] == 5
+        assert farm._supervisor.current.pages.idle_of("acme") == 4
+    finally:
+        await farm.close()
