@@ -45,17 +45,21 @@ _PHRASES: Final = tuple(
 
 
 def _stem_index() -> dict[str, tuple[tuple[str, bool, int], ...]]:
-    """Stems by first letter: (stem, whole word, phrase index)."""
+    """Stems by first letter: (stem, whole word, phrase index); a stem of two words is
+    indexed by its first, a whole word."""
     index: dict[str, list[tuple[str, bool, int]]] = {}
     for number, rule in enumerate(PHRASE_RULES):
         for stem in rule.stems.split():
-            word = stem.rstrip("$")
-            index.setdefault(word[0], []).append((word, stem.endswith("$"), number))
+            first, joined, _ = stem.partition("+")
+            word = first.rstrip("$")
+            whole = bool(joined) or first.endswith("$")
+            index.setdefault(word[0], []).append((word, whole, number))
     return {letter: tuple(entries) for letter, entries in index.items()}
 
 
 def _trie_pattern(words: Iterable[str]) -> str:
-    """A regular expression matching any of ``words`` (``$`` ends a whole word), as a trie."""
+    """A regular expression matching any of ``words`` (``$`` ends a whole word; ``+`` ends
+    one before white space and the start of the next, looked ahead at), as a trie."""
     trie: dict[str, Any] = {}
     for word in words:
         node = trie
@@ -69,7 +73,9 @@ def _trie_node(node: Mapping[str, Any]) -> str:
     if "" in node:
         return ""
     branches = [
-        ("(?![a-z])" if char == "$" else re.escape(char)) + _trie_node(child)
+        f"(?=(?u:\\s)+{_trie_node(child)}|['-])"
+        if char == "+"
+        else ("(?![a-z])" if char == "$" else re.escape(char)) + _trie_node(child)
         for char, child in sorted(node.items())
     ]
     return branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
@@ -77,9 +83,12 @@ def _trie_node(node: Mapping[str, Any]) -> str:
 
 _STEMS: Final = _stem_index()
 _STEM_TRIE: Final = _trie_pattern(stem for rule in PHRASE_RULES for stem in rule.stems.split())
-# A word (after a non-word character) that opens some phrase; group 1 is the word. (The
-# patterns use no character class that depends on Unicode: matching them as ASCII patterns is
-# the same, and faster.)
+# A word (after a non-word character) that opens some phrase; group 1 is the word. The first
+# word of a two-word stem opens one only before the second, or before an apostrophe or a
+# hyphen ("you're", "to-do"), as its one-word stem would: the word is then passed over whole,
+# and a stem inside it ("to-ignore") opens nothing. (The patterns use no character class that
+# depends on Unicode but the white space between two words, as the phrases' ``\s`` does:
+# matching the rest as ASCII patterns is the same, and faster.)
 _TRIGGER_RE: Final = re.compile(rf"[^a-z0-9_]((?:{_STEM_TRIE})[a-z'-]*)", re.ASCII)
 _TRIGGER_AT_START_RE: Final = re.compile(rf"(?:{_STEM_TRIE})[a-z'-]*", re.ASCII)
 

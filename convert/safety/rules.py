@@ -27,8 +27,10 @@ _AI_TARGET = r"(?:ai|assistant|model|chatbot|bot|agent|persona|character|hacker)
 class PhraseRule:
     """One instruction phrase, matched on normalised text.
 
-    ``stems`` lists the literal word starts a match can begin with ("$" ends a whole word); a
-    trigger scan finds those cheaply and ``pattern`` is only tried there. ``scope`` "sentence"
+    ``stems`` lists the literal word starts a match can begin with ("$" ends a whole word; "+"
+    joins a whole word to the start of the next one, after white space, for phrases that open
+    with a common word such as "to" or "you"); a trigger scan finds those cheaply and
+    ``pattern`` is only tried there. ``scope`` "sentence"
     removes the whole sentence when sanitizing, "token" only the match, "heading" and "line" are
     role markers that must open a line. ``kind`` is the signal type (its severity is
     ``SEVERITY[kind]``).
@@ -98,7 +100,7 @@ OVERRIDE_EN: Final[tuple[PhraseRule, ...]] = (
         name="override-en-7",
         kind="instruction_override",
         scope="sentence",
-        stems="you$",
+        stems="you+are",
         pattern=r"\byou\s+are\s+now\s+(?:no\s+longer\b"
         r"|in\s+(?:dan|jailbreak|jailbroken|unrestricted|unfiltered|god|evil)\s+mode\b"
         rf"|(?:a|an|my|the)\s+(?:[\w-]+\s+){{0,2}}?{_AI_TARGET}"
@@ -109,7 +111,8 @@ OVERRIDE_EN: Final[tuple[PhraseRule, ...]] = (
         name="override-en-8",
         kind="instruction_override",
         scope="sentence",
-        stems="new$ updated revised real$ actual secret hidden overriding",
+        stems="new+system new+instruction new+directive new+prompt new+order updated revised real$"
+        " actual secret hidden overriding",
         pattern=r"\b(?:new|updated|revised|real|actual|secret|hidden|overriding)\s+(?:system\s+)?"
         r"(?:instructions?|directives?|system\s+prompt|prompt|orders)\s*:",
     ),
@@ -117,7 +120,7 @@ OVERRIDE_EN: Final[tuple[PhraseRule, ...]] = (
         name="override-en-9",
         kind="instruction_override",
         scope="sentence",
-        stems="your$",
+        stems="your+new your+real your+actual your+updated",
         pattern=r"\byour\s+(?:new|real|actual|updated)\s+(?:instructions?|task|goal|objective|mission"
         r"|purpose|directive)\s+(?:is|are|will\s+be)\b",
     ),
@@ -125,7 +128,7 @@ OVERRIDE_EN: Final[tuple[PhraseRule, ...]] = (
         name="override-en-10",
         kind="instruction_override",
         scope="sentence",
-        stems="do$ don't never stop",
+        stems="do+not don't never stop",
         pattern=r"\b(?:do\s+not|don't|never|stop)\s+(?:follow(?:ing)?|obey(?:ing)?|adher(?:e|ing)\s+to"
         r"|comply(?:ing)?\s+with)\s+(?:(?:any|all)\s+(?:of\s+)?)?"
         rf"(?:(?:your|its)\s+{_EN_QUAL}*|the\s+{_EN_QUAL}+)"
@@ -135,7 +138,7 @@ OVERRIDE_EN: Final[tuple[PhraseRule, ...]] = (
         name="override-en-11",
         kind="instruction_override",
         scope="sentence",
-        stems="from$",
+        stems="from+now",
         pattern=r"\bfrom\s+now\s+on\s*,?\s+you\s+(?:will|must|shall|should|are\s+to)\s+(?:only\s+)?"
         r"(?:respond|reply|answer|act\s+as|behave|pretend|ignore|obey|refuse|say|output"
         r"|speak)\b",

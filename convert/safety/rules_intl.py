@@ -162,7 +162,7 @@ OVERRIDE_INTL: Final[tuple[PhraseRule, ...]] = (
         name="override-es-3",
         kind="instruction_override",
         scope="sentence",
-        stems="ahora a$ desde",
+        stems="ahora a+partir desde",
         pattern=r"\b(?:ahora|a\s+partir\s+de\s+ahora|desde\s+ahora)\s*,?\s+(?:eres|seras)\s+"
         r"(?:(?:un|una)\s+(?:[\w-]+\s+){0,2}?(?:ia|asistente|modelo|chatbot|bot|agente"
         r"|hacker)\b|libre\b|dan\b)",

@@ -60,7 +60,7 @@ ADDRESSED: Final[tuple[PhraseRule, ...]] = (
         name="ai-addressed-1",
         kind="ai_addressed",
         scope="sentence",
-        stems="if$",
+        stems="if+you",
         pattern=r"\bif\s+you\s+are\s+(?:an?\s+)?(?:ai\b|llm|large\s+language\s+model|language\s+model"
         r"|chatbot|bot\b|gpt|chatgpt|(?:ai|virtual|automated)\s+(?:assistant|agent|system"
         r"|program))",
@@ -85,7 +85,7 @@ ADDRESSED: Final[tuple[PhraseRule, ...]] = (
         name="ai-addressed-4",
         kind="ai_addressed",
         scope="sentence",
-        stems="to$ for$",
+        stems="to+any to+all to+every for+any for+all for+every",
         pattern=rf"\b(?:to|for)\s+(?:any|all|every)\s+(?:[\w-]+\s+)?{_AI_NOUN}\s+"
         rf"(?:that\s+(?:is|are)\s+)?(?:{_READING}|analy[sz]ing|that\s+reads?)\b",
     ),
@@ -102,7 +102,7 @@ ADDRESSED: Final[tuple[PhraseRule, ...]] = (
         name="ai-addressed-6",
         kind="ai_addressed",
         scope="sentence",
-        stems="when$",
+        stems="when+you when+summari when+processing when+asked",
         pattern=r"\bwhen\s+(?:you\s+(?:are\s+)?)?(?:summari[sz]\w*|processing|asked\s+(?:about"
         r"|to\s+summari[sz]e))\s+this\s+(?:page|article|document|text|content|site|website"
         r"|post)\b",
@@ -126,7 +126,7 @@ ADDRESSED: Final[tuple[PhraseRule, ...]] = (
         name="ai-addressed-9",
         kind="ai_addressed",
         scope="sentence",
-        stems="liebe hallo an$",
+        stems="liebe hallo an+alle an+jede",
         pattern=rf"\b(?:liebe[rs]?|hallo|an\s+alle|an\s+jede)\s+{_AI_DE}",
     ),
     PhraseRule(
@@ -149,7 +149,7 @@ ADDRESSED: Final[tuple[PhraseRule, ...]] = (
         name="ai-addressed-12",
         kind="ai_addressed",
         scope="sentence",
-        stems="chere cher$ cheres a$",
+        stems="chere cher$ cheres a+toute",
         pattern=r"\b(?:chere?s?|a\s+toutes?\s+les)\s+(?:ia|assistants\s+(?:ia|d'ia))\b",
     ),
     PhraseRule(
@@ -172,7 +172,7 @@ ADDRESSED: Final[tuple[PhraseRule, ...]] = (
         name="ai-addressed-15",
         kind="ai_addressed",
         scope="sentence",
-        stems="querid estimad a$",
+        stems="querid estimad a+cualquier a+todas",
         pattern=r"\b(?:querida?s?|estimada?s?|a\s+cualquier|a\s+todas\s+las)\s+"
         r"(?:ia|ias|asistentes?\s+de\s+ia)\b",
     ),
