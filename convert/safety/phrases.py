@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, Final
 
-from convert.memo import small_key_cache
 from convert.safety.normalise import normalise
 from convert.safety.rules import OVERRIDE_EN, ROLE_MARKERS
 from convert.safety.rules_intl import OVERRIDE_INTL
@@ -126,9 +126,18 @@ class Hit:
     homoglyph: bool = False
 
 
-@small_key_cache(4096)
+_LONGEST_STEM: Final = max(len(word) for entries in _STEMS.values() for word, _, _ in entries)
+
+
 def _candidates(word: str) -> tuple[int, ...]:
     """Indexes of the phrases that may start with ``word``."""
+    return _prefix_candidates(word[: _LONGEST_STEM + 1])
+
+
+@functools.lru_cache(maxsize=4096)
+def _prefix_candidates(word: str) -> tuple[int, ...]:
+    """:func:`_candidates` of a word cut after the longest stem's length and one character,
+    all they look at (remembered: a page's words repeat)."""
     found: set[int] = set()
     for stem, whole, number in _STEMS.get(word[0], ()):
         if word.startswith(stem):
@@ -173,8 +182,9 @@ def phrase_matches(norm: str) -> list[Hit]:
             if match is not None and _opens_line(norm, position, phrase.scope):
                 scope = "token" if phrase.scope == "token" else "sentence"
                 hits.append(Hit(phrase.kind, scope, position, match.end()))
-    hits.extend(Hit("role_marker", "token", *m.span()) for m in _ROLE_TOKEN_RE.finditer(norm))
-    return _merge_hits(hits)
+    if "<" in norm or "[" in norm:  # every role token opens with one
+        hits.extend(Hit("role_marker", "token", *m.span()) for m in _ROLE_TOKEN_RE.finditer(norm))
+    return _merge_hits(hits) if hits else hits
 
 
 def phrase_kinds(text: str) -> set[str]:
