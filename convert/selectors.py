@@ -166,12 +166,18 @@ class ElementIndex:
         self.root = root
         self.by_class: dict[str, list[Any]] = {}
         self.by_id: dict[str, list[Any]] = {}
+        wanted: dict[str, Any] = {}  # a class attribute's value: its names asked for
         for element in keyed:
             if classes is None or classes:
                 value = element.get("class")
                 if value:
-                    names = value.split()
-                    for name in set(names) if classes is None else classes.intersection(names):
+                    names = wanted.get(value)
+                    if names is None:
+                        split = value.split()
+                        names = wanted[value] = (
+                            set(split) if classes is None else classes.intersection(split)
+                        )
+                    for name in names:
                         self.by_class.setdefault(name, []).append(element)
             if ids is None or ids:
                 own = element.get("id")
