@@ -8,6 +8,8 @@ platform (Sourcepoint, TrustArc walls) keep their loader running and only lose t
 
 from __future__ import annotations
 
+import functools
+
 # Platform -> selectors of its banner, dialog and backdrop elements.
 BANNERS: dict[str, tuple[str, ...]] = {
     "OneTrust": (
@@ -67,6 +69,7 @@ LOADERS: tuple[str, ...] = tuple(
 """As URL patterns of Chromium's request interception (``*``: any run of characters)."""
 
 
+@functools.cache
 def banner_css() -> str:
     """CSS hiding every known banner and, on a page that has one, undoing the scroll locks
     consent platforms apply.
@@ -74,7 +77,7 @@ def banner_css() -> str:
     The unlock is scoped with ``:has()`` to documents holding a banner: made unconditional, it
     turns every page's body into a scroll container of its own (``overflow`` set on both the
     root and the body), which costs every capture compositing work and changes the layout of
-    pages that size their body to the viewport."""
+    pages that size their body to the viewport. Built once: every capture asks for it."""
     selectors = ",\n".join(selector for group in BANNERS.values() for selector in group)
     return (
         f"{selectors} {{ display: none !important; visibility: hidden !important; }}\n"

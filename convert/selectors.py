@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -166,7 +167,7 @@ class ElementIndex:
         self.root = root
         self.by_class: dict[str, list[Any]] = {}
         self.by_id: dict[str, list[Any]] = {}
-        wanted: dict[str, Any] = {}  # a class attribute's value: its names asked for
+        wanted: dict[str, AbstractSet[str]] = {}  # a class attribute's value: its names asked for
         for element in keyed:
             if classes is None or classes:
                 value = element.get("class")
