@@ -39,6 +39,9 @@ def _brace_walk(css: str) -> Iterator[tuple[str, str]]:
         (".card{color:red; &:hover{color:blue}}", [(".card", "color:red; &:hover{color:blue}")]),
         (".a{b:c}} .d{e:f}", [(".a", "b:c"), ("} .d", "e:f")]),
         (".a{b:c", []),
+        ("@media a{@supports b{.c{d:e}}}.f{g:h}", [(".f", "g:h")]),
+        (".a{b:c}\n.d{e{f{g:h}}}", [(".a", "b:c"), (".d", "e{f{g:h}}")]),
+        (".a{b:c} .d{e:f} trailing text", [(".a", "b:c"), (".d", "e:f")]),
         ("", []),
     ],
 )
@@ -50,6 +53,12 @@ def test_same_rules_as_a_walk_over_every_brace() -> None:
     generator = random.Random(7)
     for _ in range(20000):
         css = "".join(generator.choice("ab{};@ \n") for _ in range(generator.randint(0, 16)))
+        assert list(_top_level_rules(css)) == list(_brace_walk(css)), css
+    for _ in range(5000):  # mostly well-formed: rules, at-rule blocks, nesting at any depth
+        css = "".join(
+            generator.choice(("a{b}", "@m{a{b}c{d}}", "a{b{c}}", "@m{@s{a{b}}}", " ;", "}", "{"))
+            for _ in range(generator.randint(0, 8))
+        )
         assert list(_top_level_rules(css)) == list(_brace_walk(css)), css
 
 
