@@ -26,10 +26,12 @@ from convert.safety.phrases import (
 from convert.safety.signals import SEVERITY
 from convert.safety.unicode import (
     GREEK_CYRILLIC_RE,
+    INVISIBLE_RE,
     InvisibleRun,
     OffsetMap,
     find_homoglyph_words,
     find_invisible,
+    non_ascii_chars,
     remove_runs,
 )
 
@@ -89,12 +91,13 @@ def analyse(source: str) -> Analysis:
     """The analysis of ``source`` (remembered: pages repeat their labels and comments)."""
     if source.isascii():  # most texts: nothing invisible, no homoglyph
         invisible: list[InvisibleRun] = []
-        clean, offsets, words = source, _SAME_PLACES, []
+        clean, offsets, words, others = source, _SAME_PLACES, [], ""
     else:
-        invisible = find_invisible(source)
+        others = non_ascii_chars(source)  # what the searches below look at first
+        invisible = find_invisible(source) if INVISIBLE_RE.search(others) else []
         clean, offsets = remove_runs(source, invisible)
-        words = find_homoglyph_words(clean) if GREEK_CYRILLIC_RE.search(clean) else []
-    norm = normalise(clean, words)
+        words = find_homoglyph_words(clean) if GREEK_CYRILLIC_RE.search(others) else []
+    norm = normalise(clean, words, others)
     hits = phrase_matches(norm)
     if words:
         starts = [start for start, _ in words]

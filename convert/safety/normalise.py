@@ -8,7 +8,7 @@ import unicodedata
 from typing import Final
 
 from convert.safety.signals import SAMPLE_CHARS
-from convert.safety.unicode import CONFUSABLE_TABLE, INVISIBLE_RE
+from convert.safety.unicode import CONFUSABLE_TABLE, INVISIBLE_RE, non_ascii_chars
 
 _APOSTROPHES: Final = "\u2019\u2018\u02bc"
 
@@ -49,11 +49,22 @@ def sample_of(text: str) -> str:
     return text[: SAMPLE_CHARS - 1].rstrip() + "\u2026"
 
 
-def _fold(clean: str) -> str:
-    """Case and accents folded; only the runs of non-ASCII characters go through the table
-    (per-character lookups), the rest through ``str.lower``."""
+def _fold(clean: str, others: str | None = None) -> str:
+    """Case and accents folded, one character in, one out (``others``: the text's non-ASCII
+    characters, or more, when the caller has them: :func:`non_ascii_chars`).
+
+    Most texts hold a few distinct non-ASCII characters (quotes, dashes, accented letters) and
+    none with an upper case: the whole text then goes through ``str.lower`` and each of those
+    characters that folds is replaced, all in C. Otherwise only the runs of non-ASCII
+    characters go through the table (per-character lookups), the rest through ``str.lower``."""
     if clean.isascii():
         return clean.lower()
+    replacements = _replacements(non_ascii_chars(clean) if others is None else others)
+    if replacements is not None:
+        folded = clean.lower()
+        for char, replacement in replacements:
+            folded = folded.replace(char, replacement)
+        return folded
     parts: list[str] = []
     cursor = 0
     for run in _NON_ASCII_RE.finditer(clean):
@@ -64,9 +75,25 @@ def _fold(clean: str) -> str:
     return "".join(parts)
 
 
-def normalise(clean: str, words: list[tuple[int, int]]) -> str:
-    """Fold case and accents, and fold the given homoglyph words to Latin."""
-    norm = _fold(clean)
+def _replacements(others: str) -> list[tuple[str, str]] | None:
+    """What folds among the characters ``others``, or ``None`` when ``str.lower`` would change
+    one (it has an upper case) or a character folds to one that folds again."""
+    replacements: dict[str, str] = {}
+    for char in set(others):
+        if char.lower() != char:
+            return None
+        folded = _FOLD[ord(char)]
+        if folded != char:
+            replacements[char] = folded
+    if any(folded in replacements for folded in replacements.values()):
+        return None
+    return list(replacements.items())
+
+
+def normalise(clean: str, words: list[tuple[int, int]], others: str | None = None) -> str:
+    """Fold case and accents, and fold the given homoglyph words to Latin (``others``: see
+    :func:`_fold`)."""
+    norm = _fold(clean, others)
     if not words:
         return norm
     pieces: list[str] = []

@@ -5,6 +5,7 @@ from __future__ import annotations
 import base64
 import binascii
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Final
 
@@ -15,9 +16,12 @@ from convert.safety.phrases import phrase_kinds
 # --------------------------------------------------------------------------------------------
 
 _MIN_BLOB: Final = 40
-_BLOB_RE: Final = re.compile(rf"(?<![A-Za-z0-9+/_-])[A-Za-z0-9+/_-]{{{_MIN_BLOB},}}={{0,2}}")
-"""A blob starts where its run of characters does (as the leftmost match would): trying every
-position inside a long run first would read it again and again."""
+_BLOB_CHARS: Final = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/_-"
+_MARK_BLOB_CHARS: Final = bytes(
+    ord("a") if code in _BLOB_CHARS else ord(" ") for code in range(256)
+)
+"""A byte table: the characters a blob is made of to ``a``, any other to a space."""
+_LONG_RUN: Final = b"a" * _MIN_BLOB
 _HEX_RE: Final = re.compile(r"[0-9a-fA-F]+")
 _WORDS_RUN_RE: Final = re.compile(r"[a-z/_+-]+=*")
 """A run without digits or capitals: a URL's path or slug, a rule of dashes. Encoded text of 40
@@ -57,17 +61,35 @@ def decode_blob(blob: str) -> str | None:
     return text
 
 
+def _blobs(clean: str) -> Iterator[tuple[int, int]]:
+    """Spans of the runs of blob characters at least ``_MIN_BLOB`` long (each whole, with up
+    to two ``=`` after it). The text is encoded one byte a character (a character outside
+    Latin-1 as ``?``), its bytes marked by a table and the runs found with ``bytes.find``:
+    all in C, where a regular expression would try each position in turn."""
+    marked = clean.encode("latin-1", "replace").translate(_MARK_BLOB_CHARS)
+    start = marked.find(_LONG_RUN)
+    while start >= 0:
+        end = marked.find(b" ", start + _MIN_BLOB)
+        end = len(clean) if end < 0 else end
+        padded = end
+        while padded < len(clean) and padded - end < 2 and clean[padded] == "=":
+            padded += 1
+        yield start, padded
+        start = marked.find(_LONG_RUN, end)
+
+
 def find_payloads(clean: str) -> list[Payload]:
     payloads: list[Payload] = []
     if len(clean) < _MIN_BLOB:
         return payloads
-    for match in _BLOB_RE.finditer(clean):
-        if clean[max(0, match.start() - 7) : match.start()].lower() == "base64,":
+    for start, end in _blobs(clean):
+        if clean[max(0, start - 7) : start].lower() == "base64,":
             continue
-        if _WORDS_RUN_RE.fullmatch(match.group()):
+        blob = clean[start:end]
+        if _WORDS_RUN_RE.fullmatch(blob):
             continue
-        decoded = decode_blob(match.group())
+        decoded = decode_blob(blob)
         if decoded is not None:
             kinds = frozenset(phrase_kinds(decoded))
-            payloads.append(Payload(match.start(), match.end(), decoded, kinds))
+            payloads.append(Payload(start, end, decoded, kinds))
     return payloads

@@ -80,6 +80,17 @@ def has_invisible(utf8: bytes) -> bool:
     return _INVISIBLE_UTF8_RE.search(utf8.translate(None, _ASCII_BYTES)) is not None
 
 
+def non_ascii_chars(text: str) -> str:
+    """The non-ASCII characters of ``text``, in order: most texts hold a few, and deleting
+    the ASCII bytes of their UTF-8 costs a tenth of a regular expression's look at each
+    character; what is left is searched instead of the text."""
+    return (
+        text.encode("utf-8", "surrogatepass")
+        .translate(None, _ASCII_BYTES)
+        .decode("utf-8", "surrogatepass")
+    )
+
+
 TAG_RUN_RE: Final = re.compile(_class_of((_TAG_RANGE,)) + "+")
 _FORMAT_RUN_RE: Final = re.compile(_class_of(_FORMAT_RANGES) + "+")
 _BIDI: Final = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")

@@ -6,6 +6,7 @@ import base64
 import copy
 import functools
 import json
+import random
 import re
 import time
 from pathlib import Path
@@ -17,7 +18,8 @@ import pytest
 from lxml import etree
 
 from convert import safety
-from convert.safety.payloads import find_payloads
+from convert.safety.normalise import _FOLD, normalise
+from convert.safety.payloads import _blobs, find_payloads
 from convert.safety.phrases import phrase_kinds
 
 PAGES = Path(__file__).parent / "safety_pages"
@@ -672,6 +674,34 @@ def test_every_encoded_attack_text_is_decoded() -> None:
                 payloads = find_payloads(f"See {blob.decode()} here")
                 assert [p.decoded for p in payloads] == [text], blob
     assert find_payloads("/how-to-choose-a-garden-bench-for-small-patios-and-yards/") == []
+
+
+def test_blobs_are_the_long_runs_a_regular_expression_finds() -> None:
+    """The runs of blob characters found with a byte table are those of the plain definition:
+    maximal runs of 40 or more, with up to two ``=`` after them, in any text."""
+    definition = re.compile(r"(?<![A-Za-z0-9+/_-])[A-Za-z0-9+/_-]{40,}={0,2}")
+    generator = random.Random(11)
+    alphabet = ["a", "Z", "9", "+", "/", "_", "-", "=", " ", ".", "\u00e9", "\u2019", "\ud800"]
+    for _ in range(3000):
+        text = "".join(
+            generator.choice(alphabet) * generator.choice((1, 1, 3, 20, 41))
+            for _ in range(generator.randint(0, 12))
+        )
+        assert list(_blobs(text)) == [m.span() for m in definition.finditer(text)], text
+
+
+@pytest.mark.parametrize("upper", ["", "\u00c9", "\u03a3", "\u0130", "\u212b"])
+def test_folding_is_one_character_at_a_time(upper: str) -> None:
+    """Folding a whole text (``str.lower`` and replacements, when no non-ASCII character has
+    an upper case) gives what folding each character does."""
+    generator = random.Random(5)
+    alphabet = ["a", "Q", " ", "\u00e9", "\u2019", "\u00a0", "\u00df", "\u0438", "\u200b", "\u1e9e"]
+    for _ in range(500):
+        text = "".join(
+            generator.choice([*alphabet, upper]) for _ in range(generator.randint(1, 30))
+        )
+        expected = "".join(c.lower() if c.isascii() else c.translate(_FOLD) for c in text)
+        assert normalise(text, []) == expected, text
 
 
 def test_hashes_and_data_uris_are_not_payloads() -> None:
