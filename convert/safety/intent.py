@@ -191,13 +191,17 @@ def _score(norm: str, low: int, high: int, cues: tuple[Cue, ...], spans: Spans) 
     return score, tuple(found)
 
 
+def _holds_place(places: list[tuple[int, int]], low: int, high: int) -> bool:
+    """Whether one of ``places`` (word spans, in order) lies inside ``low..high``."""
+    k = bisect.bisect_left(places, (low, -1))
+    return k < len(places) and places[k][1] <= high
+
+
 def _in_window(cue: Cue, window: str, low: int, high: int, spans: Spans) -> bool:
     """Whether ``cue`` matches ``window`` (``norm[low:high]``): a cue with keywords only when
     one of them lies inside it."""
     if cue.keywords is not None:
-        places = spans.get(cue.name, ())
-        k = bisect.bisect_left(places, (low, -1))
-        if k == len(places) or places[k][1] > high:
+        if not _holds_place(spans.get(cue.name, []), low, high):
             return False
     elif cue.anchor is not None and cue.anchor.search(window) is None:
         return False
@@ -285,12 +289,19 @@ def intent(text: str) -> Intent:
     if not any(_holds(cue, norm, spans) for cue in cues if cue.name in _REQUEST_CUES):
         return NONE  # without a request cue no window reaches INSTRUCTION_SCORE
     clauses = _clauses(norm)
+    requests = (
+        sorted(place for name in _REQUEST_CUES for place in spans.get(name, ()))
+        if _KEYWORDS_NEEDED
+        else None
+    )
     best = NONE
     for index, (start, end) in enumerate(clauses):
         windows = [(start, end)]
         if index + 1 < len(clauses) and clauses[index + 1][1] - start <= _WINDOW:
             windows.append((start, clauses[index + 1][1]))
         for low, high in windows:
+            if requests is not None and not _holds_place(requests, low, high):
+                continue  # no request cue's keyword: the window scores 0
             score, found = _score(norm, low, high, cues, spans)
             if score > best.score:
                 best = Intent(round(score, 4), low, high, found)

@@ -21,6 +21,16 @@ _ROLE_TOKEN_RE: Final = re.compile(
     r"|\[(?:system|/system|system\s+(?:message|prompt|note|override|instructions?))\](?!\()"
     r"|<\s*/?\s*(?:system|system_prompt|im_start|im_end)\s*>"
 )
+_BRACKET_ROLE_OPENINGS: Final = ("[inst", "[/inst", "[system", "[/system")
+"""How the role tokens that do not open with ``<`` open: a text with brackets (a Markdown
+page's links) is searched for the tokens only when it holds one of these."""
+
+
+def _bracketed_role_may_open(norm: str) -> bool:
+    """Whether ``norm`` holds the opening of a role token in brackets."""
+    return any(opening in norm for opening in _BRACKET_ROLE_OPENINGS)
+
+
 # What may precede a role word for it to open a line: a heading, or emphasis.
 _LINE_PREFIXES: Final[Mapping[str, re.Pattern[str]]] = MappingProxyType(
     {
@@ -182,7 +192,7 @@ def phrase_matches(norm: str) -> list[Hit]:
             if match is not None and _opens_line(norm, position, phrase.scope):
                 scope = "token" if phrase.scope == "token" else "sentence"
                 hits.append(Hit(phrase.kind, scope, position, match.end()))
-    if "<" in norm or "[" in norm:  # every role token opens with one
+    if "<" in norm or ("[" in norm and _bracketed_role_may_open(norm)):
         hits.extend(Hit("role_marker", "token", *m.span()) for m in _ROLE_TOKEN_RE.finditer(norm))
     return _merge_hits(hits) if hits else hits
 
