@@ -64,6 +64,13 @@ def _top_level_rules(css: str) -> Iterator[tuple[str, str]]:
     pieces = css.split("}")
     last = len(pieces) - 1
     for number, piece in enumerate(pieces):
+        if depth == 0 and not pending and number < last:
+            head, brace, rest = piece.partition("{")
+            if brace and "{" not in rest:  # most rules: one block, closed by this "}"
+                selector = head.rsplit(";", 1)[-1].strip() if ";" in head else head.strip()
+                if selector and selector[0] != "@":
+                    yield selector, rest
+                continue
         if depth == 0:
             head, brace, rest = piece.partition("{")
             pending.append(head)

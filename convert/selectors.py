@@ -195,7 +195,7 @@ def parse_selector(text: str) -> Selector | None:
 
 
 @small_key_cache(256)
-def _having(name: str) -> etree.XPath | None:
+def _having_xpath(name: str) -> etree.XPath | None:
     """An XPath to the attributes named ``name`` (libxml2 finds a rare attribute faster than a
     look at every element from Python), or ``None`` for a name XPath cannot spell."""
     if _ATTRIBUTE_NAME_RE.fullmatch(name) is None:
@@ -205,9 +205,9 @@ def _having(name: str) -> etree.XPath | None:
 
 class ElementIndex:
     """The elements of a document with a class or an id, by class name and by id (of the
-    ``classes`` and ``ids`` asked for, or all), in document order; tags and attributes are
-    found on demand. A page's rules ask for a few of its hundreds of names: one set
-    intersection per element finds them."""
+    ``classes`` and ``ids`` asked for, or all), in document order; tags are found on demand,
+    and the elements with an attribute once per attribute name. A page's rules ask for a few
+    of its hundreds of class names: one set intersection per element finds them."""
 
     def __init__(
         self,
@@ -219,6 +219,7 @@ class ElementIndex:
         self.root = root
         self.by_class: dict[str, list[Any]] = {}
         self.by_id: dict[str, list[Any]] = {}
+        self.by_attribute: dict[str, list[Any]] = {}
         wanted: dict[str, AbstractSet[str]] = {}  # a class attribute's value: its names asked for
         for element in keyed:
             if classes is None or classes:
@@ -247,14 +248,22 @@ class ElementIndex:
         elif compound.tag:
             yield from self.root.iter(compound.tag)
         elif compound.attributes:
-            name = compound.attributes[0][0]
-            having = _having(name)
-            if having is None:
-                yield from (e for e in self.root.iter(etree.Element) if e.get(name) is not None)
-            else:
-                yield from dict.fromkeys(value.getparent() for value in having(self.root))
+            yield from self._having(compound.attributes[0][0])
         else:
             yield from self.root.iter(etree.Element)
+
+    def _having(self, name: str) -> list[Any]:
+        """The elements with an attribute ``name``, in document order (found once: a page's
+        rules often ask for one attribute with several values)."""
+        found = self.by_attribute.get(name)
+        if found is None:
+            having = _having_xpath(name)
+            found = self.by_attribute[name] = (
+                [e for e in self.root.iter(etree.Element) if e.get(name) is not None]
+                if having is None
+                else [value.getparent() for value in having(self.root)]
+            )
+        return found
 
     def select(self, selector: Selector) -> Iterator[Any]:
         """Elements ``selector`` matches, in document order."""
