@@ -214,13 +214,14 @@ def _hidden_elements(page: PageElements, sheet: Sheet) -> list[tuple[Any, str]]:
     if not styled:
         return []
     styles = _Styles(sheet)
+    paints = _Paints(styled, styles)
     found: list[tuple[Any, str]] = []
     for element in page.body:
         if element not in styled:
             continue
         style, style_reason = styles.style(element)
         reason = element_hidden_reason(element, style_reason)
-        if reason is None and _paints(style) and _same_paint(element, styled, styles):
+        if reason is None and _paints(style) and _same_paint(element, styled, styles, paints):
             reason = "text colour matches background"
         if reason is not None and not _unrendered(element):
             found.append((element, reason))
@@ -238,22 +239,50 @@ def _paints(style: Mapping[str, str]) -> bool:
     return "color" in style or "background" in style or "background-color" in style
 
 
-def _same_paint(element: Any, styled: set[Any], styles: _Styles) -> bool:
-    """Text colour equals the background behind it (defaults: black on white)."""
-    color: Color | None = None
-    background: Color | None = None
-    background_known = False
-    for node in (element, *element.iterancestors()):
-        if node not in styled:
-            continue
-        style = styles.of(node)
-        if color is None and "color" in style:
+_Paint = tuple[Color | None, Color | None, bool]
+"""What an element's text is painted with: the text colour of the nearest element (itself or
+one around it) that sets one it can be seen in, and the nearest background set, with whether
+one is (a colour, or ``None`` for an image or a gradient)."""
+_UNPAINTED: Final[_Paint] = (None, None, False)
+
+
+class _Paints:
+    """Each element's :data:`_Paint`, worked out once per element from its parent's: looking
+    up from every painted element again costs the depth of the page each time."""
+
+    def __init__(self, styled: set[Any], styles: _Styles) -> None:
+        self.styled = styled
+        self.styles = styles
+        self.known: dict[Any, _Paint] = {}
+
+    def of(self, element: Any) -> _Paint:
+        known = self.known
+        chain: list[Any] = []
+        node = element
+        while node is not None and node not in known:
+            chain.append(node)
+            node = node.getparent()
+        paint = _UNPAINTED if node is None else known[node]
+        for node in reversed(chain):
+            paint = known[node] = self._own(node, paint) if node in self.styled else paint
+        return paint
+
+    def _own(self, node: Any, inherited: _Paint) -> _Paint:
+        style = self.styles.of(node)
+        color, background, background_known = inherited
+        if "color" in style:
             own = parse_color(style["color"])
-            color = own if own is not None and own[3] >= 0.1 else None
-        if not background_known:
-            background, background_known = _background(style)
-        if color is not None and background_known:
-            break
+            if own is not None and own[3] >= 0.1:
+                color = own
+        own_background, own_known = _background(style)
+        if own_known:
+            background, background_known = own_background, True
+        return color, background, background_known
+
+
+def _same_paint(element: Any, styled: set[Any], styles: _Styles, paints: _Paints) -> bool:
+    """Text colour equals the background behind it (defaults: black on white)."""
+    color, background, background_known = paints.of(element)
     color = color or _DEFAULT_PAINT[0]
     background = background if background_known else _DEFAULT_PAINT[1]
     if background is None or not same_color(color, background):
