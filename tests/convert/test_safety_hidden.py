@@ -135,6 +135,26 @@ def test_sanitize_removes_a_request_broken_by_zero_width_characters() -> None:
     assert "Our opening hours are nine to five." in cleaned and "See you soon." in cleaned
 
 
+def test_a_request_broken_by_zero_width_characters_is_found_deep_in_the_page() -> None:
+    """Only the branches whose text holds an invisible character are looked into: the request
+    deep in one is found; a block with fewer broken words, a script's tail and a byte order
+    mark elsewhere are not taken for one."""
+    broken = " ".join(ZERO_WIDTH.join(word) for word in ATTACKS[1].split())
+    html = (
+        "<html><body><header><nav><a href='/'>Home</a></nav></header><main><section>"
+        f"<p>Two bro{ZERO_WIDTH}ken wo{ZERO_WIDTH}rds only.</p>"
+        f"<script>var shown = 1;</script>{ZERO_WIDTH}a script's tail<p>\ufeffByte order.</p>"
+        "<div><div><ul><li>Delivery</li><li><span>" + broken + "</span></li></ul></div></div>"
+        "<p>Our shop opens at nine every morning.</p></section></main></body></html>"
+    )
+    cleaned = convert_page(
+        html, "https://shop.example.com/", ConvertOptions(safety_mode="sanitize")
+    )
+    text = cleaned.markdown.replace(ZERO_WIDTH, "")
+    assert "555-0147" not in text
+    assert "Two broken words only." in text and "Delivery" in text and "opens at nine" in text
+
+
 def test_warn_keeps_the_original_and_block_stops_only_high() -> None:
     page_html, url = host(HOSTS[2])
     planted = plant(page_html, TECHNIQUES["font-size 0"](ATTACKS[1]))
