@@ -14,7 +14,7 @@ from convert.mdblocks import fenced_lines
 from convert.memo import small_key_cache
 from convert.safety.links import STRIPPED_LINK, Link, find_links
 from convert.safety.normalise import normalise
-from convert.safety.payloads import Payload, find_payloads
+from convert.safety.payloads import MIN_BLOB, Payload, find_payloads
 from convert.safety.phrases import (
     DISCUSSION_RE,
     IMPERATIVE_RE,
@@ -117,6 +117,21 @@ def analyse(source: str) -> Analysis:
         payloads=tuple(find_payloads(clean)),
         links=tuple(find_links(clean)),
         evasions=evasions,
+    )
+
+
+@small_key_cache(4096)
+def plainly_clear(source: str) -> bool:
+    """Whether :func:`analyse` would find nothing in ``source`` (no phrase, invisible
+    character, look-alike letter, payload or link: its ``clean`` text then is ``source``),
+    known from the phrase scan alone: for an ASCII text too short for a payload and without a
+    link, most labels and hidden snippets. Remembered like :func:`analyse`."""
+    return (
+        len(source) < MIN_BLOB
+        and source.isascii()
+        and "://" not in source
+        and "](" not in source
+        and not phrase_matches(source.lower())
     )
 
 

@@ -14,7 +14,7 @@ from lxml import etree
 from convert.css import stylesheet_styles
 from convert.elements import PageElements, page_elements
 from convert.hiding import can_hide
-from convert.safety.analysis import analyse, live_hits
+from convert.safety.analysis import analyse, live_hits, plainly_clear
 from convert.safety.hidden import BLOCKS, NO_TEXT, element_text, hidden_texts
 from convert.safety.intent import LARGE_HIDDEN, STRIPPED_REQUEST, hiddenness, intent
 from convert.safety.intent import severity as request_severity
@@ -84,11 +84,15 @@ class _HtmlCollector:
         too); returns whether to strip it."""
         if len(text.strip()) < _MIN_TEXT:
             return False
+        kind = "hidden_instructions" if hidden else "comment_instructions"
+        if plainly_clear(text):  # nothing to find but a request
+            size = len(text) + (0 if length is None else max(0, length - len(text)))
+            weight = max(hiddenness(place, size), at_least)
+            return self._request(text, location, kind, place, hidden=hidden, weight=weight)
         analysis = analyse(text)
         self.findings.extend(obfuscation_findings(analysis, location, quotable=quotable))
         live = live_hits(analysis)
         smuggled = analysis.hidden_kinds()
-        kind = "hidden_instructions" if hidden else "comment_instructions"
         if not live and not smuggled:
             size = len(analysis.clean) + (0 if length is None else max(0, length - len(text)))
             weight = max(hiddenness(place, size), at_least)

@@ -15,13 +15,13 @@ from convert.safety.phrases import phrase_kinds
 # Encoded payloads
 # --------------------------------------------------------------------------------------------
 
-_MIN_BLOB: Final = 40
+MIN_BLOB: Final = 40
 _BLOB_CHARS: Final = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/_-"
 _MARK_BLOB_CHARS: Final = bytes(
     ord("a") if code in _BLOB_CHARS else ord(" ") for code in range(256)
 )
 """A byte table: the characters a blob is made of to ``a``, any other to a space."""
-_LONG_RUN: Final = b"a" * _MIN_BLOB
+_LONG_RUN: Final = b"a" * MIN_BLOB
 _HEX_RE: Final = re.compile(r"[0-9a-fA-F]+")
 _WORDS_RUN_RE: Final = re.compile(r"[a-z/_+-]+=*")
 """A run without digits or capitals: a URL's path or slug, a rule of dashes. Encoded text of 40
@@ -62,14 +62,14 @@ def decode_blob(blob: str) -> str | None:
 
 
 def _blobs(clean: str) -> Iterator[tuple[int, int]]:
-    """Spans of the runs of blob characters at least ``_MIN_BLOB`` long (each whole, with up
+    """Spans of the runs of blob characters at least ``MIN_BLOB`` long (each whole, with up
     to two ``=`` after it). The text is encoded one byte a character (a character outside
     Latin-1 as ``?``), its bytes marked by a table and the runs found with ``bytes.find``:
     all in C, where a regular expression would try each position in turn."""
     marked = clean.encode("latin-1", "replace").translate(_MARK_BLOB_CHARS)
     start = marked.find(_LONG_RUN)
     while start >= 0:
-        end = marked.find(b" ", start + _MIN_BLOB)
+        end = marked.find(b" ", start + MIN_BLOB)
         end = len(clean) if end < 0 else end
         padded = end
         while padded < len(clean) and padded - end < 2 and clean[padded] == "=":
@@ -80,7 +80,7 @@ def _blobs(clean: str) -> Iterator[tuple[int, int]]:
 
 def find_payloads(clean: str) -> list[Payload]:
     payloads: list[Payload] = []
-    if len(clean) < _MIN_BLOB:
+    if len(clean) < MIN_BLOB:
         return payloads
     for start, end in _blobs(clean):
         if clean[max(0, start - 7) : start].lower() == "base64,":
