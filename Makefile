@@ -59,7 +59,7 @@ bench-metascraper: ## bench-metadata plus every field's agreement with metascrap
 bench-crawl:    ## a 500-page local crawl against the single-page endpoint, another organization's p95 during it (about 1 minute)
 	.venv/bin/python bench/crawl.py
 
-bench-safety:   ## prompt-injection scan: hidden instructions per hiding technique, false alarms and scan time on WCXB-dev's 1,497 pages (about 25 minutes)
+bench-safety:   ## prompt-injection scan: hidden instructions per hiding technique, false alarms and scan time on WCXB-dev's 1,497 pages (about 6 to 11 minutes)
 	.venv/bin/python -m bench.safety
 
 load:           ## mixed workload for 3 minutes: p50/p95 per endpoint, error rate, memory over time
