@@ -40,6 +40,9 @@ NEXT_SIBLING: Final = "+"
 LATER_SIBLING: Final = "~"
 _SIBLINGS: Final = frozenset({NEXT_SIBLING, LATER_SIBLING})
 _ATTRIBUTE_NAME_RE: Final = re.compile(r"[a-zA-Z_][a-zA-Z0-9_-]*")
+MAX_COMPOUNDS: Final = 32
+"""Longer selectors are left to the caller: matching recurses once per compound (real rules
+have a handful; a hostile page's chain of hundreds would exhaust the stack)."""
 
 
 @dataclass(frozen=True)
@@ -185,6 +188,8 @@ def parse_selector(text: str) -> Selector | None:
         if compound is None:
             return None
         compounds.append(compound)
+        if len(compounds) > MAX_COMPOUNDS:
+            return None
         if match.end() == len(text):
             return Selector(tuple(compounds), tuple(combinators))
         combinator = _COMBINATOR_RE.match(text, match.end())
@@ -266,7 +271,8 @@ class ElementIndex:
         return found
 
     def select(self, selector: Selector) -> Iterator[Any]:
-        """Elements ``selector`` matches, in document order."""
+        """Elements ``selector`` matches, in document order (the index must hold every class
+        and id the selector names: the search may start from any of its compounds)."""
         memo: Memo = {}
         anchor = selector.anchor
         if anchor is None:

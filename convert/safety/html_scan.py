@@ -245,23 +245,38 @@ _BROKEN_WORD_RE: Final = re.compile(f"[^\\W\\d_]{_BREAK}+(?=[^\\W\\d_])")
 _BREAK_RE: Final = re.compile(_BREAK)
 
 
+_NARROWED_LEVELS: Final = 12
+"""How many levels of branches are passed over by their serialized text; below, each
+element's text is looked at (each level serializes the page's text once more)."""
+
+
 def _carrying_invisible(scope: Any) -> Iterator[Any]:
     """The elements of ``scope`` (itself included, scripts and styles left out) whose own text
-    or tail holds an invisible character, in document order. A subtree whose text (serialized
-    by libxml2, in C) holds none is passed over whole: a page with invisible characters most
-    often has a few, and a look at each element's text from Python costs ten times more."""
-    stack = [scope]
+    or tail holds an invisible character, in document order. Down to ``_NARROWED_LEVELS``
+    levels, a branch whose text (serialized by libxml2, in C) holds none is passed over whole:
+    a page with invisible characters most often has a few, and a look at each element's text
+    from Python costs ten times more."""
+    stack = [(scope, 0)]
     while stack:
-        node = stack.pop()
-        if node.tag not in NO_TEXT and any(
-            INVISIBLE_RE.search(part) for part in (node.text, node.tail) if part
-        ):
+        node, level = stack.pop()
+        if level >= _NARROWED_LEVELS:
+            yield from (element for element in node.iter(etree.Element) if _carries(element))
+            continue
+        if _carries(node):
             yield node
         stack.extend(
-            child
+            (child, level + 1)
             for child in node.iterchildren(etree.Element, reversed=True)
             if has_invisible(etree.tostring(child, method="text", encoding="utf-8"))
         )
+
+
+def _carries(element: Any) -> bool:
+    """Whether the element's own text or tail holds an invisible character (a script's or a
+    style's is not page text)."""
+    return element.tag not in NO_TEXT and any(
+        INVISIBLE_RE.search(part) for part in (element.text, element.tail) if part
+    )
 
 
 def _may_hide_words(block: Any) -> bool:

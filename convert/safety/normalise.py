@@ -75,9 +75,14 @@ def _fold(clean: str, others: str | None = None) -> str:
     return "".join(parts)
 
 
+_MAX_REPLACEMENTS: Final = 8
+"""More characters to replace, each a pass over the whole text, and the runs cost less."""
+
+
 def _replacements(others: str) -> list[tuple[str, str]] | None:
     """What folds among the characters ``others``, or ``None`` when ``str.lower`` would change
-    one (it has an upper case) or a character folds to one that folds again."""
+    one (it has an upper case), a character folds to one that folds again, or more than
+    ``_MAX_REPLACEMENTS`` fold."""
     replacements: dict[str, str] = {}
     for char in set(others):
         if char.lower() != char:
@@ -85,7 +90,9 @@ def _replacements(others: str) -> list[tuple[str, str]] | None:
         folded = _FOLD[ord(char)]
         if folded != char:
             replacements[char] = folded
-    if any(folded in replacements for folded in replacements.values()):
+    if len(replacements) > _MAX_REPLACEMENTS or any(
+        folded in replacements for folded in replacements.values()
+    ):
         return None
     return list(replacements.items())
 

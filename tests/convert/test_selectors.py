@@ -8,7 +8,7 @@ from lxml import etree
 
 from convert.css import stylesheet_styles
 from convert.document import parse_document
-from convert.selectors import ElementIndex, parse_selector
+from convert.selectors import MAX_COMPOUNDS, ElementIndex, parse_selector
 
 PAGE = """<html><head><title>t</title></head><body>
 <div id="top" class="nav main">
@@ -134,3 +134,17 @@ def test_matches_below_nested_matches_are_found_once_in_document_order() -> None
         assert parsed is not None
         reference = document.xpath(HTMLTranslator().css_to_xpath(selector))
         assert list(index.select(parsed)) == reference, selector
+
+
+def test_chains_longer_than_real_rules_are_left_to_the_caller() -> None:
+    """Matching recurses once per compound: a hostile page's chain of hundreds is not taken."""
+    assert parse_selector(" + ".join(["p"] * MAX_COMPOUNDS)) is not None
+    assert parse_selector(" + ".join(["p"] * (MAX_COMPOUNDS + 1))) is None
+    document = parse_document(
+        "<html><head><style>"
+        + "+".join(["p"] * 500)
+        + "{display:none}</style></head><body>"
+        + "<p>x</p>" * 500
+        + "</body></html>"
+    )
+    stylesheet_styles(document)  # no RecursionError
