@@ -221,7 +221,7 @@ def _hidden_elements(page: PageElements, sheet: Sheet) -> list[tuple[Any, str]]:
             continue
         style, style_reason = styles.style(element)
         reason = element_hidden_reason(element, style_reason)
-        if reason is None and _paints(style) and _same_paint(element, styled, styles, paints):
+        if reason is None and _paints(style) and _same_paint(element, paints):
             reason = "text colour matches background"
         if reason is not None and not _unrendered(element):
             found.append((element, reason))
@@ -267,6 +267,10 @@ class _Paints:
             paint = known[node] = self._own(node, paint) if node in self.styled else paint
         return paint
 
+    def repainted(self, node: Any) -> bool:
+        """Whether ``node`` paints its own text or background (its text is judged apart)."""
+        return node in self.styled and _paints(self.styles.of(node))
+
     def _own(self, node: Any, inherited: _Paint) -> _Paint:
         style = self.styles.of(node)
         color, background, background_known = inherited
@@ -280,18 +284,14 @@ class _Paints:
         return color, background, background_known
 
 
-def _same_paint(element: Any, styled: set[Any], styles: _Styles, paints: _Paints) -> bool:
+def _same_paint(element: Any, paints: _Paints) -> bool:
     """Text colour equals the background behind it (defaults: black on white)."""
     color, background, background_known = paints.of(element)
     color = color or _DEFAULT_PAINT[0]
     background = background if background_known else _DEFAULT_PAINT[1]
     if background is None or not same_color(color, background):
         return False
-
-    def repainted(node: Any) -> bool:
-        return node in styled and _paints(styles.of(node))
-
-    return bool(element_text(element, repainted).strip())
+    return bool(element_text(element, paints.repainted).strip())
 
 
 def _background(style: Mapping[str, str]) -> tuple[Color | None, bool]:

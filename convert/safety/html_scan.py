@@ -85,20 +85,17 @@ class _HtmlCollector:
         if len(text.strip()) < _MIN_TEXT:
             return False
         kind = "hidden_instructions" if hidden else "comment_instructions"
-        if plainly_clear(text):  # nothing to find but a request
-            size = len(text) + (0 if length is None else max(0, length - len(text)))
+        # Most texts have nothing for the full analysis to find; the phrase scan alone says so.
+        analysis = None if plainly_clear(text) else analyse(text)
+        if analysis is not None:
+            self.findings.extend(obfuscation_findings(analysis, location, quotable=quotable))
+        live = [] if analysis is None else live_hits(analysis)
+        smuggled = set() if analysis is None else analysis.hidden_kinds()
+        if analysis is None or (not live and not smuggled):
+            clean = text if analysis is None else analysis.clean
+            size = len(clean) + (0 if length is None else max(0, length - len(text)))
             weight = max(hiddenness(place, size), at_least)
-            return self._request(text, location, kind, place, hidden=hidden, weight=weight)
-        analysis = analyse(text)
-        self.findings.extend(obfuscation_findings(analysis, location, quotable=quotable))
-        live = live_hits(analysis)
-        smuggled = analysis.hidden_kinds()
-        if not live and not smuggled:
-            size = len(analysis.clean) + (0 if length is None else max(0, length - len(text)))
-            weight = max(hiddenness(place, size), at_least)
-            return self._request(
-                analysis.clean, location, kind, place, hidden=hidden, weight=weight
-            )
+            return self._request(clean, location, kind, place, hidden=hidden, weight=weight)
         kinds = {hit.kind for hit in live} | smuggled
         variant = kind if kinds - {"ai_addressed"} else f"{kind}/addressed"
         if quotable and not smuggled and all(analysis.is_quoted(hit) for hit in live):
