@@ -12,7 +12,7 @@ from pathlib import Path
 
 from app.config import Settings
 from app.services import registry_path
-from convert.providers import RegistryError
+from convert.embed.providers import RegistryError
 from services.registry import load_registry_file
 from store.store import Store
 

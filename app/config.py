@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from browser.farm.settings import FarmSettings
-from browser.fetch import FetchSettings
+from browser.fetch.client import FetchSettings
 from browser.proxies import ProxyPool, ProxySettings
 from services.billing import CreditSettings
 from services.embeds import OembedSettings

@@ -12,11 +12,11 @@ from pathlib import Path
 from typing import Any
 
 from app.config import Settings
-from browser.egress import EgressGuard, EgressLimits
+from browser.egress.guard import EgressGuard, EgressLimits
 from browser.farm import Farm
 from browser.farm.browser import Egress
-from browser.fetch import Fetcher
-from convert.providers import ProviderRegistry, RegistryError
+from browser.fetch.client import Fetcher
+from convert.embed.providers import ProviderRegistry, RegistryError
 from handlers.jobs import MarkdownPages
 from handlers.lookupgate import AddressGate
 from handlers.ratelimit import RateLimiter

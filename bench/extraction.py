@@ -5,7 +5,8 @@ Every page of the set (1,497 real pages in seven types, with hand-reviewed main 
 one after the other, the order alternating from page to page so that neither always runs on a
 warm cache:
 
-- Pagecast: :func:`convert.page.convert_page` with the default :class:`ConvertOptions` (main
+- Pagecast: :func:`convert.markdown.pipeline.convert_page` with the default :class:`ConvertOptions`
+  (main
   content only), its Markdown turned into text by :func:`tests.wcxb.markdown_to_text`;
 - trafilatura: ``extract(html, url=..., output_format="markdown")`` with every other option at
   its default (``favor_precision`` and ``favor_recall`` off, comments and tables in, its
@@ -45,7 +46,7 @@ from types import FrameType
 import lxml.etree
 import trafilatura
 
-from convert.page import ConvertOptions, convert_page
+from convert.markdown.pipeline import ConvertOptions, convert_page
 from tests.wcxb import (
     PAGE_TYPES,
     PageScore,

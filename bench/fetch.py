@@ -5,7 +5,7 @@ then measures, in this process:
 
 (a) the same tiny page fetched N times sequentially and with concurrency 16, by a bare pycurl loop
     (one reused Easy handle; a CurlMulti of 16 handles), by Tornado's CurlAsyncHTTPClient alone,
-    and by :class:`browser.fetch.Fetcher` (that client plus the SSRF guard, pinning, limits,
+    and by :class:`browser.fetch.client.Fetcher` (that client plus the SSRF guard, pinning, limits,
     header parsing, decoding off the IOLoop, metrics); the difference per request between the
     Fetcher and bare pycurl is the fetcher's overhead;
 (b) the p95 latency of sequential fast fetches alone, then while 50 slow-drip fetches (one byte a
@@ -38,7 +38,7 @@ from tornado.curl_httpclient import CurlAsyncHTTPClient
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from browser.fetch import Fetcher, FetchSettings  # noqa: E402
+from browser.fetch.client import Fetcher, FetchSettings  # noqa: E402
 
 PYTHON = sys.executable
 CONCURRENCY = 16

@@ -4,9 +4,9 @@ On the golden corpus (``tests/corpus``), in one run on one machine:
 
 (1) speed: every page converted in this process, after one warm-up round, for ``--rounds``
     rounds interleaved so that noise spreads over every method, by Pagecast's
-    :func:`convert.page.convert_page` (main content, the default), trafilatura with Markdown
-    output, readability-lxml's article fed to html2text, and html2text alone on the whole page;
-    pages/s, ms per page (mean and p95) and the ratio to trafilatura (every page counts);
+    :func:`convert.markdown.pipeline.convert_page` (main content, the default), trafilatura with
+    Markdown output, readability-lxml's article fed to html2text, and html2text alone on the whole
+    page; pages/s, ms per page (mean and p95) and the ratio to trafilatura (every page counts);
 (2) quality: the mean word-shingle F1 (``tests/corpus.py``) of each method's output against the
     labelled article of every page that is not an app shell, and how many pages score below 0.8;
     ``--per-page`` prints every page's scores;
@@ -44,7 +44,7 @@ import trafilatura
 from pagecast_process import PYTHON, ROOT, free_port, start_pagecast, wait_for
 from tornado.httpclient import AsyncHTTPClient
 
-from convert.page import ConvertOptions, convert_page
+from convert.markdown.pipeline import ConvertOptions, convert_page
 
 sys.path.insert(0, str(ROOT / "tests"))
 from corpus import CORPUS, CorpusPage, load_corpus, shingle_f1

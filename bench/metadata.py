@@ -13,7 +13,7 @@ WCXB (``tests/wcxb.py`` has the layout) labels each page with the ``title``, ``a
 - date: the date part of ``published_at`` equals ``publish_date``, over the pages that state one;
 - besides: how many pages got an author or a date that their labels do not have.
 
-Time: ``time.process_time`` around :func:`convert.metadata.read_metadata` alone, on the page
+Time: ``time.process_time`` around :func:`convert.metadata.read.read_metadata` alone, on the page
 already parsed (parsing is the conversion's, shared with every other step), ``--repeat`` times
 per page (default 5): the first run's mean, and the mean, median, p95 and maximum of each
 page's fastest run, which is what the step costs when the machine's other work does not stretch
@@ -52,9 +52,9 @@ import lxml.etree
 import lxml.html
 
 from bench import metadata_agreement as agreement
-from convert.document import read_document
-from convert.metadata import FIELDS, PageMetadata, page_metadata, read_metadata
-from convert.metadata_values import comparable, same_names
+from convert.html.document import read_document
+from convert.metadata.read import FIELDS, PageMetadata, page_metadata, read_metadata
+from convert.metadata.values import comparable, same_names
 from tests.metadata_fixtures import field_accuracy, field_misses, fixture_pages
 from tests.wcxb import file_ids, page_type, read_label
 
@@ -129,11 +129,11 @@ Reader = Callable[[lxml.html.HtmlElement, str], object]
 
 
 def baseline_reader(revision: str) -> Reader | None:
-    """``page_metadata`` of ``convert/metadata.py`` as it was at ``revision`` (the reader this
+    """``page_metadata`` of ``convert/metadata/read.py`` as it was at ``revision`` (the reader this
     one replaced), loaded from git; None when git or the revision is not there."""
     try:
         source = subprocess.run(
-            ["git", "-C", str(ROOT), "show", f"{revision}:convert/metadata.py"],
+            ["git", "-C", str(ROOT), "show", f"{revision}:convert/metadata/read.py"],
             capture_output=True,
             text=True,
             check=True,
@@ -143,7 +143,7 @@ def baseline_reader(revision: str) -> Reader | None:
         return None
     module = types.ModuleType("baseline_metadata")
     # The code is this repository's own, from its history.
-    exec(compile(source, f"{revision}:convert/metadata.py", "exec"), module.__dict__)
+    exec(compile(source, f"{revision}:convert/metadata/read.py", "exec"), module.__dict__)
     reader: Reader = module.page_metadata
     return reader
 
@@ -354,7 +354,7 @@ def main() -> None:
     parser.add_argument(
         "--baseline",
         default=BASELINE,
-        help="git revision whose convert/metadata.py is timed beside ('' for none)",
+        help="git revision whose convert/metadata/read.py is timed beside ('' for none)",
     )
     parser.add_argument("--per-page", type=Path, help="write every page's fields to this CSV")
     parser.add_argument(

@@ -46,8 +46,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
-from convert.metadata_rules import TITLE_SEPARATOR
-from convert.metadata_values import same_names
+from convert.metadata.rules import TITLE_SEPARATOR
+from convert.metadata.values import same_names
 
 HERE = Path(__file__).resolve().parent / "metascraper"
 READER = HERE / "read.js"

@@ -2,17 +2,17 @@
 each hiding technique, the false alarms on untouched pages, and what the scan costs.
 
 Attack pages are built here: each text of ``bench/safety_attacks.txt`` (instructions of the kind
-indirect injections hide in web pages, written for this benchmark: links or contact details to
-pass on, false alerts, language and format demands, product and opinion steering, changed tasks,
-data requests, text addressed to an assistant; English, French, German, Spanish and a few more)
-is planted with every hiding technique of :data:`TECHNIQUES` into a real page of WCXB's
-development set (1,497 pages, none an attack; ``tests/wcxb.py`` has the layout), after the
-page's longest paragraph, so that visible techniques land in the main content. Each (text,
-technique) pair is planted one way, alternating: as written, or behind an override framing
-("Ignore all previous instructions..."), so that every technique gets half the texts each way
-(``--both-framings`` plants both). Host pages rotate over a fixed sample of the set (every
-``--host-every``-th page). Every page goes through :func:`convert.page.convert_page` with
-``ai_sanitize`` in warn mode and the report's level is read: flagged means medium or high.
+indirect injections hide in web pages, written for this benchmark: links or contact details to pass
+on, false alerts, language and format demands, product and opinion steering, changed tasks, data
+requests, text addressed to an assistant; English, French, German, Spanish and a few more) is
+planted with every hiding technique of :data:`TECHNIQUES` into a real page of WCXB's development set
+(1,497 pages, none an attack; ``tests/wcxb.py`` has the layout), after the page's longest paragraph,
+so that visible techniques land in the main content. Each (text, technique) pair is planted one way,
+alternating: as written, or behind an override framing ("Ignore all previous instructions..."), so
+that every technique gets half the texts each way (``--both-framings`` plants both). Host pages
+rotate over a fixed sample of the set (every ``--host-every``-th page). Every page goes through
+:func:`convert.markdown.pipeline.convert_page` with ``ai_sanitize`` in warn mode and the report's
+level is read: flagged means medium or high.
 
 False alarms: every untouched page of the set, the same conversion; the share flagged medium or
 high and the share high.
@@ -45,7 +45,7 @@ from dataclasses import dataclass
 from multiprocessing import Pool
 from pathlib import Path
 
-from convert.page import ConvertOptions, convert_page
+from convert.markdown.pipeline import ConvertOptions, convert_page
 from convert.safety.analysis import analyse, plainly_clear
 from convert.safety.intent import intent
 from tests.hidden_attacks import FRAMINGS, TECHNIQUES, ZERO_WIDTH, plant

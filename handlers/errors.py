@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from browser.farm.types import FarmErrorKind
-from browser.fetch import FetchError
+from browser.fetch.client import FetchError
 from services.embeds import EmbedFailure
 from services.failure import ServiceError
 from services.frames import FrameFailure

@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from convert.frame_card import CSP
+from convert.embed.frame_card import CSP
 from handlers.base import ApiHandler, BaseHandler
 from handlers.params import Params, ParamTable, param
 

@@ -15,8 +15,8 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
-from convert.crawlurls import CrawlURLError
-from convert.scope import PatternError, check_patterns
+from convert.crawl.scope import PatternError, check_patterns
+from convert.crawl.urls import CrawlURLError
 from handlers.base import ApiHandler, params_error
 from handlers.errors import KINDS, ApiError, from_exception
 from handlers.job_params import (

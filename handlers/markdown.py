@@ -7,10 +7,10 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from browser.farm.types import RenderOptions
-from convert.chunks import ChunkOptions
-from convert.document import SelectorError, check_selectors, split_selectors
-from convert.page import ConvertOptions, StructureRequest
-from convert.structure import Structure, StructureLimits
+from convert.html.document import SelectorError, check_selectors, split_selectors
+from convert.markdown.chunks import ChunkOptions
+from convert.markdown.pipeline import ConvertOptions, StructureRequest
+from convert.markdown.structure import Structure, StructureLimits
 from handlers.base import ApiHandler, params_error
 from handlers.errors import ApiError
 from handlers.markdown_params import MARKDOWN_PARAMS, MarkdownParams

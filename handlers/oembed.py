@@ -8,7 +8,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from convert.oembed import (
+from convert.embed.oembed import (
     TEMPLATE_SIZES,
     frame_oembed_fields,
     frame_size,

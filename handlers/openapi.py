@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from browser.farm.types import ReadyState
-from convert.metadata import FIELD_HELP, FIELDS
+from convert.metadata.read import FIELD_HELP, FIELDS
 from handlers.base import BaseHandler
 from handlers.markdown import MARKDOWN_PARAMS
 from handlers.oembed import OEMBED_PARAMS
@@ -207,7 +207,7 @@ OEMBED_OPTIONAL = {
     "thumbnail_height": "og_frame: the height of thumbnail_url in pixels.",
 }
 """The oEmbed spec's optional fields a hosted frame answer carries when the page supports them
-(:func:`convert.oembed.frame_oembed_fields`); native and discovery answers keep the fields the
+(:func:`convert.embed.oembed.frame_oembed_fields`); native and discovery answers keep the fields the
 specification lists."""
 
 _EMBED = {

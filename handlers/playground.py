@@ -25,7 +25,7 @@ from collections.abc import Mapping
 from typing import ClassVar
 from urllib.parse import urlsplit
 
-from convert.oembed import iframe_snippet
+from convert.embed.oembed import iframe_snippet
 from handlers.static import PageFileHandler, StaticFile, file_routes, load
 
 

@@ -18,8 +18,8 @@ from browser.farm.types import (
     ImageType,
     viewport_problem,
 )
-from convert.consent import LOADERS, banner_css
-from convert.document import SelectorError, check_selectors, split_selectors
+from convert.extract.consent import LOADERS, banner_css
+from convert.html.document import SelectorError, check_selectors, split_selectors
 from handlers.base import ApiHandler, BaseHandler
 from handlers.errors import ApiError
 from handlers.params import Params, ParamTable, param

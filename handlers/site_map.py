@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, cast
 
-from convert.scope import PatternError, check_patterns
+from convert.crawl.scope import PatternError, check_patterns
 from handlers.base import ApiHandler
 from handlers.errors import ApiError
 from handlers.params import Params, ParamTable, param

@@ -9,7 +9,7 @@ to the page fetch of the fallback tier.
 Trust. A native provider is one Pagecast lists (the built-in registry and the imported one): its
 ``html`` is answered as the provider wrote it. A discovered endpoint is whatever the page
 advertises, so its ``html`` is never handed out as written (clients insert ``html`` as it is):
-:func:`convert.embed_html.discovered_snippet` keeps a discovered answer only when its html is a
+:func:`convert.embed.snippets.discovered_snippet` keeps a discovered answer only when its html is a
 single plain ``<iframe>`` of an http(s) URL, rebuilt as a sandboxed iframe with fixed attributes
 (a photo becomes an ``<img>`` of its URL, a link a plain link, both written by Pagecast). Any
 other discovered html (scripts, markup, handlers, ``javascript:`` URLs, several elements) makes
@@ -21,12 +21,12 @@ left out: it would store third-party markup in frame rows, make discovery answer
 running for every viewer, for little over the card. A page whose discovered html is refused and
 that has no card metadata is answered from discovery with a plain link to the page. Whichever
 way a discovered answer is kept, its URL fields (``url``, ``thumbnail_url``...) are kept only
-when they are absolute http(s) URLs (:func:`convert.oembed.discovered_fields`).
+when they are absolute http(s) URLs (:func:`convert.embed.oembed.discovered_fields`).
 
 Memory. Provider answers and resolved answers are kept in :class:`services.memcache.BoundedCache`
 caches, bounded in bytes (``provider_cache_bytes``, ``answer_cache_bytes``) and dropping expired
 entries; what they hold is small because page metadata is capped where it is read
-(:mod:`convert.metadata`).
+(:mod:`convert.metadata.read`).
 """
 
 from __future__ import annotations
@@ -40,17 +40,17 @@ from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from browser.farm import Farm
 from browser.farm.types import FarmError, RenderOptions
-from browser.fetch import Fetcher
-from browser.fetchtypes import FetchError, FetchResult
-from convert.embed_html import discovered_snippet, link_snippet
-from convert.oembed import (
+from browser.fetch.client import Fetcher
+from browser.fetch.types import FetchError, FetchResult
+from convert.embed.oembed import (
     EmbedPage,
     discovered_fields,
     embed_fields,
     parse_provider_answer,
     read_embed_page,
 )
-from convert.providers import ProviderRegistry, endpoint_url
+from convert.embed.providers import ProviderRegistry, endpoint_url
+from convert.embed.snippets import discovered_snippet, link_snippet
 from services.failure import ServiceError
 from services.memcache import BoundedCache
 from services.pages import PageFetcher, PageRequest, PageResult, rendered_result

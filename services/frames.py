@@ -12,9 +12,9 @@ import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from convert.card_content import CardData
-from convert.frame_card import render_card
-from convert.oembed import (
+from convert.embed.card_content import CardData
+from convert.embed.frame_card import render_card
+from convert.embed.oembed import (
     EmbedPage,
     customer_hash,
     embed_id,

@@ -1,10 +1,9 @@
 """A page as Markdown: fetch it (or render it in the browser), convert it in the worker pool,
 render an app shell that the fetched HTML turned out to be, and price the answer.
 
-A render for Markdown fails the way a fetch does (the Markdown error shape has no browser
-codes): its failures are told as :class:`~browser.fetch.FetchError` kinds, except a busy farm and
-a selector that never appeared.
-"""
+A render for Markdown fails the way a fetch does (the Markdown error shape has no browser codes):
+its failures are told as :class:`~browser.fetch.client.FetchError` kinds, except a busy farm and a
+selector that never appeared. """
 
 from __future__ import annotations
 
@@ -12,12 +11,12 @@ import enum
 import logging
 from dataclasses import dataclass, replace
 
-from browser.charset import HTML_TYPES
 from browser.farm import Farm
 from browser.farm.types import FarmError, FarmErrorKind, Readiness, RenderOptions
-from browser.fetch import Fetcher, FetchError, FetchResult
-from convert.documents import PdfError, convert_document, document_kind
-from convert.page import METADATA_ONLY, ConvertOptions, PageConversion, convert_page
+from browser.fetch.charset import HTML_TYPES
+from browser.fetch.client import Fetcher, FetchError, FetchResult
+from convert.documents.targets import PdfError, convert_document, document_kind
+from convert.markdown.pipeline import METADATA_ONLY, ConvertOptions, PageConversion, convert_page
 from services.billing import CreditSettings, Usage, price
 from services.failure import ServiceError
 from services.pages import PageFetcher, PageRequest, PageResult, rendered_result

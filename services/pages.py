@@ -17,11 +17,11 @@ from datetime import UTC, datetime
 from typing import Any, Protocol
 from urllib.parse import urlsplit
 
-from browser.charset import declared_charset, decode_text, is_textual
 from browser.farm.types import RenderResult
-from browser.fetch import Fetcher, FetchError, FetchResult, fail_for_status
+from browser.fetch.charset import declared_charset, decode_text, is_textual
+from browser.fetch.client import Fetcher, FetchError, FetchResult, fail_for_status
+from browser.fetch.retry import retryable, retryable_on_same_tier
 from browser.proxies import TIERS, ProxyPool, ProxySettings, ladder
-from browser.retry import retryable, retryable_on_same_tier
 from services.failure import ServiceError
 from services.memcache import BoundedCache
 from store.cache import CachedPage, cache_key

@@ -1,6 +1,6 @@
 """The oEmbed provider registries as files: Pagecast's shipped list and a registry an operator
 imports (the public oembed.com ``providers.json``), read and handed to
-:func:`convert.providers.parse_registry`."""
+:func:`convert.embed.providers.parse_registry`."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import json
 from functools import cache
 from pathlib import Path
 
-from convert.providers import Provider, RegistryError, parse_registry
+from convert.embed.providers import Provider, RegistryError, parse_registry
 
 BUILTIN_FILE = Path(__file__).with_name("oembed_providers.json")
 

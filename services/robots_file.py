@@ -8,7 +8,7 @@ Public API:
   rules for the site of ``url`` (any URL on it); never raises for the site's failures.
 - :func:`read_robots` (fetched) -> :class:`SiteRobots`: the same from a fetch already made.
 - :class:`SiteRobots`: ``url`` (of robots.txt), ``rules`` (a
-  :class:`~convert.robots.RobotsRules`: ``allowed(url)``, ``crawl_delay``, ``sitemaps``) and
+  :class:`~convert.crawl.robots.RobotsRules`: ``allowed(url)``, ``crawl_delay``, ``sitemaps``) and
   ``state``: ``found`` (its rules apply), ``absent`` (a 4xx: no rules, everything allowed) or
   ``unreachable`` (a 5xx, or no answer: nothing may be fetched, as RFC 9309 asks).
 """
@@ -19,8 +19,8 @@ from dataclasses import dataclass
 from typing import Literal
 from urllib.parse import urlsplit, urlunsplit
 
-from browser.fetch import Fetcher, FetchError, FetchResult
-from convert.robots import RobotsRules, rules_for_response
+from browser.fetch.client import Fetcher, FetchError, FetchResult
+from convert.crawl.robots import RobotsRules, rules_for_response
 
 RobotsState = Literal["found", "absent", "unreachable"]
 

@@ -23,7 +23,7 @@ from browser.farm.types import (
     Readiness,
     ReadyState,
 )
-from browser.fetch import Fetcher
+from browser.fetch.client import Fetcher
 from browser.proxies import ProxyPool
 from services.billing import CreditSettings, Usage, price
 from services.failure import ServiceError

@@ -10,28 +10,28 @@ Public API:
   ``skip`` (links only) or ``only`` (sitemaps only).
 - :class:`SiteMapper` (fetcher, pool, settings, credits): ``await mapper.run(request) ->
   MapResult``; raises :class:`~services.failure.ServiceError` with a
-  :class:`~browser.fetch.FetchError` kind, as the Markdown endpoint would for the same target:
-  a start URL that is not http(s) (``invalid_url``), that the guard refuses
-  (``address_not_allowed``) or whose host does not resolve (``dns``), or a start page that
-  failed when nothing else was found.
+  :class:`~browser.fetch.client.FetchError` kind, as the Markdown endpoint would for the same
+  target: a start URL that is not http(s) (``invalid_url``), that the guard refuses
+  (``address_not_allowed``) or whose host does not resolve (``dns``), or a start page that failed
+  when nothing else was found.
 - :class:`MapResult`: ``url`` (the start URL, cleaned; the URL it ends on when its redirects
   lead to another site, which is then the site mapped), ``urls`` (cleaned by
-  :func:`convert.crawlurls.clean_url`, one per :func:`~convert.crawlurls.url_key`, in the order
+  :func:`convert.crawl.urls.clean_url`, one per :func:`~convert.crawl.urls.url_key`, in the order
   found: the start URL, the start page's links in document order, then the sitemaps' URLs,
   indexes followed breadth first), ``sources`` (how many answered URLs each source gave first),
   ``robots`` (``found``, ``absent`` or ``unreachable``), ``sitemaps_read``, ``sitemaps_failed``,
   ``truncated`` (``limit`` cut the list), ``complete`` (False when the time or a sitemap bound
   ran out first), ``credits``.
 
-What is kept: URLs inside the scope (:class:`convert.scope.CrawlScope`: the start URL's host and
-port, subdomains when asked, the include and exclude globs on the path; the start URL always)
-and allowed by robots.txt for Pagecast (each host's own: the start host's first, a subdomain's
-when one of its URLs comes up, up to ``max_hosts``; read by :mod:`services.robots_file`, which
-crawls share). robots.txt is read as RFC 9309 says: a 4xx means no rules, a 5xx or an
-unreachable file means the host is not to be crawled (on the start host, only the start URL is
-answered). Sitemaps come from robots.txt's Sitemap lines, else ``/sitemap.xml``; only sitemap
-files on the site are read. Every fetch goes through the fetcher (the SSRF guard, its size and
-time limits); sitemaps and pages are parsed in the conversion workers.
+What is kept: URLs inside the scope (:class:`convert.crawl.scope.CrawlScope`: the start URL's host
+and port, subdomains when asked, the include and exclude globs on the path; the start URL always)
+and allowed by robots.txt for Pagecast (each host's own: the start host's first, a subdomain's when
+one of its URLs comes up, up to ``max_hosts``; read by :mod:`services.robots_file`, which crawls
+share). robots.txt is read as RFC 9309 says: a 4xx means no rules, a 5xx or an unreachable file
+means the host is not to be crawled (on the start host, only the start URL is answered). Sitemaps
+come from robots.txt's Sitemap lines, else ``/sitemap.xml``; only sitemap files on the site are
+read. Every fetch goes through the fetcher (the SSRF guard, its size and time limits); sitemaps and
+pages are parsed in the conversion workers.
 """
 
 from __future__ import annotations
@@ -44,12 +44,12 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal
 from urllib.parse import urljoin, urlsplit
 
-from browser.fetch import Fetcher, FetchError, FetchResult
-from convert.crawlurls import CrawlURLError, url_key
-from convert.discovery import Candidate, page_links, sitemap_urls
-from convert.robots import RobotsRules
-from convert.scope import CrawlScope
-from convert.sitemaps import Sitemap, SitemapKind
+from browser.fetch.client import Fetcher, FetchError, FetchResult
+from convert.crawl.discovery import Candidate, page_links, sitemap_urls
+from convert.crawl.robots import RobotsRules
+from convert.crawl.scope import CrawlScope
+from convert.crawl.sitemaps import Sitemap, SitemapKind
+from convert.crawl.urls import CrawlURLError, url_key
 from services.billing import CreditSettings, Usage, price
 from services.failure import ServiceError
 from services.pool import ConversionTimeoutError, ConverterPool, PoolBusyError

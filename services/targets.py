@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import enum
 
-from browser.fetch import Fetcher
+from browser.fetch.client import Fetcher
 from browser.ssrf import URLRefusedError
 from services.failure import ServiceError
 

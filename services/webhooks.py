@@ -18,7 +18,7 @@ Public API:
 - :func:`sign` (secret, body) -> str: the signature header's value, ``sha256=<hex>``.
 - :func:`verify` (secret, body, header) -> bool: a receiver's check, in constant time.
 - :class:`DeliveryResult`: ``delivered``, ``attempts``, ``status`` (the last answer's HTTP
-  status, None when there was none), ``error`` (a :class:`~browser.fetch.FetchError` value,
+  status, None when there was none), ``error`` (a :class:`~browser.fetch.client.FetchError` value,
   ``status`` for an answer outside 2xx, or None), ``event_id``, ``elapsed`` (seconds).
 
 Each POST carries the body (UTF-8 JSON, compact) and the headers ``Content-Type:
@@ -51,7 +51,7 @@ from typing import Any, ClassVar
 
 from prometheus_client import Counter
 
-from browser.fetch import Fetcher, FetchError, FetchResult
+from browser.fetch.client import Fetcher, FetchError, FetchResult
 from browser.ssrf import URLRefusedError
 from settings.fields import setting
 

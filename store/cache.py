@@ -24,7 +24,7 @@ from typing import Any, ClassVar
 
 import peewee
 
-from convert import urls
+from convert.text import urls
 from settings.fields import setting
 from store.db import write_transaction
 from store.models import PageCache, as_utc, utc_now

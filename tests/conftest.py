@@ -17,11 +17,11 @@ import pytest
 
 from app.config import PlanSettings, Settings
 from app.services import Services, egress_lanes, egress_limits
-from browser.egress import EgressGuard
+from browser.egress.guard import EgressGuard
 from browser.farm import Farm
-from browser.fetch import Fetcher
+from browser.fetch.client import Fetcher
 from browser.ssrf import AddressPolicy
-from convert.providers import ProviderRegistry
+from convert.embed.providers import ProviderRegistry
 from handlers.ratelimit import RateLimiter
 from services.embeds import EmbedResolver
 from services.pages import PageFetcher

@@ -47,17 +47,17 @@ and also answers as ``docs.crawl.test`` (a subdomain with its own robots.txt, wh
 ``/hidden``, and pages ``/``, ``/guide-<k>``, ``/hidden``), linked from the home page beside
 ``elsewhere.test`` and ``evilcrawl.test`` (other hosts, served as foreign). Every name resolves
 to 127.0.0.1 through :meth:`CrawlSite.resolver` (give it to the
-:class:`~browser.fetch.Fetcher`) and :attr:`CrawlSite.allow_hosts` lists them all for
+:class:`~browser.fetch.client.Fetcher`) and :attr:`CrawlSite.allow_hosts` lists them all for
 ``fetch.allow_hosts``, so only a crawl's scope keeps it off the other hosts. Requests to the
 subdomain are recorded in :attr:`CrawlSite.subdomain_hits`; ``subdomains=True`` in the
 expectations takes its pages in.
 
-The conventions the expectations follow (those of :mod:`convert.crawlurls`, :mod:`convert.robots`
-and :mod:`convert.scope`): URLs normalised with the fragment, tracking parameters and a trailing
-slash (except the root's) dropped; robots.txt groups and longest-match Allow/Disallow with ``*``
-and ``$``; include and exclude patterns are shell-style globs on the URL's path (``*`` crosses
-``/``); a page not admitted is neither fetched nor followed; the start URL is always admitted;
-same host and port only (scope without subdomains).
+The conventions the expectations follow (those of :mod:`convert.crawl.urls`,
+:mod:`convert.crawl.robots` and :mod:`convert.crawl.scope`): URLs normalised with the fragment,
+tracking parameters and a trailing slash (except the root's) dropped; robots.txt groups and
+longest-match Allow/Disallow with ``*`` and ``$``; include and exclude patterns are shell-style
+globs on the URL's path (``*`` crosses ``/``); a page not admitted is neither fetched nor followed;
+the start URL is always admitted; same host and port only (scope without subdomains).
 
 Expectations: :meth:`CrawlSite.expected_crawl` (URL to depth), :meth:`CrawlSite.expected_map`,
 :attr:`CrawlSite.failing` (the pages that fail), :attr:`CrawlSite.redirected` (URL to final URL).

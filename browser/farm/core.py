@@ -86,7 +86,7 @@ class Farm:
 
     ``egress_urls`` maps each route name ("direct", "standard") to the local proxy URL (the SSRF
     egress guard) that contexts of that route must use, or to an opener of one guard lane per
-    context (:meth:`browser.egress.EgressGuard.open_lane`: a byte budget per page);
+    context (:meth:`browser.egress.guard.EgressGuard.open_lane`: a byte budget per page);
     ``egress_url`` is the "direct" one. With
     neither, pages reach the network without a proxy (tests of the farm alone).
     """

@@ -16,7 +16,7 @@ from playwright.async_api import BrowserContext
 
 
 class EgressLane(Protocol):
-    """One context's own way through the egress guard (:class:`browser.egress.Lane`)."""
+    """One context's own way through the egress guard (:class:`browser.egress.guard.Lane`)."""
 
     @property
     def url(self) -> str: ...

@@ -18,8 +18,8 @@ from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Page, Request, Response
 from playwright.async_api import TimeoutError as PlaywrightTimeoutError
 
-from browser.egress import EGRESS_HEADER as GUARD_HEADER
-from browser.egress import EGRESS_REASON_HEADER
+from browser.egress.guard import EGRESS_HEADER as GUARD_HEADER
+from browser.egress.guard import EGRESS_REASON_HEADER
 from browser.farm.types import FarmError, FarmErrorKind
 
 log = logging.getLogger(__name__)
@@ -73,7 +73,7 @@ ABORTED = (
 )
 EGRESS_HEADER = GUARD_HEADER.lower()  # Playwright lowercases header names
 _REASON_HEADER = EGRESS_REASON_HEADER.lower()
-"""The header with which the egress guard (browser/egress.py) marks its own answers;
+"""The header with which the egress guard (browser/egress/guard.py) marks its own answers;
 lowercase, as Playwright gives header names."""
 EGRESS_REFUSED = (
     "the target could not be reached through the egress guard; the address may not be allowed"

@@ -10,8 +10,6 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Final
 
-from convert.mdblocks import fenced_lines
-from convert.memo import small_key_cache
 from convert.safety.links import STRIPPED_LINK, Link, find_links
 from convert.safety.normalise import normalise
 from convert.safety.payloads import MIN_BLOB, Payload, find_payloads
@@ -34,6 +32,8 @@ from convert.safety.unicode import (
     non_ascii_chars,
     remove_runs,
 )
+from convert.text.blocks import fenced_lines
+from convert.text.memo import small_key_cache
 
 # --------------------------------------------------------------------------------------------
 # Text analysis shared by every channel

@@ -1,5 +1,5 @@
 """Text a human reader does not see: elements hidden by attributes or CSS, found from their
-resolved declarations (:mod:`convert.css`, :mod:`convert.hiding`), and their text."""
+resolved declarations (:mod:`convert.html.css`, :mod:`convert.html.hiding`), and their text."""
 
 from __future__ import annotations
 
@@ -8,11 +8,11 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, Final
 
-from convert.css import Color, first_color, parse_color, parse_declarations, same_color
-from convert.elements import PageElements
-from convert.hiding import element_hidden_reason, style_hiding_reason
-from convert.memo import small_key_cache
+from convert.html.css import Color, first_color, parse_color, parse_declarations, same_color
+from convert.html.elements import PageElements
+from convert.html.hiding import element_hidden_reason, style_hiding_reason
 from convert.safety.intent import LARGE_HIDDEN
+from convert.text.memo import small_key_cache
 
 NOT_RENDERED: Final = frozenset(
     {"script", "style", "template", "head", "svg", "math", "canvas", "iframe", "object",
@@ -30,7 +30,8 @@ BLOCKS: Final = frozenset(
 _DEFAULT_PAINT: Final[tuple[Color, Color]] = ((0, 0, 0, 1.0), (255, 255, 255, 1.0))
 
 Sheet = Mapping[Any, dict[str, str]]
-"""Declarations the page's style rules give each element (:func:`convert.css.stylesheet_styles`)."""
+"""Declarations the page's style rules give each element
+(:func:`convert.html.css.stylesheet_styles`)."""
 
 
 def _collapse(text: str) -> str:

@@ -11,9 +11,9 @@ from urllib.parse import urljoin, urlsplit
 
 from lxml import etree
 
-from convert.css import stylesheet_styles
-from convert.elements import PageElements, page_elements
-from convert.hiding import can_hide
+from convert.html.css import stylesheet_styles
+from convert.html.elements import PageElements, page_elements
+from convert.html.hiding import can_hide
 from convert.safety.analysis import analyse, live_hits, plainly_clear
 from convert.safety.hidden import BLOCKS, NO_TEXT, element_text, hidden_texts
 from convert.safety.intent import LARGE_HIDDEN, STRIPPED_REQUEST, hiddenness, intent
@@ -159,7 +159,7 @@ def _host(url: str) -> str:
 
 def scan_html(root: Any, url: str, page: PageElements | None = None) -> HtmlScan:
     """Scan the raw document ``root`` (not modified) for injection outside the rendered text
-    (``page``: its :func:`~convert.elements.page_elements`, when the caller has
+    (``page``: its :func:`~convert.html.elements.page_elements`, when the caller has
     them)."""
     collector = _HtmlCollector(page_host=_host(url))
     page = page_elements(root) if page is None else page

@@ -18,7 +18,6 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Final
 
-from convert.memo import small_key_cache
 from convert.safety.normalise import normalise
 from convert.safety.rules_intent import (
     ANCHOR_REACH,
@@ -39,6 +38,7 @@ from convert.safety.rules_intent import (
     SITE_TALK,
     Cue,
 )
+from convert.text.memo import small_key_cache
 
 __all__ = [
     "HIDDENNESS",

@@ -8,9 +8,9 @@ from dataclasses import dataclass
 from typing import Final
 from urllib.parse import unquote, urlsplit
 
-from convert.memo import small_key_cache
 from convert.safety.payloads import decode_blob
 from convert.safety.signals import SEVERITY
+from convert.text.memo import small_key_cache
 
 # --------------------------------------------------------------------------------------------
 # Exfiltration URLs

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from convert.document import drop
+from convert.html.document import drop
 from convert.safety.markdown import scan_markdown, strip_markdown
 from convert.safety.signals import HtmlScan
 from convert.safety.unicode import INVISIBLE_RE

@@ -17,11 +17,11 @@ from collections.abc import Mapping
 from typing import Any
 from urllib.parse import urlsplit
 
-from browser.fetch import Fetcher
-from convert.crawlurls import clean_url, url_key
-from convert.discovery import page_links
-from convert.robots import RobotsRules
-from convert.scope import CrawlScope
+from browser.fetch.client import Fetcher
+from convert.crawl.discovery import page_links
+from convert.crawl.robots import RobotsRules
+from convert.crawl.scope import CrawlScope
+from convert.crawl.urls import clean_url, url_key
 from services.markdown import MarkdownAnswer
 from services.pool import ConverterPool
 from services.robots_file import fetch_robots
@@ -51,7 +51,7 @@ def host_of(url: str) -> str:
 
 def new_page(url: str, depth: int = 0) -> NewPage:
     """``url`` as a page to queue: fetched as cleaned, deduplicated by its crawl key.
-    Raises :class:`~convert.crawlurls.CrawlURLError` for a URL that is not http(s)."""
+    Raises :class:`~convert.crawl.urls.CrawlURLError` for a URL that is not http(s)."""
     cleaned = clean_url(url)
     return NewPage(page_key(cleaned), cleaned, host_of(cleaned), depth)
 

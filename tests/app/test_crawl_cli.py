@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from convert.crawlurls import url_key
+from convert.crawl.urls import url_key
 from tests.app.test_server import env, run_cli  # noqa: F401  (env is a fixture)
 from tests.crawl_site import CrawlSite, SiteShape
 

@@ -31,7 +31,7 @@ import pytest
 
 from bench.pagecast_process import free_port, start_pagecast, stop_pagecast
 from browser.farm.procs import process_tree
-from convert.crawlurls import url_key
+from convert.crawl.urls import url_key
 from tests.conftest import fresh_database
 from tests.crawl_site import CrawlSite, SiteShape
 

@@ -26,7 +26,7 @@ from tornado.tcpclient import TCPClient
 from tornado.tcpserver import TCPServer
 from tornado.testing import bind_unused_port
 
-from browser.egress import MAX_HEAD_BYTES, EgressGuard
+from browser.egress.guard import MAX_HEAD_BYTES, EgressGuard
 from browser.proxies import ProxyRoute
 from browser.resolver import Resolver, static_resolver
 from browser.ssrf import AddressPolicy

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from browser.egress import EgressGuard, EgressLimits
+from browser.egress.guard import EgressGuard, EgressLimits
 from browser.ssrf import AddressPolicy
 from tests.hostile import HostileOrigin, canned, proxy_get, through_proxy
 

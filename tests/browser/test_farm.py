@@ -31,7 +31,7 @@ import pytest
 import tornado.web
 from prometheus_client import REGISTRY
 
-from browser.egress import EgressGuard
+from browser.egress.guard import EgressGuard
 from browser.farm import (
     CaptureOptions,
     CaptureResult,

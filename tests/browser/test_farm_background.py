@@ -13,8 +13,8 @@ from typing import Any
 
 import pytest
 
-from browser import egress
-from browser.egress import EgressGuard
+from browser.egress import guard as egress
+from browser.egress.guard import EgressGuard
 from browser.farm import CaptureOptions, Farm
 from browser.farm import browser as farm_browser
 from browser.farm.types import ContextKey

@@ -32,9 +32,9 @@ from tornado.iostream import StreamClosedError
 from app.config import Settings
 from app.services import Services
 from app.web import make_api_app
-from browser.charset import codec_for, decode_text, looks_binary, looks_like_html
-from browser.fetch import Fetcher, FetchError, FetchResult, FetchSettings
-from browser.retry import retryable
+from browser.fetch.charset import codec_for, decode_text, looks_binary, looks_like_html
+from browser.fetch.client import Fetcher, FetchError, FetchResult, FetchSettings
+from browser.fetch.retry import retryable
 from handlers.errors import FAILURE_KINDS, KINDS
 from tests.conftest import make_settings
 from tests.origin import DripHandler, Origin, closed_port, serve

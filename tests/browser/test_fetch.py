@@ -16,8 +16,8 @@ from tornado.iostream import IOStream
 from tornado.tcpserver import TCPServer
 from tornado.testing import bind_unused_port
 
-from browser.charset import decode_text
-from browser.fetch import Fetcher, FetchError, FetchSettings
+from browser.fetch.charset import decode_text
+from browser.fetch.client import Fetcher, FetchError, FetchSettings
 from browser.resolver import Resolver, static_resolver
 from tests.origin import Origin, closed_port, serve
 

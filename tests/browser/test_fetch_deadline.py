@@ -21,7 +21,7 @@ from tornado.httpclient import AsyncHTTPClient
 from app.config import Settings
 from app.services import Services
 from app.web import make_api_app
-from browser.fetch import Fetcher, FetchError, FetchSettings
+from browser.fetch.client import Fetcher, FetchError, FetchSettings
 from browser.proxies import ProxySettings
 from services.pages import PageFetcher, PageRequest
 from tests.conftest import make_settings

@@ -22,7 +22,7 @@ from tornado.httpclient import AsyncHTTPClient, HTTPResponse
 from app.config import Settings, load_settings
 from app.services import Services
 from app.web import make_api_app
-from browser.egress import EgressGuard, EgressLimits
+from browser.egress.guard import EgressGuard, EgressLimits
 from browser.farm import Farm
 from browser.farm.settings import FarmSettings
 from browser.farm.types import CaptureOptions, FarmError, FarmErrorKind

@@ -15,9 +15,9 @@ import pycurl
 import pytest
 import tornado.web
 
-import browser.hop
-from browser.fetch import Fetcher, FetchError, FetchSettings
-from browser.hop import Hop
+import browser.fetch.hop
+from browser.fetch.client import Fetcher, FetchError, FetchSettings
+from browser.fetch.hop import Hop
 from browser.resolver import ResolutionError, Resolver, static_resolver, system_resolver
 from browser.ssrf import (
     AddressPolicy,
@@ -257,7 +257,7 @@ async def test_dns_rebinding_is_refused_at_connect(
     def rebound(target: Target) -> list[str]:
         return [f"+{target.host}:{target.port}:127.0.0.1"]
 
-    monkeypatch.setattr(browser.hop, "pin_entries", rebound)
+    monkeypatch.setattr(browser.fetch.hop, "pin_entries", rebound)
     result = await fetcher.fetch(f"http://rebind.example:{origin.port}/hit")
     assert result.error is FetchError.address_not_allowed
     assert "not checked" in result.message
@@ -367,7 +367,7 @@ async def test_policy_check_returns_checked_addresses() -> None:
         "http",
         False,
     )
-    assert browser.hop.pin_entries(target) == [
+    assert browser.fetch.hop.pin_entries(target) == [
         "+dual.example:80:93.184.216.34,[2606:2800:220:1::1]"
     ]
     with pytest.raises(ResolutionError):

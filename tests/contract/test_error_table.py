@@ -7,7 +7,7 @@ import enum
 import pytest
 
 from browser.farm.types import FarmErrorKind
-from browser.fetch import FetchError
+from browser.fetch.client import FetchError
 from handlers.errors import FAILURE_KINDS, KINDS, failure_error, from_exception
 from services.embeds import EmbedFailure
 from services.frames import FrameError, FrameFailure

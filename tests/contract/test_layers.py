@@ -98,7 +98,7 @@ def test_the_rewritten_handlers_reach_the_outside_only_through_services() -> Non
     # The Markdown and screenshot handlers read requests and shape answers; the farm, the
     # fetcher, the worker pool, Peewee and Pillow are the services' business (the farm's
     # vocabulary, browser.farm.types, describes the options a handler reads).
-    forbidden = frozenset({"browser.fetch", "services.pool", "peewee", "PIL", "playhouse"})
+    forbidden = frozenset({"browser.fetch.client", "services.pool", "peewee", "PIL", "playhouse"})
     for name in ("markdown", "screenshot"):
         modules = imported_modules(ROOT / "handlers" / f"{name}.py")
         wrong = [

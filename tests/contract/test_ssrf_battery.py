@@ -28,7 +28,7 @@ from app.config import Settings
 from app.services import Services
 from app.web import make_api_app
 from browser.resolver import Resolver, static_resolver, system_resolver
-from convert.providers import Endpoint, Provider, ProviderRegistry
+from convert.embed.providers import Endpoint, Provider, ProviderRegistry
 from tests.conftest import make_settings
 from tests.handlers.test_api import markdown_url
 from tests.origin import Origin, serve

@@ -7,7 +7,7 @@ from __future__ import annotations
 import lxml.html
 import pytest
 
-from convert.appshell import detect_app_shell
+from convert.html.appshell import detect_app_shell
 
 SHELLS = {
     "known root": '<div id="root"></div><script src="/static/js/main.4f3a.js"></script>',

@@ -10,8 +10,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from convert.chunks import Chunk, ChunkOptions, ChunkResult, chunk_markdown
-from convert.markdown import estimate_tokens
+from convert.markdown.chunks import Chunk, ChunkOptions, ChunkResult, chunk_markdown
+from convert.markdown.render import estimate_tokens
 
 
 def chunk(markdown: str, **options: int | bool) -> ChunkResult:

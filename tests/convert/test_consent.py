@@ -6,7 +6,7 @@ import fnmatch
 
 import pytest
 
-from convert.consent import LOADERS
+from convert.extract.consent import LOADERS
 
 
 def blocked(url: str) -> bool:

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from convert.document import SelectorError, split_selectors
-from convert.markdown import estimate_tokens, truncate
-from convert.page import ConvertOptions, convert_page
+from convert.html.document import SelectorError, split_selectors
+from convert.markdown.pipeline import ConvertOptions, convert_page
+from convert.markdown.render import estimate_tokens, truncate
 
 URL = "https://example.com/blog/post"
 

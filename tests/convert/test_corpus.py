@@ -13,7 +13,7 @@ from functools import cache
 
 import pytest
 
-from convert.page import ConvertOptions, PageConversion, convert_page
+from convert.markdown.pipeline import ConvertOptions, PageConversion, convert_page
 from tests.corpus import CorpusPage, load_corpus, normalise_space, shingle_f1
 
 FENCED = re.compile(r"^(`{3,}|~{3,}).*?^\1\s*$", re.M | re.S)

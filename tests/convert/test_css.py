@@ -8,7 +8,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from convert.css import _top_level_rules, parse_declarations
+from convert.html.css import _top_level_rules, parse_declarations
 
 
 def _brace_walk(css: str) -> Iterator[tuple[str, str]]:

@@ -21,8 +21,8 @@ from tornado.httpclient import AsyncHTTPClient
 
 from app.services import Services
 from app.web import make_api_app
-from convert import depth, document
-from convert.depth import (
+from convert.html import depth, document
+from convert.html.depth import (
     END_PRIORITY,
     IMPLIED_ENDS,
     MAX_DEPTH,
@@ -32,8 +32,8 @@ from convert.depth import (
     flatten_tree,
     too_deep,
 )
-from convert.document import _parse, parse_document, read_document
-from convert.page import ConvertOptions, convert_page
+from convert.html.document import _parse, parse_document, read_document
+from convert.markdown.pipeline import ConvertOptions, convert_page
 from tests.handlers.test_api import markdown_url
 from tests.origin import Origin, serve
 

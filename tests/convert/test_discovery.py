@@ -6,12 +6,12 @@ import gzip
 
 import pytest
 
-from convert.crawlurls import CrawlURLError, clean_url, url_key
-from convert.discovery import page_links, scoped_urls, sitemap_urls
-from convert.links import extract_links
-from convert.robots import RobotsRules, parse_robots, rules_for_response
-from convert.scope import CrawlScope, PatternError, ScopeRefusal, check_patterns
-from convert.sitemaps import SitemapKind, parse_sitemap
+from convert.crawl.discovery import page_links, scoped_urls, sitemap_urls
+from convert.crawl.links import extract_links
+from convert.crawl.robots import RobotsRules, parse_robots, rules_for_response
+from convert.crawl.scope import CrawlScope, PatternError, ScopeRefusal, check_patterns
+from convert.crawl.sitemaps import SitemapKind, parse_sitemap
+from convert.crawl.urls import CrawlURLError, clean_url, url_key
 
 
 @pytest.mark.parametrize(

@@ -8,9 +8,9 @@ import re
 import lxml.html
 from lxml import etree
 
-from convert.elements import page_elements
+from convert.html.elements import page_elements
+from convert.html.selectors import ElementIndex
 from convert.safety.hidden import element_text
-from convert.selectors import ElementIndex
 
 
 def test_buckets_follow_attribute_names_and_the_body() -> None:

@@ -3,7 +3,7 @@ back when the first pass leaves too little, and the blocks it must keep or drop.
 
 from __future__ import annotations
 
-from convert.page import ConvertOptions, convert_page
+from convert.markdown.pipeline import ConvertOptions, convert_page
 from tests.corpus import CORPUS
 
 URL = "https://example.com/t/1"

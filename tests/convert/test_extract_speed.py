@@ -18,13 +18,13 @@ import pytest
 from lxml import etree
 from lxml.cssselect import CSSSelector
 
-from convert.appshell import LITTLE_TEXT, _visible_text, detect_app_shell
-from convert.consent import BANNERS
-from convert.document import clean_document, parse_document, text_of
-from convert.extract_rules import COMMAS
-from convert.furniture import _BANNERS, _Banners
-from convert.measures import Measures
-from convert.page import ConvertOptions, convert_page
+from convert.extract.consent import BANNERS
+from convert.extract.furniture import _BANNERS, _Banners
+from convert.extract.measures import Measures
+from convert.extract.rules import COMMAS
+from convert.html.appshell import LITTLE_TEXT, _visible_text, detect_app_shell
+from convert.html.document import clean_document, parse_document, text_of
+from convert.markdown.pipeline import ConvertOptions, convert_page
 from tests.corpus import load_corpus
 
 T = TypeVar("T")

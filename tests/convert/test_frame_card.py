@@ -17,8 +17,8 @@ from PIL import Image, ImageDraw
 from playwright.sync_api import ConsoleMessage, Dialog, Page, Route, sync_playwright
 
 from browser.farm.flags import LAUNCH_ARGS
-from convert.card_content import DESCRIPTION_LIMIT, SITE_NAME_LIMIT, TITLE_LIMIT, CardData
-from convert.frame_card import CSP, TEMPLATES, THEMES, render_card
+from convert.embed.card_content import DESCRIPTION_LIMIT, SITE_NAME_LIMIT, TITLE_LIMIT, CardData
+from convert.embed.frame_card import CSP, TEMPLATES, THEMES, render_card
 
 CHROMIUM = os.environ.get("PAGECAST_TEST_CHROMIUM", "/usr/bin/chromium")
 FRAME_URL = "https://frame.pagecast.test/card"

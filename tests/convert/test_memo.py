@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from convert.memo import CACHED_KEY_CHARS, small_key_cache
+from convert.text.memo import CACHED_KEY_CHARS, small_key_cache
 
 
 def test_short_strings_are_remembered_and_long_ones_computed_each_time() -> None:

@@ -7,9 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from convert.document import read_document
-from convert.metadata import FIELD_HELP, FIELDS, page_metadata
-from convert.metadata_values import (
+from convert.embed.oembed import frame_oembed_fields
+from convert.html.document import read_document
+from convert.metadata.read import FIELD_HELP, FIELDS, page_metadata
+from convert.metadata.values import (
     absolute_url,
     author_name,
     clean_text,
@@ -20,7 +21,6 @@ from convert.metadata_values import (
     same_names,
     stated_author,
 )
-from convert.oembed import frame_oembed_fields
 from tests.metadata_fixtures import field_accuracy, field_misses, fixture_pages
 
 FIELD_FLOOR = 0.95
@@ -244,7 +244,7 @@ def test_a_threads_first_poster_is_its_author() -> None:
 
 
 def test_author_words_are_read_by_their_last_part() -> None:
-    from convert.metadata_byline import marks_author  # noqa: PLC0415 (one helper)
+    from convert.metadata.byline import marks_author  # noqa: PLC0415 (one helper)
 
     assert marks_author("wp-block-jobber-academy-post-hero__author")
     assert marks_author("elementor-author-box__name")

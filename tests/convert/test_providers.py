@@ -11,7 +11,7 @@ from urllib.parse import parse_qsl, urlsplit
 
 import pytest
 
-from convert.providers import (
+from convert.embed.providers import (
     MAX_URL_LENGTH,
     Endpoint,
     Provider,

@@ -6,9 +6,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from convert.chunks import Chunk, ChunkOptions, chunk_markdown
-from convert.markdown import estimate_tokens
-from convert.query import Match, rank_chunks, stem, tokenize
+from convert.markdown.chunks import Chunk, ChunkOptions, chunk_markdown
+from convert.markdown.query import Match, rank_chunks, stem, tokenize
+from convert.markdown.render import estimate_tokens
 
 MANUAL = """# Pagecast manual
 

@@ -7,10 +7,10 @@ import time
 
 from lxml import etree
 
-from convert.document import clean_document, read_document
-from convert.hiding import is_hidden
-from convert.page import ConvertOptions, convert_page
-from convert.reveal import reveal_scripted_content
+from convert.extract.reveal import reveal_scripted_content
+from convert.html.document import clean_document, read_document
+from convert.html.hiding import is_hidden
+from convert.markdown.pipeline import ConvertOptions, convert_page
 
 URL = "https://example.com/blog/post"
 PROSE = "The paragraph explains the setting step by step, with the options that worked. "

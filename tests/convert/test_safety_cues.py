@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from convert.document import parse_document
+from convert.html.document import parse_document
 from convert.safety.intent import _holds, _keyword_spans, intent
 from convert.safety.normalise import normalise
 from convert.safety.rules_intent import ANCHOR_REACH, CUES, Cue

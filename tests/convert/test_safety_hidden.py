@@ -14,10 +14,10 @@ import lxml.html
 import pytest
 
 from convert import safety
-from convert.css import stylesheet_styles
-from convert.elements import page_elements
-from convert.hiding import can_hide
-from convert.page import ConvertOptions, convert_page
+from convert.html.css import stylesheet_styles
+from convert.html.elements import page_elements
+from convert.html.hiding import can_hide
+from convert.markdown.pipeline import ConvertOptions, convert_page
 from convert.safety.hidden import HiddenText, hidden_texts
 from convert.safety.intent import intent
 from tests.hidden_attacks import FRAMINGS, TECHNIQUES, ZERO_WIDTH, plant

@@ -6,9 +6,9 @@ import pytest
 from cssselect import HTMLTranslator
 from lxml import etree
 
-from convert.css import stylesheet_styles
-from convert.document import parse_document
-from convert.selectors import MAX_COMPOUNDS, ElementIndex, parse_selector
+from convert.html.css import stylesheet_styles
+from convert.html.document import parse_document
+from convert.html.selectors import MAX_COMPOUNDS, ElementIndex, parse_selector
 
 PAGE = """<html><head><title>t</title></head><body>
 <div id="top" class="nav main">

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import pytest
 
-from convert.page import ConvertOptions, convert_page
+from convert.markdown.pipeline import ConvertOptions, convert_page
 from tests.wcxb import (
     PAGE_TYPES,
     SAMPLE,

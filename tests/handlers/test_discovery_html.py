@@ -19,8 +19,8 @@ import tornado.web
 from app.config import Settings
 from app.services import Services
 from app.web import make_api_app, make_frame_app
-from convert.embed_html import SANDBOX, discovered_snippet, plain_iframe
-from convert.oembed import discovered_fields
+from convert.embed.oembed import discovered_fields
+from convert.embed.snippets import SANDBOX, discovered_snippet, plain_iframe
 from services.embeds import EmbedRequest
 from services.pages import PageRequest
 from tests.conftest import make_settings

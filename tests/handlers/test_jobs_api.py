@@ -21,7 +21,7 @@ from tornado.httpclient import AsyncHTTPClient
 from app.config import Settings
 from app.services import Services, start_jobs
 from app.web import make_api_app
-from convert.crawlurls import url_key
+from convert.crawl.urls import url_key
 from services.webhooks import EVENT_ID_HEADER, SIGNATURE_HEADER, verify
 from tests.conftest import make_settings
 from tests.crawl_site import CrawlSite, SiteShape

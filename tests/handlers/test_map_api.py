@@ -14,8 +14,8 @@ from tornado.httpclient import AsyncHTTPClient, HTTPResponse
 
 from app.services import Services
 from app.web import make_api_app
-from browser.fetch import Fetcher
-from convert.crawlurls import url_key
+from browser.fetch.client import Fetcher
+from convert.crawl.urls import url_key
 from handlers.openapi import build_openapi
 from tests.crawl_site import CrawlSite, SiteShape, crawl_site
 from tests.handlers.test_api import assert_markdown_error

@@ -18,7 +18,7 @@ from tornado.httpclient import AsyncHTTPClient, HTTPResponse
 from app.config import Settings
 from app.services import Services
 from app.web import make_api_app, make_frame_app
-from convert.providers import Endpoint, Provider, ProviderRegistry
+from convert.embed.providers import Endpoint, Provider, ProviderRegistry
 from tests.conftest import make_settings
 from tests.origin import Origin, serve
 

@@ -24,7 +24,7 @@ from app.config import Settings
 from app.services import Services
 from app.web import make_api_app
 from browser.farm import Farm
-from convert.consent import BANNERS
+from convert.extract.consent import BANNERS
 from tests.conftest import make_settings, running_farm
 from tests.origin import Origin, closed_port, serve
 

@@ -17,8 +17,8 @@ import tornado.web
 from app.config import Settings
 from app.services import Services
 from app.web import make_api_app, make_frame_app
-from convert.metadata import TEXT_LIMITS, URL_LIMIT, cap_text
-from convert.oembed import embed_fields, read_embed_page
+from convert.embed.oembed import embed_fields, read_embed_page
+from convert.metadata.read import TEXT_LIMITS, URL_LIMIT, cap_text
 from handlers.allocator import release_large_blocks
 from services.embeds import AnswerCache
 from services.memcache import BoundedCache, approx_size

@@ -9,7 +9,7 @@ import pytest
 import tornado.web
 
 from app.config import Settings
-from browser.fetch import Fetcher
+from browser.fetch.client import Fetcher
 from services.robots_file import fetch_robots, robots_url
 from tests.crawl_site import CrawlSite, crawl_site
 from tests.origin import Origin, closed_port, serve

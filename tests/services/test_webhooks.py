@@ -15,7 +15,7 @@ import pytest
 import tornado.web
 
 from app.config import Settings
-from browser.fetch import Fetcher
+from browser.fetch.client import Fetcher
 from services.webhooks import (
     ATTEMPT_HEADER,
     EVENT_ID_HEADER,

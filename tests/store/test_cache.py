@@ -15,7 +15,7 @@ from typing import Any
 import peewee
 import pytest
 
-from convert.oembed import normalize_url as frame_key
+from convert.embed.oembed import normalize_url as frame_key
 from settings.fields import build_section
 from store import keys
 from store.cache import MIB, CachedPage, CacheSettings, Eviction, cache_key, evict, normalize_url

@@ -1,0 +1,320 @@
+"""Card pages for Pagecast's hosted frames.
+
+When a URL has no native oEmbed, Pagecast embeds a "frame": an iframe showing a card built from
+the page's metadata. ``render_card`` turns that metadata into the complete HTML document of the
+frame page. It is a pure function with deterministic output (the frame host derives the ETag from
+the bytes), and the document is static: markup and one inline ``<style>`` block, no script, no
+event-handler attributes, no external stylesheet or font.
+
+The card's text and URLs are cleaned by :mod:`convert.embed.card_content` and its sizes computed by
+:mod:`convert.embed.card_layout`; this module writes the document.
+
+Safety
+    Every metadata value is plain text: control characters are removed, whitespace collapsed,
+    long values cut with an ellipsis (title 200 characters, description 500, site name 100) and
+    the result HTML-escaped. The ``<style>`` block holds only numbers and colours computed here,
+    never a metadata value. Image, favicon and link URLs are kept only when their scheme is
+    ``http`` or ``https`` (anything else, including ``javascript:``, ``data:``, relative and
+    protocol-relative URLs, is dropped). The frame host serves the page with ``CSP``.
+
+Insecure images
+    ``CSP`` allows images from ``https:`` only, so a plain ``http://`` image would be blocked.
+    Such URLs are still accepted and written as given, and the page asks the browser to upgrade
+    its own subresource requests (``upgrade-insecure-requests`` in a ``<meta>`` policy), so the
+    image is fetched over HTTPS where the site serves it. Metadata should prefer an ``https``
+    image when the page offers both. Whatever fails to load leaves the placeholder showing: the
+    image lies over a coloured block with the site's initial.
+
+Templates (``TEMPLATES``)
+    ``default``
+        a vertical card: the image on top over 55% of the height (``object-fit: cover``), then a
+        site line (favicon and site name), the title and the description.
+    ``compact``
+        a small card without the description: a square thumbnail on the left, the title and the
+        site line on the right.
+    ``horizontal``
+        a banner: a full-height thumbnail on the left, then the title, a one-line description
+        and the site line.
+
+    Without an image the image area shows a coloured block with the site's initial (the colour
+    is chosen from the site's name); without anything to take an initial from, the card is text.
+    Without a title the card shows the page's host and path, without a site name its host.
+    Font sizes and the number of lines each text gets follow from the frame's width and height;
+    titles and descriptions are clamped to those lines in CSS (``-webkit-line-clamp``).
+
+Themes (``THEMES``)
+    ``light`` (white background, dark text), ``dark`` (#121212 background, light text) and
+    ``auto``, which is light unless the reader's browser prefers a dark colour scheme.
+
+The whole card is one link to the page (opened in a new tab, without opener or referrer); a page
+URL that is not ``http(s)`` gives the same card without a link. With ``badge`` a small
+"Made with Pagecast" label, plain text, sits in the bottom-right corner.
+"""
+
+from __future__ import annotations
+
+import html
+import zlib
+from dataclasses import dataclass
+
+from convert.embed.card_content import CardData, Content, card_content
+from convert.embed.card_layout import BADGE_HEIGHT, BORDER, LAYOUTS, Layout, Type, clamp
+
+TEMPLATES = ("default", "compact", "horizontal")
+THEMES = ("light", "dark", "auto")
+CSP = "default-src 'none'; img-src https: data:; style-src 'unsafe-inline'"
+"""The Content-Security-Policy the frame host sends with every card page."""
+COLOR_SCHEMES = {"light": "light", "dark": "dark", "auto": "light dark"}
+"""The CSS ``color-scheme`` of each theme (form controls, scrollbars, the canvas)."""
+
+MIN_SIZE = 1
+MAX_SIZE = 4096
+"""Bounds of a frame's width and height, in CSS pixels."""
+
+BADGE_TEXT = "Made with Pagecast"
+FONT_STACK = (
+    'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, "Noto Sans", sans-serif'
+)
+PLACEHOLDER_COLORS = (
+    "#3b6fd4",
+    "#2a8c82",
+    "#4f8a3a",
+    "#7a4fc4",
+    "#4c5bd4",
+    "#51637a",
+    "#1f7fa8",
+    "#8a6a1f",
+)
+"""Backgrounds of the image placeholder: calm colours that carry white initials in both themes."""
+
+
+@dataclass(frozen=True)
+class Palette:
+    """The colours of one theme."""
+
+    background: str
+    text: str
+    muted: str
+    border: str
+    focus: str
+
+
+LIGHT = Palette(
+    background="#ffffff",
+    text="#1a1a1a",
+    muted="#5f6368",
+    border="#e3e3e3",
+    focus="#1a73e8",
+)
+DARK = Palette(
+    background="#121212",
+    text="#ececec",
+    muted="#a3a3a3",
+    border="#2e2e2e",
+    focus="#8ab4f8",
+)
+
+
+def render_card(
+    card: CardData, *, template: str, theme: str, width: int, height: int, badge: bool
+) -> str:
+    """The complete HTML document of the frame page."""
+    _check(template, theme, width, height)
+    content = card_content(card)
+    layout = LAYOUTS[template](content, width, height, badge)
+    return _document(template, theme, content, layout, badge)
+
+
+def _check(template: str, theme: str, width: int, height: int) -> None:
+    if template not in TEMPLATES:
+        raise ValueError(f"unknown template {template!r}; expected one of {', '.join(TEMPLATES)}")
+    if theme not in THEMES:
+        raise ValueError(f"unknown theme {theme!r}; expected one of {', '.join(THEMES)}")
+    for name, value in (("width", width), ("height", height)):
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise ValueError(f"{name} must be an integer")
+        if not MIN_SIZE <= value <= MAX_SIZE:
+            raise ValueError(f"{name} must be between {MIN_SIZE} and {MAX_SIZE}, not {value}")
+
+
+def _placeholder_color(content: Content) -> str:
+    key = (content.site or content.title).casefold().encode("utf-8")
+    return PLACEHOLDER_COLORS[zlib.crc32(key) % len(PLACEHOLDER_COLORS)]
+
+
+def _variables(palette: Palette) -> str:
+    return (
+        f"--bg:{palette.background};--fg:{palette.text};--muted:{palette.muted};"
+        f"--border:{palette.border};--focus:{palette.focus}"
+    )
+
+
+def _theme_rules(theme: str) -> list[str]:
+    rules = [f":root{{color-scheme:{COLOR_SCHEMES[theme]};"]
+    rules[0] += _variables(DARK if theme == "dark" else LIGHT) + "}"
+    if theme == "auto":
+        rules.append(f"@media (prefers-color-scheme: dark){{:root{{{_variables(DARK)}}}}}")
+    return rules
+
+
+def _base_rules(layout: Layout) -> list[str]:
+    return [
+        "html,body{margin:0;padding:0;width:100%;height:100%;overflow:hidden;"
+        "background:var(--bg);color:var(--fg)}",
+        f"body{{position:relative;font-family:{FONT_STACK};-webkit-font-smoothing:antialiased;"
+        "text-rendering:optimizeLegibility}",
+        f".card{{box-sizing:border-box;display:flex;width:100%;height:100%;overflow:hidden;"
+        f"border:{BORDER}px solid var(--border);background:var(--bg);color:inherit;"
+        "text-decoration:none}",
+        "a.card:focus-visible{outline:2px solid var(--focus);outline-offset:-2px}",
+        "a.card:hover .title{text-decoration:underline}",
+        ".media{position:relative;flex:none;overflow:hidden;display:flex;align-items:center;"
+        "justify-content:center;background:var(--placeholder);color:#ffffff;font-weight:600;"
+        "line-height:1}",
+        ".initial{user-select:none}",
+        ".image{position:absolute;top:0;left:0;width:100%;height:100%;object-fit:cover;"
+        "display:block;border:0}",
+        # Only an image that failed to load has pseudo-elements: this one hides the broken-image
+        # icon behind the same placeholder the image would have covered.
+        ".image::after{content:attr(data-initial);position:absolute;top:0;left:0;width:100%;"
+        "height:100%;display:flex;align-items:center;justify-content:center;"
+        "background:var(--placeholder)}",
+        f".text{{box-sizing:border-box;flex:1 1 auto;min-width:0;min-height:0;display:flex;"
+        f"flex-direction:column;gap:{layout.gap}px;overflow:hidden;padding:{layout.pad}px "
+        f"{layout.pad}px {layout.pad + layout.reserve}px}}",
+        f".site{{display:flex;align-items:center;gap:6px;flex:none;min-width:0;color:var(--muted);"
+        f"font-size:{layout.site.size}px;line-height:{layout.site.line}px}}",
+        f".favicon{{flex:none;width:{layout.site.size + 2}px;height:{layout.site.size + 2}px;"
+        "border-radius:3px;object-fit:contain}",
+        ".site-name{min-width:0;overflow:hidden;white-space:nowrap;text-overflow:ellipsis}",
+        _clamped("title", layout.title, layout.title_lines) + "font-weight:600}",
+        _clamped("description", layout.description, layout.description_lines)
+        + "color:var(--muted)}",
+    ]
+
+
+def _clamped(name: str, kind: Type, lines: int) -> str:
+    """The start of the rule for a text clamped to ``lines`` lines (closed by the caller)."""
+    return (
+        f".{name}{{margin:0;flex:none;font-size:{kind.size}px;line-height:{kind.line}px;"
+        f"max-height:{kind.line * max(lines, 1)}px;display:-webkit-box;"
+        f"-webkit-box-orient:vertical;-webkit-line-clamp:{max(lines, 1)};overflow:hidden;"
+        "overflow-wrap:anywhere;"
+    )
+
+
+def _template_rules(template: str) -> list[str]:
+    if template == "default":
+        return [".card{flex-direction:column}"]
+    return [".text{justify-content:center}"]
+
+
+def _media_rules(template: str, layout: Layout, content: Content) -> list[str]:
+    """The image area: its size, its placeholder colour and the size of the initial."""
+    size = layout.media
+    common = f"--placeholder:{_placeholder_color(content)};"
+    if template == "default":
+        return [
+            f".media{{{common}width:100%;height:{size}px;font-size:{_initial_size(size, 0.4)}}}"
+        ]
+    if template == "compact":
+        return [
+            f".card{{align-items:center;padding-left:{layout.pad}px}}",
+            f".media{{{common}width:{size}px;height:{size}px;border-radius:6px;"
+            f"font-size:{_initial_size(size, 0.45)}}}",
+        ]
+    return [f".media{{{common}width:{size}px;height:100%;font-size:{_initial_size(size, 0.35)}}}"]
+
+
+def _initial_size(media: int, ratio: float) -> str:
+    return f"{clamp(media * ratio, 10, 160)}px"
+
+
+def _badge_rules() -> list[str]:
+    return [
+        f".badge{{position:absolute;right:4px;bottom:4px;z-index:1;height:{BADGE_HEIGHT}px;"
+        f"padding:0 6px;border-radius:{BADGE_HEIGHT // 2}px;background:var(--bg);"
+        f"color:var(--muted);font-size:10px;line-height:{BADGE_HEIGHT}px;white-space:nowrap;"
+        "pointer-events:none;user-select:none}",
+    ]
+
+
+def _style(template: str, theme: str, layout: Layout, content: Content, badge: bool) -> str:
+    rules = _theme_rules(theme) + _base_rules(layout) + _template_rules(template)
+    if content.has_media:
+        rules += _media_rules(template, layout, content)
+    if badge:
+        rules += _badge_rules()
+    return "\n".join(rules)
+
+
+def _attr(value: str) -> str:
+    return html.escape(value, quote=True)
+
+
+def _image(url: str, css_class: str, initial: str = "") -> str:
+    data = f' data-initial="{_attr(initial)}"' if initial else ""
+    return (
+        f'<img class="{css_class}" src="{_attr(url)}" alt=""{data} loading="lazy" '
+        'decoding="async" referrerpolicy="no-referrer">'
+    )
+
+
+def _media(content: Content) -> str:
+    if not content.has_media:
+        return ""
+    parts = ['<div class="media">']
+    if content.initial:
+        parts.append(f'<span class="initial" aria-hidden="true">{_attr(content.initial)}</span>')
+    if content.image:
+        parts.append(_image(content.image, "image", content.initial))
+    parts.append("</div>")
+    return "".join(parts)
+
+
+def _site(content: Content) -> str:
+    if not content.site:
+        return ""
+    favicon = _image(content.favicon, "favicon") if content.favicon else ""
+    name = f'<span class="site-name" dir="auto">{_attr(content.site)}</span>'
+    return f'<div class="site">{favicon}{name}</div>'
+
+
+def _texts(template: str, content: Content, layout: Layout) -> str:
+    title = f'<div class="title" dir="auto">{_attr(content.title)}</div>'
+    description = ""
+    if content.description and layout.description_lines and template != "compact":
+        description = f'<div class="description" dir="auto">{_attr(content.description)}</div>'
+    if template == "default":
+        return _site(content) + title + description
+    return title + description + _site(content)
+
+
+def _document(template: str, theme: str, content: Content, layout: Layout, badge: bool) -> str:
+    style = _style(template, theme, layout, content, badge)
+    body = f'{_media(content)}<div class="text">{_texts(template, content, layout)}</div>'
+    if content.href:
+        opening = (
+            f'<a class="card" href="{_attr(content.href)}" target="_blank" '
+            'rel="noopener noreferrer">'
+        )
+        closing = "</a>"
+    else:
+        opening, closing = '<div class="card">', "</div>"
+    badge_html = f'<div class="badge">{BADGE_TEXT}</div>' if badge else ""
+    return (
+        "<!DOCTYPE html>\n"
+        "<html>\n<head>\n"
+        '<meta charset="utf-8">\n'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
+        '<meta name="robots" content="noindex">\n'
+        '<meta name="referrer" content="no-referrer">\n'
+        f'<meta name="color-scheme" content="{COLOR_SCHEMES[theme]}">\n'
+        '<meta http-equiv="Content-Security-Policy" content="upgrade-insecure-requests">\n'
+        f"<title>{_attr(content.title)}</title>\n"
+        f"<style>\n{style}\n</style>\n"
+        "</head>\n<body>\n"
+        f"{opening}{body}{closing}\n"
+        f"{badge_html}{chr(10) if badge else ''}"
+        "</body>\n</html>\n"
+    )

@@ -1,0 +1,266 @@
+"""Page furniture: what surrounds a page's content on every page of a site (navigation, headers
+and footers, landmarks that are not content, consent banners, sign-up forms, blocks named like
+boilerplate), found and removed before the content's container is chosen. The words and tags are
+data in :mod:`convert.extract.rules`."""
+
+from __future__ import annotations
+
+import re
+
+from cssselect import SelectorError, parse
+from cssselect import parser as css
+from lxml import etree
+from lxml.cssselect import CSSSelector
+
+from convert.extract import rules
+from convert.extract.consent import BANNERS
+from convert.extract.measures import Measures, link_density
+from convert.html.document import drop, text_of
+
+_SPLIT = re.compile(r"[^a-z0-9]+")
+_CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")
+_XML_SPACE = re.compile(r"[ \t\r\n]+")
+
+# -- class and id names ---------------------------------------------------------------------
+
+
+def _names(element: etree._Element, *, with_id: bool = True) -> str:
+    """The element's class and id names (``with_id``), lower case, camel case split with
+    hyphens, without utility classes (:data:`~convert.extract.rules.UTILITY_CLASS`)."""
+    value = f"{element.get('class', '')} {element.get('id', '') if with_id else ''}"
+    if value == " ":
+        return value  # most elements have neither
+    if rules.UTILITY_CLASS.search(value):
+        value = " ".join(name for name in value.split() if not rules.UTILITY_CLASS.search(name))
+    return _CAMEL.sub("-", value).lower()
+
+
+def is_negative(element: etree._Element, measures: Measures, *, with_id: bool = True) -> bool:
+    """Whether the element's names say it is not content (``with_id``: its id too)."""
+    names = _names(element, with_id=with_id)
+    if not names.strip():
+        return False
+    words = set(_SPLIT.split(names))
+    if rules.NEGATIVE_PART.search(names):
+        return True
+    if ("teaser" in names or "card" in words) and link_density(element, measures) > 0.5:
+        return True  # a teaser card links elsewhere; a "teaser" paragraph is a standfirst
+    if not words & rules.NEGATIVE_WORDS:
+        return False
+    # "entry-meta", "post-tags", "recipe-rating": small blocks named after what holds them.
+    return not (words & rules.POSITIVE_WORDS) or measures.length(element) < rules.SMALL_BLOCK
+
+
+def class_weight(element: etree._Element) -> float:
+    names = _names(element)
+    if not names.strip():
+        return 0.0
+    words = set(_SPLIT.split(names))
+    weight = 0.0
+    if words & rules.POSITIVE_WORDS:
+        weight += 25
+    if rules.NEGATIVE_PART.search(names) or words & rules.NEGATIVE_WORDS:
+        weight -= 25
+    return weight
+
+
+# -- step 1: furniture ------------------------------------------------------------------------
+
+
+class _Banners:
+    """The consent-manager containers :data:`convert.extract.consent.BANNERS` names, found in one
+    walk over the tree: its selectors are ids (``#x``), classes (``.x``) and id prefixes
+    (``div[id^="x"]``), matched here as lxml's ``CSSSelector`` matches them but without one XPath
+    pass over the whole tree per selector. Any other kind of selector in the list makes it use
+    ``CSSSelector``."""
+
+    def __init__(self, selectors: tuple[str, ...]) -> None:
+        self.ids: set[str] = set()
+        self.classes: set[str] = set()
+        self.prefixes: list[tuple[str, str]] = []
+        """(tag, id prefix); tag "*" for any element."""
+        self.fallback: CSSSelector | None = None
+        try:
+            for selector in selectors:
+                for parsed in parse(selector):
+                    self._learn(parsed.parsed_tree, parsed.pseudo_element)
+        except (SelectorError, ValueError):
+            self.fallback = CSSSelector(", ".join(selectors))
+
+    def _learn(self, tree: object, pseudo: object) -> None:
+        inner = getattr(tree, "selector", None)
+        if pseudo is not None or not isinstance(inner, css.Element) or inner.namespace is not None:
+            raise ValueError(f"not a simple selector: {tree!r}")
+        if isinstance(tree, css.Hash) and inner.element is None:
+            self.ids.add(tree.id)
+        elif (
+            isinstance(tree, css.Class)
+            and inner.element is None
+            and not _XML_SPACE.search(tree.class_name)
+        ):
+            self.classes.add(tree.class_name)
+        elif (
+            isinstance(tree, css.Attrib)
+            and (tree.namespace, tree.attrib, tree.operator, tree.flag) == (None, "id", "^=", None)
+            and tree.value is not None
+            and tree.value.value
+        ):
+            self.prefixes.append((inner.element or "*", tree.value.value))
+        else:
+            raise ValueError(f"not a simple selector: {tree!r}")
+
+    def __call__(self, root: etree._Element) -> list[etree._Element]:
+        """The matching elements in ``root`` (itself included), in document order."""
+        if self.fallback is not None:
+            return list(self.fallback(root))
+        found: list[etree._Element] = []
+        for element in root.iter():
+            if not isinstance(element.tag, str):
+                continue
+            ident, names = element.get("id"), element.get("class")
+            if (
+                (ident is not None and ident in self.ids)
+                or (names and not self.classes.isdisjoint(_XML_SPACE.split(names)))
+                or (
+                    ident
+                    and any(
+                        ident.startswith(prefix) and tag in ("*", element.tag)
+                        for tag, prefix in self.prefixes
+                    )
+                )
+            ):
+                found.append(element)
+        return found
+
+
+_BANNERS = _Banners(tuple(selector for group in BANNERS.values() for selector in group))
+
+
+def remove_furniture(
+    body: etree._Element,
+    measures: Measures,
+    *,
+    by_name: bool = True,
+    keep: frozenset[etree._Element] = frozenset(),
+) -> None:
+    """Remove the page furniture from ``body``; ``measures`` are of ``body`` as it is. Without
+    ``by_name``, only what the markup declares goes (not blocks named like boilerplate). The
+    elements in ``keep`` (a thread's posts) and their ancestors stay."""
+    total = len(text_of(body)) or 1
+    kept = set(keep)
+    post_of: dict[etree._Element, etree._Element] = {}
+    for post in keep:
+        for ancestor in post.iterancestors():
+            if ancestor in kept:
+                break  # the rest of the way up is known
+            kept.add(ancestor)
+        post_of.update((element, post) for element in post.iterdescendants())
+    doomed: list[etree._Element] = [e for e in _BANNERS(body) if e not in kept]
+    in_content: dict[etree._Element, bool] = {}
+    anchors = _link_targets(body)
+    for element in body.iter():
+        if not isinstance(element.tag, str) or element is body:
+            continue
+        tag = element.tag
+        role = element.get("role", "").lower()
+        if (
+            tag in rules.FURNITURE_TAGS
+            or role in rules.NOT_CONTENT_ROLES
+            or (tag in ("header", "footer") and not _inside_content(element, in_content))
+            or (
+                by_name
+                and tag in rules.BLOCKS
+                and is_negative(element, measures, with_id=element.get("id") not in anchors)
+            )
+        ) and not (
+            element in kept
+            or holds_article(element, total, measures)
+            or (element in post_of and _holds_post_text(element, post_of[element], measures))
+        ):
+            doomed.append(element)
+    for form in body.iter("form"):
+        if form in kept or not _is_signup(form):
+            continue
+        box = _signup_box(form, measures)
+        if box not in kept and not holds_article(box, total, measures):
+            doomed.append(box)
+    for element in doomed:
+        if element.getparent() is not None:
+            drop(element)
+
+
+def _link_targets(body: etree._Element) -> set[str]:
+    """The ids the page's own links point to (``href="#id"``): a table of contents names its
+    sections so ("toc_pricing"), and the sections are the content, whatever their id says."""
+    return {
+        href[1:]
+        for link in body.iter("a")
+        if (href := link.get("href") or "").startswith("#") and len(href) > 1
+    }
+
+
+def _holds_post_text(element: etree._Element, post: etree._Element, measures: Measures) -> bool:
+    """Whether ``element``, inside a thread's ``post``, holds most of its text (the body of a
+    reply its software names "comment"), rather than its user panel or its footer."""
+    return measures.length(element) >= rules.POST_BODY_SHARE * measures.length(post)
+
+
+def _is_signup(form: etree._Element) -> bool:
+    """A newsletter or account sign-up form (an e-mail field, or the words on its button)."""
+    if form.xpath('.//input[@type="email"]'):
+        return True
+    return bool(rules.SIGNUP_WORDS.search(text_of(form)))
+
+
+def _signup_box(form: etree._Element, measures: Measures) -> etree._Element:
+    """The box a sign-up form sits in (its pitch and heading), when that box is small."""
+    box = form.getparent()
+    if box is not None and box.tag != "body" and measures.length(box) < 400:
+        return box
+    return form
+
+
+def _inside_content(element: etree._Element, known: dict[etree._Element, bool]) -> bool:
+    """Whether a header/footer belongs to an article rather than to the page: whether an
+    ancestor is an ``article`` or ``main``. ``known`` keeps the answer for every element on the
+    way up, so that nested blocks do not climb the same ancestors again."""
+    climbed: list[etree._Element] = [element]
+    answer = False
+    for ancestor in element.iterancestors():
+        if ancestor.tag in ("article", "main") or ancestor.get("role") == "main":
+            answer = True
+            break
+        if ancestor in known:
+            answer = known[ancestor]
+            break
+        climbed.append(ancestor)
+    for climber in climbed:
+        known[climber] = answer
+    return answer
+
+
+def holds_article(element: etree._Element, total: int, measures: Measures) -> bool:
+    """Whether removing ``element`` would take the article with it."""
+    if element.tag in ("form", "button", "input", "select", "textarea", "label"):
+        # A page wrapped in one big <form> (old ASP.NET sites) keeps its content; so does a page
+        # the parser left inside a <button> or <label> (a <div> unclosed in a menu button nests
+        # the rest of the page in it, where a browser would close it).
+        if element.tag not in ("form", "button", "label"):
+            return False
+        return (
+            measures.length(element) > 0.5 * total
+            or (element.tag != "form" and measures.holds(element, "main"))
+            or (element.tag != "form" and measures.holds(element, "article"))
+        )
+    if measures.holds(element, "article") or measures.holds(element, "main"):
+        return True
+    if element.tag == "footer":
+        return False  # a page's footer is never its article, however much it holds
+    if element.tag in ("nav", "aside"):
+        # A rail of related posts may outweigh a short article; only a page the parser nested
+        # inside an unclosed <aside> puts its headline in one.
+        share = rules.ARTICLE_SHARE_OF_RAIL if measures.holds(element, "h1") else 1.0
+        return measures.length(element) > share * total
+    if measures.holds(element, "h1"):
+        return measures.length(element) > 0.3 * total
+    return measures.length(element) > 0.5 * total

@@ -1,0 +1,280 @@
+"""Step 3 of main-content extraction: inside the chosen container, remove link bars,
+boilerplate blocks and sections ("Related posts", "You may also like"), affiliate disclosures and
+link farms, unless the links are the content (an index page)."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from urllib.parse import urlsplit
+
+from lxml import etree
+
+from convert.extract import rules
+from convert.extract.measures import Measures, link_density
+from convert.extract.posts import POST_MARK
+from convert.html.document import drop, text_of
+from convert.text.urls import registrable_domain
+
+_ANY_WORD = re.compile(r"\w")
+
+
+def prune_inside(container: etree._Element, measures: Measures, *, site: str = "") -> None:
+    """Remove link bars, boilerplate blocks and link farms from ``container``; ``measures``
+    know it as it is, and are kept up to date. ``site`` is the page's registrable domain: a
+    list of links to other sites, each a title, is a list of references and stays."""
+    for mark in list(container.iter("sup")):
+        if "reference" in mark.get("class", "") or rules.CITATION.match(text_of(mark)):
+            measures.forget(mark)
+            drop(mark)  # citation markers: "[1]" links that only mean something beside a list
+    bar_links = [  # decided on one set of measures, then dropped (dropping changes them)
+        link
+        for link in container.iter("a")
+        if rules.BOILERPLATE_TEXT.match(text_of(link) or "-") and _in_link_bar(link, measures)
+    ]
+    bar_links += _calls_to_action(container, measures)
+    for link in bar_links:
+        if link.getparent() is not None:
+            measures.forget(link)
+            drop(link)
+    doomed: list[etree._Element] = []
+    farms: list[etree._Element] = []
+    farm_set: set[etree._Element] = set()
+    holders = _post_holders(container)
+    for element in container.iter(*rules.PRUNED_BLOCKS, *rules.LABELLED_ITEMS):
+        if element is container:
+            continue
+        if element.tag in rules.LABELLED_ITEMS:
+            if _boilerplate_label(element, measures):
+                doomed.append(element)
+            continue
+        if _boilerplate_section(element) and element not in holders:
+            doomed.append(element)
+            continue
+        length = measures.length(element)
+        if not length:
+            if not measures.holds(element, "img") and element.tag != "table":
+                doomed.append(element)
+            continue
+        if length < 250 and _boilerplate_block(element, measures):
+            doomed.append(element)
+            continue
+        if length < rules.DISCLOSURE_MAX and _disclosure_or_pitch(text_of(element), length):
+            doomed.append(element)
+            continue
+        if (
+            element.tag in ("ul", "ol", "div", "section")
+            and _link_farm(element, length, measures, site)
+            and not any(ancestor in farm_set for ancestor in element.iterancestors())
+        ):
+            farms.append(element)
+            farm_set.add(element)
+    # Links that make up most of the content are the content: an index, a list page.
+    if sum(measures.length(farm) for farm in farms) <= rules.FARMS_MAX_SHARE * measures.length(
+        container
+    ):
+        doomed += farms
+    doomed += _boilerplate_runs(container)
+    for element in doomed:
+        if element.getparent() is not None:
+            measures.forget(element)
+            drop(element)
+
+
+def _post_holders(container: etree._Element) -> set[etree._Element]:
+    """A thread's posts and the elements holding them: a section headed "Comments" that holds
+    them is the forum's replies, not an article's comments."""
+    holders: set[etree._Element] = set()
+    for post in container.iterfind(f".//*[@{POST_MARK}]"):
+        holders.add(post)
+        for ancestor in post.iterancestors():
+            if ancestor in holders or ancestor is container:
+                break
+            holders.add(ancestor)
+    return holders
+
+
+def _boilerplate_runs(container: etree._Element) -> list[etree._Element]:
+    """Headings over recommendations ("You may also like", "Complete the look") standing among
+    their section's blocks rather than atop a wrapper of their own: the heading and its following
+    siblings up to the next heading as high."""
+    found: list[etree._Element] = []
+    for heading in container.iter("h2", "h3", "h4"):
+        if not rules.RECOMMENDATION_HEADING.match(text_of(heading)):
+            continue
+        start, parent = heading, heading.getparent()
+        # A heading alone in a wrapper ("<div class=title><h2>..</h2></div>") stands for it.
+        while (
+            parent is not None
+            and parent is not container
+            and len(parent) == 1
+            and not (parent.text or "").strip()
+            and not (start.tail or "").strip()
+        ):
+            start, parent = parent, parent.getparent()
+        found.append(start)
+        rank = int(heading.tag[1])
+        for sibling in start.itersiblings():
+            if isinstance(sibling.tag, str):
+                if _heading_rank(sibling) <= rank:
+                    break
+                found.append(sibling)
+    return found
+
+
+def _heading_rank(element: etree._Element) -> int:
+    """The rank of the heading an element is, or opens with as its first child (1 to 6); 9
+    for none."""
+    first = element if element.tag in rules.HEADING_TAGS else next(iter(element), None)
+    if first is not None and first.tag in rules.HEADING_TAGS:
+        return int(str(first.tag)[1])
+    return 9
+
+
+def _disclosure_or_pitch(text: str, length: int) -> bool:
+    """An affiliate disclosure, a site notice, or (shorter) a newsletter pitch."""
+    if rules.DISCLOSURE.search(text) or _only_a_notice(text):
+        return True
+    return length < rules.PITCH_MAX and bool(rules.PITCH.search(text))
+
+
+def _only_a_notice(text: str) -> bool:
+    """A site notice and nothing else: once it is taken out, no word and no price is left."""
+    found = rules.NOTICE.search(text)
+    if found is None:
+        return False
+    rest = text[: found.start()] + text[found.end() :]
+    return not _ANY_WORD.search(rest)
+
+
+def _calls_to_action(container: etree._Element, measures: Measures) -> list[etree._Element]:
+    """Links that stand alone in their block, short, and ask the reader to act, as buttons do
+    ("Get started", "Request a demo", "Shop now"): the block goes. Links in lists, tables and
+    headings are not asked, nor links that name a thing (a listing's cards)."""
+    found: list[etree._Element] = []
+    targets: dict[etree._Element, Counter[str | None]] = {}
+    for link in container.iter("a"):
+        block = link.getparent()
+        while block is not None and block.tag in rules.INLINE_TAGS:
+            block = block.getparent()
+        if block is None or block.tag in rules.CTA_NOT_IN:
+            continue
+        length = measures.length(block)
+        if (
+            block is not container
+            and 0 < length <= rules.CTA_MAX_CHARS
+            and measures.linked(block) >= length
+            and rules.CTA_TEXT.match(text_of(block))
+        ):
+            found.append(block)
+        elif (
+            0 < measures.length(link) <= rules.CTA_MAX_CHARS
+            and _on_its_own_line(link)
+            and rules.CTA_TEXT.match(text_of(link))
+            and not _repeats_a_link(link, block, targets)
+        ):
+            found.append(link)  # a button-like link between the blocks of a larger one
+    return found
+
+
+def _repeats_a_link(
+    link: etree._Element,
+    block: etree._Element,
+    known: dict[etree._Element, Counter[str | None]],
+) -> bool:
+    """Whether ``block`` has another link to the same place: a card's second link ("See the
+    product" under the linked name) belongs to the card. ``known`` keeps each block's count of
+    link targets."""
+    href = link.get("href")
+    if not href:
+        return False
+    if block not in known:
+        known[block] = Counter(other.get("href") for other in block.iter("a"))
+    return known[block][href] > 1
+
+
+def _on_its_own_line(link: etree._Element) -> bool:
+    """Whether a link stands between blocks (or at the start or end of its parent) with no
+    text of its own line around it: it renders as a line of its own, as a button does."""
+    if (link.tail or "").strip():
+        return False
+    before = link.getprevious()
+    if before is None:
+        parent = link.getparent()
+        return parent is not None and not (parent.text or "").strip()
+    return before.tag in rules.BLOCK_CHILDREN and not (before.tail or "").strip()
+
+
+def _boilerplate_block(element: etree._Element, measures: Measures) -> bool:
+    """A short block that says what it is: "Share", "Edit this page", "Read more: ..." links.
+    Only worth asking of blocks shorter than 250 characters (it reads the text)."""
+    text = text_of(element)
+    return bool(
+        (len(text) < 60 and rules.BOILERPLATE_TEXT.match(text))
+        or (len(text) < 160 and rules.EDIT_LINK.search(text))
+        or (len(text) < 250 and rules.TEASER.match(text) and link_density(element, measures) > 0.4)
+    )
+
+
+def _references(element: etree._Element, site: str) -> bool:
+    """Whether a list's links nearly all lead to other sites, each with a title of several
+    words (patches, papers, sources): what an article cites, not the site's own navigation."""
+    links = list(element.iter("a"))
+    elsewhere = sum(1 for link in links if _leads_elsewhere(link.get("href") or "", site))
+    words = sum(len(text_of(link).split()) for link in links)
+    enough_elsewhere = elsewhere >= rules.REFERENCES_ELSEWHERE * len(links)
+    return enough_elsewhere and words >= rules.REFERENCE_WORDS * len(links)
+
+
+def _leads_elsewhere(href: str, site: str) -> bool:
+    """Whether an absolute link leads off the site (a relative one never does)."""
+    if not href.startswith(("http://", "https://", "//")):
+        return False
+    try:
+        host = urlsplit(href).hostname or ""
+    except ValueError:  # a malformed address ("http://[") leads nowhere
+        return False
+    return registrable_domain(host) != site
+
+
+def _boilerplate_label(element: etree._Element, measures: Measures) -> bool:
+    """A list item or definition that is nothing but a label of the page's furniture ("Reply
+    with quote", "Posts: 116", "Free shipping")."""
+    return 0 < measures.length(element) < rules.LABEL_MAX and bool(
+        rules.LABEL_TEXT.match(text_of(element))
+    )
+
+
+def _in_link_bar(link: etree._Element, measures: Measures) -> bool:
+    """Whether a link stands in a bar of links ("Jump to recipe | Print") rather than in prose."""
+    block = link.getparent()
+    while block is not None and block.tag in ("span", "b", "strong", "em", "i", "small"):
+        block = block.getparent()
+    if block is None:
+        return True
+    return measures.linked(block) >= 0.5 * measures.length(block)
+
+
+def _boilerplate_section(element: etree._Element) -> bool:
+    """A section whose own heading says it is not the article ("12 comments", "Related
+    posts", "Community Q&A", "Customer reviews")."""
+    if element.tag not in ("div", "section"):
+        return False
+    first = next((child for child in element if isinstance(child.tag, str)), None)
+    if first is None or first.tag not in ("h2", "h3", "h4"):
+        return False
+    return bool(rules.BOILERPLATE_HEADING.match(text_of(first)))
+
+
+def _link_farm(element: etree._Element, length: int, measures: Measures, site: str) -> bool:
+    """A block of mostly links (related posts, tag lists, tables of contents); ``length`` is
+    that of its text."""
+    if measures.links(element) < 3:
+        return False
+    density = link_density(element, measures)
+    if element.tag in ("ul", "ol"):
+        items = element.findall("li")
+        linked_items = sum(1 for item in items if measures.links(item))
+        farm = density > 0.7 and linked_items >= max(3, 0.8 * len(items))
+        return farm and not (site and _references(element, site))
+    return density > 0.6 and length < 2000

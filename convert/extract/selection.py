@@ -1,0 +1,219 @@
+"""Main-content extraction: find the content in a cleaned document and strip the boilerplate
+around and inside it (navigation, headers, footers, sidebars, consent and newsletter boxes, share
+bars, comments, related links).
+
+The approach, in order:
+
+1. Page furniture is removed everywhere (:mod:`convert.extract.furniture`): ``nav``, ``aside``,
+   page-level ``header``/``footer``, ARIA landmarks that are not content, consent-manager
+   containers, forms and buttons, and blocks whose class or id names say what they are
+   (``comments``, ``newsletter``, ``share``, ``related``, ``sidebar``, ``ad-slot``...), unless
+   the block holds the article.
+2. The container: a semantic one when the page has it (``itemprop=articleBody``, the one
+   ``<article>`` that holds most of the text, the posts of a thread, ``<main>``), else the
+   element with the best score in a readability-style scoring of its paragraphs (text length,
+   commas, link density, class names), widened to siblings that score well too.
+3. Inside the container, link farms and short boilerplate blocks are removed, and the page's
+   headline is put back in front when it sat outside the container.
+4. The steps fall back one after the other: when the first pass keeps little of the page's
+   prose, it is done again with only the furniture the markup declares; when the result is
+   near-empty, the whole body less that furniture, then the whole body, and the result says so.
+
+Every word list, tag set and threshold is data in :mod:`convert.extract.rules`; lengths are
+measured once per element (:class:`convert.extract.measures.Measures`).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+import lxml.html
+from lxml import etree
+
+from convert.extract import rules
+from convert.extract.container import detached, scored, semantic, with_posts
+from convert.extract.edges import drop_empty_headings, trim_edges
+from convert.extract.furniture import is_negative, remove_furniture
+from convert.extract.measures import Measures, copy_element
+from convert.extract.posts import attribute_posts, thread_posts
+from convert.extract.prune import prune_inside
+from convert.html.document import body_of, drop, text_of
+
+_WORDS = re.compile(r"\w+")
+
+
+@dataclass(frozen=True)
+class Extraction:
+    """Where the main content came from: ``semantic`` (an article/main element), ``scored``,
+    ``whole_body`` (nothing stood out) or ``fallback`` (the extraction was near-empty)."""
+
+    method: str
+    fell_back: bool
+
+
+def main_content(
+    root: lxml.html.HtmlElement, title: str = "", *, scoring: bool = True, site: str = ""
+) -> Extraction:
+    """Reduce the cleaned document ``root`` to its main content, in place. ``title`` (the
+    page's title from its metadata) tells the headline from a logo in an ``<h1>``. Without
+    ``scoring``, only a semantic container is looked for, else the whole body is kept (less the
+    furniture). ``site`` is the page's registrable domain (links elsewhere are references).
+
+    The steps fall back one after the other: the furniture named by class and id goes first;
+    when that leaves little of the page's prose (a content block named like boilerplate, as
+    a "disclosure" panel or a forum's "comment" posts), the extraction is done again with only
+    the furniture the markup itself declares (``nav``, ``aside``, landmarks, banners); when even
+    that is near-empty, the whole body less that furniture; then the whole body."""
+    body = body_of(root)
+    attribute_posts(body)
+    snapshot = copy_element(body)
+    prose = _prose(body, Measures())
+    kept, method = _extract(body, title, scoring, by_name=True, site=site)
+    kept_text = len(text_of(kept))
+    if kept_text < min(rules.RETRY_SHARE * prose, rules.RETRY_MAX_TEXT):
+        retry = copy_element(snapshot)
+        lenient, lenient_method = _extract(retry, title, scoring, by_name=False, site=site)
+        if len(text_of(lenient)) > max(2 * kept_text, rules.MIN_TEXT):
+            kept, method, kept_text = lenient, lenient_method, len(text_of(lenient))
+    page_text = len(text_of(snapshot))
+    if kept_text < rules.MIN_TEXT and page_text > max(kept_text * 2, rules.MIN_TEXT):
+        # Near-empty: the whole body with the declared furniture removed, or all of it if that
+        # is empty (a copy each time: moving the snapshot's children would leave nothing).
+        _replace_children(body, copy_element(snapshot))
+        remove_furniture(body, Measures(), by_name=False)
+        if len(text_of(body)) < rules.MIN_TEXT:
+            _replace_children(body, copy_element(snapshot))
+        return Extraction("fallback", fell_back=True)
+    if kept is not body:
+        _replace_children(body, kept)
+    return Extraction(method, fell_back=False)
+
+
+def _extract(
+    body: etree._Element, title: str, scoring: bool, *, by_name: bool, site: str
+) -> tuple[etree._Element, str]:
+    """One pass over ``body`` (changed in place): furniture, container, headline, pruning.
+    Returns what is kept (``body`` itself or a detached element) and how it was found."""
+    measures = Measures()
+    headline = _headline(body, title, measures)
+    headline_copy = copy_element(headline) if headline is not None else None
+    posts = thread_posts(body)
+    remove_furniture(body, measures, by_name=by_name, keep=frozenset(posts))
+    measures = Measures()  # the furniture is gone: measure again
+    total = len(text_of(body))
+    container, method = semantic(body, total, measures)
+    if container is None and scoring:
+        container, method = scored(body, total, measures)
+    if posts:
+        container = with_posts(container, posts, body)
+    if container is not None and headline is not None and headline.getparent() is not None:
+        container = _with_headline(container, headline, body, measures)
+    if container is not None and container is not body:
+        kept = detached(container, measures)
+    else:
+        kept, method = body, "whole_body"
+    prune_inside(kept, measures, site=site)
+    _drop_site_name(kept, title, measures)
+    trim_edges(kept, measures)
+    drop_empty_headings(kept, measures)
+    if headline_copy is not None and not _contains_heading(kept, headline_copy):
+        kept.insert(0, headline_copy)
+    return kept, method
+
+
+def _prose(element: etree._Element, measures: Measures) -> int:
+    """The length of the text outside links."""
+    return measures.length(element) - measures.linked(element)
+
+
+# -- headline ---------------------------------------------------------------------------------
+
+
+def _headline(body: etree._Element, title: str, measures: Measures) -> etree._Element | None:
+    """The article's headline: the first ``<h1>`` most of whose words are in the title (any
+    ``<h1>`` outside page furniture when the page has no title)."""
+    title_words = set(_WORDS.findall(title.casefold()))
+    for heading in body.iter("h1"):
+        words = _WORDS.findall(text_of(heading).casefold())
+        if not words:
+            continue
+        if title_words:
+            if sum(word in title_words for word in words) >= 0.5 * len(words) and not (
+                _names_the_site(heading, title, body)
+            ):
+                return heading
+        elif not any(
+            ancestor.tag in ("nav", "header", "aside") or is_negative(ancestor, measures)
+            for ancestor in heading.iterancestors()
+        ):
+            return heading
+    return None
+
+
+def _with_headline(
+    container: etree._Element,
+    headline: etree._Element,
+    body: etree._Element,
+    measures: Measures,
+) -> etree._Element:
+    """Widen the container to take in the headline with its standfirst and byline, when the
+    element holding both adds little else."""
+    if container.getparent() is None or any(a is container for a in headline.iterancestors()):
+        return container
+    ancestors = set(headline.iterancestors())
+    common = next((a for a in container.iterancestors() if a in ancestors), None)
+    if common is None or common is body:
+        return container
+    if measures.length(common) <= 1.25 * measures.length(container) + 300:
+        return common
+    return container
+
+
+def _drop_site_name(container: etree._Element, title: str, measures: Measures) -> None:
+    """Remove the first heading of the content when it says only the site's part of the title
+    ("The Rust Programming Language" over "Defining Shared Behavior with Traits")."""
+    first = next(container.iter(*rules.HEADING_TAGS), None)
+    if first is not None and _names_the_site(first, title, container):
+        measures.forget(first)
+        drop(first)
+
+
+def _names_the_site(heading: etree._Element, title: str, within: etree._Element) -> bool:
+    """Whether ``heading`` says one part of the title ("Page - Site") and the next heading in
+    ``within`` says most of the rest: the heading is the site's name, the next the page's."""
+    parts = rules.TITLE_SEPARATOR.split(title.strip())
+    said = " ".join(text_of(heading).split()).casefold()
+    if len(parts) < 2 or said not in [" ".join(part.split()).casefold() for part in parts]:
+        return False
+    rest = set(_WORDS.findall(title.casefold())) - set(_WORDS.findall(said))
+    following = False
+    for other in within.iter(*rules.HEADING_TAGS):
+        if following:
+            words = set(_WORDS.findall(text_of(other).casefold()))
+            return bool(rest) and len(rest & words) >= 0.5 * len(rest)
+        following = other is heading
+    return False
+
+
+def _contains_heading(container: etree._Element, heading: etree._Element) -> bool:
+    wanted = text_of(heading)
+    return any(text_of(h) == wanted for h in container.iter("h1", "h2"))
+
+
+# -- helpers ----------------------------------------------------------------------------------
+
+
+def _replace_children(body: etree._Element, source: etree._Element) -> None:
+    """Make ``source`` (a body's copy: its children; else the element itself) the content of
+    ``body``."""
+    for child in list(body):
+        body.remove(child)
+    if source.tag == "body":
+        body.text = source.text
+        for child in list(source):
+            body.append(child)
+    else:
+        body.text = None
+        source.tail = None
+        body.append(source)

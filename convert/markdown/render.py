@@ -1,0 +1,367 @@
+"""Markdown rendering of a cleaned document tree.
+
+html2text renders the flow (headings as ATX, paragraphs, nested lists, quotes, links, images,
+emphasis, inline code). Three things it renders poorly are done here first and put back through
+placeholders: fenced code blocks (with the language the page names and the whitespace kept), GFM
+tables (a header row, pipes escaped) and definition lists. Tables used for page layout are
+unwrapped into blocks instead. Then the output is tidied: no runs of blank lines, no trailing
+spaces, no empty links.
+"""
+
+from __future__ import annotations
+
+import re
+import secrets
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from urllib.parse import urlsplit
+
+import html2text
+import lxml.html
+from lxml import etree
+
+from convert.html.document import text_of, unwrap
+from convert.text.blocks import fenced_lines
+
+_SAFE_SCHEMES = ("http", "https", "mailto", "tel", "ftp")
+_TAG_LIKE = re.compile(r"<(?=[A-Za-z/!?])")
+# Leftover Markdown from html2text on empty links and images: "[](url)".
+_EMPTY_LINK = re.compile(r"(?<!!)\[\]\([^)]*\)")
+_TOP_LIST_ITEM = re.compile(r"^  (?:[-*+]|\d+\.) ")
+_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]")
+_LANGUAGE_CLASS = re.compile(
+    r"(?:^|\s)(?:language|lang|highlight-source|highlight|brush:?|sourceCode)[-:\s]?"
+    r"([A-Za-z0-9+#.]+)(?:\s|$)"
+)
+_LANGUAGE_OK = re.compile(r"^[A-Za-z0-9][A-Za-z0-9+#.-]{0,30}$")
+_NOT_LANGUAGES = frozenset({"none", "text", "plain", "plaintext", "nohighlight", "source"})
+_BLOCK_TAGS = ("p", "div", "ul", "ol", "h1", "h2", "h3", "h4", "h5", "h6", "pre", "blockquote")
+_TABLE_CELL_LIMIT = 400
+"""Average characters per cell above which a table is prose laid out in cells, not data."""
+
+
+@dataclass
+class _Blocks:
+    """Markdown rendered by Pagecast, standing in the html2text output as placeholders made of
+    a per-document random nonce (page text cannot forge them) and an index."""
+
+    nonce: str = field(default_factory=lambda: secrets.token_hex(6))
+    rendered: list[str] = field(default_factory=list)
+
+    def add(self, markdown: str) -> str:
+        self.rendered.append(markdown)
+        return f"PCB{self.nonce}X{len(self.rendered) - 1}X"
+
+    @property
+    def pattern(self) -> re.Pattern[str]:
+        return re.compile(f"PCB{self.nonce}X(\\d+)X")
+
+    def get(self, index: str) -> str | None:
+        number = int(index)
+        return self.rendered[number] if number < len(self.rendered) else None
+
+
+def render_markdown(root: lxml.html.HtmlElement, url: str) -> str:
+    """The Markdown of a cleaned document (URLs already absolute)."""
+    blocks = _Blocks()
+    _unsafe_links_and_inline_images(root)
+    _unwrap_layout_tables(root)
+    for table in list(root.iter("table")):
+        if table.getparent() is not None and table.find(".//table") is None:
+            _replace(table, _gfm_table(table), blocks)
+    for pre in list(root.iter("pre")):
+        if pre.getparent() is not None:
+            _replace(pre, _fenced(pre), blocks)
+    _definition_lists(root)
+    converter = html2text.HTML2Text(baseurl=url)
+    converter.body_width = 0
+    converter.unicode_snob = True
+    converter.protect_links = False
+    converter.ignore_images = False
+    converter.ignore_tables = True
+    converter.mark_code = False
+    converter.single_line_break = False
+    converter.ul_item_mark = "-"
+    converter.emphasis_mark = "_"
+    converter.strong_mark = "**"
+    text = converter.handle(lxml.html.tostring(root, encoding="unicode"))
+    return _tidy(text, blocks)
+
+
+def _replace(element: etree._Element, markdown: str, blocks: _Blocks) -> None:
+    """Swap ``element`` for a paragraph holding a placeholder of ``markdown``."""
+    placeholder = lxml.html.Element("p")
+    placeholder.text = blocks.add(markdown)
+    placeholder.tail = element.tail
+    parent = element.getparent()
+    if parent is not None:
+        parent.replace(element, placeholder)
+
+
+def _unsafe_links_and_inline_images(root: lxml.html.HtmlElement) -> None:
+    """Links only to http(s), mail and phone addresses (a ``javascript:`` link keeps its text);
+    images inlined as ``data:`` URIs become their alt text instead of kilobytes of base64."""
+    for link in root.iter("a"):
+        href = (link.get("href") or "").strip()
+        if href and _scheme(href) not in _SAFE_SCHEMES:
+            del link.attrib["href"]
+    for image in list(root.iter("img")):
+        src = (image.get("src") or "").strip()
+        if src and _scheme(src) not in ("http", "https"):
+            alt = " ".join((image.get("alt") or "").split())
+            span = lxml.html.Element("span")
+            span.text, span.tail = alt, image.tail
+            parent = image.getparent()
+            if parent is not None:
+                parent.replace(image, span)
+
+
+def _scheme(url: str) -> str:
+    try:
+        return urlsplit(url).scheme.lower()
+    except ValueError:
+        return ""
+
+
+def _tidy(text: str, blocks: _Blocks) -> str:
+    text = _EMPTY_LINK.sub("", text)
+    lines: list[str] = []
+    pattern = blocks.pattern
+    for raw in text.split("\n"):
+        # Line by line: a regular expression over long runs of spaces would be quadratic.
+        line = raw.rstrip(" \t")
+        if f"PCB{blocks.nonce}" not in line:
+            lines.append(line)
+            continue
+        lines += _expand(line, pattern, blocks)
+    text = "\n".join(_outside_fences(lines, _tidy_text))
+    text = _dedent_lists(text)
+    return text.strip("\n") + "\n" if text.strip() else ""
+
+
+def _expand(line: str, pattern: re.Pattern[str], blocks: _Blocks) -> list[str]:
+    """A line holding placeholders, with each block on its own lines. A placeholder alone
+    after a list marker or quote prefix keeps that prefix on the block's first line."""
+    out: list[str] = []
+    position = 0
+    for match in pattern.finditer(line):
+        block = blocks.get(match[1])
+        before = line[position : match.start()]
+        position = match.end()
+        if block is None:
+            out.append(before + match[0])
+            continue
+        if before.strip():
+            out += [before.rstrip(), ""]
+        out += ["", *block.split("\n"), ""]
+    rest = line[position:].strip()
+    if rest:
+        out.append(rest)
+    return out
+
+
+def _outside_fences(lines: list[str], tidy: Callable[[list[str]], list[str]]) -> list[str]:
+    """Apply ``tidy`` to the runs of lines outside fenced code; code is kept as it is."""
+    out: list[str] = []
+    run: list[str] = []
+    for line, code in fenced_lines(lines):
+        if code:
+            out += tidy(run)
+            run = []
+            out.append(line)
+        else:
+            run.append(line)
+    return out + tidy(run)
+
+
+def _tidy_text(lines: list[str]) -> list[str]:
+    """Prose lines: tag-like ``<`` escaped (Markdown must not carry live HTML; inline code is
+    left alone) and runs of blank lines collapsed."""
+    out: list[str] = []
+    for line in lines:
+        if not line and out and not out[-1]:
+            continue
+        out.append(_escape_tags(line) if "<" in line else line)
+    return out
+
+
+def _escape_tags(line: str) -> str:
+    parts = line.split("`")
+    # Even parts are outside inline code spans (an unmatched backtick leaves the rest as text).
+    for index in range(0, len(parts), 2):
+        parts[index] = _TAG_LIKE.sub("&lt;", parts[index])
+    return "`".join(parts)
+
+
+def _dedent_lists(text: str) -> str:
+    """html2text indents top-level list items by two spaces; lists start at the margin."""
+    out: list[str] = []
+    in_list = False
+    for line, code in fenced_lines(text.split("\n")):
+        if code:
+            out.append(line)
+            continue
+        if _TOP_LIST_ITEM.match(line):
+            in_list = True
+        elif line and not line.startswith("  "):
+            in_list = False
+        out.append(line[2:] if in_list and line.startswith("  ") else line)
+    return "\n".join(out)
+
+
+# -- code -------------------------------------------------------------------------------------
+
+
+def code_language(pre: etree._Element) -> str:
+    """The language a ``<pre>`` block names in its classes or data attributes, or ""."""
+    candidates = [pre, *pre.iterchildren("code")]
+    parent = pre.getparent()
+    if parent is not None:
+        candidates.append(parent)
+    for element in candidates:
+        for name in ("data-lang", "data-language", "lang"):
+            value = element.get(name, "")
+            if _LANGUAGE_OK.match(value) and value.lower() not in _NOT_LANGUAGES:
+                return value.lower()
+        match = _LANGUAGE_CLASS.search(element.get("class", ""))
+        if match and _LANGUAGE_OK.match(match[1]) and match[1].lower() not in _NOT_LANGUAGES:
+            return match[1].lower()
+    return ""
+
+
+def _fenced(pre: etree._Element) -> str:
+    code = _code_text(pre).replace("\r\n", "\n").replace("\t", "    ")
+    code = code.strip("\n").rstrip()
+    longest = max((len(run) for run in re.findall(r"`{3,}", code)), default=2)
+    fence = "`" * max(3, longest + 1)
+    return f"{fence}{code_language(pre)}\n{code}\n{fence}"
+
+
+def _code_text(pre: etree._Element) -> str:
+    """The text of a code block with ``<br>`` and per-line block elements as line breaks."""
+    for element in pre.iter():
+        if element is pre or not isinstance(element.tag, str):
+            continue
+        if element.tag == "br":
+            element.tail = "\n" + (element.tail or "")
+        elif element.tag in ("div", "p", "li", "tr"):
+            text = element.text_content()
+            if text and not text.endswith("\n"):
+                element.tail = "\n" + (element.tail or "")
+    return pre.text_content()
+
+
+# -- tables -----------------------------------------------------------------------------------
+
+
+def is_layout_table(table: etree._Element) -> bool:
+    """A table that lays out the page rather than holding data."""
+    if table.get("role") in ("presentation", "none"):
+        return True
+    if table.find(".//table") is not None:
+        return True
+    rows = _rows(table)
+    cells = [cell for row in rows for cell in row]
+    if len(rows) < 2 and table.find(".//th") is None:
+        return True
+    if not cells or max(len(row) for row in rows) < 2:
+        return True
+    if any(cell.find(f".//{tag}") is not None for cell in cells for tag in _BLOCK_TAGS[4:]):
+        return True
+    characters = sum(len(text_of(cell)) for cell in cells)
+    return characters / len(cells) > _TABLE_CELL_LIMIT
+
+
+def _unwrap_layout_tables(root: etree._Element) -> None:
+    for table in list(root.iter("table")):
+        if table.getparent() is None or not is_layout_table(table):
+            continue
+        for element in list(table.iter("tbody", "thead", "tfoot", "tr", "td", "th", "caption")):
+            if element.tag in ("td", "th", "caption", "tr"):
+                element.tag = "div"
+            else:
+                unwrap(element)
+        table.tag = "div"
+
+
+def _rows(table: etree._Element) -> list[list[etree._Element]]:
+    rows = [
+        row
+        for row in table.iter("tr")
+        if next((a for a in row.iterancestors("table")), None) is table
+    ]
+    return [[cell for cell in row if cell.tag in ("td", "th")] for row in rows]
+
+
+def _cell_text(cell: etree._Element) -> str:
+    text = text_of(cell).replace("\\", "\\\\").replace("|", "\\|")
+    return text or " "
+
+
+def _gfm_table(table: etree._Element) -> str:
+    rows = _rows(table)
+    grid: list[list[str]] = []
+    for row in rows:
+        line: list[str] = []
+        for cell in row:
+            line.append(_cell_text(cell))
+            try:
+                span = int(cell.get("colspan", "1"))
+            except ValueError:
+                span = 1
+            line += [" "] * (min(max(span, 1), 50) - 1)
+        grid.append(line)
+    grid = [line for line in grid if any(cell.strip() for cell in line)]
+    if not grid:
+        return ""
+    width = max(len(line) for line in grid)
+    grid = [line + [" "] * (width - len(line)) for line in grid]
+    out = ["| " + " | ".join(grid[0]) + " |", "|" + "|".join(["---"] * width) + "|"]
+    out += ["| " + " | ".join(line) + " |" for line in grid[1:]]
+    caption = table.find("caption")
+    if caption is not None and text_of(caption):
+        out.insert(0, text_of(caption) + "\n")
+    return "\n".join(out)
+
+
+# -- definition lists -------------------------------------------------------------------------
+
+
+def _definition_lists(root: etree._Element) -> None:
+    """``<dt>`` becomes a bold paragraph, ``<dd>`` a paragraph (html2text would indent ``dd``
+    four spaces, which Markdown reads as code)."""
+    for dl in list(root.iter("dl")):
+        for term in dl.iter("dt"):
+            term.tag = "p"
+            strong = lxml.html.Element("strong")
+            strong.text, term.text = term.text, None
+            for child in list(term):
+                strong.append(child)
+            term.append(strong)
+        for definition in dl.iter("dd"):
+            definition.tag = "p"
+        dl.tag = "div"
+
+
+# -- length -----------------------------------------------------------------------------------
+
+
+def truncate(markdown: str, max_chars: int) -> str:
+    """Cut ``markdown`` to at most ``max_chars``, at a block boundary when one is near."""
+    head = markdown[:max_chars]
+    for boundary in ("\n\n", "\n"):
+        cut = head.rfind(boundary)
+        if cut >= max_chars // 2:
+            return head[:cut].rstrip() + "\n"
+    return head
+
+
+def estimate_tokens(text: str) -> int:
+    """Estimate LLM tokens: one per CJK character, one per four other characters (rounded up).
+
+    Tokenizers differ; this errs high for CJK, where a character is often a token or more, and
+    matches the common four-characters-a-token rule for Latin text.
+    """
+    cjk = len(_CJK.findall(text))
+    other = len(text) - cjk
+    return cjk + (other + 3) // 4

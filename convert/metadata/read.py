@@ -1,0 +1,376 @@
+"""Page metadata: title, description, canonical URL, site name, image, language, final URL,
+author and publication date, each read from an ordered list of sources with checks, the way
+good metadata scrapers do.
+
+For every field, :mod:`convert.metadata.rules` names the sources best first (JSON-LD, Open
+Graph, Twitter cards, microdata and RDFa, ``<meta name>``, ``<link rel>``, then what a reader
+sees: the ``<title>``, the headline, the byline, the first meaningful paragraph, the largest
+content image). A value is normalised (entities, whitespace, absolute URLs, BCP 47 tags, ISO
+8601 dates) and refused when it is junk (a placeholder image or tracking pixel, "Home", a
+site-wide boilerplate description, a name that names nobody); the next source is asked then.
+Sources are read lazily: a page whose head says everything costs one pass over its tree.
+
+The title is the page's headline as the reader sees it when it agrees with a title the page
+states (the stated titles have the site's name trimmed first), else the first stated title
+with its site name trimmed. The site name falls back to the JSON-LD publisher, the application
+name, the part of the ``<title>`` or the logo's text that names the domain, then a readable
+form of the domain.
+
+Every field is capped here, where the page is read, so that a hostile page (a 5 MB ``<title>``)
+cannot make the frames, answers and caches built from its metadata large: texts are cut to
+``TEXT_LIMITS`` characters (an ellipsis last), and a URL longer than ``URL_LIMIT`` is dropped
+rather than cut (a cut URL points somewhere else).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from functools import cached_property
+from urllib.parse import urlsplit
+
+import lxml.html
+from lxml import etree
+
+from convert.metadata import authors, dates, images, rules, sites, visible
+from convert.metadata import byline as bylines
+from convert.metadata import rules_bylines as byline_rules
+from convert.metadata.sources import PageSources
+from convert.metadata.titles import (
+    agrees,
+    junk_title,
+    main_part,
+    site_parts,
+    stated_title,
+    trim_site,
+    variants,
+)
+from convert.metadata.values import (
+    URL_LIMIT,
+    absolute_url,
+    author_name,
+    clean_text,
+    compact,
+    comparable,
+    language_tag,
+    readable_domain,
+    words,
+)
+
+FIELDS = (
+    "title",
+    "description",
+    "canonical_url",
+    "site_name",
+    "image",
+    "language",
+    "final_url",
+    "author",
+    "published_at",
+)
+"""The metadata every Markdown answer carries (``metadata``), all strings, "" when unknown."""
+FIELD_HELP = {
+    "title": "The page's title: its visible headline, or the title it states without the "
+    "site's name.",
+    "description": "The page's summary as it states it, else its first meaningful paragraph.",
+    "canonical_url": "The page's canonical URL (the final URL when it states none).",
+    "site_name": "The site's name (as the site states it, or as its title or logo names it; "
+    "else the readable domain).",
+    "image": "The page's preview image, an absolute URL.",
+    "language": "The page's language as a BCP 47 tag (en, en-US, zh-Hant-TW).",
+    "final_url": "The URL the page was read from, after redirects.",
+    "author": "Who wrote the page, as it names them (several joined by commas).",
+    "published_at": "When the page says it was published, ISO 8601 (a date, or date and time "
+    "with the page's offset).",
+}
+"""What each field holds, for the API description and the README."""
+TEXT_LIMITS = {
+    "title": 300,
+    "description": 1000,
+    "site_name": 300,
+    "language": 35,
+    "author": 300,
+    "published_at": 35,
+}
+"""Longest text kept of each text field, in characters."""
+ELLIPSIS = "\u2026"
+_SCAN_FACTOR = 8
+"""Whitespace is collapsed over at most this many times a field's limit (a value is cut anyway)."""
+
+
+@dataclass
+class PageMetadata:
+    """A page's metadata; the fields of :data:`FIELDS` and what embeds need besides."""
+
+    title: str = ""
+    description: str = ""
+    canonical_url: str = ""
+    site_name: str = ""
+    image: str = ""
+    language: str = ""
+    final_url: str = ""
+    author: str = ""
+    published_at: str = ""
+    image_width: int = 0
+    """The image's width in pixels when the page declares it (0: unknown)."""
+    image_height: int = 0
+    stated_title: str = ""
+    """The title as the page states it, site name and all (what main-content extraction uses
+    to tell the headline from a logo)."""
+
+    def as_dict(self) -> dict[str, str]:
+        """The fields of :data:`FIELDS`."""
+        return {name: getattr(self, name) for name in FIELDS}
+
+
+def page_metadata(root: lxml.html.HtmlElement, url: str) -> dict[str, str]:
+    """Every field of :data:`FIELDS` as a string ("" when the page says nothing)."""
+    return read_metadata(root, url).as_dict()
+
+
+def read_metadata(root: lxml.html.HtmlElement, url: str) -> PageMetadata:
+    """The page's metadata (``root`` is not changed)."""
+    reader = _Reader(PageSources(root), url)
+    found = PageMetadata(final_url=cap_url(url))
+    found.title = reader.title()
+    found.stated_title = cap_text(stated_title(reader.sources), TEXT_LIMITS["title"])
+    found.description = reader.description(found.title)
+    found.canonical_url = reader.canonical() or found.final_url
+    found.site_name = reader.site_name()
+    found.image, found.image_width, found.image_height = reader.image()
+    found.language = reader.language()
+    found.author = reader.author()
+    found.published_at = reader.published()
+    for name, limit in TEXT_LIMITS.items():
+        setattr(found, name, cap_text(getattr(found, name), limit))
+    return found
+
+
+def cap_text(value: str, limit: int) -> str:
+    """``value`` with whitespace collapsed, cut to ``limit`` characters (the last an ellipsis)
+    when longer."""
+    scanned = value[: limit * _SCAN_FACTOR]
+    text = " ".join(scanned.split())
+    if len(text) <= limit and len(scanned) == len(value):
+        return text
+    return text[: limit - 1].rstrip() + ELLIPSIS
+
+
+def cap_url(value: str) -> str:
+    """``value``, or "" when it is longer than ``URL_LIMIT``."""
+    return value if len(value) <= URL_LIMIT else ""
+
+
+_Shown = tuple[etree._Element, str]
+"""A visible headline and its text."""
+_Check = Callable[[str], str]
+"""Normalises a raw value, or refuses it with ""."""
+
+
+class _Reader:
+    """The sources of one page, asked field by field."""
+
+    def __init__(self, sources: PageSources, url: str) -> None:
+        self.sources = sources
+        self.url = url
+        self.headline: etree._Element | None = None
+        self.domain = readable_domain(url)
+        self._domain_names = sites.domain_names(self.domain)
+        self.at_home = urlsplit(url).path in ("", "/")
+        """Whether the page is its site's home page."""
+        self._sites: set[str] | None = None
+
+    # -- raw values by source name --------------------------------------------------------------
+
+    def values(self, source: str) -> Iterator[str]:
+        """The raw values of one source (see the ``*_SOURCES`` tables), in page order."""
+        kind, _, name = source.partition(":")
+        pages = self.sources
+        if kind == "meta":
+            yield from pages.meta.get(name, ())
+        elif kind == "jsonld":
+            yield from pages.entities.source(name)
+        elif kind == "card":
+            yield from pages.card(name)
+        elif kind in ("microdata", "rdfa"):
+            yield from pages.properties(kind, name)
+        elif kind == "link":
+            for element in pages.links.get(name, ()):
+                yield element.get("href") or ""
+        elif source == "document:title":
+            yield pages.title
+        elif source == "document:lang":
+            yield pages.lang
+        elif source == "document:domain":
+            yield self.domain
+        elif source == "document:title-site":
+            yield from sites.naming_site(site_parts(pages.title), self._domain_names)
+        elif source == "document:logo":
+            logos = visible.logo_texts(pages.images)
+            named = ((text, rules.SITE_NAME_EXTRA_WORDS) for text in logos)
+            yield from sites.naming_site(named, self._domain_names)
+        elif source == "document:paragraph":
+            yield visible.first_paragraph(pages.paragraphs)
+        elif source == "document:byline":
+            yield self._byline.author
+        elif source == "document:dateline":
+            yield self._byline.published
+        elif source == "document:time":
+            yield visible.first_time(pages.times)
+        elif source == "document:url":
+            found = rules.URL_DATE.search(urlsplit(self.url).path)
+            yield "-".join(found.groups()) if found else ""
+
+    @cached_property
+    def _byline(self) -> bylines.Byline:
+        """The byline under the headline (the first ``<h1>`` when none agreed with a stated
+        title; the start of the ``<article>`` or ``<main>`` when there is none)."""
+        anchor = self.headline
+        if anchor is None:
+            shown = next(visible.headlines(self.sources.h1), None)
+            anchor = shown[0] if shown else None
+        if anchor is not None:
+            return bylines.byline(anchor)
+        if self.sources.containers:
+            return bylines.byline(self.sources.containers[0], inside=True)
+        return bylines.Byline()
+
+    def _checked(self, sources: tuple[str, ...], check: _Check) -> Iterator[str]:
+        """The values of ``sources`` in order that pass ``check`` (which also normalises)."""
+        for source in sources:
+            for raw in self.values(source):
+                value = check(raw) if raw else ""
+                if value:
+                    yield value
+
+    # -- fields ---------------------------------------------------------------------------------
+
+    def title(self) -> str:
+        """The visible headline when it agrees with a stated title, else the first stated
+        title (its site name trimmed), else the first visible headline."""
+        stated: list[str] = []
+        sites = self._site_names()
+        seen: set[str] = set()
+        overlong = ""
+        for source in (*rules.TITLE_SOURCES, *rules.TITLE_FALLBACK_SOURCES):
+            if stated and source in rules.TITLE_FALLBACK_SOURCES:
+                break
+            for raw in self.values(source):
+                if not raw or raw in seen:
+                    continue
+                seen.add(raw)
+                text = clean_text(raw)
+                if len(text) > rules.TITLE_MAX_CHARS:
+                    overlong = overlong or text
+                if not text or len(text) > rules.TITLE_MAX_CHARS:
+                    continue
+                trimmed = trim_site(text, sites)
+                if not junk_title(trimmed) and trimmed not in stated:
+                    stated.append(trimmed)
+        parts = [set(words(part)) for title in stated for part in variants(title)]
+        first: _Shown | None = None
+        for tag in ("h1", "h2"):
+            group = self.sources.h1 if tag == "h1" else self.sources.h2  # h2 only when needed
+            for element, text in self._shown(group, sites):
+                first = first or (element, text)
+                shown = set(words(text))
+                if any(agrees(shown, part) for part in parts):
+                    self.headline = element
+                    trimmed = trim_site(text, sites)
+                    tagged = rules.HEADLINE_TAGLINE.search(trimmed)
+                    return main_part(trimmed) if tagged else trimmed
+            if first is not None:
+                break  # a page with a visible <h1> has its headline there, if anywhere
+        if stated:
+            return main_part(stated[0])
+        return first[1] if first else overlong  # a paragraph for a title, as a last resort
+
+    def _shown(self, elements: list[etree._Element], sites: set[str]) -> Iterator[_Shown]:
+        """The visible headlines among ``elements`` worth comparing with the stated titles."""
+        count = 0
+        for element, text in visible.headlines(elements):
+            short = len(text) <= rules.TITLE_MAX_CHARS
+            if short and not junk_title(text) and compact(text) not in sites:
+                yield element, text
+                count += 1
+            if count >= rules.HEADLINES_READ:
+                return
+
+    def description(self, title: str) -> str:
+        site_wide = {
+            comparable(value)
+            for entity in (self.sources.entities.site, self.sources.entities.organization)
+            if entity is not None
+            for value in [entity.get("description")]
+            if isinstance(value, str)
+        }
+        at_home = self.at_home
+
+        def check(raw: str) -> str:
+            text = clean_text(raw)
+            short = len(text) < rules.DESCRIPTION_MIN_CHARS
+            if short or len(text.split()) < rules.DESCRIPTION_MIN_WORDS:
+                return ""
+            if rules.BOILERPLATE_DESCRIPTIONS.match(text):
+                return ""
+            said = comparable(text)
+            if said == comparable(title) or (said in site_wide and not at_home):
+                return ""
+            return rules.DESCRIPTION_DOTS.sub(ELLIPSIS, text)
+
+        return next(self._checked(rules.DESCRIPTION_SOURCES, check), "")
+
+    def canonical(self) -> str:
+        at_home = self.at_home
+
+        def check(raw: str) -> str:
+            url = absolute_url(self.url, raw)
+            if not url:
+                return ""
+            # A canonical URL naming the site's home on a deeper page is a template's mistake.
+            parts = urlsplit(url)
+            if parts.path in ("", "/") and not at_home and not parts.query:
+                return ""
+            return url
+
+        return next(self._checked(rules.CANONICAL_SOURCES, check), "")
+
+    def site_name(self) -> str:
+        return sites.site_name(lambda names: self._checked(names, sites.checked_name))
+
+    def image(self) -> tuple[str, int, int]:
+        """(URL, width, height) of the page's image; sizes 0 when not declared."""
+        return images.page_image(self.sources, self.url, self.values)
+
+    def language(self) -> str:
+        return next(self._checked(rules.LANGUAGE_SOURCES, language_tag), "")
+
+    def author(self) -> str:
+        """The page's author (see :mod:`convert.metadata.authors`); an author element elsewhere
+        on the page (then a link to an author's page) is asked only when nothing else names
+        one, and not on a site's home or a page whose main entity names none."""
+        stated = authors.stated(self.values)
+        shown = author_name(self._byline.author) if self._byline.author else ""
+        if stated or shown:
+            return authors.weighed(stated, shown, self._site_names())
+        if self.at_home or self.sources.entities.main is not None:
+            return ""
+        thread = bool(byline_rules.THREAD_URL.search(urlsplit(self.url).path))
+        marked = authors.marked(self.sources.author_marked(thread), thread=thread)
+        return marked or authors.marked(self.sources.author_links())
+
+    def published(self) -> str:
+        """The page's publication date (see :mod:`convert.metadata.dates`)."""
+        return dates.published(self.values, updated=self._byline.updated)
+
+    def _site_names(self) -> set[str]:
+        """The site's names as :func:`compact` writes them: stated ones and the domain's."""
+        if self._sites is None:
+            named = tuple(name for name in rules.SITE_NAME_SOURCES if name in rules.SITE_NAMES)
+            found = self._checked(named, sites.checked_name)
+            self._sites = {compact(value) for value in found} | self._domain_names
+        return self._sites
+
+
+def _text(value: object) -> bool:
+    return isinstance(value, str) and bool(value.strip())
