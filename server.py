@@ -22,6 +22,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from app.admin import keys_command, providers_command, usage_command
+from app.allocator import release_large_blocks
 from app.config import (
     Settings,
     load_settings,
@@ -34,7 +35,6 @@ from app.effective import render_effective, unknown_variables
 from app.oneshot import OneShot, parameters_help, parse_pairs, run_once
 from app.services import close_services, open_services
 from app.web import make_api_app, make_frame_app, make_metrics_app, make_server
-from handlers.allocator import release_large_blocks
 from handlers.base import RequestIdFilter
 from settings.fields import SettingsError
 

@@ -13,7 +13,7 @@ from pathlib import Path
 from app.config import Settings
 from app.services import registry_path
 from convert.embed.providers import RegistryError
-from services.registry import load_registry_file
+from services.embeds.provider_files import load_registry_file
 from store.store import Store
 
 

@@ -7,12 +7,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any
 
 from browser.farm.settings import FarmSettings
 from browser.fetch.client import FetchSettings
 from browser.proxies import ProxyPool, ProxySettings
-from services.billing import CreditSettings
+from handlers.settings import ServerSettings
+from services.accounts.billing import CreditSettings
+from services.accounts.plans import DEFAULT_PLANS, PlanSettings
 from services.embeds import OembedSettings
 from services.jobs.settings import JobSettings
 from services.pool import ConvertSettings
@@ -24,102 +26,11 @@ from settings.fields import (
     default_environ,
     env_prefix,
     read_toml,
-    setting,
 )
 from settings.render import reference_rows, render_section
 from store.cache import CacheSettings
 from store.db import StoreSettings
 from store.screenshots import ScreenshotSettings
-
-
-@dataclass
-class ServerSettings:
-    """Listeners and public addresses. The API and the frame host are separate origins."""
-
-    SECTION: ClassVar[str] = "server"
-    host: str = setting("127.0.0.1", "Address the API and frame-host listeners bind to.")
-    port: int = setting(8080, "Port of the API listener.", min=1, max=65535)
-    frame_port: int = setting(8081, "Port of the frame-host listener.", min=1, max=65535)
-    metrics_host: str = setting("127.0.0.1", "Address the Prometheus metrics listener binds to.")
-    metrics_port: int = setting(9108, "Port of the metrics listener (/metrics).", min=1, max=65535)
-    metrics_org_labels: bool = setting(
-        True,
-        "Name the organization in the org label of per-organization metrics "
-        "(pagecast_credits_total). false: the label stays, with the value - for everyone, so "
-        "dashboards keep their queries and no customer name reaches the metrics.",
-    )
-    base_url: str = setting(
-        "", "Public URL of the API, used in links such as screenshotUrl. Empty: http://host:port."
-    )
-    frame_host: str = setting(
-        "", "Public URL of the frame host, used in frame_url. Empty: http://host:frame_port."
-    )
-    xheaders: bool = setting(
-        False, "Trust X-Forwarded-For and X-Real-Ip from a reverse proxy in front of Pagecast."
-    )
-    shutdown_timeout: float = setting(
-        10.0, "Seconds in-flight requests may take to finish after SIGTERM.", min=0, max=600
-    )
-    log_level: str = setting(
-        "info", "Lowest level logged.", choices=("debug", "info", "warning", "error")
-    )
-    log_format: str = setting(
-        "text",
-        "text: readable lines; json: one JSON object per line (for journald and log shippers).",
-        choices=("text", "json"),
-    )
-    strict_params: bool = setting(
-        False,
-        "Answer a request that sends a parameter its endpoint does not know with 400 "
-        "(invalid_parameter) instead of a warning (X-Pagecast-Warnings and a warnings list).",
-    )
-
-    def public_base_url(self) -> str:
-        return (self.base_url or f"http://{self.host}:{self.port}").rstrip("/")
-
-    def public_frame_host(self) -> str:
-        return (self.frame_host or f"http://{self.host}:{self.frame_port}").rstrip("/")
-
-
-@dataclass
-class PlanSettings:
-    """A plan: what its keys may use and how fast."""
-
-    badge: bool = setting(True, "Show the Pagecast badge on hosted frames.")
-    premium: bool = setting(False, "May use the premium proxy tier.")
-    superior: bool = setting(False, "May use the superior proxy tier.")
-    requests_per_second: float = setting(
-        5.0, "Sustained requests per second per key (token bucket rate).", min=0.01
-    )
-    burst: int = setting(10, "Requests a key may send at once (token bucket size).", min=1)
-    monthly_credits: int = setting(
-        10_000,
-        "Credits per UTC calendar month; requests beyond it are answered 429 quota_exceeded "
-        "until the month ends. 0 means unlimited.",
-        min=0,
-    )
-
-    def proxy_tiers(self) -> frozenset[str]:
-        """The proxy tiers keys of this plan may use (standard is in every plan)."""
-        tiers = {"standard"}
-        if self.premium:
-            tiers.add("premium")
-        if self.superior:
-            tiers.add("superior")
-        return frozenset(tiers)
-
-
-DEFAULT_PLANS: dict[str, PlanSettings] = {
-    "free": PlanSettings(),
-    "pro": PlanSettings(
-        badge=False,
-        premium=True,
-        superior=True,
-        requests_per_second=50.0,
-        burst=100,
-        monthly_credits=1_000_000,
-    ),
-}
 
 SECTIONS: tuple[type, ...] = (
     ServerSettings,

@@ -9,7 +9,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from app.config import DEFAULT_PLANS, SECTIONS, PlanSettings, Settings
+from app.config import SECTIONS, Settings
+from services.accounts.plans import DEFAULT_PLANS, PlanSettings
 from settings.fields import ENV_PREFIX, declared_fields, env_prefix
 from settings.render import toml_value
 

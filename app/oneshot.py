@@ -29,15 +29,16 @@ from urllib.parse import quote, urlencode, urlsplit
 from tornado.httpclient import AsyncHTTPClient, HTTPClientError, HTTPResponse
 from tornado.httpserver import HTTPServer
 
-from app.config import PlanSettings, Settings
+from app.config import Settings
 from app.services import Services, close_services, open_services
 from app.web import make_api_app
 from browser.resolver import ResolutionError, system_resolver
 from browser.ssrf import AddressPolicy, Refusal, URLRefusedError, normalise_url
-from handlers.markdown_params import MARKDOWN_PARAMS
-from handlers.oembed import OEMBED_PARAMS
-from handlers.params import Param, ParamTable
-from handlers.screenshot import SCREENSHOT_PARAMS
+from handlers.params.markdown import MARKDOWN_PARAMS
+from handlers.params.oembed import OEMBED_PARAMS
+from handlers.params.screenshot import SCREENSHOT_PARAMS
+from handlers.params.table import Param, ParamTable
+from services.accounts.plans import PlanSettings
 
 ROUTES = {
     "screenshot": "/api/1.1/screenshot/{}",

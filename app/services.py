@@ -1,4 +1,5 @@
-"""The shared services handed to every handler through ``initialize``."""
+"""The composition root's parts and use cases: built once by the server, handed to every handler
+through ``initialize`` (the handlers see them as :class:`handlers.context.UseCases`)."""
 
 from __future__ import annotations
 
@@ -17,18 +18,19 @@ from browser.farm import Farm
 from browser.farm.browser import Egress
 from browser.fetch.client import Fetcher
 from convert.embed.providers import ProviderRegistry, RegistryError
-from handlers.jobs import MarkdownPages
-from handlers.lookupgate import AddressGate
-from handlers.ratelimit import RateLimiter
-from services.embeds import EmbedResolver
+from handlers.errors import MarkdownPageErrors
+from handlers.settings import ServerSettings
+from services.accounts import AccountService
+from services.embeds import EmbedResolver, EmbedService
+from services.embeds.provider_files import builtin_providers, load_registry_file
+from services.fetch_policy import PageFetcher
 from services.frames import FrameService
+from services.health import HealthService
 from services.jobs.crawl import CrawlDiscovery
 from services.jobs.runner import JobRunner
 from services.jobs.service import JobService
 from services.markdown import MarkdownService
-from services.pages import PageFetcher
 from services.pool import ConverterPool
-from services.registry import builtin_providers, load_registry_file
 from services.screenshots import ScreenshotService
 from services.site_map import SiteMapper
 from services.webhooks import WebhookSender
@@ -51,13 +53,11 @@ class Services:
     fetcher: Fetcher
     pages: PageFetcher
     pool: ConverterPool
-    limiter: RateLimiter
     farm: Farm
     screenshots: ScreenshotStore
     frames: FrameStore
     embeds: EmbedResolver
     egress: list[EgressGuard] = field(default_factory=list)
-    key_gate: AddressGate = field(default_factory=AddressGate)
     jobs: JobService | None = None
     runner: JobRunner | None = None
     job_pool: ConverterPool | None = None
@@ -66,23 +66,37 @@ class Services:
     in_flight: int = 0
     draining: bool = False
     _idle: asyncio.Event = field(default_factory=asyncio.Event)
+    _account_service: AccountService | None = None
     _frame_service: FrameService | None = None
     _webhook_sender: WebhookSender | None = None
+
+    @property
+    def server(self) -> ServerSettings:
+        return self.settings.server
+
+    @property
+    def account_service(self) -> AccountService:
+        """Keys, plans, rate limits, quotas and charging; built once, as it holds the rate
+        limit's buckets and the key lookups' lines."""
+        if self._account_service is None:
+            settings = self.settings
+            self._account_service = AccountService(
+                self.store,
+                settings.plans,
+                settings.credits,
+                org_labels=lambda: settings.server.metrics_org_labels,
+            )
+        return self._account_service
 
     @property
     def frame_service(self) -> FrameService:
         """The frames use case; built once, as it owns the card pages' memory cache."""
         if self._frame_service is None:
-
-            def badge(plan_name: str) -> bool:
-                plan = self.settings.plans.get(plan_name)
-                return plan.badge if plan is not None else True
-
             self._frame_service = FrameService(
                 self.frames,
                 self.embeds,
                 frame_host=lambda: self.settings.server.public_frame_host(),  # noqa: PLW0108 (read per call)
-                badge=badge,
+                badge=self.account_service.plan_badge,
                 cache_bytes=lambda: self.settings.oembed.frame_page_cache_bytes,
             )
         return self._frame_service
@@ -91,8 +105,23 @@ class Services:
     def markdown_service(self) -> MarkdownService:
         """The Markdown use case over the current parts (a light object, made per request)."""
         return MarkdownService(
-            self.fetcher, self.pages, self.farm, self.pool, self.settings.credits
+            self.fetcher,
+            self.pages,
+            self.farm,
+            self.pool,
+            credits=self.settings.credits,
+            limits=self.settings.convert,
         )
+
+    @property
+    def embed_service(self) -> EmbedService:
+        """The oEmbed use case over the resolver and the frames (made per request)."""
+        return EmbedService(self.embeds, self.frame_service, self.settings.credits)
+
+    @property
+    def health_service(self) -> HealthService:
+        """Readiness over the store and the farm (made per request)."""
+        return HealthService(self.store, self.farm, lambda: self.draining)
 
     @property
     def webhook_sender(self) -> WebhookSender:
@@ -246,7 +275,6 @@ async def open_services(settings: Settings, own_endpoints: list[tuple[str, int]]
         fetcher,
         pages,
         pool,
-        RateLimiter(),
         farm,
         screenshots,
         FrameStore(store),
@@ -262,23 +290,23 @@ JOB_NICENESS = 10
 
 
 def start_jobs(services: Services) -> None:
-    """The jobs service and this process's runner, started on the running loop. Job pages are
-    read and answered as the Markdown endpoint would (its table and error shape, given here),
-    and convert in a pool of their own at a lower CPU priority; the runner works on fewer
-    pages while the process serves other requests."""
+    """The jobs service and this process's runner, started on the running loop. Job pages go
+    through the Markdown service, convert in a pool of their own at a lower CPU priority, and a
+    failed page is told in the Markdown error shape (the API's table, given here); the runner
+    works on fewer pages while the process serves other requests."""
     settings = services.settings
     pool = ConverterPool(
         settings.convert, workers=settings.jobs.conversion_workers, niceness=JOB_NICENESS
     )
     services.job_pool = pool
     markdown = MarkdownService(
-        services.fetcher, services.pages, services.farm, pool, settings.credits
+        services.fetcher,
+        services.pages,
+        services.farm,
+        pool,
+        credits=settings.credits,
+        limits=settings.convert,
     )
-
-    def quota(plan: str) -> int:
-        found = settings.plans.get(plan)
-        return found.monthly_credits if found is not None else 0
-
     sender = services.webhook_sender
 
     def notify(job: ActiveJob, event: dict[str, Any]) -> None:
@@ -288,9 +316,9 @@ def start_jobs(services: Services) -> None:
     runner = JobRunner(
         services.store,
         lambda: markdown,
-        MarkdownPages(settings),
+        MarkdownPageErrors(),
         settings.jobs,
-        quota=quota,
+        accounts=services.account_service,
         discovery=CrawlDiscovery(services.fetcher, pool),
         busy=services.serving,
         notify=notify,

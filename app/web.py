@@ -21,12 +21,13 @@ from handlers import (
     markdown,
     metrics,
     oembed,
-    openapi,
     playground,
     screenshot,
     site_map,
 )
 from handlers.base import BaseHandler, NotFoundHandler
+from handlers.context import UseCases
+from handlers.openapi import document as openapi
 
 access_log = logging.getLogger("pagecast.access")
 
@@ -49,14 +50,14 @@ def log_request(handler: tornado.web.RequestHandler) -> None:
     duration = handler.request.request_time()
     metrics.REQUESTS.labels(endpoint, str(status)).inc()
     metrics.LATENCY.labels(endpoint).observe(duration)
-    key_info = getattr(handler, "key_info", None)
+    account = getattr(handler, "account", None)
     level = logging.INFO if status < 500 else logging.ERROR
     fields = {
         "method": handler.request.method or "",
         "path": handler.request.path[:300],
         "status": status,
         "endpoint": endpoint,
-        "org": key_info.org if key_info else "-",
+        "org": account.org if account else "-",
         "credits": getattr(handler, "billed", 0),
         "error": getattr(handler, "error_kind", None) or "-",
         "duration_ms": round(duration * 1000, 1),
@@ -81,10 +82,16 @@ def log_request(handler: tornado.web.RequestHandler) -> None:
     )
 
 
+def use_cases(services: Services) -> UseCases:
+    """What the handlers are given: the root's services, as the use cases they call (mypy holds
+    ``Services`` to the handlers' protocol here)."""
+    return services
+
+
 def _settings(services: Services) -> dict[str, Any]:
     return {
         "default_handler_class": NotFoundHandler,
-        "default_handler_args": {"services": services},
+        "default_handler_args": {"services": use_cases(services)},
         "log_function": log_request,
         "compress_response": False,
         "serve_traceback": False,
@@ -93,7 +100,7 @@ def _settings(services: Services) -> dict[str, Any]:
 
 def _routes(services: Services, *modules: Any) -> list[Any]:
     return [
-        (path, handler, {"services": services})
+        (path, handler, {"services": use_cases(services)})
         for module in modules
         for path, handler in module.ROUTES
     ]
@@ -127,7 +134,7 @@ def make_api_app(services: Services) -> tornado.web.Application:
             docs,
             playground,
         ),
-        (r"/robots\.txt", RobotsHandler, {"services": services}),
+        (r"/robots\.txt", RobotsHandler, {"services": use_cases(services)}),
     ]
     return tornado.web.Application(routes, **_settings(services))
 
@@ -150,7 +157,10 @@ class MetricsHandler(BaseHandler):
 
 def make_metrics_app(services: Services) -> tornado.web.Application:
     """The metrics listener, for Prometheus scraping."""
-    routes = [(r"/metrics", MetricsHandler, {"services": services}), *_routes(services, health)]
+    routes = [
+        (r"/metrics", MetricsHandler, {"services": use_cases(services)}),
+        *_routes(services, health),
+    ]
     return tornado.web.Application(routes, **_settings(services))
 
 

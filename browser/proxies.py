@@ -165,11 +165,6 @@ def _parse_entry(tier: str, entry: str, label: str, problems: list[str]) -> Prox
     return ProxyRoute(tier=tier, url=text, country=country)
 
 
-def valid_country(code: str) -> bool:
-    """A two-letter country code (letters only; case is ignored)."""
-    return bool(_COUNTRY.fullmatch(code.strip().lower()))
-
-
 def ladder(start: str, allowed: Sequence[str], *, attempts: int, escalate: bool) -> list[str]:
     """The tier of each attempt: ``start``, then one allowed tier up per retry (staying on the
     highest once there), or ``start`` every time without escalation."""

@@ -315,13 +315,6 @@ class AddressPolicy:
         """Whether ``host`` (canonical form, as in :class:`Target`) on ``port`` is allow-listed."""
         return (host, None) in self._allowed or (host, port) in self._allowed
 
-    def address_refusal(self, address: str, *, listed: bool = False) -> str | None:
-        """Why ``address`` may not be connected to, or None; ``listed`` relaxes it as above."""
-        literal = _literal(address)
-        if literal is None:
-            return "not an IP address"
-        return refusal_reason(literal, allow_private=listed)
-
     async def check(self, url: str, resolver: Resolver) -> Target:
         """Approve ``url`` or refuse it.
 

@@ -1,5 +1,6 @@
-"""The handler base classes: request ids, JSON errors in the endpoint's shape, API-key
-authentication, rate limiting, parameter parsing and billing. Every route derives from these."""
+"""The handler base classes: request ids, JSON errors in the endpoint's shape, the key, rate limit
+and quota checked through the account service, parameter parsing, and the credits header. Every
+route derives from these."""
 
 from __future__ import annotations
 
@@ -9,22 +10,19 @@ import logging
 import re
 import time
 import uuid
-from datetime import UTC, datetime, timedelta
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any, cast
 
 import tornado.web
 
 from handlers import metrics
-from handlers.auth import key_owner
+from handlers.auth import presented_key
+from handlers.context import UseCases
 from handlers.errors import ApiError, Shape, from_exception, from_status, render
-from handlers.json_params import read_json_body
-from handlers.params import P, ParamProblem, ParamTable
+from handlers.params.json_body import read_json_body
+from handlers.params.table import P, ParamProblem, ParamTable
 from handlers.target import decode_target, mend_slashes, unencoded, with_query
-from store.store import KeyInfo, StoreUnavailable
-
-if TYPE_CHECKING:  # the composition root builds what the handlers are given
-    from app.config import PlanSettings
-    from app.services import Services
+from services.accounts import Account, Quota
+from services.failure import StoreUnavailable
 
 log = logging.getLogger(__name__)
 
@@ -56,10 +54,10 @@ class BaseHandler(tornado.web.RequestHandler):
     # way for them as they do for other requests.
     background: bool = False
 
-    def initialize(self, services: Services) -> None:
+    def initialize(self, services: UseCases) -> None:
         self.services = services
         self.billed = 0
-        self.key_info: KeyInfo | None = None
+        self.account: Account | None = None
         self.error_kind: str | None = None
         # What the access line reports beside the basics: the proxy tier, whether a browser
         # rendered, the oEmbed tier... set by the handlers that know.
@@ -70,7 +68,7 @@ class BaseHandler(tornado.web.RequestHandler):
         the X-Pagecast-Warnings header, and a ``warnings`` list in a JSON answer."""
         self.kept_headers: dict[str, str] = {}
         """Headers every answer carries, errors included (the rate limit's)."""
-        self._quota: tuple[int, int] | None = None
+        self._quota: Quota | None = None
         """The plan's monthly credits and those used before this request, once checked."""
 
     @property
@@ -109,9 +107,7 @@ class BaseHandler(tornado.web.RequestHandler):
         monthly quota)."""
         quota = getattr(self, "_quota", None)
         if quota is not None:
-            limit, used = quota
-            left = max(limit - used - getattr(self, "billed", 0), 0)
-            self.set_header("X-Credits-Remaining", str(left))
+            self.set_header("X-Credits-Remaining", str(quota.left(getattr(self, "billed", 0))))
 
     def compute_etag(self) -> None:
         # Answers are computed per request and marked no-store; an ETag would only cost a hash.
@@ -133,13 +129,8 @@ class BaseHandler(tornado.web.RequestHandler):
             metrics.IN_FLIGHT.dec()
             self.services.request_finished(foreground=not self.background)
             self._counted = False
-        if self.key_info is not None:
-            self.services.store.record_usage(self.key_info.org, self.endpoint, self.billed)
-            if self.billed:
-                org = metrics.org_label(
-                    self.key_info.org, self.services.settings.server.metrics_org_labels
-                )
-                metrics.CREDITS.labels(self.endpoint, org).inc(self.billed)
+        if self.account is not None:
+            self.services.account_service.charge(self.account.org, self.endpoint, self.billed)
 
     def write_json(self, body: Any, status: int = 200) -> None:
         self.set_status(status)
@@ -192,7 +183,6 @@ class ApiHandler(BaseHandler):
     """An endpoint with a key, a rate limit, a parameter table and credits."""
 
     params: ParamTable[Any]
-    plan: PlanSettings | None = None
     uses_quota: bool = True
     """Whether the plan's monthly credits gate this endpoint (free endpoints say no)."""
     target_prefix: re.Pattern[str] | None = None
@@ -202,46 +192,27 @@ class ApiHandler(BaseHandler):
 
     async def prepare(self) -> None:
         await super().prepare()
-        self.key_info = await self.authenticate()
-        plan = self.services.settings.plans.get(self.key_info.plan)
-        self.plan = plan
-        if plan is None:
-            log.error("key %s has unknown plan %r", self.key_info.prefix, self.key_info.plan)
-            raise ApiError("forbidden", "the key's plan is not configured on this server")
-        limiter = self.services.limiter
-        wait = limiter.take(self.key_info.prefix, plan.requests_per_second, plan.burst)
-        self.keep_header("X-RateLimit-Limit", str(plan.burst))
-        remaining = limiter.remaining(self.key_info.prefix, plan.requests_per_second, plan.burst)
-        self.keep_header("X-RateLimit-Remaining", str(remaining))
+        accounts = self.services.account_service
+        key, carrier = presented_key(self.request)
+        accounts.check_presented(key, carrier)
+        self.account = account = await accounts.account(key, self.request.remote_ip or "-")
+        rate, wait = accounts.take_token(account, self.endpoint)
+        self.keep_header("X-RateLimit-Limit", str(rate.limit))
+        self.keep_header("X-RateLimit-Remaining", str(rate.remaining))
         if wait is not None:
-            metrics.RATE_LIMITED.labels(self.endpoint).inc()
-            raise ApiError(
-                "rate_limited", f"rate limit exceeded; retry in {wait}s", retry_after=wait
-            )
-        if self.uses_quota and plan.monthly_credits > 0:
-            await self._check_quota(plan.monthly_credits)
+            raise accounts.refuse_rate(wait)
+        if self.uses_quota:
+            quota = await accounts.quota(account)
+            if quota is not None:
+                self._quota = quota
+                self._credits_header()
+                accounts.check_quota(quota)
 
-    async def _check_quota(self, quota: int) -> None:
-        """429 quota_exceeded once the organization used its plan's monthly credits. A database
-        that cannot answer does not stop the request (the quota is checked again soon)."""
-        assert self.key_info is not None
-        try:
-            used = await self.services.store.month_credits(self.key_info.org)
-        except StoreUnavailable:
-            log.warning("monthly quota of %s not checked: the database is away", self.key_info.org)
-            return
-        self._quota = (quota, used)
-        self._credits_header()
-        if used >= quota:
-            raise ApiError(
-                "quota_exceeded",
-                f"the plan's {quota} monthly credits are used up ({used} used this month)",
-                retry_after=_seconds_to_next_month(),
-            )
-
-    async def authenticate(self) -> KeyInfo:
-        """The owner of the key this request presents (see :func:`handlers.auth.key_owner`)."""
-        return await key_owner(self.request, self.services)
+    @property
+    def caller(self) -> Account:
+        """The account the request's key belongs to (after :meth:`prepare`)."""
+        assert self.account is not None
+        return self.account
 
     def parse_params(self, model: type[P]) -> P:
         """The query read into the endpoint's parameter class ``model``; every problem is
@@ -280,7 +251,7 @@ class ApiHandler(BaseHandler):
                 "came unencoded (encode it to send parameters only to the target)"
             )
             unknown = []
-        if unknown and self.services.settings.server.strict_params:
+        if unknown and self.services.server.strict_params:
             problems += [ParamProblem(name, _unknown_words(name, self.params)) for name in unknown]
         elif unknown:
             names = ", ".join(_shown(name) + _hint(name, self.params) for name in unknown)
@@ -289,7 +260,7 @@ class ApiHandler(BaseHandler):
 
     def read_body(self, model: type[P]) -> P:
         """The JSON body read into the endpoint's parameter class ``model`` (see
-        :mod:`handlers.json_params`); every problem is reported in one error, fields the table
+        :mod:`handlers.params.json_body`); every problem is reported in one error, fields the table
         does not know are warned about (refused under ``strict_params``), and so are query
         parameters other than the key."""
         if self.params.model is not model:
@@ -301,7 +272,7 @@ class ApiHandler(BaseHandler):
         if stray:
             names = ", ".join(_shown(name) for name in stray)
             self.warn(f"not parameters of this endpoint (send them in the JSON body): {names}")
-        if unknown and self.services.settings.server.strict_params:
+        if unknown and self.services.server.strict_params:
             problems += [ParamProblem(name, _unknown_words(name, self.params)) for name in unknown]
         elif unknown:
             names = ", ".join(_shown(name) + _hint(name, self.params) for name in unknown)
@@ -396,12 +367,3 @@ class NotFoundHandler(BaseHandler):
     async def prepare(self) -> None:
         REQUEST_ID.set(self.request_id)
         raise ApiError("not_found", f"no route for {self.request.path[:200]}")
-
-
-def _seconds_to_next_month(now: datetime | None = None) -> int:
-    """Seconds until the next UTC calendar month starts (when a used-up quota renews)."""
-    now = now or datetime.now(UTC)
-    following = (now.replace(day=1) + timedelta(days=32)).replace(
-        day=1, hour=0, minute=0, second=0, microsecond=0
-    )
-    return max(int((following - now).total_seconds()), 1)

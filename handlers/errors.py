@@ -11,19 +11,20 @@ decides the HTTP status and, per shape, the code clients see:
 from __future__ import annotations
 
 import enum
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from browser.farm.types import FarmErrorKind
-from browser.fetch.client import FetchError
+from services.accounts import AccountFailure
 from services.embeds import EmbedFailure
-from services.failure import ServiceError
+from services.failure import FarmErrorKind, FetchError, KeyFlaw, ServiceError, StoreUnavailable
+from services.fetch_policy import PageProblem
 from services.frames import FrameFailure
+from services.jobs.service import JobFailure
 from services.markdown import MarkdownFailure
-from services.pages import PageProblem
 from services.screenshots import ScreenshotFailure
+from services.site_map import MapFailure
 from services.targets import TargetProblem
-from store.store import StoreUnavailable
 
 Shape = Literal["oembed", "markdown"]
 
@@ -237,6 +238,14 @@ FAILURE_KINDS: dict[enum.Enum, str] = {
     TargetProblem.MALFORMED: "invalid_url",
     TargetProblem.NOT_ALLOWED: "fetch_not_allowed",
     TargetProblem.UNRESOLVED: "target_unreachable",
+    AccountFailure.UNKNOWN_KEY: "unauthorized",
+    AccountFailure.TOO_MANY_UNKNOWN_KEYS: "rate_limited",
+    AccountFailure.UNKNOWN_PLAN: "forbidden",
+    AccountFailure.RATE_LIMITED: "rate_limited",
+    AccountFailure.QUOTA_EXCEEDED: "quota_exceeded",
+    KeyFlaw.TOO_LONG: "invalid_parameter",
+    KeyFlaw.SPACE_OR_CONTROL: "unauthorized",
+    MarkdownFailure.INVALID_OPTION: "invalid_parameter",
     MarkdownFailure.RENDER_TIER: "invalid_parameter",
     MarkdownFailure.NO_BROWSER_PROXY: "invalid_parameter",
     MarkdownFailure.BUSY: "busy",
@@ -245,6 +254,7 @@ FAILURE_KINDS: dict[enum.Enum, str] = {
     MarkdownFailure.CONVERSION_FAILED: "conversion_failed",
     MarkdownFailure.EMPTY_DOCUMENT: "no_html",
     MarkdownFailure.NOT_HTML: "no_html",
+    ScreenshotFailure.INVALID_OPTION: "invalid_parameter",
     ScreenshotFailure.NO_STANDARD_PROXY: "invalid_parameter",
     ScreenshotFailure.NO_BROWSER_PROXY: "invalid_parameter",
     ScreenshotFailure.UNREADABLE: "capture_failed",
@@ -260,6 +270,12 @@ FAILURE_KINDS: dict[enum.Enum, str] = {
     EmbedFailure.NOTHING_TO_EMBED: "oembed_resolution_failed",
     EmbedFailure.TARGET_REFUSED: "fetch_not_allowed",
     EmbedFailure.TARGET_GONE: "oembed_target_gone",
+    MapFailure.INVALID_PATTERN: "invalid_parameter",
+    JobFailure.EMPTY_BATCH: "invalid_parameter",
+    JobFailure.INVALID_URL: "invalid_url",
+    JobFailure.INVALID_OPTION: "invalid_parameter",
+    JobFailure.WEBHOOK_REFUSED: "fetch_not_allowed",
+    JobFailure.NOT_FOUND: "not_found",
 }
 """Every failure kind of the layers below -> the API error it is answered as."""
 
@@ -270,14 +286,16 @@ def failure_error(
     *,
     retry_after: int | None = None,
     attempts: int = 0,
+    problems: tuple[tuple[str, str], ...] = (),
 ) -> ApiError:
     """The API error of a lower layer's ``failure``; ``attempts`` (fetches made) is said after
-    the message when there were any."""
+    the message when there were any; ``problems`` (parameter, why) become its details."""
     kind = FAILURE_KINDS.get(failure, "internal")  # unmapped: a bug, answered as one
     text = message or KINDS[kind].message
     if attempts > 0:
         text += f" (after {attempts} attempt{'' if attempts == 1 else 's'})"
-    return ApiError(kind, text, retry_after=retry_after)
+    details = [{"parameter": name, "message": why} for name, why in problems] or None
+    return ApiError(kind, text, retry_after=retry_after, details=details)
 
 
 def from_exception(exc: BaseException | None) -> ApiError | None:
@@ -287,10 +305,31 @@ def from_exception(exc: BaseException | None) -> ApiError | None:
         return exc
     if isinstance(exc, ServiceError):
         return failure_error(
-            exc.failure, exc.message, retry_after=exc.retry_after, attempts=exc.attempts
+            exc.failure,
+            exc.message,
+            retry_after=exc.retry_after,
+            attempts=exc.attempts,
+            problems=exc.problems,
         )
     if isinstance(exc, StoreUnavailable):
         # Wherever the database (or image storage) failed, the answer is the same: down for
         # now, retry shortly.
         return ApiError("unavailable")
     return None
+
+
+class MarkdownPageErrors:
+    """A failed page of a batch or crawl told as the Markdown endpoint would tell it (the job
+    runner's :class:`~services.jobs.work.PageErrors`)."""
+
+    def error(self, exc: BaseException) -> tuple[dict[str, Any], bool]:
+        known = from_exception(exc)
+        error = known or ApiError("internal")
+        return {"code": error.spec.markdown_code, "message": error.message}, known is not None
+
+    def blocked(self, ai_safety: Mapping[str, Any] | None) -> dict[str, Any]:
+        return {
+            "code": KINDS["ai_blocked"].markdown_code,
+            "message": "the page was blocked: high prompt-injection risk",
+            "ai_safety": dict(ai_safety or {}),
+        }

@@ -4,12 +4,12 @@ management API under ``/api/v1/frames`` (SPEC 4.3, DESIGN section 6), over
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
-from convert.embed.frame_card import CSP
 from handlers.base import ApiHandler, BaseHandler
-from handlers.params import Params, ParamTable, param
+from handlers.params.frames import KEY_ONLY, LIST_PARAMS, FrameListParams, KeyOnlyParams
+from handlers.params.table import ParamTable
+from services.frames import CARD_CSP
 
 # -- the frame page -----------------------------------------------------------------------------
 
@@ -21,7 +21,7 @@ class FramePageHandler(BaseHandler):
 
     async def get(self, customer: str, params: str) -> None:
         etag, body = await self.services.frame_service.card_page(customer, params)
-        self.set_header("Content-Security-Policy", CSP)
+        self.set_header("Content-Security-Policy", CARD_CSP)
         self.set_header("X-Content-Type-Options", "nosniff")
         self.set_header("Referrer-Policy", "no-referrer")
         if not etag:
@@ -43,28 +43,6 @@ class FramePageHandler(BaseHandler):
 # -- the management API -------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class KeyOnlyParams(Params):
-    """A frame request's only parameter: the key."""
-
-    app_id: str | None = param("string", "API key (or send the api-key header).", secret=True)
-
-
-KEY_ONLY = ParamTable.of(KeyOnlyParams)
-
-
-@dataclass(frozen=True)
-class FrameListParams(Params):
-    """The frame listing's parameters, typed."""
-
-    app_id: str | None = param("string", "API key (or send the api-key header).", secret=True)
-    limit: int = param("integer", "Frames per page, newest first.", 50, minimum=1, maximum=200)
-    cursor: str | None = param("string", "next_cursor of the previous page.", max_length=200)
-
-
-LIST_PARAMS = ParamTable.of(FrameListParams)
-
-
 class FramesApiHandler(ApiHandler):
     """Common ground of the frame management handlers: the oEmbed error shape, no credits."""
 
@@ -75,8 +53,7 @@ class FramesApiHandler(ApiHandler):
 
     @property
     def org_id(self) -> int:
-        assert self.key_info is not None
-        return self.key_info.org_id
+        return self.caller.org_id
 
 
 class FrameListHandler(FramesApiHandler):
@@ -119,8 +96,7 @@ class FrameRefreshHandler(FramesApiHandler):
     async def post(self, embed: str) -> None:
         self.parse_params(KeyOnlyParams)
         frames = self.services.frame_service
-        tiers = self.plan.proxy_tiers() if self.plan else frozenset()
-        updated = await frames.refresh(self.org_id, embed, tiers)
+        updated = await frames.refresh(self.org_id, embed, self.caller.proxy_tiers)
         self.write_json(updated.to_json(frames.frame_host()))
 
 

@@ -23,16 +23,13 @@ class ReadyHandler(BaseHandler):
     counts_in_flight = False
 
     async def get(self) -> None:
-        database = await self.services.store.ping()
-        draining = self.services.draining
-        farm = self.services.farm.ready
-        ready = database and farm and not draining
+        found = await self.services.health_service.readiness()
         body = {
-            "status": "ready" if ready else "not_ready",
-            "checks": {"database": database, "farm": farm, "draining": draining},
-            "farm": self.services.farm.health(),
+            "status": "ready" if found.ready else "not_ready",
+            "checks": {"database": found.database, "farm": found.farm, "draining": found.draining},
+            "farm": found.farm_health,
         }
-        self.write_json(body, 200 if ready else 503)
+        self.write_json(body, 200 if found.ready else 503)
 
 
 ROUTES = [(r"/healthz", HealthHandler), (r"/readyz", ReadyHandler)]

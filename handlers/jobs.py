@@ -9,17 +9,12 @@ order, a page at a time with a cursor; ``DELETE`` cancels it.
 
 from __future__ import annotations
 
-import secrets
-from collections.abc import Mapping
-from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import Any
 from urllib.parse import urlsplit
 
-from convert.crawl.scope import PatternError, check_patterns
-from convert.crawl.urls import CrawlURLError
 from handlers.base import ApiHandler, params_error
-from handlers.errors import KINDS, ApiError, from_exception
-from handlers.job_params import (
+from handlers.errors import ApiError
+from handlers.params.jobs import (
     BATCH_BODY,
     CRAWL_BODY,
     RESULTS_PARAMS,
@@ -28,57 +23,14 @@ from handlers.job_params import (
     ResultsParams,
     read_job_body,
 )
-from handlers.markdown import convert_options, markdown_job
-from handlers.markdown_params import MARKDOWN_PARAMS, MarkdownParams
-from handlers.params import P, ParamProblem, ParamTable
-from services.jobs.crawl import crawl_options, new_page
-from services.jobs.service import JobService
-from services.markdown import MarkdownJob
-from store.job_views import JobView, PageView
-from store.jobs import NewPage
-
-if TYPE_CHECKING:
-    from app.config import Settings
-
-
-class MarkdownPages:
-    """A job page read and answered as the Markdown endpoint would (the runner's
-    :class:`~services.jobs.runner.PageWork`)."""
-
-    def __init__(self, settings: Settings) -> None:
-        self.settings = settings
-
-    def job(self, url: str, options: Mapping[str, str], plan: str, org: str) -> MarkdownJob:
-        params = markdown_params(options)
-        plan_settings = self.settings.plans.get(plan)
-        tiers = plan_settings.proxy_tiers() if plan_settings else frozenset()
-        return markdown_job(url, params, convert_options(params, self.settings), tiers, org)
-
-    def error(self, exc: BaseException) -> tuple[dict[str, Any], bool]:
-        known = from_exception(exc)
-        error = known or ApiError("internal")
-        return {"code": error.spec.markdown_code, "message": error.message}, known is not None
-
-    def blocked(self, ai_safety: Mapping[str, Any] | None) -> dict[str, Any]:
-        return {
-            "code": KINDS["ai_blocked"].markdown_code,
-            "message": "the page was blocked: high prompt-injection risk",
-            "ai_safety": dict(ai_safety or {}),
-        }
-
+from handlers.params.table import P, ParamProblem, ParamTable
+from services.jobs.service import CrawlSpec, JobService, JobView, PageView, Submitted, Webhook
+from services.markdown import MarkdownOptions
 
 BODY_TABLES: dict[type[Any], ParamTable[Any]] = {
     BatchBodyParams: BATCH_BODY,
     CrawlBodyParams: CRAWL_BODY,
 }
-
-
-def markdown_params(options: Mapping[str, str]) -> MarkdownParams:
-    """A job's stored options read with the Markdown endpoint's table, for a JSON answer."""
-    params, problems = MARKDOWN_PARAMS.read({name: [value] for name, value in options.items()})
-    if problems:
-        raise params_error(problems)
-    return replace(params, format="json")
 
 
 def http_url(value: str) -> bool:
@@ -106,60 +58,45 @@ class JobEndpoint(ApiHandler):
         return service
 
     def org_id(self) -> int:
-        assert self.key_info is not None
-        return self.key_info.org_id
+        return self.caller.org_id
 
-    async def read_body_and_options(self, model: type[P]) -> tuple[P, dict[str, str]]:
-        """The body read into ``model`` (the endpoint's table) and its Markdown options; every
-        problem answered at once (400), fields neither knows warned about (refused under
-        ``strict_params``), as every JSON body is read."""
+    async def read_body_and_options(self, model: type[P]) -> tuple[P, MarkdownOptions, Webhook]:
+        """The body read into ``model`` (the endpoint's table), its Markdown options and its
+        webhook; every problem answered at once (400), fields neither knows warned about
+        (refused under ``strict_params``), as every JSON body is read; then the jobs' own rules
+        (the options', the webhook's)."""
         table = BODY_TABLES[model]
         values, options, problems, unknown = read_job_body(table, self.request.body)
         stray = [name for name in self.request.query_arguments if name != "app_id"]
         if stray:
             names = ", ".join(repr(name[:40]) for name in stray)
             self.warn(f"not parameters of this endpoint (send them in the JSON body): {names}")
-        if unknown and self.services.settings.server.strict_params:
+        if unknown and self.services.server.strict_params:
             problems += [ParamProblem(name[:40], "is not a field of this body") for name in unknown]
         elif unknown:
             names = ", ".join(repr(name[:40]) for name in unknown)
             self.warn(f"not fields of this endpoint's body, ignored: {names}")
-        webhook = getattr(values, "webhook_url", None)
-        if webhook and not http_url(webhook):
+        webhook = Webhook(
+            getattr(values, "webhook_url", None), getattr(values, "webhook_secret", None)
+        )
+        if webhook.url and not http_url(webhook.url):
             problems.append(ParamProblem("webhook_url", "must be an http or https URL"))
         if problems:
             raise params_error(problems)
-        convert_options(markdown_params(options), self.services.settings)
-        if webhook:
-            refusal = await self.jobs.webhook_refusal(webhook)
-            if refusal is not None:
-                raise ApiError("fetch_not_allowed", f"webhook_url: {refusal}")
-        return values, options
+        await self.jobs.check(options, webhook)
+        return values, options, webhook
 
-    async def submit(
-        self, kind: str, values: Any, options: dict[str, Any], pages: list[NewPage]
-    ) -> None:
-        """Store the job and answer 202 with its id (and the webhook secret made for it)."""
-        assert self.key_info is not None
-        secret = values.webhook_secret or (secrets.token_hex(32) if values.webhook_url else None)
-        submitted = await self.jobs.submit(
-            org_id=self.org_id(),
-            plan=self.key_info.plan,
-            kind=kind,
-            options=options,
-            pages=pages,
-            webhook_url=values.webhook_url,
-            webhook_secret=secret,
-        )
-        base = self.services.settings.server.public_base_url()
+    def accepted(self, submitted: Submitted) -> None:
+        """Answer 202 with the job's id (and the webhook secret made for it)."""
+        base = self.services.server.public_base_url()
         body: dict[str, Any] = {
             "id": submitted.id,
             "status": "queued",
             "pages_queued": submitted.queued,
             "url": f"{base}/api/3.0/jobs/{submitted.id}",
         }
-        if secret and not values.webhook_secret:
-            body["webhook_secret"] = secret
+        if submitted.made_secret:
+            body["webhook_secret"] = submitted.made_secret
         self.write_json(body, status=202)
 
 
@@ -169,19 +106,12 @@ class BatchHandler(JobEndpoint):
     endpoint = "batch"
 
     async def post(self) -> None:
-        values, options = await self.read_body_and_options(BatchBodyParams)
-        if not values.urls:
-            raise ApiError("invalid_parameter", "invalid parameters: urls must not be empty")
-        pages, wrong = [], []
-        for index, url in enumerate(values.urls):
-            try:
-                pages.append(new_page(url))
-            except CrawlURLError:
-                wrong.append(index)
-        if wrong:
-            shown = ", ".join(str(index) for index in wrong[:10])
-            raise ApiError("invalid_url", f"urls: items {shown} are not http or https URLs")
-        await self.submit("batch", values, {"markdown": options, "max_pages": len(pages)}, pages)
+        values, options, webhook = await self.read_body_and_options(BatchBodyParams)
+        caller = self.caller
+        submitted = await self.jobs.submit_batch(
+            caller.org_id, caller.key.plan, values.urls, options, webhook
+        )
+        self.accepted(submitted)
 
 
 class CrawlHandler(JobEndpoint):
@@ -191,31 +121,20 @@ class CrawlHandler(JobEndpoint):
     endpoint = "crawl"
 
     async def post(self) -> None:
-        values, options = await self.read_body_and_options(CrawlBodyParams)
-        limit = self.services.settings.jobs.max_crawl_pages
-        if values.max_pages > limit:
-            raise ApiError(
-                "invalid_parameter", f"invalid parameters: max_pages must be at most {limit}"
-            )
-        try:
-            check_patterns([*values.include, *values.exclude])
-            start = new_page(values.url)
-        except PatternError as exc:
-            raise ApiError("invalid_parameter", f"invalid parameters: {exc}") from exc
-        except CrawlURLError as exc:
-            raise ApiError(
-                "invalid_url", "url: the start page must be an http or https URL"
-            ) from exc
-        stored = crawl_options(
-            start.url,
+        values, options, webhook = await self.read_body_and_options(CrawlBodyParams)
+        crawl = CrawlSpec(
+            url=values.url,
             max_pages=values.max_pages,
             max_depth=values.max_depth,
             subdomains=values.subdomains,
-            include=list(values.include),
-            exclude=list(values.exclude),
-            markdown=options,
+            include=values.include,
+            exclude=values.exclude,
         )
-        await self.submit("crawl", values, stored, [start])
+        caller = self.caller
+        submitted = await self.jobs.submit_crawl(
+            caller.org_id, caller.key.plan, crawl, options, webhook
+        )
+        self.accepted(submitted)
 
 
 class JobHandler(JobEndpoint):
@@ -227,7 +146,7 @@ class JobHandler(JobEndpoint):
 
     async def get(self, job_id: str) -> None:
         params = self.parse_params(ResultsParams)
-        view = await self._view(job_id)
+        view = await self.jobs.view(self.org_id(), job_id)
         after = int(params.cursor or 0)
         results = await self.jobs.results(job_id, after, params.limit) if params.limit else []
         last = results[-1].seq if results else after
@@ -239,15 +158,9 @@ class JobHandler(JobEndpoint):
 
     async def delete(self, job_id: str) -> None:
         self.parse_params(ResultsParams)
-        await self._view(job_id)
+        await self.jobs.view(self.org_id(), job_id)
         await self.jobs.cancel(self.org_id(), job_id)
-        self.write_json(job_body(await self._view(job_id)))
-
-    async def _view(self, job_id: str) -> JobView:
-        view = await self.jobs.view(self.org_id(), job_id[:64])
-        if view is None:
-            raise ApiError("not_found", "no such job")
-        return view
+        self.write_json(job_body(await self.jobs.view(self.org_id(), job_id)))
 
 
 def job_body(view: JobView) -> dict[str, Any]:

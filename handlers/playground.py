@@ -25,8 +25,8 @@ from collections.abc import Mapping
 from typing import ClassVar
 from urllib.parse import urlsplit
 
-from convert.embed.oembed import iframe_snippet
 from handlers.static import PageFileHandler, StaticFile, file_routes, load
+from services.frames import sample_snippet
 
 
 def _origin(url: str) -> str:
@@ -44,7 +44,7 @@ def _hash_source(text: str) -> str:
 def _snippet_style_hashes() -> tuple[str, ...]:
     """Hash sources of the style attributes in the embed snippet of hosted frames (taken from a
     sample snippet, so they follow any change to it)."""
-    sample = iframe_snippet("https://frames.invalid/oembed/a/b", 1, 1, "title")
+    sample = sample_snippet()
     return tuple(
         _hash_source(html.unescape(style)) for style in re.findall(r'\sstyle="([^"]*)"', sample)
     )
@@ -84,11 +84,11 @@ class PlaygroundHandler(PageFileHandler):
 
     def content_security_policy(self) -> str:
         # Read per request: the addresses are settings, and cheap to format.
-        server = self.services.settings.server
+        server = self.services.server
         return content_security_policy(
             server.public_base_url(),
             server.public_frame_host(),
-            self.services.screenshots.files.direct_origin,
+            self.services.screenshot_service.image_origin,
         )
 
 

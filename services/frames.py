@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from convert.embed.card_content import CardData
-from convert.embed.frame_card import render_card
+from convert.embed.frame_card import CSP, render_card
 from convert.embed.oembed import (
     EmbedPage,
     customer_hash,
@@ -24,13 +24,18 @@ from convert.embed.oembed import (
     params_hash,
     render_params,
 )
-from services.embeds import EmbedError, EmbedRequest, EmbedResolver, with_cache_off
+from services.embeds.resolver import EmbedError, EmbedRequest, EmbedResolver, with_cache_off
 from services.failure import ServiceError
+from services.fetch_policy import PageRequest
 from services.memcache import BoundedCache
-from services.pages import PageRequest
 from store.frames import METADATA_FIELDS, BadCursorError, FramePage, FrameRecord, FrameStore
 from store.store import StoreUnavailable
 
+FRAME_FIELDS = METADATA_FIELDS
+"""The page metadata a frame keeps (its listing's ``metadata`` object)."""
+CARD_CSP = CSP
+"""The Content-Security-Policy a card page is served with: no script, nothing fetched but its
+image."""
 PAGE_CACHE_SECONDS = 5.0
 """How long a process serves a frame page from memory before reading its row again."""
 NOT_FOUND_PAGE = (
@@ -224,3 +229,9 @@ class FrameService:
             badge=self._badge(record.plan),
         ).encode()
         return '"' + hashlib.sha256(body).hexdigest()[:32] + '"', body
+
+
+def sample_snippet() -> str:
+    """The embed snippet of a hosted frame, for a sample URL: what a page embedding frames has
+    to allow in its own Content-Security-Policy (its style attributes)."""
+    return iframe_snippet("https://frames.invalid/oembed/a/b", 1, 1, "title")

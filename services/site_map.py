@@ -37,6 +37,7 @@ pages are parsed in the conversion workers.
 from __future__ import annotations
 
 import asyncio
+import enum
 import time
 from collections import deque
 from collections.abc import Awaitable, Callable
@@ -47,10 +48,10 @@ from urllib.parse import urljoin, urlsplit
 from browser.fetch.client import Fetcher, FetchError, FetchResult
 from convert.crawl.discovery import Candidate, page_links, sitemap_urls
 from convert.crawl.robots import RobotsRules
-from convert.crawl.scope import CrawlScope
+from convert.crawl.scope import CrawlScope, PatternError, check_patterns
 from convert.crawl.sitemaps import Sitemap, SitemapKind
 from convert.crawl.urls import CrawlURLError, url_key
-from services.billing import CreditSettings, Usage, price
+from services.accounts.billing import CreditSettings, Usage, price
 from services.failure import ServiceError
 from services.pool import ConversionTimeoutError, ConverterPool, PoolBusyError
 from services.robots_file import RobotsState, read_robots, robots_url
@@ -92,6 +93,13 @@ class MapSettings:
         min=1,
         max=1000,
     )
+
+
+class MapFailure(enum.Enum):
+    """Why a map cannot be made, beyond the fetch's own kinds."""
+
+    INVALID_PATTERN = "invalid_pattern"
+    """An include or exclude pattern that is not a glob on a path."""
 
 
 @dataclass(frozen=True)
@@ -180,6 +188,13 @@ class SiteMapper:
 
     async def run(self, request: MapRequest) -> MapResult:
         """Map the site of ``request.url`` (see the module docstring)."""
+        for name, patterns in (("include", request.include), ("exclude", request.exclude)):
+            try:
+                check_patterns(patterns)
+            except PatternError as exc:
+                raise ServiceError(
+                    MapFailure.INVALID_PATTERN, f"invalid parameters: {name}: {exc}"
+                ) from exc
         try:
             scope = _scope(request, request.url)
         except CrawlURLError as exc:

@@ -49,10 +49,9 @@ import uuid
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from prometheus_client import Counter
-
 from browser.fetch.client import Fetcher, FetchError, FetchResult
 from browser.ssrf import URLRefusedError
+from services.metrics import WEBHOOK_ATTEMPTS, WEBHOOK_DELIVERIES
 from settings.fields import setting
 
 log = logging.getLogger(__name__)
@@ -71,15 +70,6 @@ RETRIED_ERRORS = frozenset(
 """Fetch failures that are tried again; the others (a refused address, an invalid URL, TLS,
 an over-large answer) would fail the same way."""
 JITTER = 0.2
-
-DELIVERIES = Counter(
-    "pagecast_webhook_deliveries",
-    "Webhook events, by outcome: delivered, or given up (failed).",
-    ["outcome"],
-)
-ATTEMPTS = Counter("pagecast_webhook_attempts", "Webhook POSTs sent, retries included.")
-for _outcome in ("delivered", "failed"):
-    DELIVERIES.labels(_outcome)
 
 
 @dataclass
@@ -180,7 +170,7 @@ class WebhookSender:
                 break
             await asyncio.sleep(wait)
         result.elapsed = time.monotonic() - started
-        DELIVERIES.labels("delivered" if result.delivered else "failed").inc()
+        WEBHOOK_DELIVERIES.labels("delivered" if result.delivered else "failed").inc()
         if not result.delivered:
             log.info(
                 "webhook event %s not delivered after %d attempts: %s",
@@ -231,7 +221,7 @@ class WebhookSender:
                 TIMESTAMP_HEADER: str(int(time.time())),
                 ATTEMPT_HEADER: str(result.attempts),
             }
-            ATTEMPTS.inc()
+            WEBHOOK_ATTEMPTS.inc()
             limit = min(time.monotonic() + self.settings.timeout, deadline)
             return await self.fetcher.post(url, body, headers=headers, deadline=limit)
         finally:

@@ -96,14 +96,16 @@ class PageCache(BaseModel):
 
 
 class DomainStrategy(BaseModel):
-    """What worked last for a target domain: the proxy tier (and, later, whether the page needed
-    a browser render). Bounded in count and trusted only for a while (see :mod:`store.strategy`)."""
+    """What worked last for a target domain: the proxy tier. Bounded in count and trusted only for
+    a while (see :mod:`store.strategy`)."""
 
     id = peewee.AutoField()
 
     domain = peewee.CharField(max_length=255, unique=True)
     tier = peewee.CharField(max_length=16)
     rendered = peewee.BooleanField(default=False)
+    """Read by nothing: kept because the schema only grows (processes of an earlier version may
+    still write it during a rolling upgrade)."""
     updated_at = peewee.DateTimeField(default=utc_now, index=True)
 
 

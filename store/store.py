@@ -308,13 +308,9 @@ class Store:
         work = partial(get_strategy, domain=domain, ttl_seconds=ttl_seconds)
         return await self._run(work, "strategy read")
 
-    async def strategy_put(
-        self, domain: str, tier: str, *, rendered: bool = False, max_domains: int = 10_000
-    ) -> None:
+    async def strategy_put(self, domain: str, tier: str, *, max_domains: int = 10_000) -> None:
         """Remember what worked for ``domain``, keeping at most ``max_domains`` domains."""
-        work = partial(
-            put_strategy, domain=domain, tier=tier, rendered=rendered, max_domains=max_domains
-        )
+        work = partial(put_strategy, domain=domain, tier=tier, max_domains=max_domains)
         await self._run(work, "strategy write", write=True)
 
     async def cache_evict(self) -> int:

@@ -1,5 +1,5 @@
-"""The learned fetch strategy per target domain: which proxy tier last succeeded (and, once pages
-are rendered, whether rendering was needed). Entries expire and the table is bounded."""
+"""The learned fetch strategy per target domain: which proxy tier last succeeded. Entries expire
+and the table is bounded."""
 
 from __future__ import annotations
 
@@ -16,35 +16,26 @@ class Strategy:
     """What to try first for a domain."""
 
     tier: str
-    rendered: bool
 
 
 def get_strategy(db: peewee.Database, domain: str, ttl_seconds: float) -> Strategy | None:
     """The strategy learned for ``domain`` within the last ``ttl_seconds``, if any."""
     oldest = utc_now() - timedelta(seconds=ttl_seconds)
     row = (
-        DomainStrategy.select(DomainStrategy.tier, DomainStrategy.rendered)
+        DomainStrategy.select(DomainStrategy.tier)
         .where((DomainStrategy.domain == domain) & (DomainStrategy.updated_at >= oldest))
         .first(db)
     )
-    return Strategy(row.tier, row.rendered) if row else None
+    return Strategy(row.tier) if row else None
 
 
-def put_strategy(
-    db: peewee.Database, domain: str, tier: str, rendered: bool, max_domains: int
-) -> None:
+def put_strategy(db: peewee.Database, domain: str, tier: str, max_domains: int) -> None:
     """Remember ``tier`` for ``domain``; forget the least recently updated past ``max_domains``."""
     now = utc_now()
     with db.atomic():
-        DomainStrategy.insert(
-            domain=domain, tier=tier, rendered=rendered, updated_at=now
-        ).on_conflict(
+        DomainStrategy.insert(domain=domain, tier=tier, updated_at=now).on_conflict(
             conflict_target=[DomainStrategy.domain],
-            update={
-                DomainStrategy.tier: tier,
-                DomainStrategy.rendered: rendered,
-                DomainStrategy.updated_at: now,
-            },
+            update={DomainStrategy.tier: tier, DomainStrategy.updated_at: now},
         ).execute(db)
         excess = DomainStrategy.select().count(db) - max_domains
         if excess > 0:

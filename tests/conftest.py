@@ -15,18 +15,18 @@ import peewee
 import psycopg2
 import pytest
 
-from app.config import PlanSettings, Settings
+from app.config import Settings
 from app.services import Services, egress_lanes, egress_limits
 from browser.egress.guard import EgressGuard
 from browser.farm import Farm
 from browser.fetch.client import Fetcher
 from browser.ssrf import AddressPolicy
 from convert.embed.providers import ProviderRegistry
-from handlers.ratelimit import RateLimiter
+from services.accounts.plans import PlanSettings
 from services.embeds import EmbedResolver
-from services.pages import PageFetcher
+from services.embeds.provider_files import builtin_providers
+from services.fetch_policy import PageFetcher
 from services.pool import ConverterPool, ConvertSettings
-from services.registry import builtin_providers
 from store.db import close_database, open_database
 from store.frames import FrameStore
 from store.images import ImageFiles
@@ -159,9 +159,7 @@ def services(
         pool=pool,
         farm=farm,
     )
-    services = Services(
-        settings, store, fetcher, pages, pool, RateLimiter(), farm, screenshots, frames, embeds
-    )
+    services = Services(settings, store, fetcher, pages, pool, farm, screenshots, frames, embeds)
     yield services
     io_loop.run_sync(pages.drain)
     services.fetcher.close()

@@ -28,12 +28,10 @@ import contextlib
 import ipaddress
 import itertools
 import logging
-from typing import Final
 from urllib.parse import unquote, urlsplit
 
-from prometheus_client import Counter
-
 from browser.egress.limits import EGRESS_HEADER, EGRESS_REASON_HEADER, EgressLimits
+from browser.egress.metrics import EGRESS_REQUESTS
 from browser.egress.relay import Lane, Relay
 from browser.egress.wire import (
     AUTHORITY,
@@ -63,16 +61,6 @@ __all__ = [
 log = logging.getLogger(__name__)
 
 _BACKLOG = 512
-
-EGRESS_REQUESTS = Counter(
-    "pagecast_egress_requests",
-    "Requests of the headless browser through the egress guard, by outcome "
-    "(allowed, refused by the SSRF policy, failed, limited: a response over the byte limits).",
-    ["outcome"],
-)
-OUTCOMES: Final = ("allowed", "refused", "failed", "limited")
-for _outcome in OUTCOMES:
-    EGRESS_REQUESTS.labels(_outcome)
 
 
 class EgressGuard:

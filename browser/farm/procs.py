@@ -249,13 +249,3 @@ def reap_orphans() -> int:
     if reaped:
         log.debug("reaped %d exited Chromium processes", reaped)
     return reaped
-
-
-def alive(pids: Iterable[int]) -> list[int]:
-    """Those of ``pids`` that still exist and have not exited (zombies count as gone)."""
-    living = []
-    for pid in pids:
-        info = read_process(pid)
-        if info is not None and info.state != "Z":
-            living.append(pid)
-    return living

@@ -23,13 +23,13 @@ import time
 from collections.abc import Iterable, Mapping
 from urllib.parse import urljoin
 
-from prometheus_client import Counter, Histogram
 from tornado.curl_httpclient import CurlAsyncHTTPClient, CurlError
 from tornado.httpclient import HTTPRequest
 from tornado.httputil import HTTPHeaders
 
 from browser.fetch.charset import declared_charset, decode_text, is_textual
 from browser.fetch.hop import Hop
+from browser.fetch.metrics import FETCH_DURATION, FETCHES
 from browser.fetch.types import FetchError, FetchResult, FetchSettings, fail
 from browser.proxies import ProxyRoute
 from browser.resolver import ResolutionError, Resolver, system_resolver
@@ -39,17 +39,6 @@ __all__ = ["FetchError", "FetchResult", "FetchSettings", "Fetcher"]
 
 log = logging.getLogger(__name__)
 
-
-FETCHES = Counter(
-    "pagecast_fetches", "Target page fetches, by outcome (ok or the error kind).", ["outcome"]
-)
-FETCH_DURATION = Histogram(
-    "pagecast_fetch_duration_seconds",
-    "Time one fetch took, redirects included.",
-    buckets=(0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 20, 30, 60),
-)
-for _outcome in ("ok", *FetchError):
-    FETCHES.labels(_outcome)
 
 BLOCKED_STATUSES = frozenset({401, 403, 407, 429, 451})
 REDIRECT_STATUSES = frozenset({301, 302, 303, 307, 308})

@@ -8,8 +8,8 @@ format of oembed.com (``providers.json``)::
                      "url": "https://vimeo.com/api/oembed.{format}",
                      "discovery": true, "formats": ["json"]}]}]
 
-Pagecast ships its own list and an operator can import a full public registry; the files are
-read by :mod:`services.registry`. ``parse_registry`` validates decoded data and reports, rather
+Pagecast ships its own list and an operator can import a full public registry; the files are read by
+:mod:`services.embeds.provider_files`. ``parse_registry`` validates decoded data and reports, rather
 than raises on, the entries it has to skip. ``ProviderRegistry`` compiles the schemes once and
 answers ``match(url)``; ``endpoint_url`` builds the request for a match.
 

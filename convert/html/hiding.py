@@ -34,12 +34,6 @@ HIDDEN_CLASSES: Final = frozenset(
 shows it on wider screens ("hidden lg:flex", "d-none d-lg-block"): that is most often the
 desktop copy of a menu or a card's extra teaser, and a collapsed panel is put in sight by
 :mod:`convert.extract.reveal` first. Variants alone ("hidden-xs", "md:hidden") do not hide."""
-SCREEN_READER_CLASSES: Final = frozenset(
-    {"sr-only", "visually-hidden", "screen-reader-text", "screen-reader-only", "visuallyhidden",
-     "element-invisible", "assistive-text", "a11y-hidden", "u-visually-hidden", "sr-text",
-     "hidden-visually", "offscreen", "show-for-sr", "screenreader-only", "skip-link"}
-)  # fmt: skip
-"""Classes that keep text for screen readers only: accessibility text, not content to hide."""
 _LIGHT: Final = 200
 """Channels at least this bright make a light colour."""
 _DISPLAY_WORDS_RE: Final = re.compile(r"none|hidden", re.IGNORECASE)
@@ -56,19 +50,6 @@ def is_hidden(element: Any) -> bool:
         return True
     classes = attrib.get("class")
     return bool(classes and not HIDDEN_CLASSES.isdisjoint(classes.split()))
-
-
-def hidden_class(element: Any) -> str | None:
-    """``"hiding class"`` or ``"screen-reader class"`` when a class hides the element."""
-    classes = element.get("class")
-    if not classes:
-        return None
-    names = set(classes.lower().split())
-    if not names.isdisjoint(HIDDEN_CLASSES):
-        return "hiding class"
-    if not names.isdisjoint(SCREEN_READER_CLASSES):
-        return "screen-reader class"
-    return None
 
 
 # --- hiding tests: each takes the element's declarations and says why it hides, or nothing
@@ -183,21 +164,16 @@ def _hiding_reason(style: Mapping[str, str]) -> str | None:
     return None
 
 
-def hidden_reason(element: Any, style: Mapping[str, str]) -> str | None:
-    """Why ``element`` (with its resolved declarations ``style``) is hidden from the eye, or
-    ``None``. ``aria-hidden`` comes last: it hides from screen readers, not from sight."""
-    return element_hidden_reason(element, style_hiding_reason(style))
-
-
 def style_hiding_reason(style: Mapping[str, str]) -> str | None:
-    """Why declarations hide an element's text, or ``None``: the part of
-    :func:`hidden_reason` that depends on the declarations alone (for callers that remember
-    it per style)."""
+    """Why declarations hide an element's text, or ``None``: the part of an element's hiding
+    reason that depends on the declarations alone (for callers that remember it per style)."""
     return _hiding_reason(style) if style else None
 
 
 def element_hidden_reason(element: Any, style_reason: str | None) -> str | None:
-    """:func:`hidden_reason` from the reason its declarations give (``style_reason``)."""
+    """Why ``element`` is hidden from the eye, or ``None``, from the reason its declarations
+    give (``style_reason``, :func:`style_hiding_reason`). ``aria-hidden`` comes last: it hides
+    from screen readers, not from sight."""
     if element.get("hidden") is not None:
         return "hidden attribute"
     if style_reason is not None:

@@ -44,7 +44,6 @@ from convert.text.urls import registrable_domain
 
 log = logging.getLogger(__name__)
 
-SAFETY_MODES = ("sanitize", "warn", "block")
 METADATA_ONLY = "metadata"
 """``extraction`` of a page whose body holds no text: its title and description stand in."""
 TOO_DEEP = "document_too_deep"
@@ -292,7 +291,6 @@ def _chunk_json(
 
 
 __all__ = [
-    "SAFETY_MODES",
     "ConvertOptions",
     "PageConversion",
     "StructureRequest",

@@ -64,7 +64,7 @@ def crawl_options(
     subdomains: bool,
     include: list[str],
     exclude: list[str],
-    markdown: Mapping[str, str],
+    markdown: Mapping[str, Any],
 ) -> dict[str, Any]:
     """A crawl's stored options."""
     return {

@@ -34,12 +34,15 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
+from services.accounts import AccountService
 from services.jobs.settings import JobSettings
-from services.jobs.work import Discovery, Notify, PageWork, ended_event
+from services.jobs.work import Discovery, Notify, PageErrors, ended_event
 from services.markdown import (
     MarkdownAnswer,
     MarkdownError,
     MarkdownFailure,
+    MarkdownOptions,
+    MarkdownRequest,
     MarkdownService,
 )
 from store import job_views
@@ -72,19 +75,19 @@ class JobRunner:
         self,
         store: Store,
         markdown: Callable[[], MarkdownService],
-        work: PageWork,
+        errors: PageErrors,
         settings: JobSettings,
         *,
-        quota: Callable[[str], int],
+        accounts: AccountService,
         discovery: Discovery | None = None,
         notify: Notify | None = None,
         busy: Callable[[], bool] | None = None,
     ) -> None:
         self.store = store
         self._markdown = markdown
-        self.work = work
+        self.errors = errors
         self.settings = settings
-        self.quota = quota
+        self.accounts = accounts
         self.discovery = discovery
         self.notify = notify
         self.busy = busy
@@ -235,7 +238,7 @@ class JobRunner:
     async def _within_quota(self, job: ActiveJob) -> bool:
         """False (and the job stopped as quota_exceeded) once its organization used its plan's
         monthly credits."""
-        quota = self.quota(job.plan)
+        quota = self.accounts.monthly_credits(job.plan)
         if quota <= 0:
             return True
         used = await self.store.month_credits(job.org)
@@ -316,9 +319,13 @@ class JobRunner:
         """The page's outcome and the links to queue; (None, []) when the conversion workers
         stayed busy (the page goes back to the queue)."""
         try:
-            options = job.options.get("markdown", {})
-            markdown_job = self.work.job(claim.url, options, job.plan, job.org)
-            answer: MarkdownAnswer = await self._markdown().run(markdown_job)
+            request = MarkdownRequest(
+                claim.url,
+                job.org,
+                self.accounts.plan_tiers(job.plan),
+                MarkdownOptions.from_stored(job.options.get("markdown", {})),
+            )
+            answer: MarkdownAnswer = await self._markdown().run(request)
         except MarkdownError as exc:
             if exc.failure is MarkdownFailure.BUSY:
                 return None, []
@@ -327,7 +334,7 @@ class JobRunner:
             return self._failed(claim, exc), []
         result = answer.result
         if result.blocked:
-            blocked = {"url": claim.url, "error": self.work.blocked(result.ai_safety)}
+            blocked = {"url": claim.url, "error": self.errors.blocked(result.ai_safety)}
             return Outcome(False, blocked), []
         fetch = answer.got.fetch
         body: dict[str, Any] = {
@@ -350,7 +357,7 @@ class JobRunner:
         return Outcome(True, body, answer.credits), links
 
     def _failed(self, claim: Claim, exc: BaseException) -> Outcome:
-        error, known = self.work.error(exc)
+        error, known = self.errors.error(exc)
         if not known:
             log.error("jobs: page %s failed unexpectedly", claim.url[:200], exc_info=exc)
         return Outcome(False, {"url": claim.url, "error": error})
@@ -373,7 +380,7 @@ class JobRunner:
             log.warning("jobs: page %d of %s was taken over; result dropped", claim.id, job.id)
             return
         self.fetched += 1
-        self.store.record_usage(job.org, job.kind, outcome.credits if outcome.ok else 0)
+        self.accounts.charge(job.org, job.kind, outcome.credits if outcome.ok else 0)
         if recorded.queued:
             self._wake.set()
         if self.notify is not None and job.webhook_url:

@@ -1,28 +1,77 @@
-"""The jobs use case the endpoints call: submit a batch or a crawl, read a job's progress and
-results, cancel it. The pages themselves are worked on by :mod:`services.jobs.runner`."""
+"""The jobs use case the endpoints call: submit a batch or a crawl (their rules checked first),
+read a job's progress and results, cancel it. The pages themselves are worked on by
+:mod:`services.jobs.runner`."""
 
 from __future__ import annotations
 
+import enum
+import secrets
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
 
+from convert.crawl.scope import PatternError, check_patterns
+from convert.crawl.urls import CrawlURLError
+from services.failure import ServiceError
+from services.jobs.crawl import crawl_options, new_page
 from services.jobs.settings import JobSettings
 from services.jobs.work import Notify, ended_event
+from services.markdown import MarkdownOptions, check_options
 from store import job_views
 from store import jobs as job_rows
 from store.job_views import JobView, PageView
 from store.jobs import NewPage
 from store.store import Store
 
+__all__ = ["JobView", "PageView"]  # what reading a job answers, with the names defined below
+
+
+class JobFailure(enum.Enum):
+    """Why a job is refused, or cannot be read."""
+
+    EMPTY_BATCH = "empty_batch"
+    INVALID_URL = "invalid_url"
+    """A page or start URL that is not http or https."""
+    INVALID_OPTION = "invalid_option"
+    """A crawl's limits or patterns out of bounds."""
+    WEBHOOK_REFUSED = "webhook_refused"
+    """A webhook the SSRF guard refuses."""
+    NOT_FOUND = "not_found"
+
+
+class JobError(ServiceError):
+    """A job request refused; ``message`` is safe to show."""
+
+
+@dataclass(frozen=True)
+class Webhook:
+    """Where a job's events go and the secret they are signed with (None: one is made)."""
+
+    url: str | None = None
+    secret: str | None = None
+
+
+@dataclass(frozen=True)
+class CrawlSpec:
+    """A crawl's start page and bounds, as its body gives them."""
+
+    url: str
+    max_pages: int
+    max_depth: int
+    subdomains: bool = False
+    include: tuple[str, ...] = ()
+    exclude: tuple[str, ...] = ()
+
 
 @dataclass(frozen=True)
 class Submitted:
-    """A job accepted: its id and how many pages it queued."""
+    """A job accepted: its id, how many pages it queued, and the webhook secret made for it
+    (None when the client gave one, or there is no webhook)."""
 
     id: str
     queued: int
+    made_secret: str | None = field(default=None)
 
 
 class JobService:
@@ -47,18 +96,91 @@ class JobService:
         """Why ``url`` may not be a job's webhook (the SSRF guard's rules), or None."""
         return await self.webhook_check(url) if self.webhook_check is not None else None
 
+    async def check(self, options: MarkdownOptions, webhook: Webhook) -> None:
+        """The rules every job's pages and webhook follow, before anything is stored: the
+        Markdown options' (:class:`~services.markdown.MarkdownError`) and the SSRF guard's for
+        the webhook (:class:`JobError`)."""
+        check_options(options)
+        if webhook.url:
+            refusal = await self.webhook_refusal(webhook.url)
+            if refusal is not None:
+                raise JobError(JobFailure.WEBHOOK_REFUSED, f"webhook_url: {refusal}")
+
+    async def submit_batch(
+        self,
+        org_id: int,
+        plan: str,
+        urls: Sequence[str],
+        options: MarkdownOptions,
+        webhook: Webhook,
+    ) -> Submitted:
+        """Queue ``urls`` (each once) with one set of Markdown options."""
+        if not urls:
+            raise JobError(JobFailure.EMPTY_BATCH, "invalid parameters: urls must not be empty")
+        pages, wrong = [], []
+        for index, url in enumerate(urls):
+            try:
+                pages.append(new_page(url))
+            except CrawlURLError:
+                wrong.append(index)
+        if wrong:
+            shown = ", ".join(str(index) for index in wrong[:10])
+            raise JobError(
+                JobFailure.INVALID_URL, f"urls: items {shown} are not http or https URLs"
+            )
+        stored = {"markdown": options.stored(), "max_pages": len(pages)}
+        return await self.submit(
+            org_id, plan, "batch", options=stored, pages=pages, webhook=webhook
+        )
+
+    async def submit_crawl(
+        self,
+        org_id: int,
+        plan: str,
+        crawl: CrawlSpec,
+        options: MarkdownOptions,
+        webhook: Webhook,
+    ) -> Submitted:
+        """Queue a crawl from ``crawl.url``, breadth first, within its scope and robots.txt."""
+        limit = self.settings.max_crawl_pages
+        if crawl.max_pages > limit:
+            raise JobError(
+                JobFailure.INVALID_OPTION, f"invalid parameters: max_pages must be at most {limit}"
+            )
+        try:
+            check_patterns([*crawl.include, *crawl.exclude])
+            start = new_page(crawl.url)
+        except PatternError as exc:
+            raise JobError(JobFailure.INVALID_OPTION, f"invalid parameters: {exc}") from exc
+        except CrawlURLError as exc:
+            raise JobError(
+                JobFailure.INVALID_URL, "url: the start page must be an http or https URL"
+            ) from exc
+        stored = crawl_options(
+            start.url,
+            max_pages=crawl.max_pages,
+            max_depth=crawl.max_depth,
+            subdomains=crawl.subdomains,
+            include=list(crawl.include),
+            exclude=list(crawl.exclude),
+            markdown=options.stored(),
+        )
+        return await self.submit(
+            org_id, plan, "crawl", options=stored, pages=[start], webhook=webhook
+        )
+
     async def submit(
         self,
-        *,
         org_id: int,
         plan: str,
         kind: str,
+        *,
         options: dict[str, Any],
         pages: Sequence[NewPage],
-        webhook_url: str | None = None,
-        webhook_secret: str | None = None,
+        webhook: Webhook,
     ) -> Submitted:
         """Store the job with its first pages and wake the runner."""
+        made = secrets.token_hex(32) if webhook.url and not webhook.secret else None
         job_id = job_rows.new_job_id()
         work = partial(
             job_rows.create_job,
@@ -68,18 +190,22 @@ class JobService:
             kind=kind,
             options=options,
             pages=pages,
-            webhook_url=webhook_url,
-            webhook_secret=webhook_secret,
+            webhook_url=webhook.url,
+            webhook_secret=webhook.secret or made,
         )
         queued = await self.store.run(work, "job creation", write=True)
         self.wake()
-        return Submitted(job_id, queued)
+        return Submitted(job_id, queued, made)
 
-    async def view(self, org_id: int, job_id: str) -> JobView | None:
-        """The job with its progress; None when ``org_id`` has no such job."""
-        return await self.store.run(
-            partial(job_views.job_view, job_id=job_id, org_id=org_id), "job read"
+    async def view(self, org_id: int, job_id: str) -> JobView:
+        """The job with its progress; :class:`JobError` ``NOT_FOUND`` when ``org_id`` has no
+        such job."""
+        view: JobView | None = await self.store.run(
+            partial(job_views.job_view, job_id=job_id[:64], org_id=org_id), "job read"
         )
+        if view is None:
+            raise JobError(JobFailure.NOT_FOUND, "no such job")
+        return view
 
     async def results(self, job_id: str, after: int, limit: int) -> list[PageView]:
         """Finished pages numbered after ``after``, at most ``limit``."""

@@ -1,23 +1,19 @@
-"""What the job runner is given: how a page is read and answered (:class:`PageWork`, from the
-composition root), what a crawl adds (:class:`Discovery`), and where events go (:data:`Notify`,
-the webhooks)."""
+"""What the job runner is given: how a failed page is told (:class:`PageErrors`, the API's error
+table, from the composition root), what a crawl adds (:class:`Discovery`), and where events go
+(:data:`Notify`, the webhooks)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from typing import Any, Protocol
 
-from services.markdown import MarkdownAnswer, MarkdownJob
+from services.markdown import MarkdownAnswer
 from store.jobs import ActiveJob, Claim, NewPage
 
 
-class PageWork(Protocol):
-    """How a job page is read and answered as the Markdown endpoint would (given by the
-    composition root: the endpoint's parameter table and error table live with the handlers)."""
-
-    def job(self, url: str, options: Mapping[str, str], plan: str, org: str) -> MarkdownJob:
-        """The Markdown job for ``url`` with the job's stored ``options``."""
-        ...
+class PageErrors(Protocol):
+    """How a failed job page is told, in the Markdown endpoint's error shape (given by the
+    composition root: the API's error table lives with the handlers)."""
 
     def error(self, exc: BaseException) -> tuple[dict[str, Any], bool]:
         """The Markdown error shape's ``error`` object for ``exc``, and whether it is a known

@@ -7,9 +7,9 @@ import re
 from datetime import UTC, date, datetime
 from pathlib import Path
 
-from handlers.markdown_params import MARKDOWN_PARAMS
-from handlers.oembed import OEMBED_PARAMS
-from handlers.screenshot import SCREENSHOT_PARAMS
+from handlers.params.markdown import MARKDOWN_PARAMS
+from handlers.params.oembed import OEMBED_PARAMS
+from handlers.params.screenshot import SCREENSHOT_PARAMS
 from store.db import close_database, open_database
 from store.models import Organization, Usage
 from tests.app.test_server import ROOT, env, run_cli  # noqa: F401  (env is a fixture)

@@ -13,9 +13,9 @@ from pathlib import Path
 from app.config import SECTIONS, Settings
 from app.effective import known_variables
 from handlers.errors import KINDS
-from handlers.markdown_params import MARKDOWN_PARAMS
-from handlers.oembed import OEMBED_PARAMS
-from handlers.screenshot import SCREENSHOT_PARAMS
+from handlers.params.markdown import MARKDOWN_PARAMS
+from handlers.params.oembed import OEMBED_PARAMS
+from handlers.params.screenshot import SCREENSHOT_PARAMS
 from settings.fields import declared_fields
 from tests.app.test_server import ROOT, env, run_cli, start_server, stop  # noqa: F401
 

@@ -23,7 +23,7 @@ from app.services import Services
 from app.web import make_api_app
 from browser.fetch.client import Fetcher, FetchError, FetchSettings
 from browser.proxies import ProxySettings
-from services.pages import PageFetcher, PageRequest
+from services.fetch_policy import PageFetcher, PageRequest
 from tests.conftest import make_settings
 from tests.origin import DripHandler, Origin, closed_port, serve
 from tests.proxies import TIER_HEADER, ProxyStats, proxy_url, start_proxy

@@ -3,28 +3,38 @@
 from __future__ import annotations
 
 import enum
+import importlib
+import inspect
+from pathlib import Path
 
 import pytest
 
-from browser.farm.types import FarmErrorKind
-from browser.fetch.client import FetchError
 from handlers.errors import FAILURE_KINDS, KINDS, failure_error, from_exception
+from services.accounts import AccountFailure
 from services.embeds import EmbedFailure
+from services.failure import FarmErrorKind, FetchError, KeyFlaw
+from services.fetch_policy import PageProblem
 from services.frames import FrameError, FrameFailure
+from services.jobs.service import JobFailure
 from services.markdown import MarkdownError, MarkdownFailure
-from services.pages import PageProblem
 from services.screenshots import ScreenshotError, ScreenshotFailure
+from services.site_map import MapFailure
 from services.targets import TargetProblem, TargetRefusedError
 
+ROOT = Path(__file__).resolve().parent.parent.parent
 KIND_TYPES: tuple[type[enum.Enum], ...] = (
     FetchError,
     FarmErrorKind,
+    KeyFlaw,
     TargetProblem,
+    AccountFailure,
     MarkdownFailure,
     ScreenshotFailure,
     FrameFailure,
     PageProblem,
     EmbedFailure,
+    MapFailure,
+    JobFailure,
 )
 
 
@@ -37,6 +47,18 @@ def test_every_kind_of_every_layer_has_an_api_error(kinds: type[enum.Enum]) -> N
 
 def test_the_table_holds_nothing_else() -> None:
     assert {type(kind) for kind in FAILURE_KINDS} == set(KIND_TYPES)
+
+
+def test_every_failure_kind_the_services_declare_is_in_the_table() -> None:
+    # A use case that declares a new kind of failure (an enum named ...Failure or ...Problem)
+    # must have it answered as a known API error.
+    declared = set()
+    for path in sorted((ROOT / "services").rglob("*.py")):
+        name = ".".join(path.relative_to(ROOT).with_suffix("").parts).removesuffix(".__init__")
+        for _, value in inspect.getmembers(importlib.import_module(name), inspect.isclass):
+            if issubclass(value, enum.Enum) and value.__name__.endswith(("Failure", "Problem")):
+                declared.add(value)
+    assert declared <= set(KIND_TYPES), declared - set(KIND_TYPES)
 
 
 def test_a_failure_keeps_its_message_or_takes_the_kinds_own() -> None:

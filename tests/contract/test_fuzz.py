@@ -42,7 +42,7 @@ from schemathesis.specs.openapi.schemas import OpenApiSchema
 
 from bench.pagecast_process import free_port, start_pagecast, stop_pagecast
 from bench.sites import Sites, serve_sites
-from handlers.openapi import build_openapi
+from handlers.openapi.document import build_openapi
 
 pytestmark = pytest.mark.chromium
 

@@ -15,9 +15,9 @@ from openapi_spec_validator import validate
 from app.web import RobotsHandler, make_api_app, make_frame_app
 from handlers.docs import DocsHandler
 from handlers.errors import KINDS
-from handlers.markdown import MARKDOWN_PARAMS
-from handlers.openapi import OpenApiHandler, build_openapi
-from handlers.param_groups import MARKDOWN_GROUPS
+from handlers.openapi.document import OpenApiHandler, build_openapi
+from handlers.params.groups import MARKDOWN_GROUPS
+from handlers.params.markdown import MARKDOWN_PARAMS
 from handlers.playground import PlaygroundHandler
 
 

@@ -12,7 +12,7 @@ import pytest
 import tornado.web
 
 from app.web import make_api_app, make_frame_app
-from handlers.openapi import build_openapi
+from handlers.openapi.document import build_openapi
 from tests.origin import serve
 
 TARGET = quote("ftp://nowhere.invalid/", safe="")

@@ -21,7 +21,7 @@ from convert.embed.providers import (
     endpoint_url,
     parse_registry,
 )
-from services.registry import BUILTIN_FILE, builtin_providers, load_registry_file
+from services.embeds.provider_files import BUILTIN_FILE, builtin_providers, load_registry_file
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 PUBLIC_REGISTRY_FILES = (

@@ -22,7 +22,7 @@ from app.web import make_api_app, make_frame_app
 from convert.embed.oembed import discovered_fields
 from convert.embed.snippets import SANDBOX, discovered_snippet, plain_iframe
 from services.embeds import EmbedRequest
-from services.pages import PageRequest
+from services.fetch_policy import PageRequest
 from tests.conftest import make_settings
 from tests.origin import Origin, serve
 

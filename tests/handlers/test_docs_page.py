@@ -17,7 +17,7 @@ from app.web import make_api_app
 from browser.farm.flags import LAUNCH_ARGS
 from handlers.docs import CONTENT_SECURITY_POLICY, STATIC
 from handlers.errors import KINDS, ApiError, render
-from handlers.openapi_errors import EXAMPLE_REQUEST_ID
+from handlers.openapi.errors import EXAMPLE_REQUEST_ID
 from tests.origin import Origin, serve
 from tests.static_pages import assert_no_inline_code, assert_safe_script, collect_problems
 

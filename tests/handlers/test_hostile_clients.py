@@ -22,8 +22,8 @@ import store.store
 from app.config import Settings
 from app.services import Services
 from app.web import make_api_app, make_frame_app, make_metrics_app, make_server
-from handlers.auth import BAD_KEY_BURST
-from handlers.metrics import HIDDEN_ORG
+from services.accounts.service import BAD_KEY_BURST
+from services.metrics import HIDDEN_ORG
 from store import keys
 from store.keys import MAX_KEY_LENGTH
 from tests.conftest import make_settings

@@ -15,12 +15,12 @@ from typing import Any
 import pytest
 from tornado.httpclient import AsyncHTTPClient, HTTPResponse
 
-import handlers.auth
 import store.store
 from app.config import Settings
 from app.services import Services
 from app.web import make_frame_app
-from handlers.auth import BAD_KEY_BURST, LOOKUP_RETRY_AFTER
+from services.accounts import service as account_service
+from services.accounts.service import BAD_KEY_BURST, LOOKUP_RETRY_AFTER
 from store import keys
 from store.keys import KeyInfo
 from tests.conftest import make_settings
@@ -88,7 +88,7 @@ def settings(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Settings:
     """Keys and misses remembered for the whole test, and an unknown-key bucket that does not
     refill while it runs: once spent, it stays empty."""
     monkeypatch.setattr(store.store, "MISS_CACHE_SECONDS", 60.0)
-    monkeypatch.setattr(handlers.auth, "BAD_KEY_RATE", 0.001)
+    monkeypatch.setattr(account_service, "BAD_KEY_RATE", 0.001)
     settings = make_settings(tmp_path)
     settings.store.auth_cache_seconds = 60.0
     assert settings.store.executor_threads > 1  # else the store alone would serialize lookups
@@ -160,14 +160,14 @@ async def test_a_flood_of_fresh_keys_costs_one_lookup_at_a_time_once_the_bucket_
         assert [answer.code for answer in answers] == [200, 200] + [429] * len(flood)
         assert sorted(meter.keys) == sorted(flood)
         assert meter.most == 1
-    assert len(services.key_gate) == 0
+    assert len(services.account_service.gate) == 0
 
 
 @pytest.mark.gen_test(timeout=120)
 async def test_a_remembered_key_never_waits_and_a_wait_for_a_turn_ends_in_429(
     services: Services, frames: Origin, meter: LookupMeter, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(handlers.auth, "LOOKUP_TURN_SECONDS", 1.0)
+    monkeypatch.setattr(account_service, "LOOKUP_TURN_SECONDS", 1.0)
     known = services.store.create_key("acme", "pro").key
     other = services.store.create_key("acme", "pro").key
     await spend_the_bucket(frames)
@@ -179,7 +179,7 @@ async def test_a_remembered_key_never_waits_and_a_wait_for_a_turn_ends_in_429(
     blocked = asyncio.ensure_future(get(frame_list(frames, stalled)))
     try:
         await meter.stalled()
-        assert services.key_gate.users("127.0.0.1") == 1
+        assert services.account_service.gate.users("127.0.0.1") == 1
         # The address's turn is taken by a lookup that does not end: a remembered key does not
         # need the turn...
         assert (await get(frame_list(frames, known))).code == 200
@@ -199,4 +199,4 @@ async def test_a_remembered_key_never_waits_and_a_wait_for_a_turn_ends_in_429(
     # The turn is free again: the valid key gets in.
     assert (await get(frame_list(frames, other))).code == 200
     assert meter.keys == [stalled, other]
-    assert len(services.key_gate) == 0
+    assert len(services.account_service.gate) == 0

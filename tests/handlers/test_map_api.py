@@ -16,7 +16,7 @@ from app.services import Services
 from app.web import make_api_app
 from browser.fetch.client import Fetcher
 from convert.crawl.urls import url_key
-from handlers.openapi import build_openapi
+from handlers.openapi.document import build_openapi
 from tests.crawl_site import CrawlSite, SiteShape, crawl_site
 from tests.handlers.test_api import assert_markdown_error
 from tests.origin import Origin, serve

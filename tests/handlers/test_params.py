@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from handlers.markdown import MARKDOWN_PARAMS
-from handlers.params import Param, ParamTable
+from handlers.params.markdown import MARKDOWN_PARAMS
+from handlers.params.table import Param, ParamTable
 
 TABLE = ParamTable(
     [

@@ -21,7 +21,7 @@ from app.config import Settings
 from app.services import Services
 from app.web import make_api_app, make_frame_app
 from browser.farm.flags import LAUNCH_ARGS
-from handlers.param_groups import MARKDOWN_GROUPS
+from handlers.params.groups import MARKDOWN_GROUPS
 from handlers.playground import content_security_policy
 from handlers.static import STATIC
 from tests.conftest import make_settings

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from services.billing import PRICES, CreditSettings, Usage, price
+from services.accounts.billing import PRICES, CreditSettings, Usage, price
 
 CREDITS = CreditSettings()
 

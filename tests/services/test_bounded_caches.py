@@ -14,15 +14,15 @@ from urllib.parse import quote
 import pytest
 import tornado.web
 
+from app.allocator import release_large_blocks
 from app.config import Settings
 from app.services import Services
 from app.web import make_api_app, make_frame_app
 from convert.embed.oembed import embed_fields, read_embed_page
 from convert.metadata.read import TEXT_LIMITS, URL_LIMIT, cap_text
-from handlers.allocator import release_large_blocks
 from services.embeds import AnswerCache
+from services.fetch_policy import StrategyMemo
 from services.memcache import BoundedCache, approx_size
-from services.pages import StrategyMemo
 from tests.conftest import make_settings
 from tests.origin import Origin, serve
 

@@ -27,9 +27,9 @@ def store(database_url: str, tmp_path: Path) -> Iterator[Store]:
 async def test_remember_and_replace(store: Store) -> None:
     assert await store.strategy_get("example.com", 3600) is None
     await store.strategy_put("example.com", "premium")
-    assert await store.strategy_get("example.com", 3600) == Strategy("premium", False)
-    await store.strategy_put("example.com", "standard", rendered=True)
-    assert await store.strategy_get("example.com", 3600) == Strategy("standard", True)
+    assert await store.strategy_get("example.com", 3600) == Strategy("premium")
+    await store.strategy_put("example.com", "standard")
+    assert await store.strategy_get("example.com", 3600) == Strategy("standard")
     assert await store.strategy_get("other.example", 3600) is None
 
 

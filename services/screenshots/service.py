@@ -5,7 +5,6 @@ link that serves the stored image."""
 from __future__ import annotations
 
 import asyncio
-import enum
 import io
 import logging
 from dataclasses import dataclass
@@ -16,7 +15,6 @@ from PIL import Image
 
 from browser.farm import Farm
 from browser.farm.types import (
-    CaptureOptions,
     CaptureResult,
     FarmError,
     FarmErrorKind,
@@ -25,8 +23,14 @@ from browser.farm.types import (
 )
 from browser.fetch.client import Fetcher
 from browser.proxies import ProxyPool
-from services.billing import CreditSettings, Usage, price
-from services.failure import ServiceError
+from services.accounts.billing import CreditSettings, Usage, price
+from services.screenshots.request import (
+    CapturePlan,
+    ScreenshotError,
+    ScreenshotFailure,
+    ScreenshotRequest,
+    capture_plan,
+)
 from services.targets import check_target
 from store.screenshots import ScreenshotRecord, ScreenshotStore
 
@@ -36,41 +40,6 @@ REUSE_MIN_LEFT = timedelta(hours=1)
 """A stored capture is reused only while its link has at least this long left."""
 
 
-class ScreenshotFailure(enum.Enum):
-    """What went wrong, beyond the farm's and the address check's own kinds."""
-
-    NO_STANDARD_PROXY = "no_standard_proxy"
-    """use_proxy on a server with no standard proxy tier."""
-    NO_BROWSER_PROXY = "no_browser_proxy"
-    """The standard tier has no HTTP proxy a browser can use (a SOCKS-only tier)."""
-    UNREADABLE = "unreadable"
-    """The stored image could not be read back."""
-    UNKNOWN_LINK = "unknown_link"
-    EXPIRED_LINK = "expired_link"
-    GONE = "gone"
-    """The link is live but its image is no longer stored."""
-
-
-class ScreenshotError(ServiceError):
-    """A screenshot (or its link) that cannot be answered; ``message`` is safe to show."""
-
-
-@dataclass(frozen=True)
-class ScreenshotJob:
-    """One capture request, read and checked by its handler."""
-
-    url: str
-    org_id: int
-    capture: CaptureOptions
-    request_hash: str
-    """What makes two captures identical (the URL and every option that changes the image)."""
-    image_format: str
-    """png, jpeg, webp or pdf."""
-    quality: int
-    reuse: bool
-    """A stored identical capture may answer (cache_ok)."""
-
-
 @dataclass
 class Shot:
     """A stored capture, its bytes when it was just taken, and its price."""
@@ -78,6 +47,8 @@ class Shot:
     record: ScreenshotRecord
     image: bytes | None
     credits: int
+    route: str
+    """How the page was reached: direct, or the standard proxy tier."""
     readiness: Readiness | None = None
     """How the page was waited for after its load (a fresh capture only)."""
     pages: int | None = None
@@ -111,27 +82,37 @@ class ScreenshotService:
         self.store = store
         self.credits = credits
 
-    def check(self, job: ScreenshotJob) -> None:
-        """The server's rules for the options, before the target is looked at."""
+    def check(self, request: ScreenshotRequest) -> CapturePlan:
+        """The capture ``request`` asks for, its options checked against each other and the
+        server's rules, before the target is looked at (:class:`ScreenshotError`)."""
+        job = capture_plan(request)
         if job.capture.route == "standard" and not self.proxies.configured("standard"):
             raise ScreenshotError(
                 ScreenshotFailure.NO_STANDARD_PROXY,
                 "use_proxy: no standard proxy is configured on this server",
             )
+        return job
 
-    async def take(self, job: ScreenshotJob) -> Shot:
-        """A reused or fresh capture of ``job.url``, stored; :class:`ScreenshotError`,
+    async def take(self, request: ScreenshotRequest) -> Shot:
+        """A reused or fresh capture of ``request.url``, stored; :class:`ScreenshotError`,
         :class:`~services.targets.TargetRefusedError` or the store's ``StoreUnavailable`` when it
         cannot be had."""
-        self.check(job)
+        job = self.check(request)
+        route = job.capture.route
         await check_target(self.fetcher, job.url)
         if job.reuse:
             record = await self.store.reusable(job.org_id, job.request_hash, REUSE_MIN_LEFT)
             if record is not None:
-                return Shot(record, None, price(self.credits, Usage("screenshot", "1.1")))
+                return Shot(record, None, price(self.credits, Usage("screenshot", "1.1")), route)
         record, image, shot = await self._capture(job)
-        usage = Usage("screenshot", "1.1", fetched_through=job.capture.route)
-        return Shot(record, image, price(self.credits, usage), shot.readiness, shot.pages)
+        usage = Usage("screenshot", "1.1", fetched_through=route)
+        return Shot(record, image, price(self.credits, usage), route, shot.readiness, shot.pages)
+
+    @property
+    def image_origin(self) -> str | None:
+        """The origin links redirect to when images are served from an object store's own
+        addresses (None when Pagecast serves them itself)."""
+        return self.store.files.direct_origin
 
     async def image(self, shot: Shot) -> bytes:
         """The image's bytes: the fresh capture's, else read back from the store."""
@@ -160,7 +141,7 @@ class ScreenshotService:
             raise ScreenshotError(ScreenshotFailure.GONE, "this screenshot is no longer available")
         return LinkImage(record, left, direct, image)
 
-    async def _capture(self, job: ScreenshotJob) -> tuple[ScreenshotRecord, bytes, CaptureResult]:
+    async def _capture(self, job: CapturePlan) -> tuple[ScreenshotRecord, bytes, CaptureResult]:
         """Capture, encode and store; the stored record, the image bytes and the capture."""
         try:
             shot = await self.farm.capture(job.url, job.capture)

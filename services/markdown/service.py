@@ -3,58 +3,44 @@ render an app shell that the fetched HTML turned out to be, and price the answer
 
 A render for Markdown fails the way a fetch does (the Markdown error shape has no browser codes):
 its failures are told as :class:`~browser.fetch.client.FetchError` kinds, except a busy farm and a
-selector that never appeared. """
+selector that never appeared.
+"""
 
 from __future__ import annotations
 
-import enum
 import logging
 from dataclasses import dataclass, replace
 
 from browser.farm import Farm
-from browser.farm.types import FarmError, FarmErrorKind, Readiness, RenderOptions
+from browser.farm.types import FarmError, FarmErrorKind, Readiness
 from browser.fetch.charset import HTML_TYPES
 from browser.fetch.client import Fetcher, FetchError, FetchResult
 from convert.documents.targets import PdfError, convert_document, document_kind
 from convert.markdown.pipeline import METADATA_ONLY, ConvertOptions, PageConversion, convert_page
-from services.billing import CreditSettings, Usage, price
-from services.failure import ServiceError
-from services.pages import PageFetcher, PageRequest, PageResult, rendered_result
-from services.pool import ConversionTimeoutError, ConverterPool, PoolBusyError
+from convert.markdown.structure import Structure
+from services.accounts.billing import CreditSettings, Usage, price
+from services.fetch_policy import RENDER_TIMEOUT_MS, PageFetcher, PageResult, rendered_result
+from services.markdown.request import (
+    MarkdownError,
+    MarkdownFailure,
+    MarkdownOptions,
+    MarkdownPlan,
+    MarkdownRequest,
+    check_options,
+    plan,
+)
+from services.pool import ConversionTimeoutError, ConverterPool, ConvertSettings, PoolBusyError
 from services.targets import TargetProblem, TargetRefusedError, check_target
 
 log = logging.getLogger(__name__)
 
-RENDER_TIMEOUT_MS = 20_000
-"""Navigation time limit of a render for Markdown (the fetch limit of DESIGN.md)."""
 RENDER_TIERS = ("direct", "standard")
 """The tiers a browser can go through."""
 BUSY_RETRY_AFTER = 5
 """Seconds a client is asked to wait when every conversion worker is busy."""
 
 
-class MarkdownFailure(enum.Enum):
-    """What went wrong, beyond the fetch's and the farm's own kinds."""
-
-    RENDER_TIER = "render_tier"
-    """Rendering was asked through a tier a browser cannot use."""
-    NO_BROWSER_PROXY = "no_browser_proxy"
-    """The standard tier has no HTTP proxy a browser can use (a SOCKS-only tier)."""
-    BUSY = "busy"
-    """Every conversion worker (or the farm) stayed busy."""
-    SELECTOR_NOT_FOUND = "selector_not_found"
-    CONVERSION_TIMEOUT = "conversion_timeout"
-    CONVERSION_FAILED = "conversion_failed"
-    EMPTY_DOCUMENT = "empty_document"
-    NOT_HTML = "not_html"
-
-
 Failure = MarkdownFailure | FetchError | TargetProblem
-
-
-class MarkdownError(ServiceError):
-    """A Markdown request that cannot be answered. ``message`` is safe to show (None: the
-    kind's own words); ``attempts`` is how many fetches were made, when that is worth saying."""
 
 
 _FARM_FAILURES: dict[FarmErrorKind, Failure] = {
@@ -64,24 +50,6 @@ _FARM_FAILURES: dict[FarmErrorKind, Failure] = {
     FarmErrorKind.selector_not_found: MarkdownFailure.SELECTOR_NOT_FOUND,
     FarmErrorKind.capture_failed: FetchError.invalid_response,
 }
-
-
-@dataclass(frozen=True)
-class MarkdownJob:
-    """One request, read and checked by its handler."""
-
-    url: str
-    page: PageRequest
-    options: ConvertOptions
-    render: RenderOptions
-    """The browser's options, for a render first or an app shell's (its ``route`` is set per
-    render)."""
-    render_first: bool
-    """The browser from the start (full_render, a selector to wait for, scrolling)."""
-    render_tier: str
-    """The tier a render-first request goes through."""
-    auto_render: bool
-    ai_sanitize: bool
 
 
 @dataclass
@@ -97,6 +65,14 @@ class MarkdownAnswer:
     """How the browser waited for the page after its load, when it rendered one."""
     render_note: str | None = None
     """What the client should know about a render: why it was not used or not billed."""
+
+    @property
+    def structure(self) -> Structure | None:
+        """The outline, links and images asked for; empty lists when reading them failed (beside
+        the conversion's ``structure_error``); None when none was asked."""
+        if self.result.structure is None and self.result.structure_error:
+            return Structure()
+        return self.result.structure
 
 
 @dataclass
@@ -116,29 +92,39 @@ class MarkdownService:
         pages: PageFetcher,
         farm: Farm,
         pool: ConverterPool,
+        *,
         credits: CreditSettings,
+        limits: ConvertSettings,
     ) -> None:
         self.fetcher = fetcher
         self.pages = pages
         self.farm = farm
         self.pool = pool
         self.credits = credits
+        self.limits = limits
 
-    async def run(self, job: MarkdownJob) -> MarkdownAnswer:
+    @staticmethod
+    def check(options: MarkdownOptions) -> None:
+        """The rules between ``options`` and their selectors' syntax, before any fetch
+        (:class:`MarkdownError`)."""
+        check_options(options)
+
+    async def run(self, request: MarkdownRequest) -> MarkdownAnswer:
         """Fetch or render the page and convert it; :class:`MarkdownError` (or the page
-        fetcher's :class:`~services.pages.PageRequestError`) when it cannot be answered."""
+        fetcher's :class:`~services.fetch_policy.PageRequestError`) when it cannot be answered."""
+        job = plan(request, self.limits)
         if job.render_first:
             return await self._render_first(job)
         got = await self.pages.get(job.page)
         _raise_for_page(got.fetch, attempts=got.attempts)
-        result = await self._convert(got.fetch, job.options)
+        result = await self._convert(got.fetch, job.convert)
         answer = MarkdownAnswer(got, result, False, False, 0)
         if result.app_shell and job.auto_render:
             answer = await self._auto_render(job, answer)
         answer.credits = self._price(job, answer.got, render=False)
         return answer
 
-    async def _render_first(self, job: MarkdownJob) -> MarkdownAnswer:
+    async def _render_first(self, job: MarkdownPlan) -> MarkdownAnswer:
         """The page rendered from the start, billed as a render unless it yielded no text."""
         self.pages.check(job.page)  # the plan's and the proxies' rules hold for a render too
         try:
@@ -147,7 +133,7 @@ class MarkdownService:
             failure = FetchError.dns if exc.failure is TargetProblem.UNRESOLVED else exc.failure
             raise MarkdownError(failure, exc.message) from exc
         rendered = await self._render(job, job.render_tier)
-        result = await self._convert(rendered.got.fetch, job.options)
+        result = await self._convert(rendered.got.fetch, job.convert)
         answer = MarkdownAnswer(rendered.got, result, True, False, 0, rendered.readiness)
         used = _words(result) > 0
         if not used:
@@ -155,7 +141,7 @@ class MarkdownService:
         answer.credits = self._price(job, rendered.got, render=used)
         return answer
 
-    def _price(self, job: MarkdownJob, got: PageResult, *, render: bool) -> int:
+    def _price(self, job: MarkdownPlan, got: PageResult, *, render: bool) -> int:
         usage = Usage(
             "markdown",
             "3.0",
@@ -165,7 +151,7 @@ class MarkdownService:
         )
         return price(self.credits, usage)
 
-    async def _render(self, job: MarkdownJob, tier: str) -> _Rendered:
+    async def _render(self, job: MarkdownPlan, tier: str) -> _Rendered:
         """The page rendered by the farm through ``tier``, as a fetch result."""
         if tier not in RENDER_TIERS:
             raise MarkdownError(
@@ -187,12 +173,12 @@ class MarkdownService:
         _raise_for_page(result.fetch)
         return _Rendered(result, rendered.readiness)
 
-    async def _auto_render(self, job: MarkdownJob, shell: MarkdownAnswer) -> MarkdownAnswer:
+    async def _auto_render(self, job: MarkdownPlan, shell: MarkdownAnswer) -> MarkdownAnswer:
         """The app shell rendered through the tier that fetched it, when the render gives more
         text than the fetched page; else the fetched page, with a note saying why."""
         try:
             rendered = await self._render(job, shell.got.tier)
-            result = await self._convert(rendered.got.fetch, job.options)
+            result = await self._convert(rendered.got.fetch, job.convert)
         except MarkdownError as exc:
             log.info("auto_render of an app shell failed (%s); answering the fetched page", exc)
             why = exc.message or exc.failure.value

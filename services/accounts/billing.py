@@ -3,7 +3,8 @@
 A request is billed a base by endpoint and version, plus add-ons for what it used: the proxy
 tier that fetched the page (nothing for a direct fetch or a cached page), a browser render that
 is billed as such, and the prompt-injection scan. A version with a flat price ignores the
-add-ons. Failed requests cost nothing (the handlers bill only answers).
+add-ons. Failed requests cost nothing: only answers are charged
+(:meth:`services.accounts.service.AccountService.charge`).
 """
 
 from __future__ import annotations

@@ -8,7 +8,7 @@ An endpoint declares its parameters once, as a frozen dataclass whose fields are
 mistakes in one round trip.
 
 An ``array`` parameter is a list of strings: every value of a repeated query parameter, or a
-JSON array in a request body (:mod:`handlers.json_params` reads bodies with the same tables);
+JSON array in a request body (:mod:`handlers.params.json_body` reads bodies with the same tables);
 ``max_items`` bounds its length and the string rules (``max_length``, ``pattern``) apply to
 each item.
 """
@@ -55,8 +55,6 @@ class Param:
     required: bool = False
     # The problem kind reported when this parameter is invalid; endpoints map kinds to codes.
     problem: str = "invalid_parameter"
-    # Declared by the contract but not served by this build: a non-default value is refused.
-    available: bool = True
     secret: bool = False
     max_items: int | None = None
     """The most items an ``array`` parameter may hold."""
@@ -172,10 +170,6 @@ class ParamTable(Generic[P]):
                 problems.append(ParamProblem(param.name, str(exc), param.problem))
                 values[param.name] = param.default
                 continue
-            if not param.available and value != param.default:
-                problems.append(
-                    ParamProblem(param.name, "is not supported by this Pagecast build yet")
-                )
             values[param.name] = value
         return ParsedParams(values, sent, warnings), problems
 
@@ -328,8 +322,6 @@ def _openapi_param(
         description += (
             " Allowed: " + ", ".join(param.choices) + "; anything else means the default."
         )
-    if not param.available:
-        description += " Not supported by this build yet: only the default is accepted."
     out: dict[str, Any] = {
         "name": name,
         "in": "query",

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from handlers.params import Params, ParamTable, param
+from handlers.params.table import Params, ParamTable, param
+from services.markdown import SAFETY_MODES
 
 
 @dataclass(frozen=True)
@@ -202,7 +203,7 @@ class MarkdownParams(Params):
         "string",
         "sanitize, warn or block.",
         "sanitize",
-        choices=("sanitize", "warn", "block"),
+        choices=SAFETY_MODES,
         lenient_choice=True,
     )
 

@@ -1,7 +1,7 @@
 """The JSON bodies of the job endpoints (batch and crawl) and the query of the job endpoint, as
 parameter tables: they validate requests and describe them in ``/openapi.json``.
 
-A body is read with its table as :mod:`handlers.json_params` reads every JSON body; its
+A body is read with its table as :mod:`handlers.params.json_body` reads every JSON body; its
 ``options`` object holds Markdown parameters for every page, read with the Markdown endpoint's
 own table, less the parameters that only shape a single-page answer (:data:`ANSWER_ONLY`).
 """
@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
-from handlers.json_params import body_schema, read_json_body
-from handlers.markdown_params import MARKDOWN_PARAMS
-from handlers.params import P, ParamProblem, Params, ParamTable, param
+from handlers.params.json_body import body_schema, read_json_body
+from handlers.params.markdown import MARKDOWN_PARAMS
+from handlers.params.table import P, ParamProblem, Params, ParamTable, param
+from services.markdown import MarkdownOptions
 
 ANSWER_ONLY = frozenset(
     {
@@ -136,11 +137,11 @@ RESULTS_PARAMS = ParamTable.of(ResultsParams)
 
 def read_job_body(
     table: ParamTable[P], body: bytes
-) -> tuple[P, dict[str, str], list[ParamProblem], list[str]]:
-    """A job body read with ``table``, its Markdown options (as strings, as stored with the
-    job), every problem, and the fields neither knows."""
+) -> tuple[P, MarkdownOptions, list[ParamProblem], list[str]]:
+    """A job body read with ``table``, its Markdown options, every problem, and the fields
+    neither knows."""
     values, problems, unknown = read_json_body(table, body)
-    options: dict[str, str] = {}
+    options = MarkdownOptions()
     if "options" in unknown:
         unknown.remove("options")
         sent = json.loads(body)["options"]  # the body parsed above: a JSON object
@@ -152,25 +153,17 @@ def read_job_body(
     return values, options, problems, unknown
 
 
-def read_options(sent: Mapping[str, Any]) -> tuple[dict[str, str], list[ParamProblem]]:
-    """The ``options`` object read with the Markdown endpoint's table: the values sent, spelled
-    as the query would spell them, and every problem (named ``options.NAME``)."""
+def read_options(sent: Mapping[str, Any]) -> tuple[MarkdownOptions, list[ParamProblem]]:
+    """The ``options`` object read with the Markdown endpoint's table, and every problem (named
+    ``options.NAME``); the parameters that only shape a single page's answer are refused."""
     parsed, problems, unknown = read_json_body(MARKDOWN_PARAMS, json.dumps(dict(sent)).encode())
     named = [ParamProblem(f"options.{p.name}", p.message, p.kind) for p in problems]
     named += [
         ParamProblem(f"options.{name[:40]}", "is not a Markdown option of a job")
         for name in [*unknown, *sorted(parsed.sent & ANSWER_ONLY)]
     ]
-    options = {
-        name: _spelled(getattr(parsed, name)) for name in parsed.sent if name not in ANSWER_ONLY
-    }
-    return options, named
-
-
-def _spelled(value: Any) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    return str(value)
+    kept = {name: MARKDOWN_PARAMS.by_name[name].default for name in ANSWER_ONLY}
+    return MarkdownOptions.of(replace(parsed, **kept)), named
 
 
 def job_body_schema(table: ParamTable[Any], description: str) -> dict[str, Any]:

@@ -30,6 +30,9 @@ from store.strategy import Strategy
 
 log = logging.getLogger(__name__)
 
+RENDER_TIMEOUT_MS = 20_000
+"""Navigation time limit of a render that reads a page (for its Markdown, or an embed's card):
+the fetch limit of DESIGN.md."""
 MEMO_ENTRY_BYTES = 1024
 """Bytes allowed per remembered domain (a host name of at most 253 characters and a tier take
 about half): the strategy memo's byte bound is this times ``learned_max_domains``."""
@@ -61,9 +64,7 @@ class PageStore(Protocol):
 
     async def strategy_get(self, domain: str, ttl_seconds: float) -> Strategy | None: ...
 
-    async def strategy_put(
-        self, domain: str, tier: str, *, rendered: bool = False, max_domains: int = 10_000
-    ) -> None: ...
+    async def strategy_put(self, domain: str, tier: str, *, max_domains: int = 10_000) -> None: ...
 
 
 @dataclass(frozen=True)

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from handlers.frames import KEY_ONLY, LIST_PARAMS
-from store.frames import METADATA_FIELDS
+from handlers.params.frames import KEY_ONLY, LIST_PARAMS
+from services.frames import FRAME_FIELDS
 
 FRAME = {
     "type": "object",
@@ -27,7 +27,7 @@ FRAME = {
             "description": "The page's metadata as read when the frame was built or refreshed "
             "(published_at in ISO 8601; image_width and image_height when the page declares "
             "its image's size).",
-            "properties": {name: {"type": "string"} for name in METADATA_FIELDS},
+            "properties": {name: {"type": "string"} for name in FRAME_FIELDS},
         },
         "html": {"type": "string", "description": "The iframe snippet."},
         "created_at": {"type": ["string", "null"], "format": "date-time"},

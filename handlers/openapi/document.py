@@ -5,25 +5,25 @@ from __future__ import annotations
 
 from typing import Any
 
-from browser.farm.types import ReadyState
-from convert.metadata.read import FIELD_HELP, FIELDS
 from handlers.base import BaseHandler
-from handlers.markdown import MARKDOWN_PARAMS
-from handlers.oembed import OEMBED_PARAMS
-from handlers.openapi_errors import (
+from handlers.openapi.errors import (
     HEADERS,
     MARKDOWN_ERROR,
     OEMBED_ERROR,
     error_examples,
     error_responses,
 )
-from handlers.openapi_frames import FRAME, FRAME_LIST, frame_paths
-from handlers.openapi_jobs import SCHEMAS as JOB_SCHEMAS
-from handlers.openapi_jobs import job_paths
-from handlers.openapi_map import MAP_SCHEMAS, map_paths
-from handlers.param_groups import MARKDOWN_GROUPS, Groups, grouped
-from handlers.params import ParamTable
-from handlers.screenshot import SCREENSHOT_PARAMS
+from handlers.openapi.frames import FRAME, FRAME_LIST, frame_paths
+from handlers.openapi.jobs import SCHEMAS as JOB_SCHEMAS
+from handlers.openapi.jobs import job_paths
+from handlers.openapi.map import MAP_SCHEMAS, map_paths
+from handlers.params.groups import MARKDOWN_GROUPS, Groups, grouped
+from handlers.params.markdown import MARKDOWN_PARAMS
+from handlers.params.oembed import OEMBED_PARAMS
+from handlers.params.screenshot import SCREENSHOT_PARAMS
+from handlers.params.table import ParamTable
+from services.markdown import METADATA_FIELD_HELP, METADATA_FIELDS
+from services.screenshots import ReadyState
 
 _MARKDOWN_ENVELOPE = {
     "type": "object",
@@ -32,9 +32,10 @@ _MARKDOWN_ENVELOPE = {
         "markdown": {"type": "string"},
         "metadata": {
             "type": "object",
-            "required": list(FIELDS),
+            "required": list(METADATA_FIELDS),
             "properties": {
-                name: {"type": "string", "description": FIELD_HELP[name]} for name in FIELDS
+                name: {"type": "string", "description": METADATA_FIELD_HELP[name]}
+                for name in METADATA_FIELDS
             },
         },
         "usage": {"type": "object"},
@@ -361,7 +362,7 @@ class OpenApiHandler(BaseHandler):
     endpoint = "openapi"
 
     async def get(self) -> None:
-        server = self.services.settings.server
+        server = self.services.server
         self.write_json(build_openapi(server.public_base_url(), server.public_frame_host()))
 
 

@@ -1,11 +1,11 @@
 """The jobs' part of ``/openapi.json``: batch and crawl submission (their JSON bodies from the
-body tables of :mod:`handlers.job_params`) and a job's status, results and cancellation."""
+body tables of :mod:`handlers.params.jobs`) and a job's status, results and cancellation."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from handlers.job_params import BATCH_BODY, CRAWL_BODY, RESULTS_PARAMS, job_body_schema
+from handlers.params.jobs import BATCH_BODY, CRAWL_BODY, RESULTS_PARAMS, job_body_schema
 
 JOB_STATUSES = ("queued", "running", "completed", "cancelled", "failed", "quota_exceeded")
 """A job's statuses: failed when not one of its pages could be done; quota_exceeded when the

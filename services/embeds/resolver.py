@@ -51,9 +51,16 @@ from convert.embed.oembed import (
 )
 from convert.embed.providers import ProviderRegistry, endpoint_url
 from convert.embed.snippets import discovered_snippet, link_snippet
+from services.embeds.answer_cache import AnswerCache
 from services.failure import ServiceError
+from services.fetch_policy import (
+    RENDER_TIMEOUT_MS,
+    PageFetcher,
+    PageRequest,
+    PageResult,
+    rendered_result,
+)
 from services.memcache import BoundedCache
-from services.pages import PageFetcher, PageRequest, PageResult, rendered_result
 from services.pool import ConverterPool
 from settings.fields import setting
 
@@ -61,7 +68,6 @@ log = logging.getLogger(__name__)
 
 MAX_PROVIDER_ANSWER = 1 << 20
 """Bytes of a provider answer read at most (oEmbed answers are a few kilobytes)."""
-RENDER_TIMEOUT_MS = 20_000
 MIB = 1024 * 1024
 
 
@@ -299,33 +305,6 @@ class EmbedResolver:
         if failure:
             raise EmbedError(EmbedFailure.NOTHING_TO_EMBED, failure)
         return result
-
-
-class AnswerCache:
-    """Resolved embeds kept in memory for a short while: a repeated request is answered without
-    fetching, parsing or writing anything. Bounded in bytes, expired answers dropped; a deleted
-    frame's answers are dropped."""
-
-    def __init__(self, seconds: float, max_bytes: int) -> None:
-        self._cache: BoundedCache[tuple[Any, ...], dict[str, Any]] = BoundedCache(
-            max_bytes, seconds
-        )
-
-    @property
-    def cache(self) -> BoundedCache[tuple[Any, ...], dict[str, Any]]:
-        """The underlying cache (its size, for metrics and tests)."""
-        return self._cache
-
-    def get(self, key: tuple[Any, ...], max_age: float | None) -> dict[str, Any] | None:
-        body = self._cache.get(key, max_age)
-        return None if body is None else dict(body)
-
-    def put(self, key: tuple[Any, ...], body: dict[str, Any]) -> None:
-        self._cache.put(key, dict(body))
-
-    def forget_frame(self, embed_id: str) -> None:
-        """Drop every answer that points at the frame ``embed_id``."""
-        self._cache.drop_where(lambda _, body: body.get("embed_id") == embed_id)
 
 
 def endpoint_url_with_size(endpoint: str, request: EmbedRequest) -> str:

@@ -1,4 +1,4 @@
-"""JSON request bodies read with the endpoints' parameter tables (:mod:`handlers.params`): the
+"""JSON request bodies read with the endpoints' parameter tables (:mod:`handlers.params.table`): the
 same declaration validates a POST body, types the handler's values and writes the OpenAPI
 ``requestBody``.
 
@@ -22,7 +22,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from handlers.params import P, Param, ParamProblem, ParamTable, item_schema
+from handlers.params.table import P, Param, ParamProblem, ParamTable, item_schema
 
 MAX_BODY_DEPTH = 8
 """JSON nesting a body may have (the tables are flat; deeper input is a client mistake)."""

@@ -1,0 +1,114 @@
+"""The screenshot endpoint's parameter table (SPEC 4.1): validation, defaults, ``/openapi.json``
+and the docs all come from it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from handlers.params.table import Params, ParamTable, param
+from services.screenshots import PAPER_SIZES, VIEWPORT_LIMITS
+
+
+@dataclass(frozen=True)
+class ScreenshotParams(Params):
+    """The screenshot endpoint's parameters, typed."""
+
+    app_id: str | None = param("string", "API key (or send the api-key header).", secret=True)
+    url: str | None = param(
+        "string",
+        "The target URL, instead of the path segment (send exactly one of the two).",
+        example="https://example.com/",
+        max_length=8192,
+    )
+    format: str = param(
+        "string",
+        "Image format, or pdf: Chromium's print to PDF of the page as the screen shows it, "
+        "backgrounds included.",
+        "jpeg",
+        choices=("jpeg", "png", "webp", "pdf"),
+    )
+    quality: float = param(
+        "number",
+        "Image quality, 10 to 80, rounded to the nearest 10; ignored for png.",
+        80,
+        minimum=10,
+        maximum=80,
+        round_to=10,
+    )
+    full_page: bool = param(
+        "boolean", "Capture the whole scrollable page, not the viewport.", False
+    )
+    dimensions: str = param(
+        "string",
+        "Viewport: xs 375x812 (phone), sm 1024x768, md 1366x768, lg 1920x1080.",
+        "md",
+        choices=("xs", "sm", "md", "lg"),
+    )
+    selector: str | None = param(
+        "string", "CSS selector: capture only that element.", max_length=1000
+    )
+    exclude_selectors: str | None = param(
+        "string",
+        "Comma-separated CSS selectors hidden from the capture.",
+        max_length=2000,
+        example=".ads,#chat",
+    )
+    block_cookie_banner: bool = param("boolean", "Hide known cookie-consent banners.", True)
+    dark_mode: bool = param("boolean", "Ask the page for its dark color scheme.", False)
+    cache_ok: bool = param(
+        "boolean", "Reuse an identical capture whose link has an hour left.", True
+    )
+    use_proxy: bool = param("boolean", "Load the page through the standard proxy tier.", False)
+    capture_delay: float | None = param(
+        "number",
+        "Milliseconds to wait after loading, before the capture.",
+        minimum=0,
+        maximum=10000,
+    )
+    navigationTimeout: float = param(  # noqa: N815 (the SPEC names it so)
+        "number",
+        "Milliseconds the page may take to load.",
+        30000,
+        minimum=1000,
+        maximum=60000,
+    )
+    wait_for_selector: str | None = param(
+        "string",
+        "Wait until this CSS selector matches before the capture.",
+        max_length=1000,
+    )
+    device_scale_factor: float = param(
+        "number",
+        "Device pixels per CSS pixel, 1 to 3 (2 gives a retina image).",
+        1,
+        minimum=1,
+        maximum=3,
+    )
+    scroll_to_bottom: bool = param("boolean", "Scroll down first to load lazy images.", False)
+    response_type: str = param(
+        "string",
+        "json: the SPEC result with a link; image: the image (or PDF) bytes themselves.",
+        "json",
+        choices=("json", "image"),
+    )
+    viewport_width: int | None = param(
+        "integer",
+        "Viewport width in CSS pixels instead of the preset's.",
+        minimum=VIEWPORT_LIMITS[0][0],
+        maximum=VIEWPORT_LIMITS[0][1],
+    )
+    viewport_height: int | None = param(
+        "integer",
+        "Viewport height in CSS pixels instead of the preset's.",
+        minimum=VIEWPORT_LIMITS[1][0],
+        maximum=VIEWPORT_LIMITS[1][1],
+    )
+    omit_background: bool = param(
+        "boolean",
+        "A transparent background where the page paints none (png and webp).",
+        False,
+    )
+    paper: str = param("string", "Paper format of a pdf.", "a4", choices=tuple(PAPER_SIZES))
+
+
+SCREENSHOT_PARAMS = ParamTable.of(ScreenshotParams)

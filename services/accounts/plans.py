@@ -1,0 +1,50 @@
+"""Plans: what an organization's keys may use (proxy tiers, the frame badge) and how much (rate,
+burst, monthly credits). Declared under ``[plans.NAME]`` in ``config.toml``; ``free`` and ``pro``
+exist by default."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from settings.fields import setting
+
+
+@dataclass
+class PlanSettings:
+    """A plan: what its keys may use and how fast."""
+
+    badge: bool = setting(True, "Show the Pagecast badge on hosted frames.")
+    premium: bool = setting(False, "May use the premium proxy tier.")
+    superior: bool = setting(False, "May use the superior proxy tier.")
+    requests_per_second: float = setting(
+        5.0, "Sustained requests per second per key (token bucket rate).", min=0.01
+    )
+    burst: int = setting(10, "Requests a key may send at once (token bucket size).", min=1)
+    monthly_credits: int = setting(
+        10_000,
+        "Credits per UTC calendar month; requests beyond it are answered 429 quota_exceeded "
+        "until the month ends. 0 means unlimited.",
+        min=0,
+    )
+
+    def proxy_tiers(self) -> frozenset[str]:
+        """The proxy tiers keys of this plan may use (standard is in every plan)."""
+        tiers = {"standard"}
+        if self.premium:
+            tiers.add("premium")
+        if self.superior:
+            tiers.add("superior")
+        return frozenset(tiers)
+
+
+DEFAULT_PLANS: dict[str, PlanSettings] = {
+    "free": PlanSettings(),
+    "pro": PlanSettings(
+        badge=False,
+        premium=True,
+        superior=True,
+        requests_per_second=50.0,
+        burst=100,
+        monthly_credits=1_000_000,
+    ),
+}

@@ -1,0 +1,35 @@
+"""The Markdown use case: a page fetched (or rendered) and converted, for the Markdown endpoint
+and for every page of a batch or crawl.
+
+- :mod:`~services.markdown.request`: :class:`MarkdownRequest` and :class:`MarkdownOptions` (the
+  endpoint's parameters that shape the page), checked and turned into the page fetcher's, the
+  farm's and the converter's options;
+- :mod:`~services.markdown.service`: :class:`MarkdownService`, which fetches or renders the
+  page, renders an app shell found in the fetched HTML, converts it in the worker pool and
+  prices the answer.
+"""
+
+from convert.metadata import FIELD_HELP as METADATA_FIELD_HELP
+from convert.metadata import FIELDS as METADATA_FIELDS
+from convert.safety import MODES as SAFETY_MODES
+from services.markdown.request import (
+    MarkdownError,
+    MarkdownFailure,
+    MarkdownOptions,
+    MarkdownRequest,
+    check_options,
+)
+from services.markdown.service import MarkdownAnswer, MarkdownService
+
+__all__ = [
+    "METADATA_FIELDS",
+    "METADATA_FIELD_HELP",
+    "SAFETY_MODES",
+    "MarkdownAnswer",
+    "MarkdownError",
+    "MarkdownFailure",
+    "MarkdownOptions",
+    "MarkdownRequest",
+    "MarkdownService",
+    "check_options",
+]

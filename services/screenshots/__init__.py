@@ -1,0 +1,35 @@
+"""The screenshot use case: a page captured by the farm, encoded, stored and linked for 24 hours.
+
+- :mod:`~services.screenshots.request`: :class:`ScreenshotRequest` and
+  :class:`ScreenshotOptions` (the endpoint's parameters that shape the image), checked and turned
+  into the farm's capture options;
+- :mod:`~services.screenshots.service`: :class:`ScreenshotService`, which checks the target,
+  reuses a recent identical capture or captures the page, encodes WebP off the IOLoop, stores the
+  image, prices it, and serves the link.
+"""
+
+from browser.farm.types import PAPER_SIZES, VIEWPORT_LIMITS, ReadyState
+from services.screenshots.request import (
+    ScreenshotError,
+    ScreenshotFailure,
+    ScreenshotOptions,
+    ScreenshotRequest,
+)
+from services.screenshots.service import LinkImage, ScreenshotService, Shot
+from store.images import CONTENT_TYPES
+from store.screenshots import ScreenshotRecord
+
+__all__ = [
+    "CONTENT_TYPES",
+    "PAPER_SIZES",
+    "VIEWPORT_LIMITS",
+    "LinkImage",
+    "ReadyState",
+    "ScreenshotError",
+    "ScreenshotFailure",
+    "ScreenshotOptions",
+    "ScreenshotRecord",
+    "ScreenshotRequest",
+    "ScreenshotService",
+    "Shot",
+]
