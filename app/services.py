@@ -15,7 +15,7 @@ from typing import Any
 from app.config import Settings
 from browser.egress.guard import EgressGuard, EgressLimits
 from browser.farm import Farm
-from browser.farm.browser import Egress
+from browser.farm.lanes import Egress
 from browser.fetch.client import Fetcher
 from convert.embed.providers import ProviderRegistry, RegistryError
 from handlers.errors import MarkdownPageErrors

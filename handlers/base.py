@@ -279,7 +279,7 @@ class ApiHandler(BaseHandler):
             self.warn(f"not fields of this endpoint's body, ignored: {names}")
         if problems:
             raise params_error(problems)
-        return values
+        return cast(P, values)
 
     def _raw_path_target(self) -> str | None:
         """The target as the path carries it, before percent-decoding; None when this

@@ -85,7 +85,7 @@ class StoreSettings:
     )
 
 
-class _PostgresDatabase(ReconnectMixin, PooledPostgresqlDatabase):
+class _PostgresDatabase(ReconnectMixin, PooledPostgresqlDatabase):  # type: ignore[misc]
     """A Postgres pool that replaces a connection the server dropped (restart, idle kill)."""
 
     # psycopg2's wording for a connection the server or the network closed.
@@ -104,7 +104,7 @@ class _PostgresDatabase(ReconnectMixin, PooledPostgresqlDatabase):
         return bool(conn.closed)
 
 
-class _SqliteDatabase(PooledSqliteDatabase):
+class _SqliteDatabase(PooledSqliteDatabase):  # type: ignore[misc]
     """A SQLite pool whose connections wait for a busy file while they are set up."""
 
     def __init__(self, path: str, *, busy_seconds: float, **kwargs: Any) -> None:
@@ -219,6 +219,11 @@ def describe_url(url: str, data_dir: str) -> str:
     host = parts.hostname or ""
     port = f":{parts.port}" if parts.port else ""
     return f"postgresql://{user}{host}{port}{parts.path}"
+
+
+def execute_sql(db: peewee.Database, sql: str, params: tuple[Any, ...] = ()) -> Any:
+    """Run one SQL statement on ``db``; the driver's cursor (Peewee's method is untyped)."""
+    return db.execute_sql(sql, params)  # type: ignore[no-untyped-call]
 
 
 def is_sqlite(db: peewee.Database) -> bool:

@@ -21,7 +21,7 @@ from typing import Any
 
 import peewee
 
-from store.db import is_sqlite, write_transaction
+from store.db import execute_sql, is_sqlite, write_transaction
 from store.models import Job, JobPage, Organization, utc_now
 
 QUEUED, RUNNING, DONE, FAILED, SKIPPED = "queued", "running", "done", "failed", "skipped"
@@ -193,7 +193,7 @@ def _run(db: peewee.Database, text: str, params: Sequence[Any]) -> Any:
     """One written-out statement, ``?`` its placeholder whatever the database's."""
     if db.param != "?":
         text = text.replace("?", db.param)
-    return db.execute_sql(text, tuple(params))
+    return execute_sql(db, text, tuple(params))
 
 
 def _fail_abandoned(db: peewee.Database, job_id: str, page_id: int, now: datetime) -> None:

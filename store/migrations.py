@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 import peewee
 
-from store.db import is_sqlite, write_transaction
+from store.db import execute_sql, is_sqlite, write_transaction
 from store.models import (
     ApiKey,
     DomainStrategy,
@@ -102,8 +102,8 @@ def migrate(db: peewee.Database, steps: Sequence[Migration] = MIGRATIONS) -> int
     with write_transaction(db):
         if not is_sqlite(db):
             # Schema work and waiting for another migrating process may outlast a query.
-            db.execute_sql("SET LOCAL statement_timeout = 0")
-            db.execute_sql("SELECT pg_advisory_xact_lock(%s)", (_LOCK_KEY,))
+            execute_sql(db, "SET LOCAL statement_timeout = 0")
+            execute_sql(db, "SELECT pg_advisory_xact_lock(%s)", (_LOCK_KEY,))
         create_tables(db, [SchemaVersion])
         applied = {
             version

@@ -35,7 +35,8 @@ from store.images import (
     ImageStorageError,
 )
 from store.models import Screenshot, as_utc, utc_now
-from store.store import Store, StoreUnavailable
+from store.periodic import repeat
+from store.store import Store
 
 log = logging.getLogger(__name__)
 
@@ -352,7 +353,9 @@ class ScreenshotStore:
 
     def start(self) -> None:
         """Run the janitor every ``janitor_interval`` seconds on the current loop."""
-        self._janitor = asyncio.ensure_future(self._sweep_forever())
+        self._janitor = asyncio.ensure_future(
+            repeat(self.janitor_interval, self._janitor_round, "screenshot janitor")
+        )
 
     async def close(self) -> None:
         if self._janitor is not None:
@@ -363,12 +366,7 @@ class ScreenshotStore:
         # Calls still running end by their own timeouts; nothing waits for them here.
         self._threads.shutdown(wait=False, cancel_futures=True)
 
-    async def _sweep_forever(self) -> None:
-        while True:
-            await asyncio.sleep(self.janitor_interval)
-            try:
-                removed = await self.sweep()
-            except StoreUnavailable:
-                continue  # logged by the store; the next round tries again
-            if removed:
-                log.info("janitor removed %d expired screenshot(s)", removed)
+    async def _janitor_round(self) -> None:
+        removed = await self.sweep()
+        if removed:
+            log.info("janitor removed %d expired screenshot(s)", removed)

@@ -14,7 +14,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from datetime import date
 from functools import partial
 from types import TracebackType
@@ -30,11 +30,13 @@ from store.db import (
     StoreSettings,
     close_database,
     describe_url,
+    execute_sql,
     open_database,
     run_unit,
 )
 from store.keys import AuthCache, IssuedKey, KeyInfo, KeyRow
 from store.migrations import migrate
+from store.periodic import repeat
 from store.runner import Runner, StoreUnavailable, summary
 from store.strategy import Strategy, get_strategy, put_strategy
 from store.usage import (
@@ -87,7 +89,6 @@ class Store:
         self._quota: dict[str, tuple[date, float, int]] = {}
         self._inflight: asyncio.Future[int] | None = None
         self._jobs: list[asyncio.Task[None]] = []
-        self._stopping = False
 
     # -- lifecycle ---------------------------------------------------------------------------
 
@@ -123,15 +124,16 @@ class Store:
         if not self._jobs:
             flush, evict = self.settings.usage_flush_seconds, self.cache_settings.eviction_interval
             self._jobs = [
-                asyncio.get_running_loop().create_task(self._repeat(flush, self.flush_usage)),
-                asyncio.get_running_loop().create_task(self._repeat(evict, self.cache_evict)),
+                asyncio.get_running_loop().create_task(
+                    repeat(flush, self.flush_usage, "usage flush")
+                ),
+                asyncio.get_running_loop().create_task(repeat(evict, self.cache_evict, "eviction")),
             ]
 
     async def close(self) -> None:
         """Stop the periodic jobs, flush a last time, close the database and the threads."""
         if self._closed:
             return
-        self._stopping = True
         for job in self._jobs:
             job.cancel()
         if self._jobs:
@@ -154,7 +156,6 @@ class Store:
         if self._closed:
             return
         self._closed = True
-        self._stopping = True
         for job in self._jobs:
             if not job.get_loop().is_closed():
                 job.cancel()
@@ -380,16 +381,6 @@ class Store:
             self._usage.restore(batch)
             log.info("kept %d usage row(s) for the next flush", len(batch))
 
-    async def _repeat(self, seconds: float, job: Callable[[], Awaitable[object]]) -> None:
-        while not self._stopping:
-            await asyncio.sleep(seconds)
-            try:
-                await job()
-            except StoreUnavailable:
-                pass  # logged where it failed; the work waits for the next round
-            except Exception:
-                log.exception("periodic %s failed unexpectedly", job.__name__)
-
     def _release(self) -> None:
         self._runner.shutdown()
         if self._db is not None:
@@ -406,4 +397,4 @@ class Store:
 
 
 def _select_one(db: peewee.Database) -> Any:
-    return db.execute_sql("SELECT 1").fetchone()
+    return execute_sql(db, "SELECT 1").fetchone()

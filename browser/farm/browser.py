@@ -307,7 +307,7 @@ class FarmBrowser:
             return False
         # Closed outside the probe's time limit: a cancelled close could hang on a stuck browser.
         await close_context(context)
-        return healthy
+        return bool(healthy)
 
     def retire(self) -> None:
         """Take no new work: drop the warm contexts (they close with the browser) and close the

@@ -18,7 +18,8 @@ from typing import Any
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Playwright, async_playwright
 
-from browser.farm.browser import CLOSE_GRACE, Egress, FarmBrowser
+from browser.farm.browser import CLOSE_GRACE, FarmBrowser
+from browser.farm.lanes import Egress
 from browser.farm.procs import enable_subreaper, reap_orphans, tree_memory_bytes
 from browser.farm.settings import FarmSettings
 

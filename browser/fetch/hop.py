@@ -18,6 +18,8 @@ from browser.proxies import ProxyRoute
 from browser.ssrf import Target
 
 log = logging.getLogger(__name__)
+SOCKET_BAD: int = pycurl.SOCKET_BAD
+"""What an open-socket callback returns to refuse the connection."""
 
 # Decoded bodies smaller than this are never counted as decompression bombs.
 _RATIO_FLOOR = 1024 * 1024
@@ -167,7 +169,7 @@ class Hop:
                 self.target.port,
                 peer,
             )
-            return pycurl.SOCKET_BAD
+            return SOCKET_BAD
         sock = socket.socket(family, socktype, protocol)
         # pycurl hands curl a duplicate of the descriptor; this one is closed after the request.
         self._sockets.append(sock)

@@ -238,7 +238,7 @@ def base_url_of(root: lxml.html.HtmlElement, url: str) -> str:
     """The URL relative links of the page at ``url`` resolve against: its first ``<base href>``
     (itself resolved against ``url``), else ``url``."""
     for element in root.iter("base"):
-        href = (element.get("href") or "").strip()
+        href = str(element.get("href") or "").strip()
         if href:
             try:
                 return urljoin(url, href)

@@ -220,7 +220,7 @@ def code_language(pre: etree._Element) -> str:
         candidates.append(parent)
     for element in candidates:
         for name in ("data-lang", "data-language", "lang"):
-            value = element.get(name, "")
+            value = str(element.get(name, ""))
             if _LANGUAGE_OK.match(value) and value.lower() not in _NOT_LANGUAGES:
                 return value.lower()
         match = _LANGUAGE_CLASS.search(element.get("class", ""))
@@ -248,7 +248,7 @@ def _code_text(pre: etree._Element) -> str:
             text = element.text_content()
             if text and not text.endswith("\n"):
                 element.tail = "\n" + (element.tail or "")
-    return pre.text_content()
+    return str(pre.text_content())
 
 
 # -- tables -----------------------------------------------------------------------------------

@@ -254,9 +254,9 @@ def property_value(element: etree._Element) -> str:
     for attribute in ("content", "datetime") if element.tag != "abbr" else ("title",):
         value = element.get(attribute)
         if value is not None:
-            return value
+            return str(value)
     if element.tag in ("img", "source", "video", "audio", "iframe", "embed"):
-        return element.get("src") or ""
+        return str(element.get("src") or "")
     if element.tag in ("a", "link", "area"):
-        return element.get("href") or ""
-    return element.text_content()
+        return str(element.get("href") or "")
+    return str(element.text_content())

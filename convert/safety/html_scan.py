@@ -50,7 +50,8 @@ def _meta_text(element: Any) -> str | None:
     name = element.get("name") or element.get("property") or element.get("itemprop") or ""
     name = name.strip().lower()
     if name in _META_NAMES or name.startswith(_META_PREFIXES):
-        return element.get("content")
+        content = element.get("content")
+        return None if content is None else str(content)
     return None
 
 

@@ -1,3 +1,5 @@
-"""Batch and crawl jobs: their settings (:mod:`services.jobs.settings`), the use case the
-endpoints call (:mod:`services.jobs.service`) and the runner that works their pages in the
-background (:mod:`services.jobs.runner`)."""
+"""Batch and crawl jobs: their settings (:mod:`~services.jobs.settings`), the use case the
+endpoints call (:mod:`~services.jobs.service`: check, submit, read, cancel), the runner that
+claims their pages in the background (:mod:`~services.jobs.runner`), a page worked to its
+outcome (:mod:`~services.jobs.pages`), what a crawl adds (:mod:`~services.jobs.crawl`) and what
+the runner is given (:mod:`~services.jobs.work`)."""

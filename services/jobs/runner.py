@@ -1,5 +1,6 @@
 """The job runner: background workers in the server process that claim job pages from the store,
-turn each into Markdown with the single-page pipeline, record the result and bill it.
+have each worked to its outcome (:mod:`services.jobs.pages`: the Markdown service), record the
+result and charge it.
 
 Fairness and politeness, per process:
 
@@ -29,25 +30,19 @@ import os
 import secrets
 import socket
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
-from typing import Any
 
 from services.accounts import AccountService
+from services.jobs.pages import PageWork, page_event
 from services.jobs.settings import JobSettings
 from services.jobs.work import Discovery, Notify, PageErrors, ended_event
-from services.markdown import (
-    MarkdownAnswer,
-    MarkdownError,
-    MarkdownFailure,
-    MarkdownOptions,
-    MarkdownRequest,
-    MarkdownService,
-)
+from services.markdown import MarkdownService
 from store import job_views
 from store import jobs as job_rows
 from store.jobs import ActiveJob, Claim, NewPage, Outcome, Recorded
+from store.periodic import repeat
 from store.store import Store, StoreUnavailable
 
 log = logging.getLogger(__name__)
@@ -84,8 +79,7 @@ class JobRunner:
         busy: Callable[[], bool] | None = None,
     ) -> None:
         self.store = store
-        self._markdown = markdown
-        self.errors = errors
+        self.pages = PageWork(markdown, errors, accounts, discovery)
         self.settings = settings
         self.accounts = accounts
         self.discovery = discovery
@@ -115,10 +109,10 @@ class JobRunner:
             renew = self.settings.lease_seconds / 3
             self._background = [
                 loop.create_task(self._claim_loop()),
-                loop.create_task(self._repeat(renew, self._renew)),
+                loop.create_task(repeat(renew, self._renew, "lease renewal")),
             ]
         self._background.append(
-            loop.create_task(self._repeat(self.settings.sweep_interval, self.sweep))
+            loop.create_task(repeat(self.settings.sweep_interval, self.sweep, "job sweep"))
         )
 
     def wake(self) -> None:
@@ -273,7 +267,7 @@ class JobRunner:
     async def _work(self, claim: Claim, job: ActiveJob) -> None:
         try:
             await self._space(job, claim.host)
-            outcome, links = await self._page(claim, job)
+            outcome, links = await self.pages.outcome(claim, job)
             if outcome is None:  # busy: back to the queue, the host left alone for a while
                 self._host_next[claim.host] = time.monotonic() + BUSY_BACKOFF_SECONDS
                 await self._release(claim)
@@ -315,53 +309,6 @@ class JobRunner:
     def _max_delay(self) -> float:
         return self.settings.max_crawl_delay
 
-    async def _page(self, claim: Claim, job: ActiveJob) -> tuple[Outcome | None, list[NewPage]]:
-        """The page's outcome and the links to queue; (None, []) when the conversion workers
-        stayed busy (the page goes back to the queue)."""
-        try:
-            request = MarkdownRequest(
-                claim.url,
-                job.org,
-                self.accounts.plan_tiers(job.plan),
-                MarkdownOptions.from_stored(job.options.get("markdown", {})),
-            )
-            answer: MarkdownAnswer = await self._markdown().run(request)
-        except MarkdownError as exc:
-            if exc.failure is MarkdownFailure.BUSY:
-                return None, []
-            return self._failed(claim, exc), []
-        except Exception as exc:
-            return self._failed(claim, exc), []
-        result = answer.result
-        if result.blocked:
-            blocked = {"url": claim.url, "error": self.errors.blocked(result.ai_safety)}
-            return Outcome(False, blocked), []
-        fetch = answer.got.fetch
-        body: dict[str, Any] = {
-            "url": claim.url,
-            "final_url": fetch.final_url,
-            "status_code": fetch.status,
-            "markdown": result.markdown,
-            "metadata": result.metadata,
-            "usage": {
-                "character_count": result.character_count,
-                "estimated_token_count": result.estimated_tokens,
-                "truncated": result.truncated,
-            },
-        }
-        if result.chunks is not None:
-            body["chunks"] = result.chunks
-        links: list[NewPage] = []
-        if self.discovery is not None and job.kind == "crawl":
-            links = await self.discovery.links(job, claim, answer)
-        return Outcome(True, body, answer.credits), links
-
-    def _failed(self, claim: Claim, exc: BaseException) -> Outcome:
-        error, known = self.errors.error(exc)
-        if not known:
-            log.error("jobs: page %s failed unexpectedly", claim.url[:200], exc_info=exc)
-        return Outcome(False, {"url": claim.url, "error": error})
-
     async def _record(
         self, claim: Claim, job: ActiveJob, outcome: Outcome, links: list[NewPage]
     ) -> None:
@@ -384,16 +331,7 @@ class JobRunner:
         if recorded.queued:
             self._wake.set()
         if self.notify is not None and job.webhook_url:
-            event = {
-                "event": "page",
-                "event_id": f"{job.id}-{recorded.seq}",
-                "job_id": job.id,
-                "seq": recorded.seq,
-                "status": "done" if outcome.ok else "failed",
-                "credits": outcome.credits if outcome.ok else 0,
-                "result": outcome.result,
-            }
-            self.notify(job, event)
+            self.notify(job, page_event(job, recorded, outcome))
         if recorded.ended is not None:
             self._ended(job, recorded.ended)
 
@@ -433,13 +371,3 @@ class JobRunner:
         if deleted:
             log.info("jobs: swept %d expired job(s)", deleted)
         return deleted
-
-    async def _repeat(self, seconds: float, job: Callable[[], Awaitable[object]]) -> None:
-        while not self._stopping:
-            await asyncio.sleep(seconds)
-            try:
-                await job()
-            except StoreUnavailable:
-                pass  # logged where it failed; tried again next round
-            except Exception:
-                log.exception("jobs: periodic %s failed unexpectedly", job.__name__)

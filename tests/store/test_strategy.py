@@ -44,7 +44,7 @@ async def test_expired_strategy_is_not_used(
     finally:
         close_database(db)
     assert await store.strategy_get("old.example", 3600) is None
-    assert await store.strategy_get("old.example", 3 * 3600) == Strategy("superior", False)
+    assert await store.strategy_get("old.example", 3 * 3600) == Strategy("superior")
 
 
 @pytest.mark.gen_test(timeout=30)

@@ -1,0 +1,99 @@
+"""One page of a job worked to its outcome: the page through the Markdown service with the job's
+stored options, the answer (or the error, in the Markdown endpoint's shape) as it is stored and
+sent to the webhook, and the links a crawl queues from it."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from typing import Any
+
+from services.accounts import AccountService
+from services.jobs.work import Discovery, PageErrors
+from services.markdown import (
+    MarkdownAnswer,
+    MarkdownError,
+    MarkdownFailure,
+    MarkdownOptions,
+    MarkdownRequest,
+    MarkdownService,
+)
+from store.jobs import ActiveJob, Claim, NewPage, Outcome, Recorded
+
+log = logging.getLogger(__name__)
+
+
+class PageWork:
+    """How the runner turns a claimed page into its outcome."""
+
+    def __init__(
+        self,
+        markdown: Callable[[], MarkdownService],
+        errors: PageErrors,
+        accounts: AccountService,
+        discovery: Discovery | None = None,
+    ) -> None:
+        self._markdown = markdown
+        self.errors = errors
+        self.accounts = accounts
+        self.discovery = discovery
+
+    async def outcome(self, claim: Claim, job: ActiveJob) -> tuple[Outcome | None, list[NewPage]]:
+        """The page's outcome and the links to queue; (None, []) when the conversion workers
+        stayed busy (the page goes back to the queue)."""
+        try:
+            request = MarkdownRequest(
+                claim.url,
+                job.org,
+                self.accounts.plan_tiers(job.plan),
+                MarkdownOptions.from_stored(job.options.get("markdown", {})),
+            )
+            answer: MarkdownAnswer = await self._markdown().run(request)
+        except MarkdownError as exc:
+            if exc.failure is MarkdownFailure.BUSY:
+                return None, []
+            return self._failed(claim, exc), []
+        except Exception as exc:
+            return self._failed(claim, exc), []
+        result = answer.result
+        if result.blocked:
+            blocked = {"url": claim.url, "error": self.errors.blocked(result.ai_safety)}
+            return Outcome(False, blocked), []
+        fetch = answer.got.fetch
+        body: dict[str, Any] = {
+            "url": claim.url,
+            "final_url": fetch.final_url,
+            "status_code": fetch.status,
+            "markdown": result.markdown,
+            "metadata": result.metadata,
+            "usage": {
+                "character_count": result.character_count,
+                "estimated_token_count": result.estimated_tokens,
+                "truncated": result.truncated,
+            },
+        }
+        if result.chunks is not None:
+            body["chunks"] = result.chunks
+        links: list[NewPage] = []
+        if self.discovery is not None and job.kind == "crawl":
+            links = await self.discovery.links(job, claim, answer)
+        return Outcome(True, body, answer.credits), links
+
+    def _failed(self, claim: Claim, exc: BaseException) -> Outcome:
+        error, known = self.errors.error(exc)
+        if not known:
+            log.error("jobs: page %s failed unexpectedly", claim.url[:200], exc_info=exc)
+        return Outcome(False, {"url": claim.url, "error": error})
+
+
+def page_event(job: ActiveJob, recorded: Recorded, outcome: Outcome) -> dict[str, Any]:
+    """The webhook event of a page of ``job`` recorded as ``recorded``."""
+    return {
+        "event": "page",
+        "event_id": f"{job.id}-{recorded.seq}",
+        "job_id": job.id,
+        "seq": recorded.seq,
+        "status": "done" if outcome.ok else "failed",
+        "credits": outcome.credits if outcome.ok else 0,
+        "result": outcome.result,
+    }
