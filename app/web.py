@@ -50,14 +50,14 @@ def log_request(handler: tornado.web.RequestHandler) -> None:
     duration = handler.request.request_time()
     metrics.REQUESTS.labels(endpoint, str(status)).inc()
     metrics.LATENCY.labels(endpoint).observe(duration)
-    account = getattr(handler, "account", None)
+    key_info = getattr(handler, "key_info", None)
     level = logging.INFO if status < 500 else logging.ERROR
     fields = {
         "method": handler.request.method or "",
         "path": handler.request.path[:300],
         "status": status,
         "endpoint": endpoint,
-        "org": account.org if account else "-",
+        "org": key_info.org if key_info else "-",
         "credits": getattr(handler, "billed", 0),
         "error": getattr(handler, "error_kind", None) or "-",
         "duration_ms": round(duration * 1000, 1),

@@ -21,7 +21,7 @@ from handlers.errors import ApiError, Shape, from_exception, from_status, render
 from handlers.params.json_body import read_json_body
 from handlers.params.table import P, ParamProblem, ParamTable
 from handlers.target import decode_target, mend_slashes, unencoded, with_query
-from services.accounts import Account, Quota
+from services.accounts import Account, KeyInfo, Quota
 from services.failure import StoreUnavailable
 
 log = logging.getLogger(__name__)
@@ -57,6 +57,8 @@ class BaseHandler(tornado.web.RequestHandler):
     def initialize(self, services: UseCases) -> None:
         self.services = services
         self.billed = 0
+        self.key_info: KeyInfo | None = None
+        """Who the request's key belongs to, once known (the access line and charging say it)."""
         self.account: Account | None = None
         self.error_kind: str | None = None
         # What the access line reports beside the basics: the proxy tier, whether a browser
@@ -129,8 +131,8 @@ class BaseHandler(tornado.web.RequestHandler):
             metrics.IN_FLIGHT.dec()
             self.services.request_finished(foreground=not self.background)
             self._counted = False
-        if self.account is not None:
-            self.services.account_service.charge(self.account.org, self.endpoint, self.billed)
+        if self.key_info is not None:
+            self.services.account_service.charge(self.key_info.org, self.endpoint, self.billed)
 
     def write_json(self, body: Any, status: int = 200) -> None:
         self.set_status(status)
@@ -195,7 +197,8 @@ class ApiHandler(BaseHandler):
         accounts = self.services.account_service
         key, carrier = presented_key(self.request)
         accounts.check_presented(key, carrier)
-        self.account = account = await accounts.account(key, self.request.remote_ip or "-")
+        self.key_info = await accounts.owner(key, self.request.remote_ip or "-")
+        self.account = account = accounts.account(self.key_info)
         rate, wait = accounts.take_token(account, self.endpoint)
         self.keep_header("X-RateLimit-Limit", str(rate.limit))
         self.keep_header("X-RateLimit-Remaining", str(rate.remaining))

@@ -19,6 +19,7 @@ from services.accounts.service import (
     Quota,
     RateLimit,
 )
+from store.store import KeyInfo
 
 __all__ = [
     "DEFAULT_PLANS",
@@ -27,6 +28,7 @@ __all__ = [
     "AccountFailure",
     "AccountService",
     "CreditSettings",
+    "KeyInfo",
     "PlanSettings",
     "Quota",
     "RateLimit",

@@ -129,10 +129,9 @@ class AccountService:
         if flaw is not None:
             raise AccountError(flaw, f"{carrier} {flaw.value}")
 
-    async def account(self, key: str, address: str) -> Account:
-        """The owner of ``key`` sent from client ``address``, with its plan; :class:`AccountError`
-        (or the store's ``StoreUnavailable``) when it cannot be had."""
-        info = await self.owner(key, address)
+    def account(self, info: KeyInfo) -> Account:
+        """The account of the key ``info`` describes, with its plan; :class:`AccountError` when
+        the plan is not configured on this server."""
         plan = self.plans.get(info.plan)
         if plan is None:
             log.error("key %s has unknown plan %r", info.prefix, info.plan)
@@ -142,8 +141,9 @@ class AccountService:
         return Account(info, plan)
 
     async def owner(self, key: str, address: str) -> KeyInfo:
-        """Who ``key`` belongs to, each lookup paid for from ``address``'s unknown-key bucket
-        (see the module's docstring)."""
+        """Who ``key`` sent from client ``address`` belongs to, each lookup paid for from the
+        address's unknown-key bucket (see the module's docstring); :class:`AccountError` (or the
+        store's ``StoreUnavailable``) when it cannot be had."""
         store, limiter = self.store, self.limiter
         bucket = f"bad-key:{address}"
         paid = False
