@@ -4,7 +4,6 @@ frame built for a card (:mod:`services.frames`), the answer priced and remembere
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -13,6 +12,7 @@ from services.accounts.billing import CreditSettings, Usage, price
 from services.embeds.resolver import EmbedRequest, EmbedResolver, Resolved
 from services.fetch_policy import PageRequest
 from services.frames import FrameService, FrameSpec
+from services.options import options_of
 
 DEFAULT_MAX_CACHE_AGE_MS = 432_000_000
 """The oldest cached page metadata accepted by default (five days)."""
@@ -60,7 +60,7 @@ class OembedOptions:
     def of(cls, values: Any) -> OembedOptions:
         """The options read off any object with attributes of the same names (a handler's
         typed parameters)."""
-        return cls(**{item.name: getattr(values, item.name) for item in dataclasses.fields(cls)})
+        return options_of(cls, values)
 
 
 @dataclass(frozen=True)

@@ -26,6 +26,7 @@ from convert.markdown.pipeline import ConvertOptions, StructureRequest
 from convert.markdown.structure import StructureLimits
 from services.failure import ServiceError
 from services.fetch_policy import PageRequest
+from services.options import options_of
 from services.pool import ConvertSettings
 
 
@@ -101,7 +102,7 @@ class MarkdownOptions:
     def of(cls, values: Any) -> MarkdownOptions:
         """The options read off any object with attributes of the same names (a handler's
         typed parameters)."""
-        return cls(**{field.name: getattr(values, field.name) for field in dataclasses.fields(cls)})
+        return options_of(cls, values)
 
     def stored(self) -> dict[str, Any]:
         """The options that differ from the defaults, as JSON values: what a job keeps."""

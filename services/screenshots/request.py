@@ -9,7 +9,6 @@ between options (formats, selectors, the image's size) and gives the farm's
 
 from __future__ import annotations
 
-import dataclasses
 import enum
 import hashlib
 import json
@@ -25,6 +24,7 @@ from browser.farm.types import (
 from convert.extract.consent import LOADERS, banner_css
 from convert.html.document import SelectorError, check_selectors, split_selectors
 from services.failure import ServiceError
+from services.options import options_of
 
 IMAGE_TYPES: dict[str, ImageType] = {"jpeg": "jpeg", "png": "png", "webp": "png", "pdf": "pdf"}
 """The format asked -> what Chromium makes (WebP is encoded from a PNG)."""
@@ -101,11 +101,7 @@ class ScreenshotOptions:
     def of(cls, values: Any) -> ScreenshotOptions:
         """The options read off any object with attributes of the same names (a handler's typed
         parameters; ``navigationTimeout`` for ``navigation_timeout``)."""
-        found = {
-            field.name: getattr(values, _PARAMETER_NAMES.get(field.name, field.name))
-            for field in dataclasses.fields(cls)
-        }
-        return cls(**found)
+        return options_of(cls, values, _PARAMETER_NAMES)
 
 
 _PARAMETER_NAMES = {"navigation_timeout": "navigationTimeout"}
