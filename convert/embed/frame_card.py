@@ -7,15 +7,18 @@ the bytes), and the document is static: markup and one inline ``<style>`` block,
 event-handler attributes, no external stylesheet or font.
 
 The card's text and URLs are cleaned by :mod:`convert.embed.card_content` and its sizes computed by
-:mod:`convert.embed.card_layout`; this module writes the document.
+:mod:`convert.embed.card_layout`; its markup is the Tornado templates of
+:mod:`convert.embed.card_templates`; this module writes the style sheet and fills the templates.
 
 Safety
     Every metadata value is plain text: control characters are removed, whitespace collapsed,
-    long values cut with an ellipsis (title 200 characters, description 500, site name 100) and
-    the result HTML-escaped. The ``<style>`` block holds only numbers and colours computed here,
-    never a metadata value. Image, favicon and link URLs are kept only when their scheme is
-    ``http`` or ``https`` (anything else, including ``javascript:``, ``data:``, relative and
-    protocol-relative URLs, is dropped). The frame host serves the page with ``CSP``.
+    long values cut with an ellipsis (title 200 characters, description 500, site name 100), and
+    the template engine's autoescape (``xhtml_escape``) escapes it wherever it goes in, text or
+    double-quoted attribute. The ``<style>`` block, the only value the templates take raw, holds
+    only numbers and colours computed here, never a metadata value. Image, favicon and link URLs
+    are kept only when their scheme is ``http`` or ``https`` (anything else, including
+    ``javascript:``, ``data:``, relative and protocol-relative URLs, is dropped), and are escaped
+    like text. The frame host serves the page with ``CSP``.
 
 Insecure images
     ``CSP`` allows images from ``https:`` only, so a plain ``http://`` image would be blocked.
@@ -53,12 +56,14 @@ URL that is not ``http(s)`` gives the same card without a link. With ``badge`` a
 
 from __future__ import annotations
 
-import html
 import zlib
 from dataclasses import dataclass
 
+from tornado.template import DictLoader
+
 from convert.embed.card_content import CardData, Content, card_content
 from convert.embed.card_layout import BADGE_HEIGHT, BORDER, LAYOUTS, Layout, Type, clamp
+from convert.embed.card_templates import SOURCES
 
 TEMPLATES = ("default", "compact", "horizontal")
 THEMES = ("light", "dark", "auto")
@@ -86,6 +91,11 @@ PLACEHOLDER_COLORS = (
     "#8a6a1f",
 )
 """Backgrounds of the image placeholder: calm colours that carry white initials in both themes."""
+
+_LOADER = DictLoader(dict(SOURCES), autoescape="xhtml_escape", whitespace="all")
+"""``whitespace="all"``: the sources' newlines are the document's, and nothing else is written."""
+_COMPILED = {name: _LOADER.load(name) for name in TEMPLATES}
+"""Each card template compiled once, at import, with its parts inlined."""
 
 
 @dataclass(frozen=True)
@@ -248,73 +258,13 @@ def _style(template: str, theme: str, layout: Layout, content: Content, badge: b
     return "\n".join(rules)
 
 
-def _attr(value: str) -> str:
-    return html.escape(value, quote=True)
-
-
-def _image(url: str, css_class: str, initial: str = "") -> str:
-    data = f' data-initial="{_attr(initial)}"' if initial else ""
-    return (
-        f'<img class="{css_class}" src="{_attr(url)}" alt=""{data} loading="lazy" '
-        'decoding="async" referrerpolicy="no-referrer">'
-    )
-
-
-def _media(content: Content) -> str:
-    if not content.has_media:
-        return ""
-    parts = ['<div class="media">']
-    if content.initial:
-        parts.append(f'<span class="initial" aria-hidden="true">{_attr(content.initial)}</span>')
-    if content.image:
-        parts.append(_image(content.image, "image", content.initial))
-    parts.append("</div>")
-    return "".join(parts)
-
-
-def _site(content: Content) -> str:
-    if not content.site:
-        return ""
-    favicon = _image(content.favicon, "favicon") if content.favicon else ""
-    name = f'<span class="site-name" dir="auto">{_attr(content.site)}</span>'
-    return f'<div class="site">{favicon}{name}</div>'
-
-
-def _texts(template: str, content: Content, layout: Layout) -> str:
-    title = f'<div class="title" dir="auto">{_attr(content.title)}</div>'
-    description = ""
-    if content.description and layout.description_lines and template != "compact":
-        description = f'<div class="description" dir="auto">{_attr(content.description)}</div>'
-    if template == "default":
-        return _site(content) + title + description
-    return title + description + _site(content)
-
-
 def _document(template: str, theme: str, content: Content, layout: Layout, badge: bool) -> str:
-    style = _style(template, theme, layout, content, badge)
-    body = f'{_media(content)}<div class="text">{_texts(template, content, layout)}</div>'
-    if content.href:
-        opening = (
-            f'<a class="card" href="{_attr(content.href)}" target="_blank" '
-            'rel="noopener noreferrer">'
-        )
-        closing = "</a>"
-    else:
-        opening, closing = '<div class="card">', "</div>"
-    badge_html = f'<div class="badge">{BADGE_TEXT}</div>' if badge else ""
-    return (
-        "<!DOCTYPE html>\n"
-        "<html>\n<head>\n"
-        '<meta charset="utf-8">\n'
-        '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
-        '<meta name="robots" content="noindex">\n'
-        '<meta name="referrer" content="no-referrer">\n'
-        f'<meta name="color-scheme" content="{COLOR_SCHEMES[theme]}">\n'
-        '<meta http-equiv="Content-Security-Policy" content="upgrade-insecure-requests">\n'
-        f"<title>{_attr(content.title)}</title>\n"
-        f"<style>\n{style}\n</style>\n"
-        "</head>\n<body>\n"
-        f"{opening}{body}{closing}\n"
-        f"{badge_html}{chr(10) if badge else ''}"
-        "</body>\n</html>\n"
+    document = _COMPILED[template].generate(
+        content=content,
+        layout=layout,
+        style=_style(template, theme, layout, content, badge),
+        color_scheme=COLOR_SCHEMES[theme],
+        badge=badge,
+        badge_text=BADGE_TEXT,
     )
+    return document.decode("utf-8")

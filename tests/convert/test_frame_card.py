@@ -4,20 +4,27 @@ one link covers the card, and every template and theme renders as intended in re
 
 from __future__ import annotations
 
+import hashlib
+import html
 import io
+import json
 import os
+import re
 import time
 from collections.abc import Iterator
 from dataclasses import replace
+from pathlib import Path
 from typing import Any, Literal, cast
 
 import lxml.html
 import pytest
+import tornado.escape
 from PIL import Image, ImageDraw
 from playwright.sync_api import ConsoleMessage, Dialog, Page, Route, sync_playwright
 
 from browser.farm.flags import LAUNCH_ARGS
 from convert.embed.card_content import DESCRIPTION_LIMIT, SITE_NAME_LIMIT, TITLE_LIMIT, CardData
+from convert.embed.card_templates import SOURCES
 from convert.embed.frame_card import CSP, TEMPLATES, THEMES, render_card
 
 CHROMIUM = os.environ.get("PAGECAST_TEST_CHROMIUM", "/usr/bin/chromium")
@@ -185,6 +192,93 @@ def test_the_whole_card_is_one_link() -> None:
         assert link.xpath(f".//*[@class='{part}']"), part
 
 
+def test_the_template_engine_escapes_every_value(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every value reaches the page through the engine's autoescape (here marked with brackets):
+    text and attributes alike, the style sheet only taken raw."""
+
+    def marked(value: str | bytes) -> str:
+        return "\u27e6" + html.escape(tornado.escape.to_unicode(value)) + "\u27e7"
+
+    monkeypatch.setattr(tornado.escape, "xhtml_escape", marked)
+    for template in TEMPLATES:
+        document = render(template=template, width=600, height=400, badge=True)
+        root = parse(document)
+        values = [element.text for element in root.xpath(VALUE_ELEMENTS)]
+        values += root.xpath("//a/@href | //img/@src | //img/@data-initial | //meta/@content")
+        assert len(values) >= (9 if template == "compact" else 10)
+        for value in values:
+            if value in STATIC_META:
+                continue
+            assert value.startswith("\u27e6") and value.endswith("\u27e7"), value
+        assert "\u27e6" not in only(root, "//style").text
+
+
+VALUE_ELEMENTS = (
+    "//title | //div[@class='title'] | //div[@class='description'] | //span[@class='site-name']"
+    " | //span[@class='initial'] | //div[@class='badge']"
+)
+STATIC_META = {
+    "width=device-width, initial-scale=1",
+    "noindex",
+    "no-referrer",
+    "upgrade-insecure-requests",
+}
+"""The ``<meta>`` contents written in the templates themselves."""
+
+
+@pytest.mark.parametrize("template", TEMPLATES)
+def test_hostile_text_comes_out_escaped(template: str) -> None:
+    payload = HOSTILE[1] + HOSTILE[2] + " & {{ 1/0 }}{% raw x %}"
+    card = replace(
+        CARD, title=payload, description=payload, site_name=payload, image="", favicon=""
+    )
+    document = render(card, template=template, width=600, height=400)
+    escaped = html.escape(payload, quote=True)
+    assert escaped == (
+        "&quot;&gt;&lt;img src=x onerror=alert(1)&gt;&lt;/style&gt;&lt;script&gt;alert(1)"
+        "&lt;/script&gt; &amp; {{ 1/0 }}{% raw x %}"
+    )
+    assert f"<title>{escaped}</title>" in document
+    assert f'<div class="title" dir="auto">{escaped}</div>' in document
+    assert f'<span class="site-name" dir="auto">{escaped}</span>' in document
+    assert document.count(escaped) == (2 if template == "compact" else 3) + 1
+    assert "<script" not in document and "<img" not in document and "<svg" not in document
+
+
+def test_templates_take_only_the_style_raw_and_quote_every_attribute() -> None:
+    sources = "".join(SOURCES.values())
+    assert re.findall(r"\{%\s*raw\b[^%]*%\}", sources) == ["{% raw style %}"]
+    assert "{% autoescape" not in sources and "{% module" not in sources
+    expressions = re.findall(r"\{\{\s*(.*?)\s*\}\}", sources)
+    assert all(
+        expression.startswith("content.") or expression in {"color_scheme", "badge_text"}
+        for expression in expressions
+    ), expressions
+    for tag in re.findall(r"<[a-z]+\b[^<>]*>", sources):
+        unquoted = re.sub(r'="[^"]*"', "", tag)
+        assert "=" not in unquoted and "'" not in unquoted, f"unquoted attribute in {tag}"
+    urls = re.findall(r"\b(?:href|src)=\"([^\"]*)\"", sources)
+    assert sorted(urls) == ["{{ content.favicon }}", "{{ content.href }}", "{{ content.image }}"]
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "javascript:alert(1)",
+        'https://ex.example/"onerror="alert(1)',
+        "https://ex.example/x\x00y",
+        "https://ex.example/x\ny",
+        "https://ex.example/" + "x" * 9000,
+    ],
+)
+def test_urls_reach_attributes_only_when_safe_and_escaped(url: str) -> None:
+    document = render(replace(CARD, url=url, image=url, favicon=url))
+    assert_inert(document)
+    for found in parse(document).xpath("//a/@href | //img/@src"):
+        assert found == url and found.startswith("https://")
+        assert f'"{html.escape(url, quote=True)}"' in document
+
+
 # ----- document shape -----------------------------------------------------------------------------
 
 
@@ -315,6 +409,115 @@ def test_missing_title_and_site_fall_back_to_the_url() -> None:
 
 def test_csp_is_exported() -> None:
     assert CSP == "default-src 'none'; img-src https: data:; style-src 'unsafe-inline'"
+
+
+# ----- the markup, fixed --------------------------------------------------------------------------
+
+FIXTURES = Path(__file__).parent / "frame_cards"
+EXPECTED_DIGESTS = FIXTURES / "digests.json"
+EXPECTED_HOSTILE = FIXTURES / "hostile.html"
+"""Written by the f-string renderer the templates replaced, whose bytes the templates keep. After
+a deliberate change to the markup, rewrite them with ``python -m tests.convert.test_frame_card``
+and review the diff of ``hostile.html``."""
+
+MATRIX: dict[str, CardData] = {
+    "full": CARD,
+    "no-image": replace(CARD, image=""),
+    "no-favicon": replace(CARD, favicon=""),
+    "no-description": replace(CARD, description=""),
+    "no-site-name": replace(CARD, site_name="", image=""),
+    "no-title": replace(CARD, title=" ", canonical_url="https://www.example.org/guide/"),
+    "no-link": replace(CARD, url="javascript:alert(1)", canonical_url=""),
+    "text-only": replace(
+        CARD, url="", title="...", description="", image="", site_name="", favicon=""
+    ),
+    "hostile-text": replace(
+        CARD,
+        title=HOSTILE[1],
+        description=HOSTILE[0] + HOSTILE[2],
+        site_name=HOSTILE[3] + HOSTILE[4],
+    ),
+    "template-syntax": replace(
+        CARD,
+        title="{{ 1/0 }} {% raw title %}",
+        description="{# c #}{%! x %}{% end %}",
+        site_name="{{! y }}",
+        image="",
+    ),
+    "entities-and-quotes": replace(
+        CARD,
+        title='Tom & Jerry\'s "best" &amp; &lt;b&gt; &#39;',
+        description="a < b > c && d ' \" ` =",
+        site_name="R&D 'Labs'",
+    ),
+    "unicode": replace(
+        CARD,
+        title="\u05e9\u05dc\u05d5\u05dd \u202eevil\u202c caf\u00e9 \U0001f600 \u4e2d\u6587 e\u0301",
+        description="\u00a0zero\u200bwidth\ufeff \u2028 line\x85next \ud800lone",
+        site_name="\u00dftra\u00dfe",
+    ),
+    "long": replace(
+        CARD, title="t" * 999, description="word " * 300, site_name="s " * 300, image=""
+    ),
+    "url-characters": replace(
+        CARD,
+        url="https://example.com/?a=1&b=\"2\"<3>'4'",
+        image='https://img.example/a.png?w=1&h=2&q="x"<y>',
+        favicon="HTTP://img.example/f ico.png\t",
+    ),
+    "dangerous-urls": replace(
+        CARD,
+        url="javascript:alert(1)",
+        canonical_url="java\tscript:alert(1)",
+        image="data:text/html,<script>alert(1)</script>",
+        favicon="//evil.example/x.png",
+    ),
+}
+"""Cards that together take every branch of the markup, with text and URLs that need escaping."""
+
+
+def matrix_digests() -> dict[str, str]:
+    """For each card of ``MATRIX`` and each template, the SHA-256 of its documents in every theme,
+    with and without the badge, at the template's own size and a small one."""
+    digests = {}
+    for name, card in MATRIX.items():
+        for template in TEMPLATES:
+            digest = hashlib.sha256()
+            for theme in THEMES:
+                for badge in (False, True):
+                    for width, height in (SIZES[template], SMALL_SIZES[template]):
+                        document = render_card(
+                            card,
+                            template=template,
+                            theme=theme,
+                            width=width,
+                            height=height,
+                            badge=badge,
+                        )
+                        digest.update(document.encode("utf-8") + b"\0")
+            digests[f"{name} {template}"] = digest.hexdigest()
+    return digests
+
+
+def hostile_document() -> str:
+    """One card with every kind of hostile text and URLs that need escaping."""
+    urls = MATRIX["url-characters"]
+    card = replace(MATRIX["hostile-text"], url=urls.url, image=urls.image, favicon=urls.favicon)
+    return render(card, template="default", theme="auto", width=400, height=480, badge=True)
+
+
+def write_expected() -> None:
+    FIXTURES.mkdir(exist_ok=True)
+    EXPECTED_DIGESTS.write_text(json.dumps(matrix_digests(), indent=1) + "\n", encoding="utf-8")
+    EXPECTED_HOSTILE.write_text(hostile_document(), encoding="utf-8", newline="")
+
+
+def test_the_markup_is_what_it_was() -> None:
+    expected = json.loads(EXPECTED_DIGESTS.read_text(encoding="utf-8"))
+    found = matrix_digests()
+    changed = sorted(case for case in expected if found.get(case) != expected[case])
+    assert found.keys() == expected.keys() and not changed, f"markup changed: {changed}"
+    assert hostile_document() == EXPECTED_HOSTILE.read_bytes().decode("utf-8")
 
 
 # ----- real Chromium ------------------------------------------------------------------------------
@@ -569,3 +772,7 @@ def test_hostile_card_runs_nothing(frame: Frame) -> None:
     assert page.evaluate("document.querySelector('.title').textContent") == payload
     assert page.evaluate("document.title") == payload
     assert frame.dialogs == [] and frame.errors == []
+
+
+if __name__ == "__main__":
+    write_expected()
