@@ -5,7 +5,6 @@ that carries each of them."""
 from __future__ import annotations
 
 import logging
-from pathlib import Path
 from typing import Any
 
 import tornado.web
@@ -24,14 +23,13 @@ from handlers import (
     playground,
     screenshot,
     site_map,
+    static,
 )
 from handlers.base import BaseHandler, NotFoundHandler
 from handlers.context import UseCases
 from handlers.openapi import document as openapi
 
 access_log = logging.getLogger("pagecast.access")
-
-STATIC = Path(__file__).resolve().parent.parent / "static"
 
 # The request head (start line and headers) Tornado reads before it gives up and closes the
 # connection without an answer. Four times its 64 KB default, so an over-long app_id (100 KB, say)
@@ -106,19 +104,6 @@ def _routes(services: Services, *modules: Any) -> list[Any]:
     ]
 
 
-class RobotsHandler(BaseHandler):
-    """``/robots.txt`` from ``static/``: an API is no place for crawlers."""
-
-    endpoint = "static"
-    counts_in_flight = False
-    body = (STATIC / "robots.txt").read_bytes()
-
-    async def get(self) -> None:
-        self.set_header("Content-Type", "text/plain; charset=utf-8")
-        self.set_header("Cache-Control", "public, max-age=86400")
-        self.finish(self.body)
-
-
 def make_api_app(services: Services) -> tornado.web.Application:
     """The API listener: endpoints, health, OpenAPI, its reference page and the playground."""
     routes = [
@@ -134,7 +119,7 @@ def make_api_app(services: Services) -> tornado.web.Application:
             docs,
             playground,
         ),
-        (r"/robots\.txt", RobotsHandler, {"services": use_cases(services)}),
+        (r"/robots\.txt", static.RobotsHandler, {"services": use_cases(services)}),
     ]
     return tornado.web.Application(routes, **_settings(services))
 

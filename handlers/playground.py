@@ -1,9 +1,10 @@
 """``/``: the playground, a page for trying the endpoints from a browser with an API key.
 
-The page, its script and its stylesheet are files in ``static/``; ``playground.js`` builds the
-parameter form from ``/openapi.json`` and calls the API on this origin. The Content-Security-Policy
-allows nothing inline and nothing from another origin, with two exceptions, both needed to show
-results and both as narrow as they can be:
+The page (the skeleton ``static/page.html`` filled in with the parts of ``static/playground.html``),
+its script and its stylesheet, each after the one the reference shares, are files in ``static/``;
+``playground.js`` builds the parameter form from ``/openapi.json`` and calls the API on this origin.
+The Content-Security-Policy allows nothing inline and nothing from another origin, with two
+exceptions, both needed to show results and both as narrow as they can be:
 
 - ``img-src`` names the public base URL, where screenshot links point, and with an object store
   the store's address, where those links redirect (``blob:`` shows an image asked for with
@@ -25,7 +26,7 @@ from collections.abc import Mapping
 from typing import ClassVar
 from urllib.parse import urlsplit
 
-from handlers.static import PageFileHandler, StaticFile, file_routes, load
+from handlers.static import PageFileHandler, StaticFile, file_routes, load, page
 from services.frames import sample_snippet
 
 
@@ -72,13 +73,14 @@ def content_security_policy(
 
 
 class PlaygroundHandler(PageFileHandler):
-    """The HTML shell, its script and its stylesheet."""
+    """The HTML shell, its scripts and its stylesheets."""
 
     endpoint = "playground"
     files: ClassVar[Mapping[str, StaticFile]] = {
-        "/": load("playground.html"),
+        "/": page("playground"),
         "/playground/pagecast.js": load("pagecast.js"),
         "/playground/playground.js": load("playground.js"),
+        "/playground/pagecast.css": load("pagecast.css"),
         "/playground/playground.css": load("playground.css"),
     }
 

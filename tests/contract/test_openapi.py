@@ -12,13 +12,14 @@ import tornado.routing
 import tornado.web
 from openapi_spec_validator import validate
 
-from app.web import RobotsHandler, make_api_app, make_frame_app
+from app.web import make_api_app, make_frame_app
 from handlers.docs import DocsHandler
 from handlers.errors import KINDS
 from handlers.openapi.document import OpenApiHandler, build_openapi
 from handlers.params.groups import MARKDOWN_GROUPS
 from handlers.params.markdown import MARKDOWN_PARAMS
 from handlers.playground import PlaygroundHandler
+from handlers.static import RobotsHandler
 
 
 @pytest.fixture

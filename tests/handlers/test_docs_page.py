@@ -5,9 +5,12 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
+import lxml.html
 import pytest
 import tornado.web
 from playwright.async_api import async_playwright
@@ -15,9 +18,10 @@ from playwright.async_api import async_playwright
 from app.services import Services
 from app.web import make_api_app
 from browser.farm.flags import LAUNCH_ARGS
-from handlers.docs import CONTENT_SECURITY_POLICY, STATIC
+from handlers.docs import CONTENT_SECURITY_POLICY, STATIC, DocsHandler
 from handlers.errors import KINDS, ApiError, render
 from handlers.openapi.errors import EXAMPLE_REQUEST_ID
+from handlers.static import page
 from tests.origin import Origin, serve
 from tests.static_pages import assert_no_inline_code, assert_safe_script, collect_problems
 
@@ -41,12 +45,62 @@ def test_policy_is_the_strict_one() -> None:
     assert CONTENT_SECURITY_POLICY == CSP
 
 
-def test_page_has_no_inline_code_or_styles() -> None:
-    assert_no_inline_code("docs.html", ["docs/pagecast.js", "docs/docs.js"])
-    html = (STATIC / "docs.html").read_text()
+def test_page_has_no_inline_code_or_styles(tmp_path: Path) -> None:
+    served = tmp_path / "docs.html"
+    served.write_bytes(DocsHandler.files["/docs"].body)
+    # The page as sent is the skeleton filled in, not a file of static/: given an absolute path,
+    # the check reads that instead.
+    assert_no_inline_code(str(served), ["docs/pagecast.js", "docs/docs.js"])
+    html = served.read_text()
     assert "http://" not in html and "https://" not in html, "nothing from another origin"
     for script in ("pagecast.js", "docs.js"):
         assert_safe_script(script)
+
+
+def test_page_is_the_shared_skeleton_with_its_own_parts() -> None:
+    root = lxml.html.fromstring(DocsHandler.files["/docs"].body)
+    stylesheets = [link.get("href") for link in root.iterfind("head/link[@rel='stylesheet']")]
+    assert stylesheets == ["docs/pagecast.css", "docs/docs.css"], "the shared one first"
+    assert root.findtext("head/title") == "Pagecast API reference"
+    metas = [meta.get("name") for meta in root.iterfind("head/meta[@name]")]
+    assert metas == ["viewport", "robots"]
+    (header,) = root.iterfind("body/header[@class='top']")
+    assert [child.get("id") for child in header] == ["title", "intro", "playground-link"]
+    (layout,) = root.iterfind("body/div[@class='layout']")
+    assert [child.get("id") for child in layout] == ["toc", "content"]
+    assert "<!--" not in DocsHandler.files["/docs"].body.decode(), "the parts' notes stay behind"
+
+
+MEDIA = re.compile(r"@media\s*([^{]+?)\s*\{((?:[^{}]*\{[^{}]*\})*\s*)\}")
+RULE = re.compile(r"([^{}]+)\{([^{}]*)\}")
+
+
+def declarations(name: str) -> set[tuple[str, str, str, str]]:
+    """Every declaration of ``static/<name>`` as (media condition, selector, property, value),
+    one per selector of a list; fails on any text it could not read as rules."""
+    text = re.sub(r"/\*.*?\*/", "", (STATIC / name).read_text(), flags=re.S)
+    blocks = [("", MEDIA.sub("", text)), *((media[1], media[2]) for media in MEDIA.finditer(text))]
+    found = set()
+    for condition, block in blocks:
+        assert not RULE.sub("", block).strip(), f"{name}: text that is no rule"
+        for selectors, body in RULE.findall(block):
+            for declaration in filter(None, (part.strip() for part in body.split(";"))):
+                prop, value = (half.strip() for half in declaration.split(":", 1))
+                for selector in selectors.split(","):
+                    found.add((condition, " ".join(selector.split()), prop, value))
+    return found
+
+
+@pytest.mark.parametrize("stylesheet", ["docs.css", "playground.css"])
+def test_no_rule_repeats_the_shared_stylesheet(stylesheet: str) -> None:
+    """What the reference and the playground have alike lives in ``pagecast.css`` only: neither
+    page's stylesheet sets a property of a selector to the value the shared one already gives it
+    (in the same media condition)."""
+    shared = declarations("pagecast.css")
+    assert ("", ".top h1", "font-size", "1.5rem") in shared
+    own = declarations(stylesheet)
+    assert ("", ".top", "margin", "0 auto") not in own
+    assert shared & own == set()
 
 
 @pytest.mark.gen_test(timeout=10)
@@ -58,7 +112,7 @@ async def test_page_is_html_with_the_policy(http_client, base_url) -> None:
     assert response.headers["X-Content-Type-Options"] == "nosniff"
     assert response.headers["Cache-Control"] == "public, max-age=300"
     assert response.headers["X-Request-Id"]
-    assert response.body == (STATIC / "docs.html").read_bytes()
+    assert response.body == page("docs").body
 
 
 @pytest.mark.gen_test(timeout=10)
@@ -66,6 +120,7 @@ async def test_assets_have_their_content_types(http_client, base_url) -> None:
     expected = {
         "docs.js": "text/javascript; charset=utf-8",
         "pagecast.js": "text/javascript; charset=utf-8",
+        "pagecast.css": "text/css; charset=utf-8",
         "docs.css": "text/css; charset=utf-8",
     }
     for name, content_type in expected.items():
@@ -79,7 +134,13 @@ async def test_assets_have_their_content_types(http_client, base_url) -> None:
 
 @pytest.mark.gen_test(timeout=10)
 async def test_unknown_asset_is_a_json_404(http_client, base_url) -> None:
-    for path in ("/docs/x.js", "/docs/", "/docs/docs.html", "/docs/../handlers/docs.py"):
+    for path in (
+        "/docs/x.js",
+        "/docs/",
+        "/docs/docs.html",
+        "/docs/page.html",
+        "/docs/../handlers/docs.py",
+    ):
         response = await fetch(http_client, f"{base_url}{path}")
         assert response.code == 404, path
         assert response.headers["Content-Type"].startswith("application/json")

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
+import lxml.html
 import pytest
 import tornado.web
 from playwright.async_api import Page, async_playwright
@@ -22,8 +23,8 @@ from app.services import Services
 from app.web import make_api_app, make_frame_app
 from browser.farm.flags import LAUNCH_ARGS
 from handlers.params.groups import MARKDOWN_GROUPS
-from handlers.playground import content_security_policy
-from handlers.static import STATIC
+from handlers.playground import PlaygroundHandler, content_security_policy
+from handlers.static import STATIC, page
 from tests.conftest import make_settings
 from tests.origin import Origin, serve
 from tests.static_pages import assert_no_inline_code, assert_safe_script, collect_problems
@@ -135,8 +136,12 @@ def test_policy_is_strict_and_names_only_our_hosts() -> None:
     assert "unsafe-inline" not in whole and "unsafe-eval" not in whole and "*" not in whole
 
 
-def test_page_has_no_inline_code_or_styles() -> None:
-    assert_no_inline_code("playground.html", ["playground/pagecast.js", "playground/playground.js"])
+def test_page_has_no_inline_code_or_styles(tmp_path: Path) -> None:
+    served = tmp_path / "playground.html"
+    served.write_bytes(PlaygroundHandler.files["/"].body)
+    # The page as sent is the skeleton filled in, not a file of static/: given an absolute path,
+    # the check reads that instead.
+    assert_no_inline_code(str(served), ["playground/pagecast.js", "playground/playground.js"])
     for script in ("pagecast.js", "playground.js"):
         text = assert_safe_script(script)
         assert "://" not in text, "every URL the scripts call is relative to this origin"
@@ -154,7 +159,21 @@ async def test_page_is_html_with_the_policy(http_client, base_url, settings) -> 
     assert response.headers["X-Content-Type-Options"] == "nosniff"
     assert response.headers["Cache-Control"] == "public, max-age=300"
     assert response.headers["X-Request-Id"]
-    assert response.body == (STATIC / "playground.html").read_bytes()
+    assert response.body == page("playground").body
+
+
+def test_page_is_the_shared_skeleton_with_its_own_parts() -> None:
+    root = lxml.html.fromstring(PlaygroundHandler.files["/"].body)
+    stylesheets = [link.get("href") for link in root.iterfind("head/link[@rel='stylesheet']")]
+    assert stylesheets == ["playground/pagecast.css", "playground/playground.css"]
+    assert root.findtext("head/title") == "Pagecast playground"
+    metas = [meta.get("name") for meta in root.iterfind("head/meta[@name]")]
+    assert metas == ["viewport", "robots", "referrer"]
+    (header,) = root.iterfind("body/header[@class='top']")
+    assert [child.tag for child in header] == ["h1", "p"]
+    (layout,) = root.iterfind("body/div[@class='layout']")
+    assert [child.get("id") for child in layout] == ["request", "result"]
+    assert "<!--" not in PlaygroundHandler.files["/"].body.decode(), "the parts' notes stay behind"
 
 
 @pytest.mark.gen_test(timeout=10)
@@ -162,6 +181,7 @@ async def test_assets_have_their_content_types(http_client, base_url) -> None:
     expected = {
         "playground.js": "text/javascript; charset=utf-8",
         "pagecast.js": "text/javascript; charset=utf-8",
+        "pagecast.css": "text/css; charset=utf-8",
         "playground.css": "text/css; charset=utf-8",
     }
     for name, content_type in expected.items():
@@ -174,7 +194,14 @@ async def test_assets_have_their_content_types(http_client, base_url) -> None:
 
 @pytest.mark.gen_test(timeout=10)
 async def test_other_paths_and_methods_are_json_errors(http_client, base_url) -> None:
-    for path in ("/playground", "/playground/", "/playground/x.js", "/playground.html", "/index"):
+    for path in (
+        "/playground",
+        "/playground/",
+        "/playground/x.js",
+        "/playground.html",
+        "/playground/page.html",
+        "/index",
+    ):
         response = await fetch(http_client, f"{base_url}{path}")
         assert response.code == 404, path
         assert response.headers["Content-Type"].startswith("application/json")
