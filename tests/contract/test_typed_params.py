@@ -5,10 +5,21 @@ from __future__ import annotations
 
 import ast
 import dataclasses
+import json
 from pathlib import Path
+from typing import Any
+
+import pytest
 
 from handlers import frames, markdown, oembed, screenshot
 from handlers.base import ApiHandler
+from handlers.params.markdown import MARKDOWN_PARAMS
+from handlers.params.oembed import OEMBED_PARAMS
+from handlers.params.screenshot import SCREENSHOT_PARAMS
+from handlers.params.table import ParamTable
+from services.embeds import OembedOptions
+from services.markdown import MarkdownOptions
+from services.screenshots import ScreenshotOptions
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 
@@ -47,3 +58,56 @@ def test_no_handler_looks_a_parameter_up_by_its_name() -> None:
             and isinstance(node.slice.value, str)
         ]
         assert not lookups, f"{path.name} looks parameters up by name on lines {lookups}"
+
+
+# -- a use case's typed options are the endpoint's parameters, named and defaulted alike --------
+
+OPTIONS = [
+    (MarkdownOptions, MARKDOWN_PARAMS, {}),
+    (ScreenshotOptions, SCREENSHOT_PARAMS, {"navigation_timeout": "navigationTimeout"}),
+    (OembedOptions, OEMBED_PARAMS, {}),
+]
+
+
+@pytest.mark.parametrize(
+    ("options", "table", "renamed"), OPTIONS, ids=lambda item: getattr(item, "__name__", "")
+)
+def test_every_option_is_a_parameter_with_the_same_default(
+    options: type[Any], table: ParamTable[Any], renamed: dict[str, str]
+) -> None:
+    for item in dataclasses.fields(options):
+        param = table.by_name[renamed.get(item.name, item.name)]
+        assert item.default == param.default, item.name
+
+
+def test_the_markdown_options_leave_out_only_what_shapes_the_answer() -> None:
+    kept = {item.name for item in dataclasses.fields(MarkdownOptions)}
+    answer_only = {"app_id", "url", "format", "include_markdown", "include_metadata"}
+    answer_only |= {"include_chunks", "include_ai_safety"}
+    assert kept == {param.name for param in MARKDOWN_PARAMS.params} - answer_only
+
+
+def test_a_job_keeps_the_options_that_differ_and_reads_them_back() -> None:
+    options = MarkdownOptions(retry=False, max_chars=500, include_tags="article", query="price")
+    stored = options.stored()
+    assert stored == {"retry": False, "max_chars": 500, "include_tags": "article", "query": "price"}
+    assert MarkdownOptions.from_stored(json.loads(json.dumps(stored))) == options
+
+
+def test_a_job_stored_by_the_earlier_version_reads_as_it_did() -> None:
+    # The earlier version kept the parameters a client sent, spelled as the query spells them,
+    # and read them with the endpoint's table.
+    sent = {
+        "retry": "false",
+        "auto_proxy": "true",
+        "max_chars": "500",
+        "chunk_size": "1000",
+        "include_tags": "article,.post",
+        "ai_sanitize": "true",
+        "ai_sanitize_mode": "warn",
+        "max_cache_age": "60000",
+    }
+    params, problems = MARKDOWN_PARAMS.read({name: [value] for name, value in sent.items()})
+    assert not problems
+    assert MarkdownOptions.from_stored(sent) == MarkdownOptions.of(params)
+    assert MarkdownOptions.from_stored({"not_an_option": "1"}) == MarkdownOptions()
