@@ -20,7 +20,7 @@ from handlers.context import UseCases
 from handlers.errors import ApiError, Shape, from_exception, from_status, render
 from handlers.params.json_body import read_json_body
 from handlers.params.table import P, ParamProblem, ParamTable
-from handlers.target import decode_target, mend_slashes, unencoded, with_query
+from handlers.target_url import decode_target, mend_slashes, unencoded, with_query
 from services.accounts import Account, KeyInfo, Quota
 from services.failure import StoreUnavailable
 
@@ -322,7 +322,8 @@ class ApiHandler(BaseHandler):
         super().write_json(body, status)
 
     def bill(self, credits: int) -> None:
-        """Charge the request; call just before writing a successful answer."""
+        """What the answer costs, in X-BILLING-REQUESTS: call just before writing a successful
+        answer. The account service charges it when the request ends (:meth:`on_finish`)."""
         self.billed = credits
         self.set_header("X-BILLING-REQUESTS", str(credits))
         self._credits_header()

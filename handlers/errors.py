@@ -24,7 +24,7 @@ from services.jobs.service import JobFailure
 from services.markdown import MarkdownFailure
 from services.screenshots import ScreenshotFailure
 from services.site_map import MapFailure
-from services.targets import TargetProblem
+from services.target_guard import TargetProblem
 
 Shape = Literal["oembed", "markdown"]
 

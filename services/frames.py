@@ -24,7 +24,7 @@ from convert.embed.oembed import (
     params_hash,
     render_params,
 )
-from services.embeds.resolver import EmbedError, EmbedRequest, EmbedResolver, with_cache_off
+from services.embeds.tiers import EmbedError, EmbedRequest, EmbedResolver, with_cache_off
 from services.failure import ServiceError
 from services.fetch_policy import PageRequest
 from services.memcache import BoundedCache

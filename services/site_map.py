@@ -55,7 +55,7 @@ from services.accounts.billing import CreditSettings, Usage, price
 from services.failure import ServiceError
 from services.pool import ConversionTimeoutError, ConverterPool, PoolBusyError
 from services.robots_file import RobotsState, read_robots, robots_url
-from services.targets import TargetProblem, TargetRefusedError, check_target
+from services.target_guard import TargetProblem, TargetRefusedError, check_target
 from settings.fields import setting
 
 SitemapMode = Literal["include", "skip", "only"]

@@ -1,4 +1,4 @@
-"""Persistence: database, models, keys, usage, the page cache and stored images.
+"""Persistence: database, models, keys, usage, the page cache, stored images, frames and jobs.
 
 The modules, each with one job:
 
@@ -11,6 +11,11 @@ The modules, each with one job:
 - :mod:`store.images`: where screenshot bytes live (files, or :mod:`store.objects` in a bucket);
 - :mod:`store.screenshots`: screenshot rows, links and their janitor;
 - :mod:`store.strategy`: the learned fetch strategy per target domain;
+- :mod:`store.frames`: hosted frames' rows and the installation's secret;
+- :mod:`store.jobs`: jobs and their pages: queueing, leases, results in finishing order;
+- :mod:`store.job_views`: a job's progress and results as read, and the retention sweep;
+- :mod:`store.threads`: database work off the IOLoop, every wait bounded;
+- :mod:`store.periodic`: work repeated on the IOLoop (flushes, eviction, janitors, sweeps);
 - :mod:`store.store`: the :class:`~store.store.Store` service the server and the CLI use.
 
 Nothing is imported here: importing one module does not open the others.

@@ -1,6 +1,6 @@
 """Work repeated on the IOLoop: a job run every so many seconds, for as long as its task runs.
 
-A database outage (:class:`~store.runner.StoreUnavailable`) was logged where it happened, so the
+A database outage (:class:`~store.threads.StoreUnavailable`) was logged where it happened, so the
 round is passed over and the next one tries again; any other failure is a bug, logged with its
 traceback, and the rounds go on. Stopping is cancelling the task."""
 
@@ -10,7 +10,7 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 
-from store.runner import StoreUnavailable
+from store.threads import StoreUnavailable
 
 log = logging.getLogger(__name__)
 

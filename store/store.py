@@ -37,8 +37,8 @@ from store.db import (
 from store.keys import AuthCache, IssuedKey, KeyInfo, KeyRow
 from store.migrations import migrate
 from store.periodic import repeat
-from store.runner import Runner, StoreUnavailable, summary
 from store.strategy import Strategy, get_strategy, put_strategy
+from store.threads import Runner, StoreUnavailable, summary
 from store.usage import (
     UsageBuffer,
     UsageCount,

@@ -11,6 +11,11 @@
 - :mod:`browser.farm.flags`: Chromium's command line (its switches, the features turned off);
 - :mod:`browser.farm.supervisor`: replacement, health probes, recycling, reaping;
 - :mod:`browser.farm.page`, :mod:`browser.farm.navigation`: a page's work and its deadlines;
+- :mod:`browser.farm.pictures`: the picture of a ready page (PNG, JPEG, an element, a PDF);
+- :mod:`browser.farm.blocking`: requests a capture asks not to load, failed by Chromium;
+- :mod:`browser.farm.loading`: which captures are loading now (background work waits);
+- :mod:`browser.farm.chores`: a browser's background closes and resets;
+- :mod:`browser.farm.gone`: noticing that a request's browser went away (one retry);
 - :mod:`browser.farm.readiness`: waiting after ``load`` until a page has built itself;
 - :mod:`browser.farm.watchdog`, :mod:`browser.farm.procs`: renderers' memory and CPU, from
   ``/proc``;

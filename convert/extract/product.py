@@ -17,16 +17,10 @@ from typing import Any
 import lxml.html
 from lxml import etree
 
+from convert.extract import rules
 from convert.html.document import body_of, xml_safe
 from convert.metadata.jsonld import json_ld_objects
 
-PRODUCT_TYPES = frozenset({"Product", "ProductGroup", "IndividualProduct", "ProductModel"})
-PRESENT_SHARE = 0.7
-"""Share of a fact's words the extracted text must hold for the fact to count as shown."""
-MAX_PROPERTIES = 50
-MAX_CHARS = 5000
-"""Longest description kept (characters); every other field is cut at :data:`MAX_FIELD`."""
-MAX_FIELD = 300
 _WORDS = re.compile(r"\w+")
 _NUMBER = re.compile(r"\d[\d.,\u00a0 ]*\d|\d")
 
@@ -46,14 +40,14 @@ def product_facts(root: lxml.html.HtmlElement) -> ProductFacts | None:
     for item in json_ld_objects(root):
         kinds = item.get("@type")
         kinds = kinds if isinstance(kinds, list) else [kinds]
-        if PRODUCT_TYPES.isdisjoint(kind for kind in kinds if isinstance(kind, str)):
+        if rules.PRODUCT_TYPES.isdisjoint(kind for kind in kinds if isinstance(kind, str)):
             continue
         name = _text(item.get("name"))
         if not name:
             continue
         return ProductFacts(
-            name=name[:MAX_FIELD],
-            description=_plain(_text(item.get("description")))[:MAX_CHARS],
+            name=name[: rules.PRODUCT_FIELD_CHARS],
+            description=_plain(_text(item.get("description")))[: rules.PRODUCT_DESCRIPTION_CHARS],
             price=_price(item.get("offers")),
             properties=_properties(item.get("additionalProperty")),
         )
@@ -88,7 +82,7 @@ def _shown(fact: str, shown: set[str]) -> bool:
     words = _WORDS.findall(fact.casefold())
     if not words:
         return True
-    return sum(word in shown for word in words) >= PRESENT_SHARE * len(words)
+    return sum(word in shown for word in words) >= rules.PRODUCT_PRESENT_SHARE * len(words)
 
 
 def _price_shown(price: str, text: str) -> bool:
@@ -126,7 +120,9 @@ def _text(value: Any) -> str:
         value = value[0]
     if isinstance(value, (int, float)) and not isinstance(value, bool):
         return str(value)
-    return xml_safe(" ".join(value.split()))[:MAX_CHARS] if isinstance(value, str) else ""
+    if not isinstance(value, str):
+        return ""
+    return xml_safe(" ".join(value.split()))[: rules.PRODUCT_DESCRIPTION_CHARS]
 
 
 def _plain(value: str) -> str:
@@ -149,16 +145,17 @@ def _price(offers: Any) -> str:
         return ""
     price = _text(offer.get("price") or offer.get("lowPrice"))
     currency = _text(offer.get("priceCurrency"))
-    return f"{price[:MAX_FIELD]} {currency[:MAX_FIELD]}".strip() if price else ""
+    field = rules.PRODUCT_FIELD_CHARS
+    return f"{price[:field]} {currency[:field]}".strip() if price else ""
 
 
 def _properties(values: Any) -> tuple[tuple[str, str], ...]:
     if not isinstance(values, list):
         return ()
     found = []
-    for value in values[:MAX_PROPERTIES]:
+    for value in values[: rules.PRODUCT_MAX_PROPERTIES]:
         if isinstance(value, dict):
             key, text = _text(value.get("name")), _text(value.get("value"))
             if text:
-                found.append((key[:MAX_FIELD], text[:MAX_FIELD]))
+                found.append((key[: rules.PRODUCT_FIELD_CHARS], text[: rules.PRODUCT_FIELD_CHARS]))
     return tuple(found)

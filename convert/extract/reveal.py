@@ -12,11 +12,11 @@ content in places the hidden-element pass would otherwise remove:
 - **``<noscript>`` content.** A script-built site's version for crawlers (forum software does
   this): the ``<noscript>`` elements are unwrapped when they hold most of what a reader would see.
 - **Collapsed panels.** Tab panels, accordion and FAQ answers are hidden until a click, and are
-  the page's content all the same (every language of a code sample, every answer): a hidden
-  element that names itself a panel (:data:`PANEL_ROLES`, :data:`PANEL_NAMES`,
-  :data:`PANEL_TAGS`) is shown, and so is one that an expanding control opens (named in its
-  ``aria-controls``, or the ``<button>`` right before it) unless it is mostly links or larger
-  than a panel (:data:`PANEL_MAX_NODES`, :data:`PANEL_MAX_TEXT`). Menus, dialogs and drawers
+  the page's content all the same (every language of a code sample, every answer): a hidden element
+  that names itself a panel (:data:`rules.PANEL_ROLES`, :data:`rules.PANEL_NAMES`,
+  :data:`rules.PANEL_TAGS`) is shown, and so is one that an expanding control opens (named in its
+  ``aria-controls``, or the ``<button>`` right before it) unless it is mostly links or larger than a
+  panel (:data:`rules.PANEL_MAX_NODES`, :data:`rules.PANEL_MAX_TEXT`). Menus, dialogs and drawers
   stay hidden.
 - **Hidden for a reveal.** A block hidden by an inline style, attribute or class that holds most
   of the page's text is the content waiting for a script to show it (a fade-in, a client-side
@@ -33,33 +33,10 @@ from collections.abc import Callable, Iterable
 import lxml.html
 from lxml import etree
 
+from convert.extract import rules
 from convert.html.document import drop, text_of, unwrap
 from convert.html.hiding import HIDDEN_CLASSES, is_hidden
 
-NOSCRIPT_MIN_TEXT = 500
-"""Characters of text ``<noscript>`` elements must hold together to count as the content."""
-NOSCRIPT_SHARE = 0.67
-"""Share of the body's visible text they must hold: the rest of the page is an empty shell."""
-HIDDEN_MIN_TEXT = 500
-"""Characters a hidden block must hold to be taken for content waiting to be revealed."""
-HIDDEN_SHARE = 0.5
-"""Share of the body's text (the hidden block's included) it must hold..."""
-HIDDEN_MAX_LINKS = 0.6
-"""...with less than this share of link text (a hidden menu or drawer stays hidden), unless it
-holds this share of the body's text (the whole page hidden until a script shows it):"""
-HIDDEN_WHOLE_PAGE = 0.9
-
-PANEL_ROLES = frozenset({"tabpanel", "region"})
-"""ARIA roles of the panels of tabs and accordions."""
-PANEL_NAMES = frozenset(
-    {"accordion", "tabpanel", "tab-pane", "tab-panel", "faq", "answer", "accordion-content"}
-)
-"""Class or id words (split at spaces, ``_`` and ``__``) that name a collapsed panel."""
-PANEL_MAX_NODES = 2000
-PANEL_MAX_TEXT = 20_000
-"""Bounds of a panel told by the button before it: a larger hidden block is not read as one."""
-PANEL_TAGS = frozenset({"dd", "pre", "details"})
-"""Elements that are content even when hidden: a definition, a code block."""
 _NAME_WORDS = re.compile(r"[\s_]+")
 
 _SWAP = re.compile(r"""\$R([CS])\(\s*["']([^"']+)["']\s*,\s*["']([^"']+)["']""")
@@ -222,7 +199,7 @@ def _drop_fallback(marker: etree._Element) -> None:
 def _unwrap_noscript_content(body: etree._Element) -> None:
     blocks = [element for element in body.iter("noscript") if not _in_noscript(element)]
     inside = sum(len(text_of(element)) for element in blocks)
-    if inside < NOSCRIPT_MIN_TEXT or inside < NOSCRIPT_SHARE * _seen_text(body):
+    if inside < rules.NOSCRIPT_MIN_TEXT or inside < rules.NOSCRIPT_SHARE * _seen_text(body):
         return
     for element in blocks:
         element.drop_tag()
@@ -277,10 +254,10 @@ def _controlled_ids(body: etree._Element) -> frozenset[str]:
 
 
 def _names_a_panel(element: etree._Element) -> bool:
-    if element.tag in PANEL_TAGS or element.get("role", "").lower() in PANEL_ROLES:
+    if element.tag in rules.PANEL_TAGS or element.get("role", "").lower() in rules.PANEL_ROLES:
         return True
     names = f"{element.get('class', '')} {element.get('id', '')}".lower()
-    return not PANEL_NAMES.isdisjoint(_NAME_WORDS.split(names))
+    return not rules.PANEL_NAMES.isdisjoint(_NAME_WORDS.split(names))
 
 
 def _follows_a_toggle(element: etree._Element) -> bool:
@@ -299,19 +276,19 @@ def _prose_panel(element: etree._Element) -> bool:
         return False  # too large for a panel, and not read (nested deep, it would cost dearly)
     length = len(text_of(element))
     linked = sum(len(text_of(link)) for link in element.iter("a"))
-    return length > 0 and linked < HIDDEN_MAX_LINKS * length
+    return length > 0 and linked < rules.HIDDEN_MAX_LINKS * length
 
 
 def _small(element: etree._Element) -> bool:
-    """At most :data:`PANEL_MAX_NODES` elements and :data:`PANEL_MAX_TEXT` characters, read
-    no further than that."""
+    """At most :data:`rules.PANEL_MAX_NODES` elements and :data:`rules.PANEL_MAX_TEXT` characters,
+    read no further than that."""
     for count, _ in enumerate(element.iter()):
-        if count > PANEL_MAX_NODES:
+        if count > rules.PANEL_MAX_NODES:
             return False
     length = 0
     for piece in element.itertext():
         length += len(piece)
-        if length > PANEL_MAX_TEXT:
+        if length > rules.PANEL_MAX_TEXT:
             return False
     return True
 
@@ -323,18 +300,18 @@ def _unhide_dominant_block(body: etree._Element, hidden: list[etree._Element]) -
     large = [
         (element, length)
         for element in _outermost(body, hidden)
-        if (length := len(text_of(element))) >= HIDDEN_MIN_TEXT
+        if (length := len(text_of(element))) >= rules.HIDDEN_MIN_TEXT
     ]
     if not large:
         return  # (the body's text, which costs a read of the whole page, is not needed)
     seen = _seen_text(body)
-    if seen < HIDDEN_MIN_TEXT:
+    if seen < rules.HIDDEN_MIN_TEXT:
         return
     for element, length in large:
-        if length < HIDDEN_SHARE * seen:
+        if length < rules.HIDDEN_SHARE * seen:
             continue
         linked = sum(len(text_of(link)) for link in element.iter("a"))
-        if linked < HIDDEN_MAX_LINKS * length or length >= HIDDEN_WHOLE_PAGE * seen:
+        if linked < rules.HIDDEN_MAX_LINKS * length or length >= rules.HIDDEN_WHOLE_PAGE * seen:
             _show(element)  # not a menu (mostly links), or the whole page hidden at once
             return
 

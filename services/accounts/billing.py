@@ -1,17 +1,19 @@
-"""What a request costs: one price table for every endpoint.
+"""What a request costs, and charging it: one price table for every endpoint.
 
 A request is billed a base by endpoint and version, plus add-ons for what it used: the proxy
 tier that fetched the page (nothing for a direct fetch or a cached page), a browser render that
 is billed as such, and the prompt-injection scan. A version with a flat price ignores the
-add-ons. Failed requests cost nothing: only answers are charged
-(:meth:`services.accounts.service.AccountService.charge`).
+add-ons. :func:`charge` records what an organization was answered and for how many credits
+(failed requests cost nothing, but count as requests); the account service calls it for every
+request and every page of a job.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import ClassVar, Protocol
 
+from services.metrics import CREDITS, org_label
 from settings.fields import setting
 
 
@@ -88,3 +90,18 @@ def price(credits: CreditSettings, usage: Usage) -> int:
     if usage.ai_sanitize:
         total += credits.ai_sanitize
     return total
+
+
+class UsageLedger(Protocol):
+    """Where usage is counted (the store)."""
+
+    def record_usage(self, org: str, endpoint: str, credits: int) -> None: ...
+
+
+def charge(ledger: UsageLedger, org: str, endpoint: str, credits: int, *, name_org: bool) -> None:
+    """Record that ``org`` was answered by ``endpoint`` for ``credits`` (0 for a failed request:
+    it counts as a request, costs nothing), and count the credits in ``pagecast_credits_total``
+    (``name_org``: whether its org label names the organization)."""
+    ledger.record_usage(org, endpoint, credits)
+    if credits:
+        CREDITS.labels(endpoint, org_label(org, name_org)).inc(credits)

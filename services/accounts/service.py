@@ -18,12 +18,12 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
-from services.accounts.billing import CreditSettings, Usage, price
+from services.accounts.billing import CreditSettings, Usage, charge, price
 from services.accounts.lookup_gate import AddressGate, NoTurn
 from services.accounts.plans import PlanSettings
 from services.accounts.ratelimit import RateLimiter
 from services.failure import ServiceError
-from services.metrics import CREDITS, RATE_LIMITED, org_label
+from services.metrics import RATE_LIMITED
 from store.keys import key_flaw
 from store.store import KeyInfo, Store, StoreUnavailable
 
@@ -255,9 +255,7 @@ class AccountService:
     def charge(self, org: str, endpoint: str, credits: int) -> None:
         """Record that ``org`` was answered by ``endpoint`` for ``credits`` (0 for a failed
         request: it counts as a request, costs nothing)."""
-        self.store.record_usage(org, endpoint, credits)
-        if credits:
-            CREDITS.labels(endpoint, org_label(org, self.org_labels())).inc(credits)
+        charge(self.store, org, endpoint, credits, name_org=self.org_labels())
 
 
 def seconds_to_next_month(now: datetime | None = None) -> int:

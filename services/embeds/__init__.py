@@ -3,26 +3,26 @@ page, or a hosted frame built from the page's metadata (SPEC 4.2).
 
 - :mod:`~services.embeds.service`: :class:`EmbedService`, the answer end to end (memory, tiers,
   frame, price) for an :class:`OembedRequest`;
-- :mod:`~services.embeds.resolver`: :class:`EmbedResolver`, the tiers one by one, and the
+- :mod:`~services.embeds.tiers`: :class:`EmbedResolver`, the tiers one by one, and the
   ``[oembed]`` settings;
 - :mod:`~services.embeds.answer_cache`: resolved answers kept in memory for a short while.
 """
 
 from convert.embed.oembed import TEMPLATE_SIZES
 from services.embeds.answer_cache import AnswerCache
-from services.embeds.resolver import (
-    EmbedError,
-    EmbedFailure,
-    EmbedRequest,
-    EmbedResolver,
-    OembedSettings,
-)
 from services.embeds.service import (
     DEFAULT_MAX_CACHE_AGE_MS,
     EmbedService,
     OembedAnswer,
     OembedOptions,
     OembedRequest,
+)
+from services.embeds.tiers import (
+    EmbedError,
+    EmbedFailure,
+    EmbedRequest,
+    EmbedResolver,
+    OembedSettings,
 )
 
 __all__ = [

@@ -15,7 +15,7 @@ from browser.farm import Farm
 from browser.farm.types import FarmError, FarmErrorKind, Readiness
 from browser.fetch.charset import HTML_TYPES
 from browser.fetch.client import Fetcher, FetchError, FetchResult
-from convert.documents.targets import PdfError, convert_document, document_kind
+from convert.documents.conversion import PdfError, convert_document, document_kind
 from convert.markdown.pipeline import METADATA_ONLY, ConvertOptions, PageConversion, convert_page
 from convert.markdown.structure import Structure
 from services.accounts.billing import CreditSettings, Usage, price
@@ -30,7 +30,7 @@ from services.markdown.request import (
     plan,
 )
 from services.pool import ConversionTimeoutError, ConverterPool, ConvertSettings, PoolBusyError
-from services.targets import TargetProblem, TargetRefusedError, check_target
+from services.target_guard import TargetProblem, TargetRefusedError, check_target
 
 log = logging.getLogger(__name__)
 

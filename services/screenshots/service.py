@@ -31,7 +31,7 @@ from services.screenshots.request import (
     ScreenshotRequest,
     capture_plan,
 )
-from services.targets import check_target
+from services.target_guard import check_target
 from store.screenshots import ScreenshotRecord, ScreenshotStore
 
 log = logging.getLogger(__name__)
@@ -95,8 +95,8 @@ class ScreenshotService:
 
     async def take(self, request: ScreenshotRequest) -> Shot:
         """A reused or fresh capture of ``request.url``, stored; :class:`ScreenshotError`,
-        :class:`~services.targets.TargetRefusedError` or the store's ``StoreUnavailable`` when it
-        cannot be had."""
+        :class:`~services.target_guard.TargetRefusedError` or the store's ``StoreUnavailable``
+        when it cannot be had."""
         job = self.check(request)
         route = job.capture.route
         await check_target(self.fetcher, job.url)

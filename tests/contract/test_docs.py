@@ -24,8 +24,13 @@ def named_paths(page: Path) -> list[str]:
     return sorted(set(PATH.findall(page.read_text(encoding="utf-8"))))
 
 
+FILE_ENDINGS = frozenset({"py", "md", "json", "toml", "js", "css", "html", "txt", "yml", "yaml"})
+"""A dotted name ending so is a file's name (``settings.py``), not a module's."""
+
+
 def named_objects(page: Path) -> list[str]:
-    return sorted(set(DOTTED.findall(page.read_text(encoding="utf-8"))))
+    found = set(DOTTED.findall(page.read_text(encoding="utf-8")))
+    return sorted(name for name in found if name.rsplit(".", 1)[1] not in FILE_ENDINGS)
 
 
 def resolves(dotted: str) -> bool:

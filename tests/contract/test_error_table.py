@@ -19,7 +19,7 @@ from services.jobs.service import JobFailure
 from services.markdown import MarkdownError, MarkdownFailure
 from services.screenshots import ScreenshotError, ScreenshotFailure
 from services.site_map import MapFailure
-from services.targets import TargetProblem, TargetRefusedError
+from services.target_guard import TargetProblem, TargetRefusedError
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 KIND_TYPES: tuple[type[enum.Enum], ...] = (

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from convert.documents.conversion import DocumentKind, convert_document, document_kind
 from convert.documents.pdf import PdfError, pdf_to_html
-from convert.documents.targets import DocumentKind, convert_document, document_kind
 from convert.markdown.pipeline import ConvertOptions
 
 MANUAL = (Path(__file__).parent / "pdf_samples" / "manual.pdf").read_bytes()

@@ -1,5 +1,5 @@
 """The target URL of a request: decoded from the path (or a parameter) and checked for shape.
-Whether its address may be fetched is the SSRF guard's call (:mod:`services.targets`).
+Whether its address may be fetched is the SSRF guard's call (:mod:`services.target_guard`).
 
 The documented rule is that the path holds the target URL percent-encoded. A target pasted
 unencoded (``/api/3.0/markdown/https://host/page?q=1&app_id=KEY``) is accepted too: its own
