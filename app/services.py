@@ -22,9 +22,9 @@ from handlers.errors import MarkdownPageErrors
 from handlers.settings import ServerSettings
 from services.accounts import AccountService
 from services.embeds import EmbedResolver, EmbedService
+from services.embeds.frames import FrameService
 from services.embeds.provider_files import builtin_providers, load_registry_file
 from services.fetch_policy import PageFetcher
-from services.frames import FrameService
 from services.health import HealthService
 from services.jobs.crawl import CrawlDiscovery
 from services.jobs.runner import JobRunner

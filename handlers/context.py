@@ -8,7 +8,7 @@ from typing import Protocol
 from handlers.settings import ServerSettings
 from services.accounts import AccountService
 from services.embeds import EmbedService
-from services.frames import FrameService
+from services.embeds.frames import FrameService
 from services.health import HealthService
 from services.jobs.service import JobService
 from services.markdown import MarkdownService

@@ -17,9 +17,9 @@ from typing import Any, Literal
 
 from services.accounts import AccountFailure
 from services.embeds import EmbedFailure
+from services.embeds.frames import FrameFailure
 from services.failure import FarmErrorKind, FetchError, KeyFlaw, ServiceError, StoreUnavailable
 from services.fetch_policy import PageProblem
-from services.frames import FrameFailure
 from services.jobs.service import JobFailure
 from services.markdown import MarkdownFailure
 from services.screenshots import ScreenshotFailure

@@ -1,6 +1,6 @@
 """The frame host: hosted frame pages at ``/oembed/<customer_hash>/<params_hash>`` and the frame
 management API under ``/api/v1/frames`` (SPEC 4.3, DESIGN section 6), over
-:class:`services.frames.FrameService`."""
+:class:`services.embeds.frames.FrameService`."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from typing import Any
 from handlers.base import ApiHandler, BaseHandler
 from handlers.params.frames import KEY_ONLY, LIST_PARAMS, FrameListParams, KeyOnlyParams
 from handlers.params.table import ParamTable
-from services.frames import CARD_CSP
+from services.embeds.frames import CARD_CSP
 
 # -- the frame page -----------------------------------------------------------------------------
 

@@ -27,7 +27,7 @@ from typing import ClassVar
 from urllib.parse import urlsplit
 
 from handlers.static import PageFileHandler, StaticFile, file_routes, load, page
-from services.frames import sample_snippet
+from services.embeds.frames import sample_snippet
 
 
 def _origin(url: str) -> str:

@@ -3,7 +3,7 @@ request, builds the options of the parts it orchestrates (``browser`` gets pages
 turns them into text without I/O, ``store`` persists) and owns the pools and caches it needs.
 
 - :mod:`services.markdown`, :mod:`services.screenshots`, :mod:`services.embeds` (oEmbed),
-  :mod:`services.frames`, :mod:`services.site_map`, :mod:`services.jobs` (batch and crawl):
+  :mod:`services.embeds.frames`, :mod:`services.site_map`, :mod:`services.jobs` (batch and crawl):
   one package or module per endpoint family;
 - :mod:`services.accounts`: keys, plans, rate limits, quotas, the price table and charging;
 - :mod:`services.fetch_policy`: how a page is fetched (cache, proxy tiers, retries, strategy);

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from handlers.params.frames import KEY_ONLY, LIST_PARAMS
-from services.frames import FRAME_FIELDS
+from services.embeds.frames import FRAME_FIELDS
 
 FRAME = {
     "type": "object",

@@ -1,6 +1,6 @@
 """The oEmbed use case end to end: an answer from memory when the same organization asked the
 same just now, else the URL resolved tier by tier (:mod:`services.embeds.tiers`), a hosted
-frame built for a card (:mod:`services.frames`), the answer priced and remembered."""
+frame built for a card (:mod:`services.embeds.frames`), the answer priced and remembered."""
 
 from __future__ import annotations
 
@@ -9,9 +9,9 @@ from typing import Any
 
 from convert.embed.oembed import frame_oembed_fields, frame_template, normalize_url
 from services.accounts.billing import CreditSettings, Usage, price
+from services.embeds.frames import FrameService, FrameSpec
 from services.embeds.tiers import EmbedRequest, EmbedResolver, Resolved
 from services.fetch_policy import PageRequest
-from services.frames import FrameService, FrameSpec
 from services.options import options_of
 
 DEFAULT_MAX_CACHE_AGE_MS = 432_000_000
@@ -95,8 +95,8 @@ class EmbedService:
         self.credits = credits
 
     async def answer(self, request: OembedRequest) -> OembedAnswer:
-        """The embed of ``request.url``; :class:`~services.embeds.tiers.EmbedError` when
-        there is none, :class:`~services.frames.FrameError` when its frame cannot be built."""
+        """The embed of ``request.url``; :class:`~services.embeds.tiers.EmbedError` when there
+        is none, :class:`~services.embeds.frames.FrameError` when its frame cannot be built."""
         options = request.options
         answers = self.resolver.answers
         key = (

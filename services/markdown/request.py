@@ -24,6 +24,7 @@ from convert.html.document import SelectorError, check_selectors, split_selector
 from convert.markdown.chunks import ChunkOptions
 from convert.markdown.pipeline import ConvertOptions, StructureRequest
 from convert.markdown.structure import StructureLimits
+from convert.safety import MODES as SAFETY_MODES
 from services.failure import ServiceError
 from services.fetch_policy import PageRequest
 from services.options import options_of
@@ -104,25 +105,38 @@ class MarkdownOptions:
         typed parameters)."""
         return options_of(cls, values)
 
-    def stored(self) -> dict[str, Any]:
-        """The options that differ from the defaults, as JSON values: what a job keeps."""
-        return {
-            field.name: getattr(self, field.name)
-            for field in dataclasses.fields(self)
-            if getattr(self, field.name) != field.default
-        }
+    def stored(self) -> dict[str, str]:
+        """What a job keeps: every option that has a value, spelled as the query spells it, so
+        that the job runs with the options it was given whatever later defaults are, and any
+        version of Pagecast on the same database reads them (a rolling upgrade)."""
+        kept = {}
+        for field in dataclasses.fields(self):
+            value = getattr(self, field.name)
+            if value is not None:
+                kept[field.name] = (
+                    ("true" if value else "false") if isinstance(value, bool) else str(value)
+                )
+        return kept
 
     @classmethod
     def from_stored(cls, stored: Mapping[str, Any]) -> MarkdownOptions:
-        """Options a job kept (:meth:`stored`; a job stored by an earlier version spelled every
-        value as a string, as the query would). Names this version does not know are passed
-        over."""
+        """The options a job kept (:meth:`stored`; also JSON values, and the sent options only,
+        as earlier versions kept them). Names this version does not know are passed over; a
+        value that cannot be read is :class:`MarkdownError` ``INVALID_OPTION``."""
         hints = typing.get_type_hints(cls)
-        values = {
-            field.name: _typed(hints[field.name], stored[field.name])
-            for field in dataclasses.fields(cls)
-            if field.name in stored
-        }
+        values = {}
+        for field in dataclasses.fields(cls):
+            if field.name in stored:
+                found = _typed(hints[field.name], stored[field.name])
+                if found is not _UNREADABLE:
+                    values[field.name] = found
+                    continue
+                raise MarkdownError(
+                    MarkdownFailure.INVALID_OPTION,
+                    f"the job's stored option {field.name} cannot be read",
+                )
+        if values.get("ai_sanitize_mode", "sanitize") not in SAFETY_MODES:
+            values.pop("ai_sanitize_mode")  # as the endpoint reads an unknown mode: the default
         return cls(**values)
 
     @property
@@ -146,16 +160,29 @@ class MarkdownOptions:
         return "standard" if self.use_proxy else "direct"
 
 
+_UNREADABLE = object()
+"""What :func:`_typed` gives for a value it cannot read."""
+
+
 def _typed(hint: Any, value: Any) -> Any:
-    """A stored ``value`` as the type ``hint`` says (strings from jobs of an earlier version)."""
-    if value is None or not isinstance(value, str):
-        return value
+    """A stored ``value`` as the type ``hint`` says: a string spelled as the query spells it,
+    or a JSON value."""
     kinds = set(typing.get_args(hint)) or {hint}
+    if value is None:
+        return None if type(None) in kinds else _UNREADABLE
     if bool in kinds:
-        return value.strip().lower() in ("true", "1")
+        if isinstance(value, bool):
+            return value
+        spelled = str(value).strip().lower()
+        return {"true": True, "1": True, "false": False, "0": False}.get(spelled, _UNREADABLE)
     if int in kinds:
-        return int(value)
-    return value
+        if isinstance(value, int) and not isinstance(value, bool):
+            return value
+        try:
+            return int(str(value).strip())
+        except ValueError:
+            return _UNREADABLE
+    return value.strip() if isinstance(value, str) else _UNREADABLE
 
 
 @dataclass(frozen=True)

@@ -12,9 +12,9 @@ import pytest
 from handlers.errors import FAILURE_KINDS, KINDS, failure_error, from_exception
 from services.accounts import AccountFailure
 from services.embeds import EmbedFailure
+from services.embeds.frames import FrameError, FrameFailure
 from services.failure import FarmErrorKind, FetchError, KeyFlaw
 from services.fetch_policy import PageProblem
-from services.frames import FrameError, FrameFailure
 from services.jobs.service import JobFailure
 from services.markdown import MarkdownError, MarkdownFailure
 from services.screenshots import ScreenshotError, ScreenshotFailure

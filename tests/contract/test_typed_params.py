@@ -18,7 +18,7 @@ from handlers.params.oembed import OEMBED_PARAMS
 from handlers.params.screenshot import SCREENSHOT_PARAMS
 from handlers.params.table import ParamTable
 from services.embeds import OembedOptions
-from services.markdown import MarkdownOptions
+from services.markdown import MarkdownError, MarkdownFailure, MarkdownOptions
 from services.screenshots import ScreenshotOptions
 
 ROOT = Path(__file__).resolve().parent.parent.parent
@@ -78,6 +78,7 @@ def test_every_option_is_a_parameter_with_the_same_default(
     for item in dataclasses.fields(options):
         param = table.by_name[renamed.get(item.name, item.name)]
         assert item.default == param.default, item.name
+        assert type(item.default) is type(param.default), item.name
 
 
 def test_the_markdown_options_leave_out_only_what_shapes_the_answer() -> None:
@@ -87,11 +88,25 @@ def test_the_markdown_options_leave_out_only_what_shapes_the_answer() -> None:
     assert kept == {param.name for param in MARKDOWN_PARAMS.params} - answer_only
 
 
-def test_a_job_keeps_the_options_that_differ_and_reads_them_back() -> None:
+def test_a_job_keeps_its_options_as_the_query_spells_them_and_reads_them_back() -> None:
     options = MarkdownOptions(retry=False, max_chars=500, include_tags="article", query="price")
     stored = options.stored()
-    assert stored == {"retry": False, "max_chars": 500, "include_tags": "article", "query": "price"}
+    assert stored["retry"] == "false" and stored["max_chars"] == "500"
+    assert stored["include_tags"] == "article" and stored["auto_proxy"] == "true"
+    assert "max_cache_age" not in stored, "an option without a value is not kept"
     assert MarkdownOptions.from_stored(json.loads(json.dumps(stored))) == options
+    # Every version reads them: the endpoint's table reads them as the same options.
+    params, problems = MARKDOWN_PARAMS.read({name: [value] for name, value in stored.items()})
+    assert not problems and MarkdownOptions.of(params) == options
+
+
+def test_a_stored_option_that_cannot_be_read_fails_the_page_as_an_invalid_option() -> None:
+    for broken in ({"retry": "yes"}, {"max_chars": "1.5"}, {"retry": None}, {"query": 5}):
+        with pytest.raises(MarkdownError) as caught:
+            MarkdownOptions.from_stored(broken)
+        assert caught.value.failure is MarkdownFailure.INVALID_OPTION
+    assert MarkdownOptions.from_stored({"ai_sanitize_mode": "bogus"}).ai_sanitize_mode == "sanitize"
+    assert MarkdownOptions.from_stored({"accept_lang": " en-US "}).accept_lang == "en-US"
 
 
 def test_a_job_stored_by_the_earlier_version_reads_as_it_did() -> None:
