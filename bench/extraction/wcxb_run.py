@@ -1,52 +1,27 @@
-"""Main-content extraction on real pages: Pagecast against trafilatura on WCXB's development set.
-
-Every page of the set (1,497 real pages in seven types, with hand-reviewed main content; see
-``tests/wcxb.py`` for the layout and the scoring) goes through both extractors in this process,
-one after the other, the order alternating from page to page so that neither always runs on a
-warm cache:
-
-- Pagecast: :func:`convert.markdown.pipeline.convert_page` with the default :class:`ConvertOptions`
-  (main
-  content only), its Markdown turned into text by :func:`tests.wcxb.markdown_to_text`;
-- trafilatura: ``extract(html, url=..., output_format="markdown")`` with every other option at
-  its default (``favor_precision`` and ``favor_recall`` off, comments and tables in, its
-  fallback extractors on), through the same ``markdown_to_text``. Markdown rather than ``txt``
-  so that both outputs carry the same kind of syntax and lose it through the same code: any
-  quirk of the stripping falls on both.
-
-Printed as Markdown tables: word F1 overall and per page type, the shares of ``with`` snippets
-found and ``without`` snippets leaked (over all snippets of the pages scored), empty results on
-pages with readable text (and how many of Pagecast's it flags as app shells, which the service
-would render in Chromium first), failures (an exception or more than ``PAGE_SECONDS`` on one
-page; the page then scores as an empty result), CPU pages per second of each
-(``time.process_time`` around each call), and the pages where Pagecast's F1 falls furthest
-below trafilatura's.
-
-    python -m bench.extraction [--data DIR] [--limit N] [--types article,forum] [--per-page FILE]
-
-trafilatura comes from bench/requirements.txt, for comparison only; Pagecast never imports it.
-"""
+"""WCXB's development set (1,497 real pages in seven types, hand-reviewed main content; see
+``tests/wcxb.py`` for the layout and the scoring): word F1 overall and per page type, the shares
+of ``with`` snippets found and ``without`` snippets leaked, empty results on pages with readable
+text, CPU pages per second, the largest losses against trafilatura, and the fidelity of each
+system's Markdown to the page's reference Markdown (``tests/fidelity.py``: tables, code blocks,
+lists)."""
 
 from __future__ import annotations
 
-import argparse
 import csv
-import logging
-import platform
-import signal
 import statistics
 import sys
-import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from types import FrameType
 
-import lxml.etree
-import trafilatura
-
-from convert.markdown.pipeline import ConvertOptions, convert_page
+from bench.extraction.runner import SYSTEMS, Extraction, extract, order
+from tests.fidelity import (
+    REPRODUCED,
+    Structure,
+    code_shares,
+    list_shares,
+    read_structure,
+    table_shares,
+)
 from tests.wcxb import (
     PAGE_TYPES,
     PageScore,
@@ -59,54 +34,9 @@ from tests.wcxb import (
     score_page,
 )
 
-ROOT = Path(__file__).resolve().parent.parent
-DATA = ROOT.parent / "shared" / "data" / "wcxb-dev"
-"""Where the development set is looked for when ``--data`` is not given."""
-OPTIONS = ConvertOptions()
-PAGE_SECONDS = 30.0
-"""Wall-clock limit on one extraction of one page; past it the page counts as failed."""
 WORST = 20
 """How many of the largest F1 losses against trafilatura are listed."""
 PROGRESS_EVERY = 100
-SYSTEMS = ("pagecast", "trafilatura")
-
-
-def pagecast(page: WcxbPage) -> tuple[str, bool]:
-    """The text, and whether Pagecast flags the page as an app shell (the service would render
-    it in Chromium before converting; this bench converts the HTML as served)."""
-    converted = convert_page(page.html, page.url, OPTIONS)
-    return markdown_to_text(converted.markdown), converted.app_shell
-
-
-def trafilatura_markdown(page: WcxbPage) -> tuple[str, bool]:
-    extracted = trafilatura.extract(page.html, url=page.url or None, output_format="markdown")
-    return markdown_to_text(extracted or ""), False
-
-
-EXTRACTORS: dict[str, Callable[[WcxbPage], tuple[str, bool]]] = {
-    "pagecast": pagecast,
-    "trafilatura": trafilatura_markdown,
-}
-
-
-class PageTimeoutError(Exception):
-    """One extraction ran past :data:`PAGE_SECONDS`."""
-
-
-@contextmanager
-def time_limit(seconds: float) -> Iterator[None]:
-    """Raise :class:`PageTimeoutError` in the main thread after ``seconds`` of wall-clock time."""
-
-    def expire(signum: int, frame: FrameType | None) -> None:
-        raise PageTimeoutError
-
-    previous = signal.signal(signal.SIGALRM, expire)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
-    try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
 
 
 @dataclass
@@ -117,26 +47,22 @@ class Result:
     cpu_seconds: float
     failure: str = ""
     app_shell: bool = False
+    structure: Structure | None = None
 
 
 @dataclass
 class PageRow:
     page: WcxbPage
+    reference: Structure | None = None
+    """The reference Markdown's structure (None when the page has no reference Markdown)."""
     results: dict[str, Result] = field(default_factory=dict)
 
 
-def run_one(name: str, page: WcxbPage) -> Result:
-    failure, text, app_shell = "", "", False
-    started = time.process_time()
-    try:
-        with time_limit(PAGE_SECONDS):
-            text, app_shell = EXTRACTORS[name](page)
-    except PageTimeoutError:
-        failure = "timeout"
-    except Exception as exc:  # counted per system; the page scores as an empty result
-        failure = type(exc).__name__
-    cpu = time.process_time() - started
-    return Result(score_page(text, page), cpu, failure, app_shell)
+def run_one(name: str, page: WcxbPage, with_structure: bool) -> Result:
+    done: Extraction = extract(name, page.html, page.url)
+    structure = read_structure(done.markdown) if with_structure else None
+    score = score_page(markdown_to_text(done.markdown), page)
+    return Result(score, done.cpu_seconds, done.failure, done.app_shell, structure)
 
 
 def selected_ids(data: Path, types: set[str] | None, limit: int | None) -> list[str]:
@@ -151,13 +77,14 @@ def run(data: Path, ids: list[str]) -> list[PageRow]:
     for n, file_id in enumerate(ids):
         try:
             page = load_page(data, file_id)
+            markdown = read_label(data, file_id)["ground_truth"].get("main_content_markdown")
         except (OSError, ValueError, KeyError) as exc:  # a broken file is named, not fatal
             print(f"  {file_id}: not loaded ({type(exc).__name__})", file=sys.stderr)
             continue
-        row = PageRow(replace(page, html=""))  # the tables need the labels, not the page
-        order = SYSTEMS if n % 2 == 0 else SYSTEMS[::-1]
-        for name in order:
-            row.results[name] = run_one(name, page)
+        reference = read_structure(markdown) if markdown else None
+        row = PageRow(replace(page, html=""), reference)  # the tables need labels, not pages
+        for name in order(n):
+            row.results[name] = run_one(name, page, reference is not None)
         rows.append(row)
         if (n + 1) % PROGRESS_EVERY == 0:
             print(f"  {n + 1}/{len(ids)} pages", file=sys.stderr, flush=True)
@@ -198,6 +125,7 @@ def without_share(rows: list[PageRow], name: str) -> str:
 
 
 def overall_table(rows: list[PageRow]) -> None:
+    print("\n## wcxb-dev")
     readable = [row for row in rows if row.page.readable]
     seconds = {name: sum(row.results[name].cpu_seconds for row in rows) for name in SYSTEMS}
     rate = {name: len(rows) / seconds[name] if seconds[name] else 0.0 for name in SYSTEMS}
@@ -289,35 +217,41 @@ def write_per_page(rows: list[PageRow], path: Path) -> None:
             writer.writerow([*line, int(row.results["pagecast"].app_shell)])
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--data", type=Path, default=DATA, help="the WCXB directory")
-    parser.add_argument("--limit", type=int, help="only the first N pages (after --types)")
-    parser.add_argument("--types", help="comma-separated page types, e.g. article,forum")
-    parser.add_argument("--per-page", type=Path, help="write every page's scores to this CSV")
-    args = parser.parse_args()
-    types = {kind.strip() for kind in args.types.split(",")} if args.types else None
-    if types and not types <= set(PAGE_TYPES):
-        parser.error(f"--types: unknown {sorted(types - set(PAGE_TYPES))}")
-    if not (args.data / "ground-truth").is_dir():
-        parser.error(f"--data: no WCXB set at {args.data}")
-    logging.basicConfig(level=logging.ERROR)  # trafilatura warns about every odd page
-    ids = selected_ids(args.data, types, args.limit)
+def fidelity_table(rows: list[PageRow]) -> None:
+    """Each system's tables, code blocks and lists against the reference Markdown's."""
+    measures = (("tables", table_shares), ("code blocks", code_shares), ("lists", list_shares))
     print(
-        f"Python {platform.python_version()}, lxml {lxml.etree.__version__}, "
-        f"trafilatura {trafilatura.__version__}; {len(ids)} pages from {args.data.name}",
-        flush=True,
+        "\nMarkdown fidelity against the reference Markdown "
+        f"(reproduced: at least {REPRODUCED:.0%} of a table's cells or a block's lines)\n"
     )
-    started = time.perf_counter()
-    rows = run(args.data, ids)
-    print(f"({time.perf_counter() - started:.0f} s wall clock)")
+    print("| structure | in the references | system | reproduced | mean share |")
+    print("|---|---:|---|---:|---:|")
+    for label, measure in measures:
+        for name in SYSTEMS:
+            shares = [
+                value
+                for row in rows
+                if row.reference is not None
+                for value in measure(row.reference, row.results[name].structure or _EMPTY)
+            ]
+            if not shares:
+                continue
+            kept = sum(1 for value in shares if value >= REPRODUCED)
+            print(
+                f"| {label} | {len(shares)} | {name} | {kept / len(shares):.3f} "
+                f"| {statistics.fmean(shares):.3f} |"
+            )
+
+
+_EMPTY = Structure((), (), ())
+
+
+def report(rows: list[PageRow], per_page: Path | None) -> None:
+    """Every table of this corpus, and the per-page scores when asked."""
     overall_table(rows)
     type_table(rows)
+    fidelity_table(rows)
     losses_table(rows)
-    if args.per_page:
-        write_per_page(rows, args.per_page)
-        print(f"\nper-page scores: {args.per_page}")
-
-
-if __name__ == "__main__":
-    main()
+    if per_page:
+        write_per_page(rows, per_page)
+        print(f"\nper-page scores: {per_page}")
