@@ -89,6 +89,7 @@ class MarkdownHandler(ApiHandler):
             "max_chars": params.max_chars,
             "chunk_count": result.chunk_count,
             "chunks_truncated": result.chunks_truncated,
+            "comment_count": result.comment_count,
         }
         if result.chunk_error:
             usage["chunk_error"] = result.chunk_error
@@ -110,6 +111,8 @@ class MarkdownHandler(ApiHandler):
             "cache_hit": got.cache_hit,
             "main_content": result.extraction,
             "main_content_fallback": result.fell_back,
+            "page_type": result.page_type,
+            "extraction_confidence": result.extraction_confidence,
             "render": answer.readiness.as_dict() if answer.readiness else None,
             "render_note": answer.render_note,
         }

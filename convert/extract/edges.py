@@ -103,17 +103,30 @@ def _leading(leaves: list[etree._Element], measures: Measures) -> list[etree._El
     """Short or link-dense blocks before the first prose; headings are kept, and the run goes
     on past them (the byline, the read time and the disclaimer under a headline go)."""
     doomed = []
-    for leaf in leaves:
+    for index, leaf in enumerate(leaves):
         if _protected(leaf):
             break
         if leaf.tag in rules.HEADING_TAGS:
             continue
+        following = leaves[index + 1] if index + 1 < len(leaves) else None
         linked = link_density(leaf, measures) >= rules.EDGE_LINKS
-        if linked or (measures.length(leaf) < rules.EDGE_SHORT and not _stays(text_of(leaf))):
+        short = measures.length(leaf) < rules.EDGE_SHORT and not _stays(text_of(leaf))
+        if (linked or short) and not _leads_in(leaf, following):
             doomed.append(leaf)
         else:
-            break  # prose, a short sentence, or a price (the cards of a shop start there)
+            break  # prose, a short sentence, a price (a shop's cards start there), a lead-in
     return doomed
+
+
+def _leads_in(leaf: etree._Element, following: etree._Element | None) -> bool:
+    """A sentence that introduces what follows it ("Install the SDK with pip:") before a code
+    block, a table or a list: the start of the content, however short."""
+    if following is None or not rules.LEAD_IN_END.search(text_of(leaf)):
+        return False
+    parent = following.getparent()
+    return following.tag in rules.LEAD_IN_TARGETS or (
+        parent is not None and parent.tag in rules.LEAD_IN_LISTS
+    )
 
 
 def _author_note(leaf: etree._Element, measures: Measures) -> bool:

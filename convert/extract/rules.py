@@ -427,6 +427,12 @@ EDGE_SHORT = 60
 PRICE = re.compile(r"[$€£¥₹]\s?\d|\d[\d.,]*\s?(?:€|£|EUR|USD|GBP|kr|zł|CHF)\b")
 """A price: a short block with one is a product's, not boilerplate."""
 SENTENCE_END = re.compile("[.\u3002\uff0e]\\s*$")
+LEAD_IN_END = re.compile("[:\uff1a]\\s*$")
+"""A block ending so introduces what follows it ("Install the SDK with pip:")..."""
+LEAD_IN_TARGETS = frozenset({"pre", "table", "blockquote", "dl", "figure"})
+LEAD_IN_LISTS = frozenset({"ul", "ol", "dl"})
+"""...when that is a code block, a table, a quote, a definition list or a list's item: it is the
+start of the content, never an edge to trim."""
 """A block ending a sentence is prose, however short (CJK sentences are short in characters)."""
 EDGE_LINKS = 0.5
 """...as is one with at least this share of link text there."""
@@ -478,3 +484,99 @@ PRODUCT_DESCRIPTION_CHARS = 5000
 """Longest description kept (characters); every other field is cut at
 :data:`PRODUCT_FIELD_CHARS`."""
 PRODUCT_FIELD_CHARS = 300
+
+
+# -- readers' comments (convert/extract/comments.py) --------------------------------------------
+
+COMMENT_WORDS = (
+    "comment",
+    "kommentar",
+    "commentaire",
+    "comentario",
+    "commento",
+    "reactie",
+    "disqus",
+)
+"""Starts of the class and id words that name a comment section ("comments", "commentlist",
+"comment-list", "kommentare", "disqus_thread"), each word of a name tried on its own."""
+REVIEW_WORDS = ("review", "rezension", "bewertung", "avis", "jdgm-rev", "yotpo", "trustpilot")
+"""Starts of the words that name the customers' reviews of a product page: its readers'
+comments (a review site's article is not a product page)."""
+NOT_COMMENT_WORDS = frozenset({"editorial", "respond", "form", "count", "counter", "link", "icon"})
+"""Words that make a name say something else than readers' comments: a publisher's editorial
+reviews, the form to write one, the count of comments and the link to them."""
+COMMENT_SECTION_TAGS = frozenset({"div", "section", "ol", "ul", "aside", "footer", "dl"})
+"""Elements a comment section is made of (a lone comment's paragraph is not a section)."""
+COMMENT_LEAD_PROSE = 200
+"""Characters of prose that must come before a comment section: the article has begun (a
+wrapper that holds the article and is named after its comments is not one)."""
+NOT_PROSE_TAGS = (
+    "a", "nav", "header", "footer", "aside", "form", "button", "select", "label", "figcaption",
+    "script", "style", "noscript", "template",
+)  # fmt: skip
+"""Elements whose text does not count as an article's prose before its comments."""
+COMMENT_ITEMPROPS = frozenset({"comment", "comments"})
+COMMENT_ITEMTYPES = ("/Comment", "/UserComments")
+"""schema.org's marks of a comment (the end of an ``itemtype`` URL)."""
+COMMENT_HEADING = re.compile(
+    r"^\s*(?:\d+\s+)?(?:comments?|responses?|replies|reactions?|kommentare?|antworten|"
+    r"leserkommentare|commentaires?|comentarios?|commenti)\b|"
+    r"\b(?:comments?|responses?|kommentare?|antworten) (?:on|to|zu|auf)\b|"
+    r"^\s*leave a (?:reply|comment)|^\s*schreibe? einen kommentar",
+    re.I,
+)
+"""A heading that only announces the comments ("12 Comments", "5 Kommentare on ..."): under the
+section's own heading it becomes a line of text."""
+COMMENTS_HEADING = "Comments"
+"""The heading of the section the comments are given back under."""
+COMMENT_ITEM_ID = re.compile(r"(?:^|[-_])comment[-_]?\d+$|^(?:kommentar|c)[-_]\d+$", re.I)
+"""An id that names one comment ("comment-8354", "li-comment-216", "div-comment-143")."""
+COMMENT_NUMBER = re.compile(r"\d+$")
+"""The number that tells a comment's elements from those of its replies."""
+COMMENT_ITEM_CLASS = re.compile(
+    r"^(?:comment|kommentar|commentaire|comentario)(?:[-_]?(?:item|entry|box|single))?$|"
+    r"^(?:single|user|reader)[-_]comment$",
+    re.I,
+)
+"""A class that names one comment ("comment", "kommentar-item", "single-comment")."""
+COMMENT_CONTENT_CLASS = re.compile(
+    r"^(?:comment|kommentar|commentaire)[-_]?(?:content|text|body-text|message)$",
+    re.I,
+)
+"""A class that names a comment's own text (inside it, no other comment starts)."""
+COMMENT_AUTHOR_CLASS = re.compile(
+    r"^(?:comment|kommentar)[-_]?(?:author|autor|name|user)(?:[-_]name)?$|^(?:fn|author|"
+    r"username|user-name|commenter|commentator)$",
+    re.I,
+)
+"""A class that names a comment's author."""
+COMMENT_AUTHOR_MAX_CHARS = 80
+COMMENT_META_CLASS = re.compile(
+    r"^(?:comment|kommentar)[-_]?(?:meta|metadata|date|datum|time|zeit)$|^commentmetadata$", re.I
+)
+"""A class that names the line holding a comment's date (its text must hold a digit)."""
+SAYS = re.compile(r"\s*(?:says|sagt|schreibt|écrit|dice|wrote|schrieb)\s*:?\s*$", re.I)
+"""The verb WordPress and others put after a commenter's name ("Anhora sagt:")."""
+COMMENT_NOISE_TAGS = ("img", "picture", "svg", "form", "button", "input", "select", "textarea")
+COMMENT_ACTION = re.compile(
+    r"^\s*(?:reply|antworten|répondre|responder|rispondi|like|liken|gefällt mir|report|melden|"
+    r"edit|bearbeiten|quote|zitieren|permalink|link)\s*(?:↓|→)?\s*$",
+    re.I,
+)
+"""The text of a link that acts on a comment instead of saying something."""
+
+
+# -- how sure a selection is (convert/extract/selection.py) -------------------------------------
+
+CONFIDENCE_BASE = {"semantic": 0.8, "scored": 0.6, "whole_body": 0.35, "fallback": 0.15}
+"""Each selection method's own certainty: a container the markup names (``articleBody``, the
+one ``<article>``, ``<main>``) over the best-scored block, over the whole body, over a
+fallback."""
+CONFIDENCE_LINKED = 0.5
+"""Kept text more linked than this share reads like navigation..."""
+CONFIDENCE_SMALL_SHARE = 0.1
+"""...and kept prose under this share of the page's prose may be a fragment of the content:
+either costs :data:`CONFIDENCE_PENALTY`."""
+CONFIDENCE_PENALTY = 0.2
+CONFIDENCE_TYPE_BONUS = 0.15
+"""Added times the page type's own confidence."""

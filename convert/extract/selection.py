@@ -15,7 +15,9 @@ The approach, in order:
    commas, link density, class names), widened to siblings that score well too.
 3. Inside the container, link farms and short boilerplate blocks are removed, and the page's
    headline is put back in front when it sat outside the container.
-4. The steps fall back one after the other: when the first pass keeps little of the page's
+4. Readers' comments are taken out first (:mod:`convert.extract.comments`): they are not the
+   article's content, and are given back after it only when asked for.
+5. The steps fall back one after the other: when the first pass keeps little of the page's
    prose, it is done again with only the furniture the markup declares; when the result is
    near-empty, the whole body less that furniture, then the whole body, and the result says so.
 
@@ -26,16 +28,19 @@ measured once per element (:class:`convert.extract.measures.Measures`).
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 import lxml.html
 from lxml import etree
 
 from convert.extract import rules
+from convert.extract.comments import comment_sections, take_comments, thread_in_comments
 from convert.extract.container import detached, scored, semantic, with_posts
 from convert.extract.edges import drop_empty_headings, trim_edges
 from convert.extract.furniture import is_negative, remove_furniture
 from convert.extract.measures import Measures, copy_element
+from convert.extract.page_type import UNDECIDED, PageType, decide
 from convert.extract.posts import attribute_posts, thread_posts
 from convert.extract.prune import prune_inside
 from convert.html.document import body_of, drop, text_of
@@ -46,14 +51,26 @@ _WORDS = re.compile(r"\w+")
 @dataclass(frozen=True)
 class Extraction:
     """Where the main content came from: ``semantic`` (an article/main element), ``scored``,
-    ``whole_body`` (nothing stood out) or ``fallback`` (the extraction was near-empty)."""
+    ``whole_body`` (nothing stood out) or ``fallback`` (the extraction was near-empty); the
+    readers' comment sections taken out before it (:mod:`convert.extract.comments`); and the
+    page's type (:mod:`convert.extract.page_type`)."""
 
     method: str
     fell_back: bool
+    comments: tuple[etree._Element, ...] = ()
+    page_type: PageType = UNDECIDED
+    confidence: float = 0.0
+    """How sure the selection is, 0 to 1 (:func:`confidence`)."""
 
 
 def main_content(
-    root: lxml.html.HtmlElement, title: str = "", *, scoring: bool = True, site: str = ""
+    root: lxml.html.HtmlElement,
+    title: str = "",
+    *,
+    scoring: bool = True,
+    site: str = "",
+    evidence: Mapping[str, float] | None = None,
+    product: bool = False,
 ) -> Extraction:
     """Reduce the cleaned document ``root`` to its main content, in place. ``title`` (the
     page's title from its metadata) tells the headline from a logo in an ``<h1>``. Without
@@ -64,9 +81,25 @@ def main_content(
     when that leaves little of the page's prose (a content block named like boilerplate, as
     a "disclosure" panel or a forum's "comment" posts), the extraction is done again with only
     the furniture the markup itself declares (``nav``, ``aside``, landmarks, banners); when even
-    that is near-empty, the whole body less that furniture; then the whole body."""
+    that is near-empty, the whole body less that furniture; then the whole body.
+
+    ``evidence`` is what the page's markup and address say of its type
+    (:func:`~convert.extract.page_type.markup_evidence`, read before cleaning), ``product``
+    whether it has a product's facts; the type decides whether posts in a comment section are
+    a forum's thread or an article's comments."""
     body = body_of(root)
+    sections = comment_sections(body)
     attribute_posts(body)
+    kind = decide(
+        evidence or {},
+        thread=bool(thread_posts(body)),
+        thread_in_comments=thread_in_comments(body, sections),
+        code_blocks=sum(1 for _ in body.iter("pre")),
+        product_facts=product,
+    )
+    if kind.kind == "product":
+        sections += comment_sections(body, rules.REVIEW_WORDS)
+    comments = tuple(take_comments(body, sections, forum=kind.kind == "forum"))
     snapshot = copy_element(body)
     prose = _prose(body, Measures())
     kept, method = _extract(body, title, scoring, by_name=True, site=site)
@@ -84,10 +117,28 @@ def main_content(
         remove_furniture(body, Measures(), by_name=False)
         if len(text_of(body)) < rules.MIN_TEXT:
             _replace_children(body, copy_element(snapshot))
-        return Extraction("fallback", fell_back=True)
+        sure = confidence("fallback", body, prose, kind)
+        return Extraction("fallback", True, comments, kind, sure)
     if kept is not body:
         _replace_children(body, kept)
-    return Extraction(method, fell_back=False)
+    return Extraction(method, False, comments, kind, confidence(method, body, prose, kind))
+
+
+def confidence(method: str, kept: etree._Element, prose: int, kind: PageType) -> float:
+    """How sure the selection of ``kept`` is, 0 to 1: the method's own certainty
+    (:data:`~convert.extract.rules.CONFIDENCE_BASE`: a semantic container more than a scored
+    block, a fallback least), less when the kept text is mostly links or a small share of the
+    page's prose (``prose``), more when the page's type is certain (it was read as its type
+    reads)."""
+    measures = Measures()
+    sure = rules.CONFIDENCE_BASE.get(method, rules.CONFIDENCE_BASE["fallback"])
+    length = measures.length(kept)
+    if length and measures.linked(kept) > rules.CONFIDENCE_LINKED * length:
+        sure -= rules.CONFIDENCE_PENALTY
+    if prose and length - measures.linked(kept) < rules.CONFIDENCE_SMALL_SHARE * prose:
+        sure -= rules.CONFIDENCE_PENALTY
+    sure += rules.CONFIDENCE_TYPE_BONUS * kind.confidence
+    return round(min(max(sure, 0.0), 1.0), 2)
 
 
 def _extract(

@@ -19,8 +19,11 @@ import lxml.html
 from lxml import etree
 
 from convert import safety
+from convert.extract.comments import comment_count, comments_section
+from convert.extract.page_type import markup_evidence
 from convert.extract.product import add_missing_facts, product_facts
 from convert.extract.reveal import reveal_scripted_content
+from convert.extract.rules import COMMENTS_HEADING
 from convert.extract.selection import main_content
 from convert.html.appshell import detect_app_shell
 from convert.html.document import (
@@ -79,6 +82,9 @@ class ConvertOptions:
     query_top_k: int = 5
     safety_mode: str | None = None
     """sanitize, warn or block: scan for prompt injection; None: no scan."""
+    include_comments: bool = False
+    """Readers' comments after the main content, under their own heading (they are never main
+    content, but on a forum or Q&A page, where the posts are the content)."""
 
 
 @dataclass
@@ -93,6 +99,13 @@ class PageConversion:
     """How the main content was found: semantic, scored, whole_body, fallback, whole_page, or
     metadata (the body held no text; the title and description stand for it)."""
     fell_back: bool = False
+    comment_count: int = 0
+    """Readers' comments found beside the main content (given back with ``include_comments``)."""
+    page_type: str | None = None
+    """article, forum, product, collection, listing, documentation or service (None when main
+    content was not extracted)."""
+    extraction_confidence: float | None = None
+    """How sure the main-content selection is, 0 to 1 (None when it was not extracted)."""
     app_shell: bool = False
     app_shell_reason: str = ""
     structure: Structure | None = None
@@ -144,12 +157,15 @@ def convert_page(html: str, url: str, options: ConvertOptions) -> PageConversion
         for element in (elements if index is None else index.hideable)
         if element.tag.__class__ is str and is_hidden(element)
     ]
-    root, extraction, fell_back = _content(root, url, parsed, read, options, hidden=hidden)
+    root, found = _content(root, url, parsed, read, options, hidden=hidden)
     result = PageConversion(
         markdown="",
         metadata=metadata,
-        extraction=extraction,
-        fell_back=fell_back,
+        extraction=found.method,
+        fell_back=found.fell_back,
+        comment_count=found.comment_count,
+        page_type=found.page_type,
+        extraction_confidence=found.confidence,
         app_shell=shell.is_shell,
         app_shell_reason=shell.reason,
     )
@@ -190,33 +206,63 @@ def _content(
     options: ConvertOptions,
     *,
     hidden: Sequence[etree._Element] | None = None,
-) -> tuple[lxml.html.HtmlElement, str, bool]:
-    """Reduce the parsed page to what is converted (cleaned, selected, its main content);
-    returns the document and how its content was found (:attr:`PageConversion.extraction`).
+) -> tuple[lxml.html.HtmlElement, _Found]:
+    """Reduce the parsed page to what is converted (cleaned, selected, its main content, and the
+    readers' comments after it when asked); returns the document and what the extraction found
+    (how the content was found: :attr:`PageConversion.extraction`).
     The title as the page states it (site name and all) tells extraction the headline from a
     logo and the site's name from a heading. ``hidden``: see
     :func:`~convert.html.document.clean_document`."""
     reveal_scripted_content(root, hidden)
     main_only = options.only_main_content and not options.include_tags
-    product = product_facts(root) if main_only else None  # before cleaning drops the scripts
+    # Before cleaning drops the scripts (and their JSON-LD).
+    product = product_facts(root) if main_only else None
+    evidence = markup_evidence(root, url) if main_only else None
     base = clean_document(root, url, hidden)
     if options.include_tags or options.exclude_tags:
         absolute_links(root, base)  # selectors may match on absolute hrefs, as the page resolves
         root = apply_selectors(root, options.include_tags, options.exclude_tags)
-    extraction, fell_back = "whole_page", False
+    out = _Found()
     if main_only:
         # A flattened page's paragraphs no longer sit where the page put them: scoring would
         # crown the block they were gathered in and drop the rest.
         site = registrable_domain(urlsplit(base).hostname or "")
-        found = main_content(root, metadata.stated_title, scoring=not parsed.flattened, site=site)
-        extraction, fell_back = found.method, found.fell_back
+        found = main_content(
+            root,
+            metadata.stated_title,
+            scoring=not parsed.flattened,
+            site=site,
+            evidence=evidence,
+            product=product is not None,
+        )
+        out = _Found(
+            found.method,
+            found.fell_back,
+            comment_count(list(found.comments)),
+            found.page_type.kind,
+            found.confidence,
+        )
         if product is not None:
             add_missing_facts(root, product)
+        if options.include_comments and found.comments:
+            body_of(root).append(comments_section(list(found.comments), COMMENTS_HEADING))
     if not (options.include_tags or options.exclude_tags):
         absolute_links(root, base)  # only what is kept: cheaper than the whole page
     if not options.include_tags and _from_metadata(root, metadata):
-        extraction, fell_back = METADATA_ONLY, True
-    return root, extraction, fell_back
+        out.method, out.fell_back = METADATA_ONLY, True
+    return root, out
+
+
+@dataclass
+class _Found:
+    """What :func:`_content` found: how (:attr:`PageConversion.extraction`), the comments, the
+    page's type and how sure the selection is (None without main-content extraction)."""
+
+    method: str = "whole_page"
+    fell_back: bool = False
+    comment_count: int = 0
+    page_type: str | None = None
+    confidence: float | None = None
 
 
 def _from_metadata(root: lxml.html.HtmlElement, metadata: PageMetadata) -> bool:

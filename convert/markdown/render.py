@@ -21,6 +21,7 @@ import lxml.html
 from lxml import etree
 
 from convert.html.document import text_of, unwrap
+from convert.markdown.block_links import move_block_links
 from convert.text.blocks import fenced_lines
 
 _SAFE_SCHEMES = ("http", "https", "mailto", "tel", "ftp")
@@ -65,6 +66,7 @@ def render_markdown(root: lxml.html.HtmlElement, url: str) -> str:
     """The Markdown of a cleaned document (URLs already absolute)."""
     blocks = _Blocks()
     _unsafe_links_and_inline_images(root)
+    move_block_links(root)
     _unwrap_layout_tables(root)
     for table in list(root.iter("table")):
         if table.getparent() is not None and table.find(".//table") is None:

@@ -10,7 +10,17 @@ from typing import Any
 Groups = tuple[tuple[str, tuple[str, ...]], ...]
 
 MARKDOWN_GROUPS: Groups = (
-    ("Essentials", ("format", "only_main_content", "include_tags", "exclude_tags", "max_chars")),
+    (
+        "Essentials",
+        (
+            "format",
+            "only_main_content",
+            "include_comments",
+            "include_tags",
+            "exclude_tags",
+            "max_chars",
+        ),
+    ),
     ("Output", ("include_markdown", "include_metadata", "include_chunks", "include_ai_safety")),
     (
         "Chunks and query",

@@ -24,6 +24,13 @@ class MarkdownParams(Params):
         max_length=8192,
     )
     only_main_content: bool = param("boolean", "Strip navigation, sidebars and footers.", True)
+    include_comments: bool = param(
+        "boolean",
+        "Readers' comments after the main content, under a Comments heading, each with its "
+        "author and date where the page shows them (usage.comment_count says how many were "
+        "found). A forum or Q&A page's posts are its content either way.",
+        False,
+    )
     include_tags: str | None = param(
         "string",
         "Comma-separated CSS selectors to keep; everything else is dropped.",

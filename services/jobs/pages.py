@@ -70,6 +70,7 @@ class PageWork:
                 "character_count": result.character_count,
                 "estimated_token_count": result.estimated_tokens,
                 "truncated": result.truncated,
+                "comment_count": result.comment_count,
             },
         }
         if result.chunks is not None:

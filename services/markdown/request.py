@@ -61,6 +61,7 @@ class MarkdownOptions:
 
     # Main content.
     only_main_content: bool = True
+    include_comments: bool = False
     include_tags: str | None = None
     exclude_tags: str | None = None
     max_chars: int | None = None
@@ -283,6 +284,7 @@ def _convert_options(options: MarkdownOptions, limits: StructureLimits) -> Conve
         )
     return ConvertOptions(
         only_main_content=options.only_main_content,
+        include_comments=options.include_comments,
         include_tags=include,
         exclude_tags=exclude,
         max_chars=options.max_chars,

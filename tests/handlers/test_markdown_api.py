@@ -76,6 +76,15 @@ setTimeout(() => {
 }, 400);
 </script></body></html>"""
 
+COMMENTED = ARTICLE.replace(
+    "</article></main>",
+    '</article><div id="comments" class="comments-area"><ol class="comment-list">'
+    '<li id="comment-7" class="comment"><div class="comment-author"><cite class="fn">Ann</cite>'
+    '</div><div class="comment-meta"><a href="#comment-7">3 May 2024</a></div>'
+    "<p>We visited the mill last summer; the wheel turns on every spring tide.</p></li>"
+    "</ol></div></main>",
+)
+
 MORE = """<!doctype html><html><head><title>More</title></head><body><main><h1>Comments feed</h1>
 <div id="items"><p>Item number 0 of the feed, with some words to read.</p></div>
 <button id="more" onclick="
@@ -96,7 +105,7 @@ def settings(tmp_path: Path) -> Settings:
 @pytest.fixture
 def origin(io_loop: Any) -> Iterator[Origin]:
     pages = {"/article": ARTICLE, "/injected": INJECTED, "/shell": SHELL}
-    pages |= {"/late": LATE, "/more": MORE}
+    pages |= {"/late": LATE, "/more": MORE, "/commented": COMMENTED}
 
     class Page(tornado.web.RequestHandler):
         def get(self) -> None:
@@ -145,6 +154,22 @@ async def test_main_content_by_default_whole_page_on_request(
         http_client, base_url, origin.url("/article"), app_id=key, only_main_content="false"
     )
     assert "News desk" in whole["markdown"] and "Copyright Estuary Gazette" in whole["markdown"]
+
+
+@pytest.mark.gen_test(timeout=30)
+async def test_comments_are_counted_and_given_back_on_request(
+    http_client, base_url, origin, key
+) -> None:
+    target = origin.url("/commented")
+    _, body = await fetch_json(http_client, base_url, target, app_id=key)
+    assert "wheel turns on every spring tide" not in body["markdown"]
+    assert body["usage"]["comment_count"] == 1
+    assert body["debug"]["page_type"] == "article"
+    assert 0 <= body["debug"]["extraction_confidence"] <= 1
+    _, asked = await fetch_json(http_client, base_url, target, app_id=key, include_comments="true")
+    content, _, comments = asked["markdown"].partition("## Comments")
+    assert "Tide mills" in content and "**Ann** · 3 May 2024" in comments
+    assert "wheel turns on every spring tide" in comments
 
 
 @pytest.mark.gen_test(timeout=30)

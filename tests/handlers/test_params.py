@@ -94,6 +94,7 @@ def test_markdown_table_has_every_spec_parameter() -> None:
     spec = [
         "app_id",
         "only_main_content",
+        "include_comments",
         "include_tags",
         "exclude_tags",
         "max_chars",

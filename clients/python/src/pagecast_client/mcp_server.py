@@ -100,6 +100,9 @@ def build_server(
         only_main_content: Annotated[
             bool, Field(description="Drop navigation, sidebars and footers.")
         ] = True,
+        include_comments: Annotated[
+            bool, Field(description="Add readers' comments after the content, with authors.")
+        ] = False,
         include_tags: Annotated[
             str | None, Field(description="Comma-separated CSS selectors to keep.")
         ] = None,
@@ -115,6 +118,7 @@ def build_server(
     ) -> str:
         params = given(
             only_main_content=only_main_content,
+            include_comments=include_comments,
             full_render=full_render,
             ai_sanitize=ai_sanitize,
             max_chars=max_chars,

@@ -48,6 +48,7 @@ class Usage:
     max_chars: int | None = None
     chunk_count: int | None = None
     chunks_truncated: bool = False
+    comment_count: int = 0
     chunk_error: Any = None
     structure_error: Any = None
     headings_truncated: bool = False
@@ -67,6 +68,8 @@ class Debug:
     final_status_code: int | None = None
     cache_hit: bool | None = None
     main_content: str | None = None
+    page_type: str | None = None
+    extraction_confidence: float | None = None
 
 
 @dataclass

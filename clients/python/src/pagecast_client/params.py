@@ -47,6 +47,8 @@ class MarkdownParams(FetchParams, total=False):
     """``json`` (the client's default) answers the envelope; ``markdown`` the text alone."""
     only_main_content: bool
     """Drop navigation, sidebars and footers (default true)."""
+    include_comments: bool
+    """Readers' comments after the main content, under their own heading (default false)."""
     include_tags: str
     """Comma-separated CSS selectors to keep."""
     exclude_tags: str

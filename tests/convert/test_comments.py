@@ -1,0 +1,147 @@
+"""Readers' comments: never an article's main content, given back after it when asked for, each
+with its author and date; a thread's posts stay its content."""
+
+from __future__ import annotations
+
+from convert.markdown.chunks import ChunkOptions
+from convert.markdown.pipeline import ConvertOptions, PageConversion, convert_page
+
+URL = "https://blog.example/2020/01/05/a-short-post/"
+ARTICLE = (
+    "<p>The light over the roofs turned from orange to a deep blue while the first star came out "
+    "above the chimneys, and the camera chose a high sensitivity on its own.</p>"
+    "<p>A second picture with a longer exposure and a steadier hand came out cleaner, though the "
+    "trail of the aeroplane had gone by then, which is a pity for the composition.</p>"
+)
+
+
+def comment(number: int, author: str, date: str, text: str, replies: str = "") -> str:
+    return (
+        f'<li id="comment-{number}" class="comment even depth-1">'
+        f'<div id="div-comment-{number}" class="comment-body">'
+        f'<div class="comment-author vcard"><img class="avatar" src="/a.png" alt="">'
+        f'<cite class="fn"><a href="https://{author.lower()}.example">{author}</a></cite> '
+        '<span class="says">says:</span></div>'
+        f'<div class="comment-meta commentmetadata"><a href="#comment-{number}">{date}</a></div>'
+        f"<p>{text}</p>"
+        '<div class="reply"><a class="comment-reply-link" href="#respond">Reply</a></div>'
+        f"</div>{replies}</li>"
+    )
+
+
+def blog(article: str = ARTICLE, wrapper_class: str = "content") -> str:
+    comments = (
+        '<div id="comments" class="comments-area">'
+        "<h2 class='comments-title'>3 responses to \u201cA short post\u201d</h2>"
+        '<ol class="comment-list">'
+        + comment(
+            101,
+            "Anhora",
+            "06.01.2020 at 9:16",
+            "Both pictures are lovely, the second one with the trail is unbeatable, really.",
+            '<ul class="children">'
+            + comment(102, "Gnaddrig", "06.01.2020 at 9:58", "Thank you, I think so too.")
+            + "</ul>",
+        )
+        + comment(
+            103,
+            "Yadgar",
+            "06.01.2020 at 22:23",
+            "The bright star must be Venus; with a tripod and a long zoom it shows a phase. " * 6,
+        )
+        + "</ol>"
+        '<div id="respond"><h3>Leave a reply</h3><form><textarea></textarea>'
+        "<button>Post comment</button></form></div></div>"
+    )
+    return (
+        f"<html><head><title>A short post</title></head><body class='single comments-open'>"
+        f"<nav><a href='/'>Home</a> <a href='/about'>About</a></nav>"
+        f"<div id='content' class='{wrapper_class}'><article><h1>A short post</h1>{article}"
+        f"</article>{comments}</div><footer>Imprint</footer></body></html>"
+    )
+
+
+def convert(html: str, **options: object) -> PageConversion:
+    return convert_page(html, URL, ConvertOptions(**options))  # type: ignore[arg-type]
+
+
+def test_comments_under_an_article_are_not_its_content() -> None:
+    result = convert(blog())
+    assert "roofs turned from orange" in result.markdown
+    assert "trail of the aeroplane" in result.markdown
+    for said in ("Both pictures are lovely", "Thank you, I think so too", "bright star"):
+        assert said not in result.markdown
+    assert "responses to" not in result.markdown
+    assert result.comment_count == 3
+
+
+def test_comments_outweighing_a_short_article_still_go() -> None:
+    # The discussion holds most of the page's text and its items are <article>s: neither size
+    # nor tags tell it from the content.
+    html = blog().replace("<li id=", "<li><article id=").replace("</li>", "</article></li>")
+    result = convert(html)
+    assert "roofs turned" in result.markdown and "bright star" not in result.markdown
+
+
+def test_comments_come_back_after_the_content_when_asked_for() -> None:
+    result = convert(blog(), include_comments=True)
+    markdown = result.markdown
+    content, _, comments = markdown.partition("## Comments")
+    assert "roofs turned from orange" in content and "Both pictures" not in content
+    assert "**Anhora** · 06.01.2020 at 9:16" in comments
+    assert "**Gnaddrig** · 06.01.2020 at 9:58" in comments
+    assert "**Yadgar** · 06.01.2020 at 22:23" in comments
+    assert comments.index("Anhora") < comments.index("Gnaddrig") < comments.index("Yadgar")
+    assert "Both pictures are lovely" in comments and "Thank you, I think so too" in comments
+    # Said once each, without the avatars, the reply links, the "says:" or the reply form.
+    assert comments.count("Both pictures are lovely") == 1
+    for noise in ("Reply", "says:", "a.png", "Post comment", "Leave a reply", "responses to"):
+        assert noise not in comments
+    assert result.comment_count == 3
+
+
+def test_comments_are_a_section_of_their_own_for_chunks() -> None:
+    options = {"include_comments": True, "chunking": ChunkOptions(size=300, heading_level=2)}
+    result = convert(blog(), **options)
+    assert result.chunks is not None
+    said = [chunk for chunk in result.chunks if "Both pictures" in chunk["text"]]
+    assert said and all(chunk["heading_path"][-1] == "Comments" for chunk in said)
+
+
+def test_a_wrapper_named_after_its_comments_keeps_its_article() -> None:
+    # WordPress names the body "comments-open"; a theme may name the article's wrapper so.
+    result = convert(blog(wrapper_class="post has-comments comments-open"))
+    assert "roofs turned from orange" in result.markdown
+    assert "bright star" not in result.markdown
+
+
+def test_an_opinion_piece_named_kommentar_is_the_content() -> None:
+    html = (
+        "<html><body><nav><a href='/'>Start</a></nav><div class='kommentar'>"
+        f"<h1>Ein Kommentar</h1>{ARTICLE}</div></body></html>"
+    )
+    result = convert(html)
+    assert "roofs turned from orange" in result.markdown and result.comment_count == 0
+
+
+def test_a_threads_posts_are_its_content() -> None:
+    posts = "".join(
+        f'<div class="post"><div class="author"><a href="/u/{name}">{name}</a></div>'
+        f"<time>2020-01-0{day}</time><p>{text}</p></div>"
+        for day, (name, text) in enumerate(
+            [
+                ("opener", "How do I keep my sourdough starter alive over a long holiday away?"),
+                ("baker", "Feed it well, then keep it in the fridge; it lasts three weeks or so."),
+                ("miller", "Dry some on baking paper as a backup; it keeps for months that way."),
+            ],
+            start=1,
+        )
+    )
+    html = (
+        "<html><body><h1>Starter over the holidays</h1>"
+        f"<div class='comments topic'>{posts}</div></body></html>"
+    )
+    result = convert(html)
+    for said in ("keep my sourdough starter", "three weeks or so", "keeps for months"):
+        assert said in result.markdown
+    assert result.comment_count == 0
