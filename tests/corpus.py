@@ -13,8 +13,9 @@ Each page is ``<name>.html`` beside ``<name>.json``::
       "markdown_checks": ["..."]      # exact Markdown the conversion must produce (optional)
     }
 
-Extraction is scored like the usual main-content benchmarks: F1 over word shingles of the
-extracted text against the labelled article text.
+A picture's caption and credit are not the article's text (as in WCXB's and trafilatura's
+hand-labelled sets). Extraction is scored like the usual main-content benchmarks: F1 over word
+shingles of the extracted text against the labelled article text.
 """
 
 from __future__ import annotations

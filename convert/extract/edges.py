@@ -162,3 +162,42 @@ def _trailing(leaves: list[etree._Element], measures: Measures) -> list[etree._E
             continue
         break
     return doomed
+
+
+def cut_tail(container: etree._Element, measures: Measures) -> None:
+    """Remove what follows the end of an article: from a heading (or a line on its own) that
+    announces related stories, the author, tags or sharing (:data:`~convert.extract.rules.
+    TAIL_HEADING`) to the end, when that is a small part of the content; and the lines that
+    file a post ("This entry was posted in...", "Tags:"), wherever they stand. In place."""
+    leaves = [leaf for leaf in _leaves(container) if measures.length(leaf)]
+    total = measures.length(container) or 1
+    after = 0
+    cut: list[etree._Element] = []
+    for index in range(len(leaves) - 1, 0, -1):
+        leaf = leaves[index]
+        if _protected(leaf):
+            break
+        after += measures.length(leaf)
+        if after > rules.TAIL_MAX_SHARE * total:
+            break
+        if _announces_tail(leaf, measures):
+            cut = leaves[index:]
+    doomed = set(cut)
+    doomed.update(
+        leaf
+        for leaf in leaves
+        if measures.length(leaf) < rules.POST_META_MAX
+        and rules.POST_META.match(text_of(leaf))
+        and not _protected(leaf)
+    )
+    for leaf in doomed:
+        if leaf.getparent() is not None:
+            measures.forget(leaf)
+            drop(leaf)
+
+
+def _announces_tail(leaf: etree._Element, measures: Measures) -> bool:
+    """A heading, or a short line on its own, that says what follows is not the article."""
+    if leaf.tag not in rules.HEADING_TAGS and measures.length(leaf) > rules.TAIL_LINE_MAX:
+        return False
+    return bool(rules.TAIL_HEADING.match(text_of(leaf)))

@@ -1,10 +1,10 @@
 """A page's type, decided from evidence with its rules as data
-(:mod:`convert.extract.rules_page_types`): what the page says of itself (schema.org types in its
+(:mod:`convert.extract.rules.page_types`): what the page says of itself (schema.org types in its
 JSON-LD and microdata, ``og:type``, the software that made it), its address, and what extraction
 finds in it (a thread, code blocks, a product's facts). Each piece of evidence
 adds its weight to a type; the type with the most wins, :data:`DEFAULT_TYPE` when none has any.
 The confidence is the winner's lead over the runner-up, up to
-:data:`~convert.extract.rules_page_types.CONFIDENCE_MARGIN` (certain).
+:data:`~convert.extract.rules.page_types.CONFIDENCE_MARGIN` (certain).
 
 The markup's evidence is read before the page is cleaned (:func:`markup_evidence`: the scripts
 holding JSON-LD go with the cleaning); extraction adds what it finds (:func:`decide`).
@@ -19,7 +19,7 @@ from urllib.parse import urlsplit
 
 import lxml.html
 
-from convert.extract import rules_page_types as rules
+from convert.extract.rules import page_types as rules
 from convert.metadata.jsonld import entity_types, json_ld_objects
 
 DEFAULT_TYPE = rules.DEFAULT_TYPE

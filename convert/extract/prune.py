@@ -27,6 +27,9 @@ def prune_inside(container: etree._Element, measures: Measures, *, site: str = "
         if "reference" in mark.get("class", "") or rules.CITATION.match(text_of(mark)):
             measures.forget(mark)
             drop(mark)  # citation markers: "[1]" links that only mean something beside a list
+    for caption in _captions(container, measures):
+        measures.forget(caption)
+        drop(caption)
     bar_links = [  # decided on one set of measures, then dropped (dropping changes them)
         link
         for link in container.iter("a")
@@ -278,3 +281,17 @@ def _link_farm(element: etree._Element, length: int, measures: Measures, site: s
         farm = density > 0.7 and linked_items >= max(3, 0.8 * len(items))
         return farm and not (site and _references(element, site))
     return density > 0.6 and length < 2000
+
+
+def _captions(container: etree._Element, measures: Measures) -> list[etree._Element]:
+    """The captions and credits of pictures: ``<figcaption>`` and short blocks named so
+    (:data:`~convert.extract.rules.CAPTION_CLASS`). They describe a picture the Markdown shows
+    only by its address, and credit its photographer: not the text."""
+    found = []
+    for element in container.iter(*rules.CAPTION_TAGS):
+        if element is container or measures.length(element) > rules.CAPTION_MAX:
+            continue
+        names = f"{element.get('class', '')} {element.get('id', '')}".lower()
+        if element.tag == "figcaption" or rules.CAPTION_CLASS.search(names):
+            found.append(element)
+    return found

@@ -46,3 +46,43 @@ def test_a_lead_in_before_a_list_or_a_table_stays(follows: str) -> None:
     )
     markdown = convert_page(html, "https://d.example/docs/install", ConvertOptions()).markdown
     assert markdown.startswith("You need:")
+
+
+STORY = (
+    "<html><head><title>Harbour reopens - Coast News</title></head><body><article>"
+    "<h1>Harbour reopens after storm repairs</h1>"
+    + "".join(
+        f"<p>Paragraph {n} of the story tells how the harbour was rebuilt after the winter "
+        "storms, who paid for the new breakwater and when the ferries will return.</p>"
+        for n in range(6)
+    )
+    + "<figure><img src=/quay.jpg><figcaption>The new quay. Photo: J. Smith</figcaption></figure>"
+    "<p>This entry was posted in Local and tagged harbour, storms.</p>"
+    "{tail}</article></body></html>"
+)
+RELATED = (
+    "<h3>{heading}</h3><ul><li><a href=/a>Ferry timetable changes for the summer</a></li>"
+    "<li><a href=/b>Council approves the budget for the coast road</a></li></ul>"
+)
+
+
+@pytest.mark.parametrize("heading", ["Related stories", "Read more", "Lesen Sie auch", "Lue myös"])
+def test_what_follows_the_article_goes(heading: str) -> None:
+    html = STORY.replace("{tail}", RELATED.format(heading=heading))
+    markdown = convert_page(html, "https://n.example/harbour", ConvertOptions()).markdown
+    assert "Paragraph 5 of the story" in markdown
+    assert heading not in markdown and "Ferry timetable" not in markdown
+    assert "This entry was posted" not in markdown  # the line that files the post
+    assert "Photo: J. Smith" not in markdown  # the picture's caption and credit
+
+
+def test_a_long_section_titled_so_is_content_all_the_same() -> None:
+    # Past the share of the content a tail may hold, the heading titles the article's own text.
+    section = "<h2>Related work</h2>" + "".join(
+        f"<p>Earlier study {n} measured the same breakwater design under winter loads and "
+        "found the armour units moved less than the models had predicted by a wide margin.</p>"
+        for n in range(8)
+    )
+    html = STORY.replace("{tail}", section)
+    markdown = convert_page(html, "https://n.example/harbour", ConvertOptions()).markdown
+    assert "Related work" in markdown and "Earlier study 7" in markdown

@@ -1,0 +1,98 @@
+"""The edges of the kept content: what opens and ends an article, what follows its end, the
+captions of its pictures; and the lead-in sentences that stay."""
+
+from __future__ import annotations
+
+import re
+
+# -- the edges of the kept content (convert/extract/edges.py) --------------------------------------
+
+EDGE_SHORT = 60
+"""Characters below which a block at the start or the end of the content is boilerplate
+("Home", "Share", "Was this helpful?")..."""
+PRICE = re.compile(r"[$€£¥₹]\s?\d|\d[\d.,]*\s?(?:€|£|EUR|USD|GBP|kr|zł|CHF)\b")
+"""A price: a short block with one is a product's, not boilerplate."""
+SENTENCE_END = re.compile("[.\u3002\uff0e]\\s*$")
+LEAD_IN_END = re.compile("[:\uff1a]\\s*$")
+"""A block ending so introduces what follows it ("Install the SDK with pip:")..."""
+LEAD_IN_TARGETS = frozenset({"pre", "table", "blockquote", "dl", "figure"})
+LEAD_IN_LISTS = frozenset({"ul", "ol", "dl"})
+"""...when that is a code block, a table, a quote, a definition list or a list's item: it is the
+start of the content, never an edge to trim."""
+"""A block ending a sentence is prose, however short (CJK sentences are short in characters)."""
+EDGE_LINKS = 0.5
+"""...as is one with at least this share of link text there."""
+EDGE_MAX_SHARE = 0.15
+"""Share of the content's text the edges may take away at most (a listing of link cards is
+not trimmed)."""
+EDGE_MIN_BLOCKS = 4
+"""Content of fewer blocks is left as it is."""
+TITLE_SEPARATOR = re.compile(r"\s+(?:[-|\u2013\u2014\u00b7:\u00bb/]|::)\s+")
+"""What separates a page's own title from its site's name in ``<title>`` ("Traits - The Rust
+Programming Language"): a heading over the content that says only the site's part is the
+site's name, not the page's headline."""
+
+# -- pictures' captions and credits (convert/extract/prune.py) ----------------------------------
+
+CAPTION_TAGS = ("figcaption", "p", "div", "span", "small", "cite")
+CAPTION_CLASS = re.compile(
+    r"(?:^|[\s_-])(?:wp-caption-text|caption|image-?credit|photo-?credit|credits?|"
+    r"bildunterschrift|bildquelle|bildnachweis|fotonachweis|copyright|legende|didascalia)"
+    r"(?:$|[\s_-])"
+)
+"""A class or id that names a picture's caption or credit."""
+CAPTION_MAX = 400
+"""Characters above which a block named a caption is text all the same."""
+
+
+# -- what follows the end of an article (convert/extract/edges.py) ------------------------------
+
+TAIL_HEADING = re.compile(
+    r"^\W*(?:"
+    # English
+    r"related(?: \w+)?|more (?:from|in|on|about|like this|stories|articles|news|to read|"
+    r"reading)\b.*|read (?:more|next|also|further\b.*)|see also|you (?:may|might) also (?:like|"
+    r"enjoy)|recommended(?: for you| reading)?|(?:most|more) (?:read|popular|viewed)|"
+    r"popular (?:posts|stories|articles)|latest (?:news|posts|stories|articles)|"
+    r"(?:about|more about) the author|about (?:the )?writer|author bio|tags?|tagged|"
+    r"categories|category|share(?: this)?(?: \w+)?|like this|follow us|"
+    r"further reading|keep reading|don'?t miss|editor'?s picks?|"
+    # German
+    r"mehr zu(?:m thema| diesem thema)?|ähnliche (?:beiträge|artikel|themen)|verwandte "
+    r"(?:artikel|beiträge|themen)|weitere (?:artikel|beiträge|informationen|nachrichten|"
+    r"themen|meldungen|news)|das könnte sie (?:auch )?interessieren|lesen sie (?:auch|mehr|"
+    r"weiter)|auch interessant|empfehlungen(?: aus der redaktion)?|redaktionstipps?|"
+    r"siehe auch|über (?:den|die) autor(?:in)?|zu(?:m|r) autor(?:in)?|schlagw(?:o|ö)rter|"
+    r"schlagworte|kategorien|teilen(?: sie (?:dies|diesen beitrag) mit)?|gefällt mir|"
+    r"meistgelesen|top[- ]themen|"
+    # French, Spanish, Italian, Dutch
+    r"(?:à|a) lire (?:aussi|également)|lire aussi|sur le même (?:sujet|thème)|articles? "
+    r"(?:similaires|liés|les plus lus|recommandés)|dans la même rubrique|"
+    r"(?:te|le) puede interesar|artículos relacionados|lee también|"
+    r"leggi anche|articoli correlati|potrebbe interessarti|"
+    r"lees ook|gerelateerde artikelen|meer (?:over|nieuws)|"
+    # Finnish, Polish, Swedish
+    r"lue (?:myös|seuraavaksi)|zobacz (?:również|też|także)|czytaj (?:także|też)|"
+    r"läs (?:också|mer)"
+    r")\W*$",
+    re.I,
+)
+"""A heading (or a line on its own) that announces what follows an article: related and "more"
+stories, the author's box, tags, categories, sharing, in the languages seen most."""
+TAIL_MAX_SHARE = 0.4
+"""The most of the content that what follows such a heading may hold to be cut: a longer part is
+content that happens to be titled so."""
+TAIL_LINE_MAX = 60
+"""Characters a line that is not a heading may hold to announce the tail."""
+POST_META = re.compile(
+    r"^\W*(?:this (?:entry|post|article) was (?:posted|published|filed)|posted in\b|filed "
+    r"under\b|published in\b|tags?:|tagged(?: with)?:|categor(?:y|ies):|"
+    r"dieser (?:eintrag|beitrag|artikel|text) wurde|der (?:beitrag|artikel) wurde am|"
+    r"erstellt am .{0,40}(?:abgelegt|unter)|veröffentlicht (?:am|in|unter)\b.{0,80}"
+    r"(?:kategorie|schlagw|abgelegt)|schlagw(?:o|ö)rter:|kategorien?:|"
+    r"publié (?:le|dans)\b.{0,80}(?:catégorie|tags?)|publicado en\b|pubblicato in\b)",
+    re.I,
+)
+"""The line that files a post (where and when it was posted, its tags), wherever it stands."""
+POST_META_MAX = 300
+"""Characters above which a block starting so is text all the same."""

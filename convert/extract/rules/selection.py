@@ -1,0 +1,43 @@
+"""The thresholds of choosing the content's container, and of how sure that choice is."""
+
+from __future__ import annotations
+
+SMALL_BLOCK = 200
+"""Characters below which a block named both as content and as boilerplate is boilerplate."""
+MIN_TEXT = 200
+"""Characters below which an extraction is near-empty (when the page has more than that)."""
+SECTIONS_GAIN = 1.5
+"""How much more scored prose an ancestor of the best-scored element must hold to be taken
+instead (an article of several text modules, where the best is one of them)..."""
+SECTIONS_MAX_LINKS = 0.25
+"""...when at most this share of its text is links..."""
+SECTIONS_LEVELS = 12
+"""...and it is at most this many levels above."""
+REFERENCES_ELSEWHERE = 0.8
+REFERENCE_WORDS = 4
+"""A list of links is a list of references, not a farm, when this share of its links lead to
+other sites and they hold this many words each on average (a social bar's "Twitter" does not)."""
+FARMS_MAX_SHARE = 0.5
+"""Share of the content's text above which its link lists are its content (an index page, a
+list of links), not link farms to remove."""
+RETRY_SHARE = 0.25
+"""Share of the page's prose (text outside links) below which an extraction is done again with
+only the furniture the markup declares..."""
+RETRY_MAX_TEXT = 2000
+"""...when it is also shorter than this: a full article above a longer comment thread is kept
+as it is."""
+
+# -- how sure a selection is (convert/extract/selection.py) -------------------------------------
+
+CONFIDENCE_BASE = {"semantic": 0.8, "scored": 0.6, "whole_body": 0.35, "fallback": 0.15}
+"""Each selection method's own certainty: a container the markup names (``articleBody``, the
+one ``<article>``, ``<main>``) over the best-scored block, over the whole body, over a
+fallback."""
+CONFIDENCE_LINKED = 0.5
+"""Kept text more linked than this share reads like navigation..."""
+CONFIDENCE_SMALL_SHARE = 0.1
+"""...and kept prose under this share of the page's prose may be a fragment of the content:
+either costs :data:`CONFIDENCE_PENALTY`."""
+CONFIDENCE_PENALTY = 0.2
+CONFIDENCE_TYPE_BONUS = 0.15
+"""Added times the page type's own confidence."""
