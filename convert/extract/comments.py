@@ -8,8 +8,9 @@ tell it from the article). A comment section is told by what names it and where 
 - its class or id has a word that names comments (:data:`~convert.extract.rules.COMMENT_WORDS`:
   ``comments``, ``commentlist``, ``kommentare``, ``disqus``...), or schema.org marks it
   (``itemprop="comment"``, a ``Comment`` or ``UserComments`` item);
-- it stands after the article has begun: it does not hold the page's ``<h1>``, and at least
-  :data:`~convert.extract.rules.COMMENT_LEAD_PROSE` characters of paragraphs come before it.
+- it stands after the article has begun (it does not hold the page's ``<h1>``, and at least
+  :data:`~convert.extract.rules.COMMENT_LEAD_PROSE` characters of paragraphs come before it), or
+  it is made of comments wherever it stands: its items, named as comments, hold most of its text.
 
 The outermost such elements are the sections. On a thread (a forum or Q&A page that starts with
 its first post, :mod:`convert.extract.posts`), there are no comments: the posts are the content.
@@ -119,6 +120,7 @@ def _items(section: etree._Element) -> list[etree._Element]:
         for element in section.iter()
         if isinstance(element.tag, str)
         and element is not section
+        and element.tag not in rules.COMMENT_NOISE_TAGS
         and (
             rules.COMMENT_ITEM_ID.search(element.get("id", ""))
             or any(
@@ -161,7 +163,8 @@ def _has_class(element: etree._Element, names: re.Pattern[str]) -> bool:
 
 def _comment(item: etree._Element, items: list[etree._Element]) -> etree._Element:
     """One comment as Pagecast writes it: its author and date, then its own text (without the
-    replies nested in it)."""
+    replies nested in it): the element its markup names the comment's text, else the item less
+    its replies, its author and date line and its controls."""
     nested = [other for other in items if other is not item and _inside(other, item)]
     own = [element for element in item.iter() if not any(_inside(element, n) for n in nested)]
     author, date = _author(own), _date(own)
@@ -176,27 +179,41 @@ def _comment(item: etree._Element, items: list[etree._Element]) -> etree._Elemen
         (
             element
             for element in own
-            if any(
-                rules.COMMENT_CONTENT_CLASS.match(name) for name in element.get("class", "").split()
-            )
+            if _has_class(element, rules.COMMENT_CONTENT_CLASS)
             or element.get("itemprop") in ("text", "commentText")
         ),
         None,
     )
     if body is not None and not any(_inside(other, body) for other in nested):
-        blocks = [body]
-    else:  # the item's own paragraphs (those of its replies are theirs), not its buttons
-        blocks = [
-            element
-            for element in own
-            if element.tag == "p" and not rules.COMMENT_ACTION.match(text_of(element))
-        ]
-    for block in blocks:
-        copy = copy_element(block)
-        _tidy(copy)
-        copy.tail = None
-        out.append(copy)
+        copy = copy_element(body)
+    else:
+        copy = _own_text(item, nested)
+    _tidy(copy)
+    copy.tail = None
+    out.append(copy)
     return out
+
+
+def _own_text(item: etree._Element, nested: list[etree._Element]) -> etree._Element:
+    """A copy of ``item`` without its replies and the lines that name its author or date."""
+    skipped = set(nested)
+    skipped.update(
+        element
+        for element in item.iter()
+        if element is not item
+        and (
+            _has_class(element, rules.COMMENT_AUTHOR_CLASS)
+            or _has_class(element, rules.COMMENT_META_CLASS)
+            or element.get("itemprop") == "author"
+            or element.tag in rules.COMMENT_ATTRIBUTION_TAGS
+        )
+        and len(text_of(element)) <= rules.COMMENT_AUTHOR_MAX_CHARS * 4
+    )
+    copy = copy_element(item)
+    for original, copied in zip(list(item.iter()), list(copy.iter()), strict=True):
+        if original in skipped and copied.getparent() is not None:
+            drop(copied)
+    return copy
 
 
 def _author(own: list[etree._Element]) -> str:
@@ -253,12 +270,23 @@ def _sections(body: etree._Element, words: tuple[str, ...]) -> list[etree._Eleme
         if (
             element.tag in rules.COMMENT_SECTION_TAGS
             and _names_comments(element, words)
-            and prose >= rules.COMMENT_LEAD_PROSE
             and element.find(".//h1") is None
+            and (prose >= rules.COMMENT_LEAD_PROSE or _made_of_comments(element))
             and text_of(element)
         ):
             found.append(element)
     return found
+
+
+def _made_of_comments(section: etree._Element) -> bool:
+    """Whether the section's comment items (:func:`_items`) hold most of its text: a list of
+    comments, wherever the page's source puts it (some put it before the article, in a column
+    of its own), and not a wrapper around the article named after its comments."""
+    items = _items(section)
+    if not items:
+        return False
+    held = sum(len(text_of(item)) for item in items if not any(_inside(item, o) for o in items))
+    return held >= rules.COMMENT_ITEMS_SHARE * len(text_of(section))
 
 
 def _not_prose(body: etree._Element) -> set[etree._Element]:

@@ -108,6 +108,35 @@ def test_comments_are_a_section_of_their_own_for_chunks() -> None:
     assert said and all(chunk["heading_path"][-1] == "Comments" for chunk in said)
 
 
+def test_a_list_of_comments_the_source_puts_before_the_article_goes() -> None:
+    # A two-column layout whose source holds the comments' column first: no prose comes before
+    # them, but their items hold all of their text.
+    html = blog()
+    start, end = html.index('<div id="comments"'), html.index("</div><footer>")
+    comments = html[start:end]
+    html = html[:start] + html[end:]
+    html = html.replace("<div id='content'", f"{comments}<div id='content'")
+    result = convert(html, include_comments=True)
+    content, _, given_back = result.markdown.partition("## Comments")
+    assert "roofs turned from orange" in content and "bright star" not in content
+    assert "bright star" in given_back and result.comment_count == 3
+
+
+def test_a_comments_text_outside_paragraphs_comes_back_without_its_byline() -> None:
+    items = "".join(
+        f'<div class="comment" id="c-{n}"><span class="comment-author">{who}</span>'
+        f"<time>{n} Jan 2022</time><div class='media-body'>{said}<br>Second line {n}.</div>"
+        f'<textarea class="comment" placeholder="Quote"></textarea></div>'
+        for n, who, said in ((1, "Ada", "Well said, and long overdue."), (2, "Bo", "Agreed."))
+    )
+    html = blog().replace('<ol class="comment-list">', f'<ol class="comment-list">{items}')
+    result = convert(html, include_comments=True)
+    _, _, given_back = result.markdown.partition("## Comments")
+    assert "**Ada** · 1 Jan 2022" in given_back and "Well said, and long overdue." in given_back
+    assert "Second line 2." in given_back and given_back.count("Ada") == 1
+    assert result.comment_count == 5
+
+
 def test_a_wrapper_named_after_its_comments_keeps_its_article() -> None:
     # WordPress names the body "comments-open"; a theme may name the article's wrapper so.
     result = convert(blog(wrapper_class="post has-comments comments-open"))

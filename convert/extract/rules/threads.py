@@ -58,6 +58,9 @@ COMMENT_SECTION_TAGS = frozenset({"div", "section", "ol", "ul", "aside", "footer
 COMMENT_LEAD_PROSE = 200
 """Characters of prose that must come before a comment section: the article has begun (a
 wrapper that holds the article and is named after its comments is not one)."""
+COMMENT_ITEMS_SHARE = 0.6
+"""Share of a section's text its comment items must hold for it to be a list of comments
+wherever it stands (before the article, in a column the page's source puts first)."""
 NOT_PROSE_TAGS = (
     "a", "nav", "header", "footer", "aside", "form", "button", "select", "label", "figcaption",
     "script", "style", "noscript", "template",
@@ -88,7 +91,7 @@ COMMENT_ITEM_CLASS = re.compile(
 )
 """A class that names one comment ("comment", "kommentar-item", "single-comment")."""
 COMMENT_CONTENT_CLASS = re.compile(
-    r"^(?:comment|kommentar|commentaire)[-_]?(?:content|text|body-text|message)$",
+    r"^(?:\w+[-_]?)?(?:comment|kommentar|commentaire)[-_]?(?:content|text|body-text|message)$",
     re.I,
 )
 """A class that names a comment's own text (inside it, no other comment starts)."""
@@ -105,6 +108,8 @@ COMMENT_META_CLASS = re.compile(
 """A class that names the line holding a comment's date (its text must hold a digit)."""
 SAYS = re.compile(r"\s*(?:says|sagt|schreibt|écrit|dice|wrote|schrieb)\s*:?\s*$", re.I)
 """The verb WordPress and others put after a commenter's name ("Anhora sagt:")."""
+COMMENT_ATTRIBUTION_TAGS = frozenset({"time", "cite", "header", "footer"})
+"""Elements that hold a comment's author and date line, not its text (when short)."""
 COMMENT_NOISE_TAGS = ("img", "picture", "svg", "form", "button", "input", "select", "textarea")
 COMMENT_ACTION = re.compile(
     r"^\s*(?:reply|antworten|répondre|responder|rispondi|like|liken|gefällt mir|report|melden|"
