@@ -110,7 +110,7 @@ class MarkdownHandler(ApiHandler):
             "final_status_code": got.fetch.status,
             "cache_hit": got.cache_hit,
             "main_content": result.extraction,
-            "main_content_fallback": result.fell_back,
+            "main_content_fallback": result.fallback,
             "page_type": result.page_type,
             "extraction_confidence": result.extraction_confidence,
             "render": answer.readiness.as_dict() if answer.readiness else None,

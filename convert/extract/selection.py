@@ -61,6 +61,14 @@ class Extraction:
     page_type: PageType = UNDECIDED
     confidence: float = 0.0
     """How sure the selection is, 0 to 1 (:func:`confidence`)."""
+    second_candidate: str | None = None
+    """None when the selection was sure enough; else whether the first candidate was kept
+    (:data:`PRIMARY_KEPT`) or the second chosen (:data:`SECOND_CHOSEN`), by
+    :func:`candidate_value`."""
+
+
+PRIMARY_KEPT = "primary"
+SECOND_CHOSEN = "second"
 
 
 def main_content(
@@ -119,9 +127,42 @@ def main_content(
             _replace_children(body, copy_element(snapshot))
         sure = confidence("fallback", body, prose, kind)
         return Extraction("fallback", True, comments, kind, sure)
+    sure = confidence(method, kept, prose, kind)
+    second = None
+    if sure < rules.SECOND_CANDIDATE_BELOW and kind.kind in rules.SECOND_CANDIDATE_TYPES:
+        other, other_method = _extract(
+            copy_element(snapshot),
+            title,
+            scoring,
+            by_name=method == "semantic",
+            site=site,
+            semantic_first=method != "semantic",
+        )
+        second = PRIMARY_KEPT
+        if candidate_value(other) > rules.SECOND_CANDIDATE_GAIN * candidate_value(kept) and len(
+            text_of(other)
+        ) >= rules.SECOND_CANDIDATE_MIN_SHARE * len(text_of(kept)):
+            kept, method, second = other, other_method, SECOND_CHOSEN
     if kept is not body:
         _replace_children(body, kept)
-    return Extraction(method, False, comments, kind, confidence(method, body, prose, kind))
+    return Extraction(method, False, comments, kind, sure, second)
+
+
+def candidate_value(kept: etree._Element) -> float:
+    """The measure two candidates for the main content are compared by: the prose of their
+    text blocks (paragraphs, list items, quotes, code) that read as an article's (at least
+    :data:`~convert.extract.rules.CANDIDATE_BLOCK_CHARS` long, mostly outside links), less
+    :data:`~convert.extract.rules.CANDIDATE_NOISE_WEIGHT` times the rest of their text (short
+    lines, links, labels): the candidate with more reading text and less furniture."""
+    measures = Measures()
+    good = 0
+    for block in kept.iter(*rules.CANDIDATE_BLOCKS):
+        if block.find(rules.CANDIDATE_INNER) is not None:
+            continue  # its inner blocks count
+        length, linked = measures.length(block), measures.linked(block)
+        if length >= rules.CANDIDATE_BLOCK_CHARS and linked <= rules.CANDIDATE_LINKED * length:
+            good += length - linked
+    return good - rules.CANDIDATE_NOISE_WEIGHT * (measures.length(kept) - good)
 
 
 def confidence(method: str, kept: etree._Element, prose: int, kind: PageType) -> float:
@@ -142,10 +183,18 @@ def confidence(method: str, kept: etree._Element, prose: int, kind: PageType) ->
 
 
 def _extract(
-    body: etree._Element, title: str, scoring: bool, *, by_name: bool, site: str
+    body: etree._Element,
+    title: str,
+    scoring: bool,
+    *,
+    by_name: bool,
+    site: str,
+    semantic_first: bool = True,
 ) -> tuple[etree._Element, str]:
     """One pass over ``body`` (changed in place): furniture, container, headline, pruning.
-    Returns what is kept (``body`` itself or a detached element) and how it was found."""
+    Returns what is kept (``body`` itself or a detached element) and how it was found. Without
+    ``semantic_first``, the container the markup names is not looked for: the best-scored
+    block is (a second candidate beside a semantic one)."""
     measures = Measures()
     headline = _headline(body, title, measures)
     headline_copy = copy_element(headline) if headline is not None else None
@@ -153,7 +202,7 @@ def _extract(
     remove_furniture(body, measures, by_name=by_name, keep=frozenset(posts))
     measures = Measures()  # the furniture is gone: measure again
     total = len(text_of(body))
-    container, method = semantic(body, total, measures)
+    container, method = semantic(body, total, measures) if semantic_first else (None, "")
     if container is None and scoring:
         container, method = scored(body, total, measures)
     if posts:

@@ -99,6 +99,9 @@ class PageConversion:
     """How the main content was found: semantic, scored, whole_body, fallback, whole_page, or
     metadata (the body held no text; the title and description stand for it)."""
     fell_back: bool = False
+    second_candidate: str | None = None
+    """None when the selection was sure enough to stand alone; else ``primary`` or ``second``:
+    which of two candidates was kept (:func:`~convert.extract.selection.main_content`)."""
     comment_count: int = 0
     """Readers' comments found beside the main content (given back with ``include_comments``)."""
     page_type: str | None = None
@@ -116,6 +119,17 @@ class PageConversion:
     chunk_error: str | None = None
     ai_safety: dict[str, Any] | None = None
     estimated_tokens: int = 0
+
+    @property
+    def fallback(self) -> str | None:
+        """What the main content fell back to, if anything: ``whole_body`` (the selection was
+        near-empty), ``metadata`` (the body held no text), ``second_candidate`` (the selection
+        was unsure and a second one read better); None when the first selection stood."""
+        if self.extraction == METADATA_ONLY:
+            return METADATA_ONLY
+        if self.fell_back:
+            return "whole_body"
+        return "second_candidate" if self.second_candidate == "second" else None
 
     @property
     def character_count(self) -> int:
@@ -163,6 +177,7 @@ def convert_page(html: str, url: str, options: ConvertOptions) -> PageConversion
         metadata=metadata,
         extraction=found.method,
         fell_back=found.fell_back,
+        second_candidate=found.second_candidate,
         comment_count=found.comment_count,
         page_type=found.page_type,
         extraction_confidence=found.confidence,
@@ -241,6 +256,7 @@ def _content(
             comment_count(list(found.comments)),
             found.page_type.kind,
             found.confidence,
+            found.second_candidate,
         )
         if product is not None:
             add_missing_facts(root, product)
@@ -263,6 +279,7 @@ class _Found:
     comment_count: int = 0
     page_type: str | None = None
     confidence: float | None = None
+    second_candidate: str | None = None
 
 
 def _from_metadata(root: lxml.html.HtmlElement, metadata: PageMetadata) -> bool:

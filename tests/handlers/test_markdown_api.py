@@ -148,7 +148,7 @@ async def test_main_content_by_default_whole_page_on_request(
     assert "```python\ndef flow(head):\n    return head * 0.6\n```" in markdown
     assert "| Mill | Built |\n|---|---|\n| Eling | 1418 |" in markdown
     assert body["debug"]["main_content"] == "semantic"
-    assert body["debug"]["main_content_fallback"] is False
+    assert body["debug"]["main_content_fallback"] is None
 
     _, whole = await fetch_json(
         http_client, base_url, origin.url("/article"), app_id=key, only_main_content="false"

@@ -41,3 +41,24 @@ either costs :data:`CONFIDENCE_PENALTY`."""
 CONFIDENCE_PENALTY = 0.2
 CONFIDENCE_TYPE_BONUS = 0.15
 """Added times the page type's own confidence."""
+
+# -- a second candidate when unsure (convert/extract/selection.py) ------------------------------
+
+SECOND_CANDIDATE_BELOW = 0.6
+"""Confidence below which a second candidate is extracted (the best-scored block beside a
+semantic container; the markup's declared furniture only, beside the rest) and compared..."""
+SECOND_CANDIDATE_TYPES = frozenset({"article", "documentation"})
+"""The page types whose content is prose, where :data:`CANDIDATE_BLOCKS` measure it (a listing's
+or a product's content is short lines and links: a second candidate measured so loses them)."""
+SECOND_CANDIDATE_GAIN = 1.2
+SECOND_CANDIDATE_MIN_SHARE = 0.5
+"""...and taken when its value is this many times the first's and it holds at least this share of
+the first's text (a fragment of the page is not a better reading of it)."""
+CANDIDATE_BLOCKS = ("p", "li", "blockquote", "pre", "dd", "td")
+CANDIDATE_INNER = ".//p"
+"""The text blocks a candidate's value counts (a block holding paragraphs counts them instead)."""
+CANDIDATE_BLOCK_CHARS = 80
+CANDIDATE_LINKED = 0.3
+"""A block is reading text when it is at least this long and at most this share links..."""
+CANDIDATE_NOISE_WEIGHT = 0.5
+"""...and the rest of a candidate's text costs this much per character."""
