@@ -15,7 +15,7 @@ from __future__ import annotations
 from lxml import etree
 
 from convert.extract import rules
-from convert.extract.measures import Measures, link_density
+from convert.extract.measures import Measures, leads_elsewhere, link_density
 from convert.extract.posts import ATTRIBUTION_CLASS
 from convert.html.document import drop, text_of
 
@@ -164,24 +164,29 @@ def _trailing(leaves: list[etree._Element], measures: Measures) -> list[etree._E
     return doomed
 
 
-def cut_tail(container: etree._Element, measures: Measures) -> None:
+def cut_tail(
+    container: etree._Element, measures: Measures, *, site: str = "", cards: bool = False
+) -> None:
     """Remove what follows the end of an article: from a heading (or a line on its own) that
     announces related stories, the author, tags or sharing (:data:`~convert.extract.rules.
     TAIL_HEADING`) to the end, when that is a small part of the content; and the lines that
     file a post ("This entry was posted in...", "Tags:"), wherever they stand. In place."""
     leaves = [leaf for leaf in _leaves(container) if measures.length(leaf)]
-    total = measures.length(container) or 1
+    total = _prose(container, measures) or 1
     after = 0
     cut: list[etree._Element] = []
     for index in range(len(leaves) - 1, 0, -1):
         leaf = leaves[index]
         if _protected(leaf):
             break
-        after += measures.length(leaf)
+        after += _prose(leaf, measures)
         if after > rules.TAIL_MAX_SHARE * total:
             break
         if _announces_tail(leaf, measures):
             cut = leaves[index:]
+    start = _story_cards(leaves, measures, total, site) if cards else None
+    if start is not None and (not cut or start < leaves.index(cut[0])):
+        cut = leaves[start:]
     doomed = set(cut)
     doomed.update(
         leaf
@@ -194,6 +199,56 @@ def cut_tail(container: etree._Element, measures: Measures) -> None:
         if leaf.getparent() is not None:
             measures.forget(leaf)
             drop(leaf)
+
+
+def _story_cards(
+    leaves: list[etree._Element], measures: Measures, total: int, site: str
+) -> int | None:
+    """Where a run of other stories' cards at the end of the content begins ("Latest", "More
+    in Space", a blog's other posts): headings that link to another page of the site ``site``
+    (a list of resources elsewhere is content), each with at most a short teaser, a byline or
+    a picture, at least :data:`~convert.extract.rules.CARDS_MIN` of them, holding a small part
+    of the content's prose (``total``) and after prose of the article's own. None when there
+    is none."""
+    cards, start, after, cards_prose = 0, None, 0, 0
+    for index in range(len(leaves) - 1, 0, -1):
+        leaf = leaves[index]
+        if leaf.tag in _WHOLE:
+            break
+        if leaf.get("class") == KEEP_CLASS:
+            continue  # a card's byline, read as a post's
+        if leaf.tag not in rules.HEADING_TAGS and (
+            measures.length(leaf) > rules.CARD_TEASER_MAX
+            and link_density(leaf, measures) < rules.EDGE_LINKS
+        ):
+            break  # the article's own prose
+        after += _prose(leaf, measures)
+        if after > rules.TAIL_MAX_SHARE * total:
+            # The cards found so far hold less; they end the content when prose that is not
+            # theirs comes before them (on a listing, cards come before cards).
+            if after - cards_prose < rules.CARD_TEASER_MAX:
+                return None
+            break
+        if leaf.tag in rules.HEADING_TAGS and _links_away(leaf, measures, site):
+            cards, start, cards_prose = cards + 1, index, after
+    return start if cards >= rules.CARDS_MIN else None
+
+
+def _links_away(heading: etree._Element, measures: Measures, site: str) -> bool:
+    """Whether a heading is a link to another page of the site (not an anchor on this one)."""
+    links = [
+        a
+        for a in heading.iter("a")
+        if not a.get("href", "#").startswith("#") and not leads_elsewhere(a.get("href", ""), site)
+    ]
+    return bool(links) and measures.linked(heading) >= rules.CARD_HEADING_LINKED * (
+        measures.length(heading) or 1
+    )
+
+
+def _prose(element: etree._Element, measures: Measures) -> int:
+    """The length of the element's text outside links."""
+    return measures.length(element) - measures.linked(element)
 
 
 def _announces_tail(leaf: etree._Element, measures: Measures) -> bool:

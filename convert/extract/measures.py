@@ -6,8 +6,11 @@ from __future__ import annotations
 
 import copy
 from typing import NamedTuple
+from urllib.parse import urlsplit
 
 from lxml import etree
+
+from convert.text.urls import registrable_domain
 
 _HELD = {"article": 1, "main": 2, "h1": 4, "img": 8}
 """The tags :meth:`Measures.holds` answers for, as bits."""
@@ -167,3 +170,15 @@ def copy_element(element: etree._Element) -> etree._Element:
     clone = copy.deepcopy(element)
     clone.tail = None
     return clone
+
+
+def leads_elsewhere(href: str, site: str) -> bool:
+    """Whether an absolute link leads off the site ``site`` (a registrable domain); a relative
+    one never does."""
+    if not href.startswith(("http://", "https://", "//")):
+        return False
+    try:
+        host = urlsplit(href).hostname or ""
+    except ValueError:  # a malformed address ("http://[") leads nowhere
+        return False
+    return registrable_domain(host) != site

@@ -6,15 +6,13 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from urllib.parse import urlsplit
 
 from lxml import etree
 
 from convert.extract import rules
-from convert.extract.measures import Measures, link_density
+from convert.extract.measures import Measures, leads_elsewhere, link_density
 from convert.extract.posts import POST_MARK
 from convert.html.document import drop, text_of
-from convert.text.urls import registrable_domain
 
 _ANY_WORD = re.compile(r"\w")
 
@@ -223,21 +221,10 @@ def _references(element: etree._Element, site: str) -> bool:
     """Whether a list's links nearly all lead to other sites, each with a title of several
     words (patches, papers, sources): what an article cites, not the site's own navigation."""
     links = list(element.iter("a"))
-    elsewhere = sum(1 for link in links if _leads_elsewhere(link.get("href") or "", site))
+    elsewhere = sum(1 for link in links if leads_elsewhere(link.get("href") or "", site))
     words = sum(len(text_of(link).split()) for link in links)
     enough_elsewhere = elsewhere >= rules.REFERENCES_ELSEWHERE * len(links)
     return enough_elsewhere and words >= rules.REFERENCE_WORDS * len(links)
-
-
-def _leads_elsewhere(href: str, site: str) -> bool:
-    """Whether an absolute link leads off the site (a relative one never does)."""
-    if not href.startswith(("http://", "https://", "//")):
-        return False
-    try:
-        host = urlsplit(href).hostname or ""
-    except ValueError:  # a malformed address ("http://[") leads nowhere
-        return False
-    return registrable_domain(host) != site
 
 
 def _boilerplate_label(element: etree._Element, measures: Measures) -> bool:

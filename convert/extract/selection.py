@@ -110,11 +110,14 @@ def main_content(
     comments = tuple(take_comments(body, sections, forum=kind.kind == "forum"))
     snapshot = copy_element(body)
     prose = _prose(body, Measures())
-    kept, method = _extract(body, title, scoring, by_name=True, site=site)
+    article = kind.kind == "article"
+    kept, method = _extract(body, title, scoring, by_name=True, site=site, article=article)
     kept_text = len(text_of(kept))
     if kept_text < min(rules.RETRY_SHARE * prose, rules.RETRY_MAX_TEXT):
         retry = copy_element(snapshot)
-        lenient, lenient_method = _extract(retry, title, scoring, by_name=False, site=site)
+        lenient, lenient_method = _extract(
+            retry, title, scoring, by_name=False, site=site, article=article
+        )
         if len(text_of(lenient)) > max(2 * kept_text, rules.MIN_TEXT):
             kept, method, kept_text = lenient, lenient_method, len(text_of(lenient))
     page_text = len(text_of(snapshot))
@@ -137,6 +140,7 @@ def main_content(
             by_name=method == "semantic",
             site=site,
             semantic_first=method != "semantic",
+            article=article,
         )
         second = PRIMARY_KEPT
         if candidate_value(other) > rules.SECOND_CANDIDATE_GAIN * candidate_value(kept) and len(
@@ -190,11 +194,13 @@ def _extract(
     by_name: bool,
     site: str,
     semantic_first: bool = True,
+    article: bool = False,
 ) -> tuple[etree._Element, str]:
     """One pass over ``body`` (changed in place): furniture, container, headline, pruning.
     Returns what is kept (``body`` itself or a detached element) and how it was found. Without
     ``semantic_first``, the container the markup names is not looked for: the best-scored
-    block is (a second candidate beside a semantic one)."""
+    block is (a second candidate beside a semantic one). On an ``article``, other stories'
+    cards at the end go too (:func:`~convert.extract.edges.cut_tail`)."""
     measures = Measures()
     headline = _headline(body, title, measures)
     headline_copy = copy_element(headline) if headline is not None else None
@@ -216,7 +222,7 @@ def _extract(
     prune_inside(kept, measures, site=site)
     _drop_site_name(kept, title, measures)
     trim_edges(kept, measures)
-    cut_tail(kept, measures)
+    cut_tail(kept, measures, site=site, cards=article)
     drop_empty_headings(kept, measures)
     if headline_copy is not None and not _contains_heading(kept, headline_copy):
         kept.insert(0, headline_copy)

@@ -86,3 +86,51 @@ def test_a_long_section_titled_so_is_content_all_the_same() -> None:
     html = STORY.replace("{tail}", section)
     markdown = convert_page(html, "https://n.example/harbour", ConvertOptions()).markdown
     assert "Related work" in markdown and "Earlier study 7" in markdown
+
+
+def card(n: int, href: str) -> str:
+    return (
+        f"<p class='byline'>By Reporter {n} · May {n}, 2024</p>"
+        f"<h4><a href='{href}'>Other story number {n} on the coast</a></h4>"
+        f"<p>A teaser for the other story {n}, short enough to be read as one.</p>"
+    )
+
+
+def test_other_stories_cards_after_the_article_go() -> None:
+    cards = "".join(card(n, f"/2024/05/story-{n}") for n in range(3))
+    html = STORY.replace("{tail}", cards)
+    markdown = convert_page(html, "https://n.example/harbour", ConvertOptions()).markdown
+    assert "Paragraph 5 of the story" in markdown
+    assert "Other story number" not in markdown and "A teaser for the other" not in markdown
+
+
+def test_cards_of_resources_elsewhere_stay() -> None:
+    # A list of readings on other sites, each a linked title and a note, is the article's own.
+    cards = "".join(card(n, f"https://press{n}.example/report") for n in range(3))
+    html = STORY.replace("{tail}", cards)
+    markdown = convert_page(html, "https://n.example/harbour", ConvertOptions()).markdown
+    assert "Other story number 2" in markdown and "A teaser for the other story 2" in markdown
+
+
+def test_a_listing_of_cards_keeps_them() -> None:
+    cards = "".join(card(n, f"/2024/05/story-{n}") for n in range(8))
+    html = (
+        "<html><head><title>Latest - Coast News</title></head><body><main><h1>Latest</h1>"
+        f"{cards}</main></body></html>"
+    )
+    markdown = convert_page(html, "https://n.example/latest", ConvertOptions()).markdown
+    assert "Other story number 7" in markdown and "Other story number 0" in markdown
+
+
+def test_a_listing_read_as_an_article_keeps_its_last_cards() -> None:
+    # However the page is typed, cards that follow cards are the content, not its tail.
+    cards = "".join(card(n, f"/2024/05/story-{n}") for n in range(8))
+    html = (
+        "<html><head><title>Latest - Coast News</title>"
+        '<meta property="og:type" content="article"></head><body><article><h1>Latest</h1>'
+        f"<p>The week's stories from the coast, newest first.</p>{cards}</article></body></html>"
+    )
+    converted = convert_page(html, "https://n.example/latest", ConvertOptions())
+    assert converted.page_type == "article"
+    assert "Other story number 7" in converted.markdown
+    assert "A teaser for the other story 7" in converted.markdown

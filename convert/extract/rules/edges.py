@@ -80,8 +80,16 @@ TAIL_HEADING = re.compile(
 """A heading (or a line on its own) that announces what follows an article: related and "more"
 stories, the author's box, tags, categories, sharing, in the languages seen most."""
 TAIL_MAX_SHARE = 0.4
-"""The most of the content that what follows such a heading may hold to be cut: a longer part is
-content that happens to be titled so."""
+"""The most of the content's prose (its text outside links) that what follows such a heading may
+hold to be cut: a longer part is content that happens to be titled so (a paper's "Related work");
+a list of links after a short post is not."""
+CARDS_MIN = 2
+"""Headings linking to other pages, each with at most a short teaser, that make a run of other
+stories' cards at the end of an article..."""
+CARD_TEASER_MAX = 320
+"""...their teasers at most this long (a longer block outside links is the article's prose)..."""
+CARD_HEADING_LINKED = 0.8
+"""...and their headings at least this share link text."""
 TAIL_LINE_MAX = 60
 """Characters a line that is not a heading may hold to announce the tail."""
 POST_META = re.compile(
