@@ -53,6 +53,52 @@ def trim_edges(container: etree._Element, measures: Measures) -> None:
             drop(leaf)
 
 
+def clear_masthead(container: etree._Element, measures: Measures) -> None:
+    """Remove what stands between an article's headline (its ``<h1>``) and its text: bylines,
+    datelines and the section's or a tag's name as a lone link (:data:`~convert.extract.rules.
+    BYLINE`, :data:`~convert.extract.rules.DATE_TOKENS`), up to where the text has begun
+    (:data:`~convert.extract.rules.MASTHEAD_ENDS_AFTER` paragraphs, or the next heading). In
+    place."""
+    doomed = []
+    paragraphs = seen = 0
+    headline = False
+    for leaf in _leaves(container):
+        if leaf.tag in rules.HEADING_TAGS:
+            if headline or leaf.tag != "h1":
+                break  # the article's first section, or a collection's first item
+            headline = True
+            continue
+        if not headline or _protected(leaf):
+            continue
+        length = measures.length(leaf)
+        seen += length + len((leaf.tail or "").strip())  # text between blocks counts
+        if seen > rules.MASTHEAD_MAX_CHARS:
+            break
+        if length >= rules.MASTHEAD_PROSE:
+            paragraphs += 1
+            if paragraphs >= rules.MASTHEAD_ENDS_AFTER:
+                break
+            continue
+        if length and _masthead_line(leaf, text_of(leaf), length, measures):
+            doomed.append(leaf)
+    if len(doomed) > rules.MASTHEAD_MAX_LINES:
+        return  # a collection's items, each named by a link, not one article's masthead
+    for leaf in doomed:
+        measures.forget(leaf)
+        drop(leaf)
+
+
+def _masthead_line(leaf: etree._Element, text: str, length: int, measures: Measures) -> bool:
+    """A byline, a dateline, or one short link (a section's name, a tag)."""
+    byline = rules.BYLINE.match(text) and not rules.SENTENCE_END.search(text)
+    if length <= rules.BYLINE_MAX and byline:
+        return True
+    dated = rules.DATE_SHAPE.search(text) and not rules.DATE_TOKENS.sub("", text).strip()
+    if length <= rules.DATELINE_MAX and dated:
+        return True
+    return length <= rules.MASTHEAD_LINK_MAX and measures.linked(leaf) >= length
+
+
 def drop_empty_headings(container: etree._Element, measures: Measures) -> None:
     """Remove the headings (below ``h1``) with nothing under them: the next block is a higher
     heading, or there is none (what they announced was removed as boilerplate). A heading

@@ -37,7 +37,7 @@ from lxml import etree
 from convert.extract import rules
 from convert.extract.comments import comment_sections, take_comments, thread_in_comments
 from convert.extract.container import detached, scored, semantic, with_posts
-from convert.extract.edges import cut_tail, drop_empty_headings, trim_edges
+from convert.extract.edges import clear_masthead, cut_tail, drop_empty_headings, trim_edges
 from convert.extract.furniture import is_negative, remove_furniture
 from convert.extract.measures import Measures, copy_element
 from convert.extract.page_type import UNDECIDED, PageType, decide
@@ -223,6 +223,8 @@ def _extract(
     _drop_site_name(kept, title, measures)
     trim_edges(kept, measures)
     cut_tail(kept, measures, site=site, cards=article)
+    if article:
+        clear_masthead(kept, measures)
     drop_empty_headings(kept, measures)
     if headline_copy is not None and not _contains_heading(kept, headline_copy):
         kept.insert(0, headline_copy)

@@ -134,3 +134,40 @@ def test_a_listing_read_as_an_article_keeps_its_last_cards() -> None:
     assert converted.page_type == "article"
     assert "Other story number 7" in converted.markdown
     assert "A teaser for the other story 7" in converted.markdown
+
+
+MASTHEAD = (
+    "<html><head><title>Harbour reopens - Coast News</title></head><body><article>"
+    "<h1>Harbour reopens after storm repairs</h1>"
+    "<p><a href='/local'>Local</a></p><p>By <a href='/people/ann'>Ann Reporter</a></p>"
+    "<p>Updated May 6, 2024 · 10:45</p>{lines}"
+    + "".join(
+        f"<p>Paragraph {n} of the story tells how the harbour was rebuilt after the winter "
+        "storms, who paid for the new breakwater and when the ferries will return.</p>"
+        for n in range(4)
+    )
+    + "<p>By the author of the harbour guide.</p></article></body></html>"
+)
+
+
+def test_the_byline_the_dateline_and_the_section_under_a_headline_go() -> None:
+    html = MASTHEAD.replace("{lines}", "<p>By 2030 the port expects twice the ferries.</p>")
+    converted = convert_page(html, "https://n.example/harbour", ConvertOptions())
+    markdown = converted.markdown
+    assert markdown.startswith("# Harbour reopens after storm repairs")
+    for gone in ("Ann Reporter", "Updated May 6, 2024", "[Local]"):
+        assert gone not in markdown, gone
+    # A sentence that starts like a byline, and a byline past the start of the text, stay.
+    assert "By 2030 the port expects twice the ferries." in markdown
+    assert "By the author of the harbour guide." in markdown and "Paragraph 3" in markdown
+
+
+def test_a_collections_items_under_its_headline_stay() -> None:
+    items = "".join(f"<p><a href='/p/{n}'>Desk drawer {n}</a></p><p>$ {n}9 +</p>" for n in range(6))
+    html = (
+        "<html><head><title>Accessories - Desks</title></head><body><article>"
+        f"<h1>Accessories</h1>{items}</article></body></html>"
+    )
+    markdown = convert_page(html, "https://d.example/accessories", ConvertOptions()).markdown
+    # (The first link, before any price, is trimmed as the leading edge's.)
+    assert all(f"Desk drawer {n}" in markdown and f"$ {n}9 +" in markdown for n in range(1, 6))

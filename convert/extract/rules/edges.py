@@ -104,3 +104,50 @@ POST_META = re.compile(
 """The line that files a post (where and when it was posted, its tags), wherever it stands."""
 POST_META_MAX = 300
 """Characters above which a block starting so is text all the same."""
+
+# -- under the headline (convert/extract/edges.py: clear_masthead) -------------------------------
+
+BYLINE = re.compile(
+    r"^\W*(?:by|von|por|par|di|door|av|przez|written by|text(?:o)?:|autor(?:in)?:|author:|"
+    r"fotos?:|photos?(?:graph)?(?: by)?:?)\s+\S",
+    re.I,
+)
+"""A line that names who wrote the article or took its pictures ("By Sarah Yang", "Von Anna
+Muster", "Por Redacción")..."""
+BYLINE_MAX = 80
+"""...at most this long (a sentence that starts "By 2030, ..." is longer, or ends as one)."""
+DATE_TOKENS = re.compile(
+    r"\b(?:jan(?:uary|uar|vier)?|feb(?:ruary|ruar|rero|braio)?|f[ée]vrier|m[aä]r(?:ch|z|s|zo)?|"
+    r"apr(?:il|ile)?|avril|abril|ma[iy]o?|mai|juni?o?|june?|juin|giugno|jul(?:y|i|io)?|juillet|"
+    r"luglio|aug(?:ust)?|ao[uû]t|agosto|sep(?:t(?:ember|iembre|embre)?)?|okt(?:ober)?|"
+    r"oct(?:ober|obre|ubre)?|ottobre|nov(?:ember|embre|iembre)?|de[cz](?:ember|embre|iembre)?|"
+    r"d[ée]cembre|dicembre|monday|tuesday|wednesday|thursday|friday|saturday|sunday|montag|"
+    r"dienstag|mittwoch|donnerstag|freitag|samstag|sonntag|lundi|mardi|mercredi|jeudi|vendredi|"
+    r"samedi|dimanche|lunes|martes|mi[ée]rcoles|jueves|viernes|s[áa]bado|domingo|updated|"
+    r"published|posted|modified|last|aktualisiert|ver[öo]ffentlicht|zuletzt|stand|erstellt|"
+    r"mis à jour|publi[ée]|actualizado|publicado|aggiornato|pubblicato|am|um|uhr|on|at|the|"
+    r"de|del|le|el|den|der|pm|am|h|min|read|lesezeit|cet|cest|utc|gmt|edt|est|pst)\b|\d+|\W|_",
+    re.I,
+)
+"""What a line that only dates the article is made of: months, weekdays, the words that say
+"updated on ... at", numbers and punctuation ("Updated May 06, 2019", "martes, 3 de mayo de
+2022 · 23:57", "05.02.2020, 05:00 Uhr", "5 min read")..."""
+DATE_SHAPE = re.compile(
+    r"\d{1,2}[./-]\d{1,2}[./-]\d{2,4}|\d{4}-\d{2}-\d{2}|\d{1,2}:\d{2}|"
+    r"\b\d{1,2}\.? ?[a-zäéû]{3,9}\.? \d{4}\b|\b[a-zäéû]{3,9}\.? \d{1,2},? \d{4}\b|\b\d+ ?min\b",
+    re.I,
+)
+"""...and dated by one of these shapes (a price is made of numbers too)..."""
+DATELINE_MAX = 60
+"""...at most this long."""
+MASTHEAD_LINK_MAX = 40
+"""Characters of a line that is one link (a section's or a tag's name over the article) below
+which it goes from under the headline."""
+MASTHEAD_MAX_LINES = 4
+"""Lines a masthead holds at most: more such lines under a headline are a collection's items."""
+MASTHEAD_ENDS_AFTER = 2
+MASTHEAD_PROSE = 150
+"""Paragraphs of at least this many characters after which the article's text has begun: no
+byline, dateline or label is looked for past them..."""
+MASTHEAD_MAX_CHARS = 1000
+"""...nor past this many characters of text under the headline."""
