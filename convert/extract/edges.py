@@ -178,7 +178,7 @@ def _leads_in(leaf: etree._Element, following: etree._Element | None) -> bool:
 def _author_note(leaf: etree._Element, measures: Measures) -> bool:
     """A note about the writer at the end of the content ("Jane Doe is a freelance writer..."),
     never at its start, where an article about a writer opens the same way."""
-    return measures.length(leaf) < rules.DISCLOSURE_MAX and bool(
+    return measures.length(leaf) < rules.AUTHOR_NOTE_MAX and bool(
         rules.AUTHOR_BIO.match(text_of(leaf))
     )
 

@@ -171,3 +171,20 @@ def test_a_collections_items_under_its_headline_stay() -> None:
     markdown = convert_page(html, "https://d.example/accessories", ConvertOptions()).markdown
     # (The first link, before any price, is trimmed as the leading edge's.)
     assert all(f"Desk drawer {n}" in markdown and f"$ {n}9 +" in markdown for n in range(1, 6))
+
+
+@pytest.mark.parametrize(
+    "note",
+    [
+        "<p>Ann Reporter writes about the coast, its harbours and the people who work them, "
+        "from the paper's bureau in the port town, where she has lived for twenty years.</p>",
+        "<h2>Author</h2><p>Ann Reporter</p><p>Ann has worked on the harbour desk since 2004 and "
+        "edits the weekly tide tables.</p>",
+        "<p>Anna Muster ist freie Journalistin und schreibt über die Küste.</p>",
+    ],
+)
+def test_a_note_about_the_writer_after_the_article_goes(note: str) -> None:
+    html = STORY.replace("{tail}", note)
+    markdown = convert_page(html, "https://n.example/harbour", ConvertOptions()).markdown
+    assert "Paragraph 5 of the story" in markdown
+    assert "Reporter" not in markdown and "Muster" not in markdown

@@ -54,7 +54,8 @@ TAIL_HEADING = re.compile(
     r"reading)\b.*|read (?:more|next|also|further\b.*)|see also|you (?:may|might) also (?:like|"
     r"enjoy)|recommended(?: for you| reading)?|(?:most|more) (?:read|popular|viewed)|"
     r"popular (?:posts|stories|articles)|latest (?:news|posts|stories|articles)|"
-    r"(?:about|more about) the author|about (?:the )?writer|author bio|tags?|tagged|"
+    r"(?:about|more about) the author|about (?:the )?writer|author(?: bio)?|authors|"
+    r"tags?|tagged|"
     r"categories|category|share(?: this)?(?: \w+)?|like this|follow us|"
     r"further reading|keep reading|don'?t miss|editor'?s picks?|"
     # German

@@ -87,12 +87,17 @@ print ("Modify your preferences or unsubscribe at any time") or a plea for suppo
 shorter than :data:`PITCH_MAX` that makes one goes."""
 PITCH_MAX = 250
 AUTHOR_BIO = re.compile(
-    r"[A-Z][\w.'\u2019-]+( [A-Z][\w.'\u2019-]+){0,3},? (is|has been) (a|an|the) "
-    r"([\w-]+ ){0,4}(writer|journalist|editor|author|reporter|contributor|columnist|blogger)\b"
+    r"[A-Z][\w.'\u2019-]+( [A-Z][\w.'\u2019-]+){0,3},? (?i:(is|has been) (a|an|the) "
+    r"([\w-]+ ){0,4}(writer|journalist|editor|author|reporter|contributor|columnist|blogger|"
+    r"co-?founder|founder|correspondent)\b|(writes|reports) (about|on|for)\b|covers\b|"
+    r"(ist|war) ([\w-]+ ){0,3}(journalist|redakteur|autor|korrespondent)(in)?\b|"
+    r"schreibt (über|für)\b|est (journaliste|rédact(eur|rice)|correspondant))"
 )
-"""A note about the writer ("Jane Doe is a freelance writer who covers..."), which opens with
-the name: at the end of the content, a block shorter than :data:`DISCLOSURE_MAX` that is one
-goes (an article about a writer opens the same way, so the start is left alone)."""
+"""A note about the writer ("Jane Doe is a freelance writer who covers...", "Evan Halper writes
+about..."), which opens with the name: at the end of the content, a block shorter than
+:data:`AUTHOR_NOTE_MAX` that is one goes (an article about a writer opens the same way, so the
+start is left alone)."""
+AUTHOR_NOTE_MAX = 700
 LABELLED_ITEMS = ("li", "dd", "dt")
 """Items asked only whether they are a short furniture label as a whole (LABEL_TEXT)."""
 LABEL_MAX = 60
