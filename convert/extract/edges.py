@@ -211,12 +211,14 @@ def _trailing(leaves: list[etree._Element], measures: Measures) -> list[etree._E
 
 
 def cut_tail(
-    container: etree._Element, measures: Measures, *, site: str = "", cards: bool = False
+    container: etree._Element, measures: Measures, *, site: str = "", article: bool = False
 ) -> None:
     """Remove what follows the end of an article: from a heading (or a line on its own) that
     announces related stories, the author, tags or sharing (:data:`~convert.extract.rules.
     TAIL_HEADING`) to the end, when that is a small part of the content; and the lines that
-    file a post ("This entry was posted in...", "Tags:"), wherever they stand. In place."""
+    file a post ("This entry was posted in...", "Tags:"), wherever they stand. On an
+    ``article``, other stories' cards at the end go too, and the author lines Pagecast wrote
+    are theirs (elsewhere, they are a thread's, and the tail stops at them). In place."""
     leaves = [leaf for leaf in _leaves(container) if measures.length(leaf)]
     total = _prose(container, measures) or 1
     after = 0
@@ -224,13 +226,15 @@ def cut_tail(
     for index in range(len(leaves) - 1, 0, -1):
         leaf = leaves[index]
         if _protected(leaf):
+            if article and leaf.tag not in _WHOLE:
+                continue
             break
         after += _prose(leaf, measures)
         if after > rules.TAIL_MAX_SHARE * total:
             break
         if _announces_tail(leaf, measures):
             cut = leaves[index:]
-    start = _story_cards(leaves, measures, total, site) if cards else None
+    start = _story_cards(leaves, measures, total, site) if article else None
     if start is not None and (not cut or start < leaves.index(cut[0])):
         cut = leaves[start:]
     doomed = set(cut)
@@ -251,7 +255,7 @@ def _story_cards(
     leaves: list[etree._Element], measures: Measures, total: int, site: str
 ) -> int | None:
     """Where a run of other stories' cards at the end of the content begins ("Latest", "More
-    in Space", a blog's other posts): headings that link to another page of the site ``site``
+    in Space", a blog's other posts): titles that link to another page of the site ``site``
     (a list of resources elsewhere is content), each with at most a short teaser, a byline or
     a picture, at least :data:`~convert.extract.rules.CARDS_MIN` of them, holding a small part
     of the content's prose (``total``) and after prose of the article's own. None when there
@@ -263,6 +267,11 @@ def _story_cards(
             break
         if leaf.get("class") == KEEP_CLASS:
             continue  # a card's byline, read as a post's
+        if leaf.tag in rules.SECTION_HEADINGS and not _links_away(leaf, measures, site):
+            if not cards or after - cards_prose >= rules.CARD_TEASER_MAX:
+                break  # a section of the article's own
+            start, cards_prose = index, after  # the cards' label ("More from the desk")
+            continue
         if leaf.tag not in rules.HEADING_TAGS and (
             measures.length(leaf) > rules.CARD_TEASER_MAX
             and link_density(leaf, measures) < rules.EDGE_LINKS
@@ -275,9 +284,16 @@ def _story_cards(
             if after - cards_prose < rules.CARD_TEASER_MAX:
                 return None
             break
-        if leaf.tag in rules.HEADING_TAGS and _links_away(leaf, measures, site):
+        if _card_title(leaf, measures, site):
             cards, start, cards_prose = cards + 1, index, after
     return start if cards >= rules.CARDS_MIN else None
+
+
+def _card_title(leaf: etree._Element, measures: Measures, site: str) -> bool:
+    """A card's title: a heading, or a short line, that links to another page of the site."""
+    return (
+        leaf.tag in rules.HEADING_TAGS or measures.length(leaf) <= rules.CARD_TITLE_MAX
+    ) and _links_away(leaf, measures, site)
 
 
 def _links_away(heading: etree._Element, measures: Measures, site: str) -> bool:

@@ -222,7 +222,7 @@ def _extract(
     prune_inside(kept, measures, site=site)
     _drop_site_name(kept, title, measures)
     trim_edges(kept, measures)
-    cut_tail(kept, measures, site=site, cards=article)
+    cut_tail(kept, measures, site=site, article=article)
     if article:
         clear_masthead(kept, measures)
     drop_empty_headings(kept, measures)

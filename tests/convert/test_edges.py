@@ -188,3 +188,24 @@ def test_a_note_about_the_writer_after_the_article_goes(note: str) -> None:
     markdown = convert_page(html, "https://n.example/harbour", ConvertOptions()).markdown
     assert "Paragraph 5 of the story" in markdown
     assert "Reporter" not in markdown and "Muster" not in markdown
+
+
+def test_cards_titled_by_lines_under_their_label_go() -> None:
+    cards = "<h2>From the desk</h2>" + "".join(
+        f"<div><a href='/2024/05/story-{n}'>Other story number {n} on the coast</a></div>"
+        f"<p>{n}.05.2024 A teaser for the other story {n}, short enough to be read as one.</p>"
+        for n in range(3)
+    )
+    html = STORY.replace("{tail}", cards)
+    markdown = convert_page(html, "https://n.example/harbour", ConvertOptions()).markdown
+    assert "Paragraph 5 of the story" in markdown
+    assert "From the desk" not in markdown and "Other story number" not in markdown
+
+
+def test_a_section_of_the_article_before_the_cards_stays() -> None:
+    section = "<h2>What comes next</h2><p>The ferries return in June, the council says.</p>"
+    cards = "".join(card(n, f"/2024/05/story-{n}") for n in range(3))
+    html = STORY.replace("{tail}", section + "<p>" + "More words. " * 30 + "</p>" + cards)
+    markdown = convert_page(html, "https://n.example/harbour", ConvertOptions()).markdown
+    assert "What comes next" in markdown and "The ferries return in June" in markdown
+    assert "Other story number" not in markdown

@@ -85,12 +85,16 @@ TAIL_MAX_SHARE = 0.4
 hold to be cut: a longer part is content that happens to be titled so (a paper's "Related work");
 a list of links after a short post is not."""
 CARDS_MIN = 2
-"""Headings linking to other pages, each with at most a short teaser, that make a run of other
-stories' cards at the end of an article..."""
+"""Titles linking to other pages of the site, each with at most a short teaser, that make a run
+of other stories' cards at the end of an article..."""
 CARD_TEASER_MAX = 320
 """...their teasers at most this long (a longer block outside links is the article's prose)..."""
 CARD_HEADING_LINKED = 0.8
-"""...and their headings at least this share link text."""
+"""...and their titles at least this share link text: a heading, or a line no longer than..."""
+CARD_TITLE_MAX = 120
+SECTION_HEADINGS = frozenset({"h1", "h2"})
+"""Headings that, not linked, open a section of the article's own: a run of cards stops there
+(lower ones may label a group of cards)."""
 TAIL_LINE_MAX = 60
 """Characters a line that is not a heading may hold to announce the tail."""
 POST_META = re.compile(
