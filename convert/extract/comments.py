@@ -257,16 +257,15 @@ def _sections(body: etree._Element, words: tuple[str, ...]) -> list[etree._Eleme
     outside links and outside the page's navigation, header, footer and forms)."""
     found: list[etree._Element] = []
     aside = _not_prose(body)
+    taken: set[etree._Element] = set()  # inside a section found
     prose = 0
     for element in body.iter():
-        if not isinstance(element.tag, str) or element is body:
-            continue
-        if found and _inside(element, found[-1]):
+        if not isinstance(element.tag, str) or element is body or element in taken:
             continue
         if element not in aside:
             prose += len((element.text or "").strip())
-        if element.getparent() not in aside and element.getparent() is not None:
-            prose += len((element.tail or "").strip())
+        if element.tail and element.getparent() not in aside:
+            prose += len(element.tail.strip())
         if (
             element.tag in rules.COMMENT_SECTION_TAGS
             and _names_comments(element, words)
@@ -275,6 +274,7 @@ def _sections(body: etree._Element, words: tuple[str, ...]) -> list[etree._Eleme
             and text_of(element)
         ):
             found.append(element)
+            taken.update(element.iter())
     return found
 
 

@@ -30,6 +30,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import lxml.html
 from lxml import etree
@@ -109,17 +110,19 @@ def main_content(
         sections += comment_sections(body, rules.REVIEW_WORDS)
     comments = tuple(take_comments(body, sections, forum=kind.kind == "forum"))
     snapshot = copy_element(body)
-    prose = _prose(body, Measures())
+    measured = Measures()  # of the body as it stands: the first pass starts from it
+    prose = _prose(body, measured)
     article = kind.kind == "article"
-    kept, method = _extract(body, title, scoring, by_name=True, site=site, article=article)
-    kept_text = len(text_of(kept))
+    kept, method, measured = _extract(
+        body, title, scoring, by_name=True, site=site, article=article, measures=measured
+    )
+    kept_text = measured.length(kept)
     if kept_text < min(rules.RETRY_SHARE * prose, rules.RETRY_MAX_TEXT):
         retry = copy_element(snapshot)
-        lenient, lenient_method = _extract(
-            retry, title, scoring, by_name=False, site=site, article=article
-        )
-        if len(text_of(lenient)) > max(2 * kept_text, rules.MIN_TEXT):
-            kept, method, kept_text = lenient, lenient_method, len(text_of(lenient))
+        lenient = _extract(retry, title, scoring, by_name=False, site=site, article=article)
+        if lenient.measures.length(lenient.kept) > max(2 * kept_text, rules.MIN_TEXT):
+            kept, method, measured = lenient
+            kept_text = measured.length(kept)
     page_text = len(text_of(snapshot))
     if kept_text < rules.MIN_TEXT and page_text > max(kept_text * 2, rules.MIN_TEXT):
         # Near-empty: the whole body with the declared furniture removed, or all of it if that
@@ -130,10 +133,10 @@ def main_content(
             _replace_children(body, copy_element(snapshot))
         sure = confidence("fallback", body, prose, kind)
         return Extraction("fallback", True, comments, kind, sure)
-    sure = confidence(method, kept, prose, kind)
+    sure = confidence(method, kept, prose, kind, measured)
     second = None
     if sure < rules.SECOND_CANDIDATE_BELOW and kind.kind in rules.SECOND_CANDIDATE_TYPES:
-        other, other_method = _extract(
+        other, other_method, _ = _extract(
             copy_element(snapshot),
             title,
             scoring,
@@ -169,13 +172,19 @@ def candidate_value(kept: etree._Element) -> float:
     return good - rules.CANDIDATE_NOISE_WEIGHT * (measures.length(kept) - good)
 
 
-def confidence(method: str, kept: etree._Element, prose: int, kind: PageType) -> float:
+def confidence(
+    method: str,
+    kept: etree._Element,
+    prose: int,
+    kind: PageType,
+    measures: Measures | None = None,
+) -> float:
     """How sure the selection of ``kept`` is, 0 to 1: the method's own certainty
     (:data:`~convert.extract.rules.CONFIDENCE_BASE`: a semantic container more than a scored
     block, a fallback least), less when the kept text is mostly links or a small share of the
     page's prose (``prose``), more when the page's type is certain (it was read as its type
-    reads)."""
-    measures = Measures()
+    reads). ``measures``: what is known of ``kept``, if anything."""
+    measures = measures or Measures()
     sure = rules.CONFIDENCE_BASE.get(method, rules.CONFIDENCE_BASE["fallback"])
     length = measures.length(kept)
     if length and measures.linked(kept) > rules.CONFIDENCE_LINKED * length:
@@ -195,13 +204,16 @@ def _extract(
     site: str,
     semantic_first: bool = True,
     article: bool = False,
-) -> tuple[etree._Element, str]:
+    measures: Measures | None = None,
+) -> _Kept:
     """One pass over ``body`` (changed in place): furniture, container, headline, pruning.
-    Returns what is kept (``body`` itself or a detached element) and how it was found. Without
+    Returns what is kept (``body`` itself or a detached element), how it was found and the
+    measures that know it. Without
     ``semantic_first``, the container the markup names is not looked for: the best-scored
     block is (a second candidate beside a semantic one). On an ``article``, other stories'
-    cards at the end go too (:func:`~convert.extract.edges.cut_tail`)."""
-    measures = Measures()
+    cards at the end go too (:func:`~convert.extract.edges.cut_tail`). ``measures``: what is
+    known of ``body`` as it is, if anything."""
+    measures = measures or Measures()
     headline = _headline(body, title, measures)
     headline_copy = copy_element(headline) if headline is not None else None
     posts = thread_posts(body)
@@ -227,8 +239,18 @@ def _extract(
         clear_masthead(kept, measures)
     drop_empty_headings(kept, measures)
     if headline_copy is not None and not _contains_heading(kept, headline_copy):
+        measures.forget(kept)
         kept.insert(0, headline_copy)
-    return kept, method
+    return _Kept(kept, method, measures)
+
+
+class _Kept(NamedTuple):
+    """What one pass of :func:`_extract` keeps, how it was found, and its measures (which know
+    the kept element as it is)."""
+
+    kept: etree._Element
+    method: str
+    measures: Measures
 
 
 def _prose(element: etree._Element, measures: Measures) -> int:
