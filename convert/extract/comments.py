@@ -52,7 +52,7 @@ def thread_in_comments(
 ) -> bool:
     """Whether every post of the page's thread sits in one comment section (a forum named so,
     or a short post's comments read as a thread)."""
-    posts = body.xpath(f".//*[@{POST_MARK}]")
+    posts = body.xpath(f".//@{POST_MARK}/..")
     return bool(posts) and any(
         all(_inside(post, section) for post in posts) for section, _ in sections
     )
@@ -67,7 +67,7 @@ def take_comments(
     stays; with no thread found, every section stays. On any other page, posts inside a comment
     section are a short article's comments: they lose the mark and go with it. A section that
     holds only some of a thread's posts is part of the thread, and stays."""
-    posts = body.xpath(f".//*[@{POST_MARK}]")
+    posts = body.xpath(f".//@{POST_MARK}/..")
     if forum and not posts:
         return []
     taken = []

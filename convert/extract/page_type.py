@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
 import lxml.html
+from lxml import etree
 
 from convert.extract.rules import page_types as rules
 from convert.metadata.jsonld import entity_types, json_ld_objects
@@ -35,6 +36,7 @@ class PageType:
 
 
 UNDECIDED = PageType(DEFAULT_TYPE, 0.0)
+_SIGNALS = [(etree.XPath(path), kind, weight) for path, kind, weight in rules.MARKUP_SIGNALS]
 """The type of a page no evidence speaks for."""
 
 
@@ -44,7 +46,7 @@ def markup_evidence(root: lxml.html.HtmlElement, url: str) -> dict[str, float]:
     seen: set[str] = set()
     for entity in json_ld_objects(root):
         seen.update(entity_types(entity))
-    for itemtype in root.xpath("//*[@itemtype]/@itemtype"):
+    for itemtype in root.xpath("//@itemtype"):
         seen.update(name.rsplit("/", 1)[-1] for name in str(itemtype).split())
     for name in seen:
         if name in rules.SCHEMA_TYPES:
@@ -61,8 +63,8 @@ def markup_evidence(root: lxml.html.HtmlElement, url: str) -> dict[str, float]:
                 if pattern.search(value):
                     scores[kind] += weight
                     break
-    for path, kind, weight in rules.MARKUP_SIGNALS:
-        if root.xpath(path):
+    for path, kind, weight in _SIGNALS:
+        if path(root):
             scores[kind] += weight
     _address(url, scores)
     return dict(scores)

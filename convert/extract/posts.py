@@ -62,15 +62,15 @@ def attribute_posts(body: etree._Element) -> int:
 def _forget_own_marks(body: etree._Element) -> None:
     """Remove the marks this pass writes from a page that carries them itself: a page must not
     make extraction keep its blocks, or pass its text for an attribution line."""
-    for element in body.xpath(f".//*[@{POST_MARK}]"):
+    for element in body.xpath(f".//@{POST_MARK}/.."):
         del element.attrib[POST_MARK]
-    for element in body.xpath(f'.//*[@class="{ATTRIBUTION_CLASS}"]'):
+    for element in body.xpath(f'.//@class[. = "{ATTRIBUTION_CLASS}"]/..'):
         del element.attrib["class"]
 
 
 def thread_posts(body: etree._Element) -> list[etree._Element]:
     """The posts :func:`attribute_posts` marked as a thread's, in document order."""
-    return list(body.xpath(f".//*[@{POST_MARK}]"))
+    return list(body.xpath(f".//@{POST_MARK}/.."))
 
 
 def _leads(body: etree._Element, first: etree._Element) -> bool:

@@ -110,13 +110,14 @@ PATH_SIGNALS: tuple[tuple[re.Pattern[str], str, float], ...] = (
 
 MARKUP_SIGNALS: tuple[tuple[str, str, float], ...] = (
     # A blog's comment form (WordPress and its kin): the comments are on a post.
-    ('//*[@id="respond" or @id="commentform" or contains(@class, "comment-respond")]',
+    ('//@id[. = "respond" or . = "commentform"] | //@class[contains(., "comment-respond")]',
      "article", 1.5),
     # Forum software's own markup.
-    ('//*[contains(@class, "ipsComment") or contains(@class, "postbit") or '
-     'contains(@class, "topic-post") or contains(@id, "post_message_")]', "forum", 2.0),
+    ('//@class[contains(., "ipsComment") or contains(., "postbit") or contains(., "topic-post")]'
+     ' | //@id[contains(., "post_message_")]', "forum", 2.0),
 )  # fmt: skip
-"""Elements only some kinds of page hold (an XPath that finds one) -> (type, weight)."""
+"""Markup only some kinds of page hold (an XPath that finds it; over attributes, not elements,
+which is several times faster) -> (type, weight)."""
 THREAD_WEIGHT = 3.0
 """A thread found in the page (posts with alike author markers, the first one leading)."""
 CODE_BLOCKS = 2
