@@ -308,8 +308,9 @@ def _names_comments(element: etree._Element, words: tuple[str, ...]) -> bool:
     if itemtype and any(itemtype.endswith(kind) for kind in rules.COMMENT_ITEMTYPES):
         return True
     names = f"{element.get('class', '')} {element.get('id', '')}"
-    if names == " ":
-        return False
+    lowered = names.lower()
+    if not any(word in lowered for word in words):
+        return False  # no word of a name can start with one
     named = _SPLIT.split(_CAMEL.sub("-", names).lower())
     if any(word in rules.NOT_COMMENT_WORDS for word in named):
         return False

@@ -111,7 +111,11 @@ def _author_markers(body: etree._Element) -> list[etree._Element]:
 
 def _named_author(element: etree._Element) -> bool:
     names = element.get("class")
-    return bool(names) and any(rules.AUTHOR_CLASS.search(token) for token in names.split())
+    return (
+        bool(names)
+        and rules.AUTHOR_HINT.search(names) is not None  # one search, before one per class
+        and any(rules.AUTHOR_CLASS.search(token) for token in names.split())
+    )
 
 
 def _author_name(marker: etree._Element) -> str:

@@ -11,6 +11,8 @@ AUTHOR_CLASS = re.compile(
     re.I,
 )
 """A class name that marks a post's author (matched against each class of an element)."""
+AUTHOR_HINT = re.compile(r"author|user|poster|creator", re.I)
+"""What every class :data:`AUTHOR_CLASS` matches contains."""
 DATE_CLASS = re.compile(
     r"(?:^|[-_])(?:date|time|timestamp|datetime|posted|post-?date|published|relativetime)"
     r"(?:[-_]|$)",
