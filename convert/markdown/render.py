@@ -268,10 +268,23 @@ def is_layout_table(table: etree._Element) -> bool:
         return True
     if not cells or max(len(row) for row in rows) < 2:
         return True
-    if any(cell.find(f".//{tag}") is not None for cell in cells for tag in _BLOCK_TAGS[4:]):
+    if any(
+        cell.find(f".//{tag}") is not None
+        for cell in cells
+        if not _header_cell(cell)  # a title over the table may be a heading
+        for tag in _BLOCK_TAGS[4:]
+    ):
         return True
     characters = sum(len(text_of(cell)) for cell in cells)
     return characters / len(cells) > _TABLE_CELL_LIMIT
+
+
+def _header_cell(cell: etree._Element) -> bool:
+    """A ``<th>``, or any cell of the table's ``<thead>``."""
+    parent = cell.getparent()
+    return cell.tag == "th" or (
+        parent is not None and parent.getparent() is not None and parent.getparent().tag == "thead"
+    )
 
 
 def _unwrap_layout_tables(root: etree._Element) -> None:

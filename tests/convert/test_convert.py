@@ -66,6 +66,21 @@ def test_tables_and_code() -> None:
     assert "```\nx  = 1\n  y\n```" in text
 
 
+def test_a_heading_over_a_table_in_its_header_keeps_it_a_table() -> None:
+    text = convert(
+        "<table><thead><tr><th colspan=2><h3>Specs</h3></th></tr></thead><tbody>"
+        "<tr><td>Price</td><td>$999</td></tr><tr><td>Weight</td><td>4.4 lbs</td></tr>"
+        "</tbody></table>"
+    )
+    assert "| Specs |   |\n|---|---|\n| Price | $999 |\n| Weight | 4.4 lbs |" in text
+    # A heading in a body cell still makes the table a layout.
+    text = convert(
+        "<table><tr><td><h3>Left</h3><p>One column of the page.</p></td>"
+        "<td><h3>Right</h3><p>The other.</p></td></tr><tr><td>a</td><td>b</td></tr></table>"
+    )
+    assert "|" not in text and "### Left" in text
+
+
 def test_base_href_is_honoured() -> None:
     text = convert(
         "<html><head><base href='https://cdn.example.org/d/'></head>"
