@@ -42,9 +42,10 @@ def prune_inside(container: etree._Element, measures: Measures, *, site: str = "
     farms: list[etree._Element] = []
     farm_set: set[etree._Element] = set()
     holders = _post_holders(container)
+    code = {element for pre in container.iter("pre") for element in pre.iter()}
     for element in container.iter(*rules.PRUNED_BLOCKS, *rules.LABELLED_ITEMS):
-        if element is container:
-            continue
+        if element is container or element in code:
+            continue  # a code block's lines are never boilerplate, its spaces included
         if element.tag in rules.LABELLED_ITEMS:
             if _boilerplate_label(element, measures):
                 doomed.append(element)
@@ -54,7 +55,8 @@ def prune_inside(container: etree._Element, measures: Measures, *, site: str = "
             continue
         length = measures.length(element)
         if not length:
-            if not measures.holds(element, "img") and element.tag != "table":
+            # An empty block goes; an inline one may be the space between two words.
+            if not measures.holds(element, "img") and element.tag not in rules.KEPT_EMPTY:
                 doomed.append(element)
             continue
         if length < 250 and _boilerplate_block(element, measures):

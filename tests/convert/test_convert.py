@@ -81,6 +81,30 @@ def test_a_heading_over_a_table_in_its_header_keeps_it_a_table() -> None:
     assert "|" not in text and "### Left" in text
 
 
+def test_highlighted_code_keeps_its_spaces_and_lines_in_the_main_content() -> None:
+    line = (
+        "<span style=display:flex><span><span class=k>{key}</span>:<span class=w>{indent}</span>"
+        "{value}<span class=w>\n</span></span></span>"
+    )
+    code = "".join(
+        line.format(key=key, indent=indent, value=value)
+        for key, indent, value in (
+            ("kind", " ", "Service"),
+            ("spec", "", ""),
+            ("  port", " ", "80"),
+        )
+    )
+    prose = "<p>" + "A Service exposes a set of Pods behind one stable address. " * 4 + "</p>"
+    html = (
+        f"<html><body><article><h1>Services</h1>{prose}<div class=highlight><pre><code "
+        f"class=language-yaml>{code}</code></pre></div>{prose}<p>Then<span> </span>apply "
+        "it.</p></article></body></html>"
+    )
+    text = convert_page(html, "https://docs.example/services", ConvertOptions()).markdown
+    assert "```yaml\nkind: Service\nspec:\n  port: 80\n```" in text
+    assert "Then apply it." in text
+
+
 def test_base_href_is_honoured() -> None:
     text = convert(
         "<html><head><base href='https://cdn.example.org/d/'></head>"

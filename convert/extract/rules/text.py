@@ -119,6 +119,9 @@ PRUNED_BLOCKS = (
     "h6",
 )
 """The blocks inside the content that are judged for boilerplate, one by one."""
+KEPT_EMPTY = frozenset({"table", "span", "small"})
+"""Of those, the ones kept when they hold no text: a table's empty cells are its shape, and an
+inline element of white space is the space between two words."""
 CTA_MAX_CHARS = 40
 """A block whose whole text is a link this short, starting with a verb of :data:`CTA_TEXT`, is
 a call to action (a button)..."""
