@@ -158,9 +158,10 @@ def remove_furniture(
     doomed: list[etree._Element] = [e for e in _BANNERS(body) if e not in kept]
     in_content: dict[etree._Element, bool] = {}
     anchors = _link_targets(body)
+    code = {element for pre in body.iter("pre") for element in pre.iterdescendants()}
     for element in body.iter():
-        if not isinstance(element.tag, str) or element is body:
-            continue
+        if not isinstance(element.tag, str) or element is body or element in code:
+            continue  # inside a code block, "comment" names a token, not a section
         tag = element.tag
         role = element.get("role", "").lower()
         if (

@@ -97,11 +97,12 @@ def test_highlighted_code_keeps_its_spaces_and_lines_in_the_main_content() -> No
     prose = "<p>" + "A Service exposes a set of Pods behind one stable address. " * 4 + "</p>"
     html = (
         f"<html><body><article><h1>Services</h1>{prose}<div class=highlight><pre><code "
-        f"class=language-yaml>{code}</code></pre></div>{prose}<p>Then<span> </span>apply "
+        f"class=language-yaml><span class='token comment'># the port</span>\n{code}</code>"
+        f"</pre></div>{prose}<p>Then<span> </span>apply "
         "it.</p></article></body></html>"
     )
     text = convert_page(html, "https://docs.example/services", ConvertOptions()).markdown
-    assert "```yaml\nkind: Service\nspec:\n  port: 80\n```" in text
+    assert "```yaml\n# the port\nkind: Service\nspec:\n  port: 80\n```" in text
     assert "Then apply it." in text
 
 
