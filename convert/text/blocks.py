@@ -20,6 +20,8 @@ from typing import Literal
 _FENCE = re.compile(r"(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})(?P<info>.*)")
 _HEADING = re.compile(r" {0,3}(?P<hashes>#{1,6})[ \t]+(?P<text>.*)")
 _CLOSING_HASHES = re.compile(r"(?:^|[ \t])#+[ \t]*$")
+_TITLE_LINK = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")
+_TITLE_ESCAPE = re.compile(r"\\([!-/:-@\[-`{-~])")
 _LIST_ITEM = re.compile(r"(?P<indent>[ \t]*)(?:[-*+]|\d{1,9}[.)])(?:[ \t]|$)")
 _TABLE_ROW = re.compile(r" {0,3}\|")
 _NON_SPACE = re.compile(r"\S")
@@ -72,8 +74,15 @@ def heading_title(line: str) -> tuple[int, str] | None:
     match = _HEADING.match(line)
     if match is None:
         return None
-    title = _CLOSING_HASHES.sub("", match["text"].strip()).strip()
+    title = _plain(_CLOSING_HASHES.sub("", match["text"].strip()).strip())
     return (len(match["hashes"]), title) if title else None
+
+
+def _plain(title: str) -> str:
+    """A heading's text as a reader sees it: links and pictures as their text, Markdown's
+    backslash escapes undone ("1\\. Intro" -> "1. Intro")."""
+    title = _TITLE_LINK.sub(r"\1", title)
+    return _TITLE_ESCAPE.sub(r"\1", title).strip()
 
 
 def fence_opening(line: str, max_indent: int | None) -> tuple[str, int] | None:

@@ -103,6 +103,15 @@ def test_heading_aware_level_two_lets_level_three_flow() -> None:
     assert "### Linux" in result.chunks[1].text and "### macOS" in result.chunks[1].text
 
 
+def test_heading_paths_carry_the_headings_text_not_its_markdown() -> None:
+    markdown = "# 1\\. Guide\n\nIntro.\n\n## [Install](https://x.example/i) \\*nix\n\nRun it.\n"
+    result = chunk(markdown)
+    assert [c.heading_path for c in result.chunks] == [
+        ("1. Guide",),
+        ("1. Guide", "Install *nix"),
+    ]
+
+
 def test_heading_level_one_only_splits_at_top_headings() -> None:
     markdown = GUIDE + "\n# Appendix\n\nMore.\n"
     result = chunk(markdown, heading_level=1)
@@ -518,8 +527,14 @@ def expected_path(document: Document, offset: int) -> tuple[str, ...]:
     stack: list[tuple[int, str]] = []
     for start, level, title in document.headings:
         if start <= offset:
-            stack = [entry for entry in stack if entry[0] < level] + [(level, title)]
+            stack = [entry for entry in stack if entry[0] < level] + [(level, plain(title))]
     return tuple(title for _, title in stack)
+
+
+def plain(title: str) -> str:
+    """A heading's text as a reader sees it: a link as its text, an escaped character as itself."""
+    title = re.sub(r"!?\[([^\]]*)\]\([^)]*\)", r"\1", title)
+    return re.sub(r"\\([!-/:-@\[-`{-~])", r"\1", title).strip()
 
 
 def check_text_and_counts(markdown: str, opts: ChunkOptions, result: ChunkResult) -> None:
