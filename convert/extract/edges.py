@@ -15,7 +15,7 @@ from __future__ import annotations
 from lxml import etree
 
 from convert.extract import rules
-from convert.extract.measures import Measures, leads_elsewhere, link_density
+from convert.extract.measures import Measures, link_density
 from convert.extract.posts import ATTRIBUTION_CLASS
 from convert.html.document import drop, text_of
 
@@ -24,7 +24,7 @@ _BLOCKS = frozenset(
     | {"pre", "blockquote", "figure", "article", "main", "nav", "aside", "form", "figcaption"}
     | rules.HEADING_TAGS
 )
-_WHOLE = frozenset({"table", "pre", "blockquote", "figure"})
+WHOLE = frozenset({"table", "pre", "blockquote", "figure"})
 """Blocks taken as one leaf, whatever they hold."""
 _LISTED = frozenset({"li", "dd", "dt", "td"})
 KEEP_CLASS = ATTRIBUTION_CLASS
@@ -34,7 +34,7 @@ KEEP_CLASS = ATTRIBUTION_CLASS
 def trim_edges(container: etree._Element, measures: Measures) -> None:
     """Remove the boilerplate at the start and the end of ``container``, in place;
     ``measures`` know it as it is, and are kept up to date."""
-    leaves = [leaf for leaf in _leaves(container) if measures.length(leaf)]
+    leaves = [leaf for leaf in leaf_blocks(container) if measures.length(leaf)]
     if len(leaves) < rules.EDGE_MIN_BLOCKS:
         return
     cap = rules.EDGE_MAX_SHARE * (measures.length(container) or 1)
@@ -62,13 +62,13 @@ def clear_masthead(container: etree._Element, measures: Measures) -> None:
     doomed = []
     paragraphs = seen = 0
     headline = False
-    for leaf in _leaves(container):
+    for leaf in leaf_blocks(container):
         if leaf.tag in rules.HEADING_TAGS:
             if headline or leaf.tag != "h1":
                 break  # the article's first section, or a collection's first item
             headline = True
             continue
-        if not headline or _protected(leaf):
+        if not headline or protected(leaf):
             continue
         length = measures.length(leaf)
         seen += length + len((leaf.tail or "").strip())  # text between blocks counts
@@ -105,8 +105,8 @@ def drop_empty_headings(container: etree._Element, measures: Measures) -> None:
     followed by one as high may be a whole item (a listing's card titles) and stays."""
     leaves = [
         leaf
-        for leaf in _leaves(container)
-        if measures.length(leaf) or measures.holds(leaf, "img") or leaf.tag in _WHOLE
+        for leaf in leaf_blocks(container)
+        if measures.length(leaf) or measures.holds(leaf, "img") or leaf.tag in WHOLE
     ]
     doomed = []
     for index, leaf in enumerate(leaves):
@@ -120,7 +120,7 @@ def drop_empty_headings(container: etree._Element, measures: Measures) -> None:
         drop(leaf)
 
 
-def _leaves(container: etree._Element) -> list[etree._Element]:
+def leaf_blocks(container: etree._Element) -> list[etree._Element]:
     """The leaf blocks of ``container`` in document order: blocks with no block below them,
     and tables, code blocks, quotes and figures as a whole."""
     below: dict[etree._Element, bool] = {}
@@ -134,15 +134,16 @@ def _leaves(container: etree._Element) -> list[etree._Element]:
     pending = [container]
     while pending:
         element = pending.pop()
-        if element is not container and (element.tag in _WHOLE or not below[element]):
+        if element is not container and (element.tag in WHOLE or not below[element]):
             found.append(element)
             continue
         pending.extend(reversed([child for child in element if isinstance(child.tag, str)]))
     return found
 
 
-def _protected(leaf: etree._Element) -> bool:
-    return leaf.get("class") == KEEP_CLASS or leaf.tag in _WHOLE
+def protected(leaf: etree._Element) -> bool:
+    """Whether a leaf is one Pagecast wrote (a post's author line) or a block taken whole."""
+    return leaf.get("class") == KEEP_CLASS or leaf.tag in WHOLE
 
 
 def _leading(leaves: list[etree._Element], measures: Measures) -> list[etree._Element]:
@@ -150,7 +151,7 @@ def _leading(leaves: list[etree._Element], measures: Measures) -> list[etree._El
     on past them (the byline, the read time and the disclaimer under a headline go)."""
     doomed = []
     for index, leaf in enumerate(leaves):
-        if _protected(leaf):
+        if protected(leaf):
             break
         if leaf.tag in rules.HEADING_TAGS:
             continue
@@ -193,7 +194,7 @@ def _trailing(leaves: list[etree._Element], measures: Measures) -> list[etree._E
     sentences or prices) after the last prose, from the end."""
     doomed: list[etree._Element] = []
     for leaf in reversed(leaves):
-        if _protected(leaf):
+        if protected(leaf):
             break
         length = measures.length(leaf)
         links = link_density(leaf, measures)
@@ -208,113 +209,3 @@ def _trailing(leaves: list[etree._Element], measures: Measures) -> list[etree._E
             continue
         break
     return doomed
-
-
-def cut_tail(
-    container: etree._Element, measures: Measures, *, site: str = "", article: bool = False
-) -> None:
-    """Remove what follows the end of an article: from a heading (or a line on its own) that
-    announces related stories, the author, tags or sharing (:data:`~convert.extract.rules.
-    TAIL_HEADING`) to the end, when that is a small part of the content; and the lines that
-    file a post ("This entry was posted in...", "Tags:"), wherever they stand. On an
-    ``article``, other stories' cards at the end go too, and the author lines Pagecast wrote
-    are theirs (elsewhere, they are a thread's, and the tail stops at them). In place."""
-    leaves = [leaf for leaf in _leaves(container) if measures.length(leaf)]
-    total = _prose(container, measures) or 1
-    after = 0
-    cut: list[etree._Element] = []
-    for index in range(len(leaves) - 1, 0, -1):
-        leaf = leaves[index]
-        if _protected(leaf):
-            if article and leaf.tag not in _WHOLE:
-                continue
-            break
-        after += _prose(leaf, measures)
-        if after > rules.TAIL_MAX_SHARE * total:
-            break
-        if _announces_tail(leaf, measures):
-            cut = leaves[index:]
-    start = _story_cards(leaves, measures, total, site) if article else None
-    if start is not None and (not cut or start < leaves.index(cut[0])):
-        cut = leaves[start:]
-    doomed = set(cut)
-    doomed.update(
-        leaf
-        for leaf in leaves
-        if measures.length(leaf) < rules.POST_META_MAX
-        and rules.POST_META.match(text_of(leaf))
-        and not _protected(leaf)
-    )
-    for leaf in doomed:
-        if leaf.getparent() is not None:
-            measures.forget(leaf)
-            drop(leaf)
-
-
-def _story_cards(
-    leaves: list[etree._Element], measures: Measures, total: int, site: str
-) -> int | None:
-    """Where a run of other stories' cards at the end of the content begins ("Latest", "More
-    in Space", a blog's other posts): titles that link to another page of the site ``site``
-    (a list of resources elsewhere is content), each with at most a short teaser, a byline or
-    a picture, at least :data:`~convert.extract.rules.CARDS_MIN` of them, holding a small part
-    of the content's prose (``total``) and after prose of the article's own. None when there
-    is none."""
-    cards, start, after, cards_prose = 0, None, 0, 0
-    for index in range(len(leaves) - 1, 0, -1):
-        leaf = leaves[index]
-        if leaf.tag in _WHOLE:
-            break
-        if leaf.get("class") == KEEP_CLASS:
-            continue  # a card's byline, read as a post's
-        if leaf.tag in rules.SECTION_HEADINGS and not _links_away(leaf, measures, site):
-            if not cards or after - cards_prose >= rules.CARD_TEASER_MAX:
-                break  # a section of the article's own
-            start, cards_prose = index, after  # the cards' label ("More from the desk")
-            continue
-        if leaf.tag not in rules.HEADING_TAGS and (
-            measures.length(leaf) > rules.CARD_TEASER_MAX
-            and link_density(leaf, measures) < rules.EDGE_LINKS
-        ):
-            break  # the article's own prose
-        after += _prose(leaf, measures)
-        if after > rules.TAIL_MAX_SHARE * total:
-            # The cards found so far hold less; they end the content when prose that is not
-            # theirs comes before them (on a listing, cards come before cards).
-            if after - cards_prose < rules.CARD_TEASER_MAX:
-                return None
-            break
-        if _card_title(leaf, measures, site):
-            cards, start, cards_prose = cards + 1, index, after
-    return start if cards >= rules.CARDS_MIN else None
-
-
-def _card_title(leaf: etree._Element, measures: Measures, site: str) -> bool:
-    """A card's title: a heading, or a short line, that links to another page of the site."""
-    return (
-        leaf.tag in rules.HEADING_TAGS or measures.length(leaf) <= rules.CARD_TITLE_MAX
-    ) and _links_away(leaf, measures, site)
-
-
-def _links_away(heading: etree._Element, measures: Measures, site: str) -> bool:
-    """Whether a heading is a link to another page of the site (not an anchor on this one)."""
-    links = [
-        a
-        for a in heading.iter("a")
-        if not a.get("href", "#").startswith("#") and not leads_elsewhere(a.get("href", ""), site)
-    ]
-    return bool(links) and measures.linked(heading) >= rules.CARD_HEADING_LINKED * (
-        measures.length(heading) or 1
-    )
-
-
-def _prose(element: etree._Element, measures: Measures) -> int:
-    """The length of the element's text outside links."""
-    return measures.length(element) - measures.linked(element)
-
-
-def _announces_tail(leaf: etree._Element, measures: Measures) -> bool:
-    """A heading, or a short line on its own, that says what follows is not the article."""
-    if leaf.tag not in rules.HEADING_TAGS and measures.length(leaf) > rules.TAIL_LINE_MAX:
-        return False
-    return bool(rules.TAIL_HEADING.match(text_of(leaf)))

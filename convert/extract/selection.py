@@ -38,12 +38,13 @@ from lxml import etree
 from convert.extract import rules
 from convert.extract.comments import comment_sections, take_comments, thread_in_comments
 from convert.extract.container import detached, scored, semantic, with_posts
-from convert.extract.edges import clear_masthead, cut_tail, drop_empty_headings, trim_edges
+from convert.extract.edges import clear_masthead, drop_empty_headings, trim_edges
 from convert.extract.furniture import is_negative, remove_furniture
 from convert.extract.measures import Measures, copy_element
 from convert.extract.page_type import UNDECIDED, PageType, decide
 from convert.extract.posts import attribute_posts, thread_posts
 from convert.extract.prune import prune_inside
+from convert.extract.tail import cut_tail
 from convert.html.document import body_of, drop, text_of
 
 _WORDS = re.compile(r"\w+")
@@ -211,7 +212,7 @@ def _extract(
     measures that know it. Without
     ``semantic_first``, the container the markup names is not looked for: the best-scored
     block is (a second candidate beside a semantic one). On an ``article``, other stories'
-    cards at the end go too (:func:`~convert.extract.edges.cut_tail`). ``measures``: what is
+    cards at the end go too (:func:`~convert.extract.tail.cut_tail`). ``measures``: what is
     known of ``body`` as it is, if anything."""
     measures = measures or Measures()
     headline = _headline(body, title, measures)

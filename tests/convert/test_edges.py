@@ -209,3 +209,27 @@ def test_a_section_of_the_article_before_the_cards_stays() -> None:
     markdown = convert_page(html, "https://n.example/harbour", ConvertOptions()).markdown
     assert "What comes next" in markdown and "The ferries return in June" in markdown
     assert "Other story number" not in markdown
+
+
+def test_related_links_among_the_paragraphs_go() -> None:
+    box = (
+        "<h6>Mehr zum Thema</h6>"
+        "<p><a href='/a'>Grundeinkommen</a> Geld vom Staat für alle?</p>"
+        "<p><a href='/b'>Experiment in Finnland</a> Grundeinkommen im Test</p>"
+        "<p>Lue myös: <a href='/c'>Brexit kasvattaa maksuja Suomelle</a></p>"
+    )
+    html = STORY.replace("{tail}", "").replace("<p>Paragraph 3", box + "<p>Paragraph 3")
+    markdown = convert_page(html, "https://n.example/harbour", ConvertOptions()).markdown
+    for gone in ("Mehr zum Thema", "Grundeinkommen", "Finnland", "Lue myös", "Brexit"):
+        assert gone not in markdown, gone
+    assert "Paragraph 2 of the story" in markdown and "Paragraph 3 of the story" in markdown
+
+
+def test_a_section_titled_like_related_links_keeps_its_prose() -> None:
+    section = (
+        "<h2>Weitere Informationen</h2><p>Die Fähre fährt ab Juni wieder stündlich, sagt die "
+        "Stadt, und die <a href='/plan'>Fahrpläne</a> hängen am Hafen aus.</p>"
+    )
+    html = STORY.replace("{tail}", "").replace("<p>Paragraph 3", section + "<p>Paragraph 3")
+    markdown = convert_page(html, "https://n.example/harbour", ConvertOptions()).markdown
+    assert "Weitere Informationen" in markdown and "Die Fähre fährt ab Juni" in markdown

@@ -45,10 +45,10 @@ CAPTION_MAX = 400
 """Characters above which a block named a caption is text all the same."""
 
 
-# -- what follows the end of an article (convert/extract/edges.py) ------------------------------
+# -- what follows the end of an article (convert/extract/tail.py) -------------------------------
 
-TAIL_HEADING = re.compile(
-    r"^\W*(?:"
+_TAIL_WORDS = (
+    r"(?:"
     # English
     r"related(?: \w+)?|more (?:from|in|on|about|like this|stories|articles|news|to read|"
     r"reading)\b.*|read (?:more|next|also|further\b.*)|see also|you (?:may|might) also (?:like|"
@@ -75,11 +75,21 @@ TAIL_HEADING = re.compile(
     # Finnish, Polish, Swedish
     r"lue (?:myös|seuraavaksi)|zobacz (?:również|też|także)|czytaj (?:także|też)|"
     r"läs (?:också|mer)"
-    r")\W*$",
-    re.I,
+    r")"
 )
+TAIL_HEADING = re.compile(rf"^\W*{_TAIL_WORDS}\W*$", re.I)
 """A heading (or a line on its own) that announces what follows an article: related and "more"
 stories, the author's box, tags, categories, sharing, in the languages seen most."""
+TAIL_LABEL = re.compile(rf"^\W*{_TAIL_WORDS}\s*[:\uff1a]", re.I)
+"""The same words as a line's label ("Lue myös: <a>...</a>", "Mehr zum Thema: ..."): with a link
+after it, the line points to another story, wherever it stands."""
+LABELLED_LINK_MAX = 300
+LABELLED_LINK_SHARE = 0.5
+"""Such a line goes when at most this long and at least this share of it is links."""
+RELATED_BOX_ITEMS = 12
+"""Blocks of links (at least :data:`EDGE_LINKS` links) a heading that announces related stories
+may head inside an article (a "Mehr zum Thema" box among its paragraphs): the heading and they
+go."""
 TAIL_MAX_SHARE = 0.4
 """The most of the content's prose (its text outside links) that what follows such a heading may
 hold to be cut: a longer part is content that happens to be titled so (a paper's "Related work");

@@ -1,0 +1,166 @@
+"""What follows the end of an article, and what an article holds that points elsewhere: the
+heading (or line) that announces related stories, the author's box, tags or sharing, and
+everything after it; other stories' cards; the lines that file a post; and, among the
+paragraphs, a box of related links under such a heading or a line labelled so ("Lue myös:
+..."). The rules are in :mod:`convert.extract.rules` (``TAIL_*``, ``CARD*``, ``POST_META``).
+"""
+
+from __future__ import annotations
+
+from lxml import etree
+
+from convert.extract import rules
+from convert.extract.edges import KEEP_CLASS, WHOLE, leaf_blocks, protected
+from convert.extract.measures import Measures, leads_elsewhere, link_density
+from convert.html.document import drop, text_of
+
+
+def cut_tail(
+    container: etree._Element, measures: Measures, *, site: str = "", article: bool = False
+) -> None:
+    """Remove what follows the end of an article: from a heading (or a line on its own) that
+    announces related stories, the author, tags or sharing (:data:`~convert.extract.rules.
+    TAIL_HEADING`) to the end, when that is a small part of the content; and the lines that
+    file a post ("This entry was posted in...", "Tags:"), wherever they stand. On an
+    ``article``, other stories' cards at the end go too, and the author lines Pagecast wrote
+    are theirs (elsewhere, they are a thread's, and the tail stops at them). In place."""
+    leaves = [leaf for leaf in leaf_blocks(container) if measures.length(leaf)]
+    total = _prose(container, measures) or 1
+    after = 0
+    cut: list[etree._Element] = []
+    for index in range(len(leaves) - 1, 0, -1):
+        leaf = leaves[index]
+        if protected(leaf):
+            if article and leaf.tag not in WHOLE:
+                continue
+            break
+        after += _prose(leaf, measures)
+        if after > rules.TAIL_MAX_SHARE * total:
+            break
+        if _announces_tail(leaf, measures):
+            cut = leaves[index:]
+    start = _story_cards(leaves, measures, total, site) if article else None
+    if start is not None and (not cut or start < leaves.index(cut[0])):
+        cut = leaves[start:]
+    doomed = set(cut)
+    doomed.update(_related_inside(leaves, measures))
+    doomed.update(
+        leaf
+        for leaf in leaves
+        if measures.length(leaf) < rules.POST_META_MAX
+        and rules.POST_META.match(text_of(leaf))
+        and not protected(leaf)
+    )
+    for leaf in doomed:
+        if leaf.getparent() is not None:
+            measures.forget(leaf)
+            drop(leaf)
+
+
+def _related_inside(leaves: list[etree._Element], measures: Measures) -> list[etree._Element]:
+    """Among an article's paragraphs, what points to other stories: a heading that announces
+    them (:data:`~convert.extract.rules.TAIL_HEADING`) with the blocks of links under it, and a
+    short line labelled so whose rest is mostly a link ("Lue myös: <a>...</a>")."""
+    found: list[etree._Element] = []
+    for index, leaf in enumerate(leaves):
+        if protected(leaf):
+            continue
+        length = measures.length(leaf)
+        if (
+            length <= rules.LABELLED_LINK_MAX
+            and measures.linked(leaf) >= rules.LABELLED_LINK_SHARE * length
+            and rules.TAIL_LABEL.match(text_of(leaf))
+        ):
+            found.append(leaf)
+        elif _announces_tail(leaf, measures):
+            links = []
+            for following in leaves[index + 1 : index + 1 + rules.RELATED_BOX_ITEMS]:
+                if following.tag in rules.HEADING_TAGS or not _points_away(following, measures):
+                    break
+                links.append(following)
+            if links:
+                found += [leaf, *links]
+    return found
+
+
+def _points_away(leaf: etree._Element, measures: Measures) -> bool:
+    """A block of links, or a short one that opens with a link (a story's title, its teaser
+    after it)."""
+    if link_density(leaf, measures) >= rules.EDGE_LINKS:
+        return True
+    first = next(iter(leaf), None)
+    return (
+        first is not None
+        and first.tag == "a"
+        and not (leaf.text or "").strip()
+        and measures.length(leaf) <= rules.LABELLED_LINK_MAX
+    )
+
+
+def _story_cards(
+    leaves: list[etree._Element], measures: Measures, total: int, site: str
+) -> int | None:
+    """Where a run of other stories' cards at the end of the content begins ("Latest", "More
+    in Space", a blog's other posts): titles that link to another page of the site ``site``
+    (a list of resources elsewhere is content), each with at most a short teaser, a byline or
+    a picture, at least :data:`~convert.extract.rules.CARDS_MIN` of them, holding a small part
+    of the content's prose (``total``) and after prose of the article's own. None when there
+    is none."""
+    cards, start, after, cards_prose = 0, None, 0, 0
+    for index in range(len(leaves) - 1, 0, -1):
+        leaf = leaves[index]
+        if leaf.tag in WHOLE:
+            break
+        if leaf.get("class") == KEEP_CLASS:
+            continue  # a card's byline, read as a post's
+        if leaf.tag in rules.SECTION_HEADINGS and not _links_away(leaf, measures, site):
+            if not cards or after - cards_prose >= rules.CARD_TEASER_MAX:
+                break  # a section of the article's own
+            start, cards_prose = index, after  # the cards' label ("More from the desk")
+            continue
+        if leaf.tag not in rules.HEADING_TAGS and (
+            measures.length(leaf) > rules.CARD_TEASER_MAX
+            and link_density(leaf, measures) < rules.EDGE_LINKS
+        ):
+            break  # the article's own prose
+        after += _prose(leaf, measures)
+        if after > rules.TAIL_MAX_SHARE * total:
+            # The cards found so far hold less; they end the content when prose that is not
+            # theirs comes before them (on a listing, cards come before cards).
+            if after - cards_prose < rules.CARD_TEASER_MAX:
+                return None
+            break
+        if _card_title(leaf, measures, site):
+            cards, start, cards_prose = cards + 1, index, after
+    return start if cards >= rules.CARDS_MIN else None
+
+
+def _card_title(leaf: etree._Element, measures: Measures, site: str) -> bool:
+    """A card's title: a heading, or a short line, that links to another page of the site."""
+    return (
+        leaf.tag in rules.HEADING_TAGS or measures.length(leaf) <= rules.CARD_TITLE_MAX
+    ) and _links_away(leaf, measures, site)
+
+
+def _links_away(heading: etree._Element, measures: Measures, site: str) -> bool:
+    """Whether a heading is a link to another page of the site (not an anchor on this one)."""
+    links = [
+        a
+        for a in heading.iter("a")
+        if not a.get("href", "#").startswith("#") and not leads_elsewhere(a.get("href", ""), site)
+    ]
+    return bool(links) and measures.linked(heading) >= rules.CARD_HEADING_LINKED * (
+        measures.length(heading) or 1
+    )
+
+
+def _prose(element: etree._Element, measures: Measures) -> int:
+    """The length of the element's text outside links."""
+    return measures.length(element) - measures.linked(element)
+
+
+def _announces_tail(leaf: etree._Element, measures: Measures) -> bool:
+    """A heading, or a short line on its own, that says what follows is not the article."""
+    if leaf.tag not in rules.HEADING_TAGS and measures.length(leaf) > rules.TAIL_LINE_MAX:
+        return False
+    return bool(rules.TAIL_HEADING.match(text_of(leaf)))
