@@ -143,7 +143,8 @@ def remove_furniture(
     by_name: bool = True,
     keep: frozenset[etree._Element] = frozenset(),
 ) -> None:
-    """Remove the page furniture from ``body``; ``measures`` are of ``body`` as it is. Without
+    """Remove the page furniture from ``body``; ``measures`` are of ``body`` as it is, and are
+    kept up to date. Without
     ``by_name``, only what the markup declares goes (not blocks named like boilerplate). The
     elements in ``keep`` (a thread's posts) and their ancestors stay."""
     total = len(text_of(body)) or 1
@@ -187,6 +188,7 @@ def remove_furniture(
             doomed.append(box)
     for element in doomed:
         if element.getparent() is not None:
+            measures.forget(element)
             drop(element)
 
 

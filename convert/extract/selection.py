@@ -219,7 +219,6 @@ def _extract(
     headline_copy = copy_element(headline) if headline is not None else None
     posts = thread_posts(body)
     remove_furniture(body, measures, by_name=by_name, keep=frozenset(posts))
-    measures = Measures()  # the furniture is gone: measure again
     total = len(text_of(body))
     container, method = semantic(body, total, measures) if semantic_first else (None, "")
     if container is None and scoring:

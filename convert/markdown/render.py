@@ -69,7 +69,11 @@ def render_markdown(root: lxml.html.HtmlElement, url: str) -> str:
     move_block_links(root)
     _unwrap_layout_tables(root)
     for table in list(root.iter("table")):
-        if table.getparent() is not None and table.find(".//table") is None:
+        if (
+            table.getparent() is not None
+            and table.find(".//table") is None
+            and next(table.iterancestors("pre"), None) is None  # preformatted: the code's text
+        ):
             _replace(table, _gfm_table(table), blocks)
     for pre in list(root.iter("pre")):
         if pre.getparent() is not None:

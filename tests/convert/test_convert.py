@@ -106,6 +106,15 @@ def test_highlighted_code_keeps_its_spaces_and_lines_in_the_main_content() -> No
     assert "Then apply it." in text
 
 
+def test_a_table_inside_preformatted_text_is_the_codes_text() -> None:
+    text = convert(
+        "<pre><span><table><tr><td>100 m</td><td>11,2 sec.</td></tr>"
+        "<tr><td>200 m</td><td>23,0 sec.</td></tr></table></span></pre>"
+    )
+    assert "PCB" not in text
+    assert "```\n100 m11,2 sec.\n200 m23,0 sec.\n```" in text
+
+
 def test_base_href_is_honoured() -> None:
     text = convert(
         "<html><head><base href='https://cdn.example.org/d/'></head>"
