@@ -12,7 +12,6 @@ from lxml import etree
 from convert.extract import rules
 from convert.extract.furniture import class_weight, is_negative
 from convert.extract.measures import Measures, link_density
-from convert.html.document import text_of
 
 
 def semantic(
@@ -109,7 +108,7 @@ def scored(
         best, parent = parent, parent.getparent()
     best = _with_sections(best, body, held, measures)
     best = _with_siblings(best, ranked, measures)
-    if len(text_of(best)) < 0.15 * total and total > 4 * rules.MIN_TEXT:
+    if measures.length(best) < 0.15 * total and total > 4 * rules.MIN_TEXT:
         return None, ""
     return best, "scored"
 

@@ -147,7 +147,7 @@ def remove_furniture(
     kept up to date. Without
     ``by_name``, only what the markup declares goes (not blocks named like boilerplate). The
     elements in ``keep`` (a thread's posts) and their ancestors stay."""
-    total = len(text_of(body)) or 1
+    total = measures.length(body) or 1
     kept = set(keep)
     post_of: dict[etree._Element, etree._Element] = {}
     for post in keep:

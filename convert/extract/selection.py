@@ -113,6 +113,7 @@ def main_content(
     snapshot = copy_element(body)
     measured = Measures()  # of the body as it stands: the first pass starts from it
     prose = _prose(body, measured)
+    page_text = measured.length(body)
     article = kind.kind == "article"
     kept, method, measured = _extract(
         body, title, scoring, by_name=True, site=site, article=article, measures=measured
@@ -124,7 +125,6 @@ def main_content(
         if lenient.measures.length(lenient.kept) > max(2 * kept_text, rules.MIN_TEXT):
             kept, method, measured = lenient
             kept_text = measured.length(kept)
-    page_text = len(text_of(snapshot))
     if kept_text < rules.MIN_TEXT and page_text > max(kept_text * 2, rules.MIN_TEXT):
         # Near-empty: the whole body with the declared furniture removed, or all of it if that
         # is empty (a copy each time: moving the snapshot's children would leave nothing).
@@ -219,7 +219,7 @@ def _extract(
     headline_copy = copy_element(headline) if headline is not None else None
     posts = thread_posts(body)
     remove_furniture(body, measures, by_name=by_name, keep=frozenset(posts))
-    total = len(text_of(body))
+    total = measures.length(body)
     container, method = semantic(body, total, measures) if semantic_first else (None, "")
     if container is None and scoring:
         container, method = scored(body, total, measures)
