@@ -6,6 +6,8 @@ data in :mod:`convert.extract.rules`."""
 from __future__ import annotations
 
 import re
+from functools import lru_cache
+from typing import NamedTuple
 
 from cssselect import SelectorError, parse
 from cssselect import parser as css
@@ -30,6 +32,11 @@ def _names(element: etree._Element, *, with_id: bool = True) -> str:
     value = f"{element.get('class', '')} {element.get('id', '') if with_id else ''}"
     if value == " ":
         return value  # most elements have neither
+    return _read_names(value)
+
+
+@lru_cache(maxsize=4096)
+def _read_names(value: str) -> str:
     if rules.UTILITY_CLASS.search(value):
         value = " ".join(name for name in value.split() if not rules.UTILITY_CLASS.search(name))
     return _CAMEL.sub("-", value).lower()
@@ -40,26 +47,46 @@ def is_negative(element: etree._Element, measures: Measures, *, with_id: bool = 
     names = _names(element, with_id=with_id)
     if not names.strip():
         return False
-    words = set(_SPLIT.split(names))
-    if rules.NEGATIVE_PART.search(names):
+    said = _said(names)
+    if said.negative_part:
         return True
-    if ("teaser" in names or "card" in words) and link_density(element, measures) > 0.5:
+    if said.teaser and link_density(element, measures) > 0.5:
         return True  # a teaser card links elsewhere; a "teaser" paragraph is a standfirst
-    if not words & rules.NEGATIVE_WORDS:
+    if not said.negative_word:
         return False
     # "entry-meta", "post-tags", "recipe-rating": small blocks named after what holds them.
-    return not (words & rules.POSITIVE_WORDS) or measures.length(element) < rules.SMALL_BLOCK
+    return not said.positive_word or measures.length(element) < rules.SMALL_BLOCK
+
+
+class _Said(NamedTuple):
+    """What a set of class and id names says, read once per distinct names on a page."""
+
+    negative_part: bool
+    teaser: bool
+    negative_word: bool
+    positive_word: bool
+
+
+@lru_cache(maxsize=4096)
+def _said(names: str) -> _Said:
+    words = set(_SPLIT.split(names))
+    return _Said(
+        bool(rules.NEGATIVE_PART.search(names)),
+        "teaser" in names or "card" in words,
+        bool(words & rules.NEGATIVE_WORDS),
+        bool(words & rules.POSITIVE_WORDS),
+    )
 
 
 def class_weight(element: etree._Element) -> float:
     names = _names(element)
     if not names.strip():
         return 0.0
-    words = set(_SPLIT.split(names))
+    said = _said(names)
     weight = 0.0
-    if words & rules.POSITIVE_WORDS:
+    if said.positive_word:
         weight += 25
-    if rules.NEGATIVE_PART.search(names) or words & rules.NEGATIVE_WORDS:
+    if said.negative_part or said.negative_word:
         weight -= 25
     return weight
 
