@@ -37,6 +37,9 @@ INVISIBLE_TAGS = (
     "track",
     "dialog",
 )
+RUBY_ANNOTATIONS = ("rt", "rp")
+"""A ruby's reading (furigana over kanji) and its fallback parentheses: set above the text, not
+in its line, so read inline they would split every word ("子こども")."""
 _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 _PARSER = lxml.html.HTMLParser(huge_tree=True)
 """Lenient HTML parsing that keeps documents nested deeper than libxml2's default 255 levels
@@ -201,8 +204,9 @@ _VOID_AS_CONTAINER = ("embed", "source", "track", "wbr")
 def clean_document(
     root: lxml.html.HtmlElement, url: str, hidden: Sequence[etree._Element] | None = None
 ) -> str:
-    """Remove comments, invisible elements, hidden elements and the head (content hidden until
-    scripts run is put in sight first by :mod:`convert.extract.reveal`). Returns the URL the page's
+    """Remove comments, invisible elements, ruby readings, hidden elements and the head (content
+    hidden until scripts run is put in sight first by :mod:`convert.extract.reveal`). Returns the
+    URL the page's
     relative links resolve against (its ``<base href>``, else ``url``): links are made absolute
     by :func:`absolute_links` once extraction has left only what is kept, which is cheaper.
 
@@ -216,7 +220,7 @@ def clean_document(
     _lazy_images(root)
     base = base_url_of(root, url)  # before removing <head>, where <base href> lives
     doomed: list[etree._Element] = list(root.iter(etree.Comment, etree.ProcessingInstruction))
-    doomed += [element for element in root.iter(*INVISIBLE_TAGS)]
+    doomed += [element for element in root.iter(*INVISIBLE_TAGS, *RUBY_ANNOTATIONS)]
     doomed += [
         element
         for element in (root.iter() if hidden is None else hidden)

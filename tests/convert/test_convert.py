@@ -115,6 +115,13 @@ def test_a_table_inside_preformatted_text_is_the_codes_text() -> None:
     assert "```\n100 m11,2 sec.\n200 m23,0 sec.\n```" in text
 
 
+def test_ruby_readings_do_not_split_the_words_they_annotate() -> None:
+    text = convert(
+        "<p><ruby>子<rp>(</rp><rt>こ</rt><rp>)</rp></ruby>どもへの<ruby>体罰<rt>たいばつ</rt></ruby></p>"
+    )
+    assert text.strip() == "子どもへの体罰"
+
+
 def test_base_href_is_honoured() -> None:
     text = convert(
         "<html><head><base href='https://cdn.example.org/d/'></head>"
