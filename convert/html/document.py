@@ -206,9 +206,9 @@ def clean_document(
 ) -> str:
     """Remove comments, invisible elements, ruby readings, hidden elements and the head (content
     hidden until scripts run is put in sight first by :mod:`convert.extract.reveal`). Returns the
-    URL the page's
-    relative links resolve against (its ``<base href>``, else ``url``): links are made absolute
-    by :func:`absolute_links` once extraction has left only what is kept, which is cheaper.
+    URL the page's relative links resolve against (its ``<base href>``, else ``url``): links are
+    made absolute by :func:`absolute_links` once extraction has left only what is kept, which is
+    cheaper.
 
     ``hidden``: the elements :func:`~convert.html.hiding.is_hidden` found hidden before the
     document was changed, in document order, when the caller has them: no other element is
