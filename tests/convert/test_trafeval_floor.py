@@ -33,8 +33,9 @@ MAX_WITHOUT_LEAKED = 0.12
 """Share of ``without`` segments leaked; measured 0.099 when set."""
 MAX_COMMENTS_LEAKED = 2
 """Comment segments found with comments left out (the default); measured 0 of 42 when set."""
-MIN_COMMENTS_FOUND = 0.5
-"""Share of comment segments found with ``include_comments``; measured 0.548 when set."""
+MIN_COMMENTS_FOUND = 0.68
+"""Share of comment segments found with ``include_comments``; measured 0.714 when last raised
+(some annotated comments are not in the archived HTML at all: loaded by script)."""
 
 
 @dataclass(frozen=True)
