@@ -68,6 +68,9 @@ class Debug:
     final_status_code: int | None = None
     cache_hit: bool | None = None
     main_content: str | None = None
+    main_content_fallback: str | None = None
+    """None, or what the main content fell back to: ``whole_body``, ``metadata`` or
+    ``second_candidate``."""
     page_type: str | None = None
     extraction_confidence: float | None = None
 
