@@ -122,6 +122,17 @@ def test_ruby_readings_do_not_split_the_words_they_annotate() -> None:
     assert text.strip() == "子どもへの体罰"
 
 
+def test_what_html2text_reads_survives_the_attributes_it_does_not() -> None:
+    text = convert(
+        "<ol start='3' class='steps' style='color:red'><li data-x='1'>Third</li></ol>"
+        "<p class='lead'><a href='https://x.example/a' title='A page' class='btn'>link</a> "
+        "<img src='https://x.example/p.png' alt='A picture' class='wide' loading='lazy'></p>"
+    )
+    assert "3. Third" in text
+    assert '[link](https://x.example/a "A page")' in text
+    assert "![A picture](https://x.example/p.png)" in text
+
+
 def test_base_href_is_honoured() -> None:
     text = convert(
         "<html><head><base href='https://cdn.example.org/d/'></head>"
