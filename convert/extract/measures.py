@@ -72,6 +72,11 @@ class Measures:
         measure = self._measure(element)
         return measure.chars + measure.words - 1 if measure.words else 0
 
+    def prose(self, element: etree._Element) -> int:
+        """The length of the element's text outside links."""
+        measure = self._measure(element)
+        return (measure.chars + measure.words - 1 if measure.words else 0) - measure.linked
+
     def commas(self, element: etree._Element) -> int:
         """The commas (Latin and CJK) in the element's text."""
         return self._measure(element).commas

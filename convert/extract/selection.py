@@ -30,6 +30,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import partial
 from typing import NamedTuple
 
 import lxml.html
@@ -110,18 +111,16 @@ def main_content(
     if kind.kind == "product":
         sections += comment_sections(body, rules.REVIEW_WORDS)
     comments = tuple(take_comments(body, sections, forum=kind.kind == "forum"))
+    article = kind.kind == "article"
     snapshot = copy_element(body)
     measured = Measures()  # of the body as it stands: the first pass starts from it
-    prose = _prose(body, measured)
+    prose = measured.prose(body)
     page_text = measured.length(body)
-    article = kind.kind == "article"
-    kept, method, measured = _extract(
-        body, title, scoring, by_name=True, site=site, article=article, measures=measured
-    )
+    extract = partial(_extract, title=title, scoring=scoring, site=site, article=article)
+    kept, method, measured = extract(body, by_name=True, measures=measured)
     kept_text = measured.length(kept)
     if kept_text < min(rules.RETRY_SHARE * prose, rules.RETRY_MAX_TEXT):
-        retry = copy_element(snapshot)
-        lenient = _extract(retry, title, scoring, by_name=False, site=site, article=article)
+        lenient = extract(copy_element(snapshot), by_name=False)
         if lenient.measures.length(lenient.kept) > max(2 * kept_text, rules.MIN_TEXT):
             kept, method, measured = lenient
             kept_text = measured.length(kept)
@@ -137,32 +136,40 @@ def main_content(
     sure = confidence(method, kept, prose, kind, measured)
     second = None
     if sure < rules.SECOND_CANDIDATE_BELOW and kind.kind in rules.SECOND_CANDIDATE_TYPES:
-        other, other_method, _ = _extract(
-            copy_element(snapshot),
-            title,
-            scoring,
-            by_name=method == "semantic",
-            site=site,
-            semantic_first=method != "semantic",
-            article=article,
+        semantic_first = method != "semantic"
+        other = extract(
+            copy_element(snapshot), by_name=not semantic_first, semantic_first=semantic_first
         )
         second = PRIMARY_KEPT
-        if candidate_value(other) > rules.SECOND_CANDIDATE_GAIN * candidate_value(kept) and len(
-            text_of(other)
-        ) >= rules.SECOND_CANDIDATE_MIN_SHARE * len(text_of(kept)):
-            kept, method, second = other, other_method, SECOND_CHOSEN
+        if _reads_better(other, _Kept(kept, method, measured)):
+            kept, method, second = other.kept, other.method, SECOND_CHOSEN
     if kept is not body:
         _replace_children(body, kept)
     return Extraction(method, False, comments, kind, sure, second)
 
 
-def candidate_value(kept: etree._Element) -> float:
+def _reads_better(other: _Kept, first: _Kept) -> bool:
+    """Whether a second candidate is worth :data:`~convert.extract.rules.SECOND_CANDIDATE_GAIN`
+    times the first by :func:`candidate_value` and holds at least
+    :data:`~convert.extract.rules.SECOND_CANDIDATE_MIN_SHARE` of its text (a fragment of the
+    page is not a better reading of it)."""
+    gain = candidate_value(other.kept, other.measures) > rules.SECOND_CANDIDATE_GAIN * (
+        candidate_value(first.kept, first.measures)
+    )
+    share = other.measures.length(other.kept) >= rules.SECOND_CANDIDATE_MIN_SHARE * (
+        first.measures.length(first.kept)
+    )
+    return gain and share
+
+
+def candidate_value(kept: etree._Element, measures: Measures | None = None) -> float:
     """The measure two candidates for the main content are compared by: the prose of their
     text blocks (paragraphs, list items, quotes, code) that read as an article's (at least
     :data:`~convert.extract.rules.CANDIDATE_BLOCK_CHARS` long, mostly outside links), less
     :data:`~convert.extract.rules.CANDIDATE_NOISE_WEIGHT` times the rest of their text (short
-    lines, links, labels): the candidate with more reading text and less furniture."""
-    measures = Measures()
+    lines, links, labels): the candidate with more reading text and less furniture.
+    ``measures``: what is known of ``kept``, if anything."""
+    measures = measures or Measures()
     good = 0
     for block in kept.iter(*rules.CANDIDATE_BLOCKS):
         if block.find(rules.CANDIDATE_INNER) is not None:
@@ -190,7 +197,7 @@ def confidence(
     length = measures.length(kept)
     if length and measures.linked(kept) > rules.CONFIDENCE_LINKED * length:
         sure -= rules.CONFIDENCE_PENALTY
-    if prose and length - measures.linked(kept) < rules.CONFIDENCE_SMALL_SHARE * prose:
+    if prose and measures.prose(kept) < rules.CONFIDENCE_SMALL_SHARE * prose:
         sure -= rules.CONFIDENCE_PENALTY
     sure += rules.CONFIDENCE_TYPE_BONUS * kind.confidence
     return round(min(max(sure, 0.0), 1.0), 2)
@@ -209,11 +216,10 @@ def _extract(
 ) -> _Kept:
     """One pass over ``body`` (changed in place): furniture, container, headline, pruning.
     Returns what is kept (``body`` itself or a detached element), how it was found and the
-    measures that know it. Without
-    ``semantic_first``, the container the markup names is not looked for: the best-scored
-    block is (a second candidate beside a semantic one). On an ``article``, other stories'
-    cards at the end go too (:func:`~convert.extract.tail.cut_tail`). ``measures``: what is
-    known of ``body`` as it is, if anything."""
+    measures that know it. Without ``semantic_first``, the container the markup names is not
+    looked for: the best-scored block is (a second candidate beside a semantic one). On an
+    ``article``, other stories' cards at the end go too (:func:`~convert.extract.tail.cut_tail`).
+    ``measures``: what is known of ``body`` as it is, if anything."""
     measures = measures or Measures()
     headline = _headline(body, title, measures)
     headline_copy = copy_element(headline) if headline is not None else None
@@ -251,11 +257,6 @@ class _Kept(NamedTuple):
     kept: etree._Element
     method: str
     measures: Measures
-
-
-def _prose(element: etree._Element, measures: Measures) -> int:
-    """The length of the text outside links."""
-    return measures.length(element) - measures.linked(element)
 
 
 # -- headline ---------------------------------------------------------------------------------

@@ -25,7 +25,7 @@ def cut_tail(
     ``article``, other stories' cards at the end go too, and the author lines Pagecast wrote
     are theirs (elsewhere, they are a thread's, and the tail stops at them). In place."""
     leaves = [leaf for leaf in leaf_blocks(container) if measures.length(leaf)]
-    total = _prose(container, measures) or 1
+    total = measures.prose(container) or 1
     after = 0
     cut: list[etree._Element] = []
     for index in range(len(leaves) - 1, 0, -1):
@@ -34,7 +34,7 @@ def cut_tail(
             if article and leaf.tag not in WHOLE:
                 continue
             break
-        after += _prose(leaf, measures)
+        after += measures.prose(leaf)
         if after > rules.TAIL_MAX_SHARE * total:
             break
         if _announces_tail(leaf, measures):
@@ -123,7 +123,7 @@ def _story_cards(
             and link_density(leaf, measures) < rules.EDGE_LINKS
         ):
             break  # the article's own prose
-        after += _prose(leaf, measures)
+        after += measures.prose(leaf)
         if after > rules.TAIL_MAX_SHARE * total:
             # The cards found so far hold less; they end the content when prose that is not
             # theirs comes before them (on a listing, cards come before cards).
@@ -152,11 +152,6 @@ def _links_away(heading: etree._Element, measures: Measures, site: str) -> bool:
     return bool(links) and measures.linked(heading) >= rules.CARD_HEADING_LINKED * (
         measures.length(heading) or 1
     )
-
-
-def _prose(element: etree._Element, measures: Measures) -> int:
-    """The length of the element's text outside links."""
-    return measures.length(element) - measures.linked(element)
 
 
 def _announces_tail(leaf: etree._Element, measures: Measures) -> bool:
