@@ -27,7 +27,7 @@ def cut_tail(
     leaves = [leaf for leaf in leaf_blocks(container) if measures.length(leaf)]
     total = measures.prose(container) or 1
     after = 0
-    cut: list[etree._Element] = []
+    cut = len(leaves)  # where the tail starts: nowhere yet
     for index in range(len(leaves) - 1, 0, -1):
         leaf = leaves[index]
         if protected(leaf):
@@ -38,11 +38,11 @@ def cut_tail(
         if after > rules.TAIL_MAX_SHARE * total:
             break
         if _announces_tail(leaf, measures):
-            cut = leaves[index:]
+            cut = index
     start = _story_cards(leaves, measures, total, site) if article else None
-    if start is not None and (not cut or start < leaves.index(cut[0])):
-        cut = leaves[start:]
-    doomed = set(cut)
+    if start is not None:
+        cut = min(cut, start)
+    doomed = set(leaves[cut:])
     doomed.update(_related_inside(leaves, measures))
     doomed.update(
         leaf
