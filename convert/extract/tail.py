@@ -39,9 +39,13 @@ def cut_tail(
             break
         if _announces_tail(leaf, measures):
             cut = index
-    start = _story_cards(leaves, measures, total, site) if article else None
-    if start is not None:
-        cut = min(cut, start)
+    if article:
+        for start in (
+            _story_cards(leaves, measures, total, site),
+            _announced_cards(leaves, measures, site),
+        ):
+            if start is not None:
+                cut = min(cut, start)
     doomed = set(leaves[cut:])
     doomed.update(_related_inside(leaves, measures))
     doomed.update(
@@ -133,6 +137,45 @@ def _story_cards(
         if _card_title(leaf, measures, site):
             cards, start, cards_prose = cards + 1, index, after
     return start if cards >= rules.CARDS_MIN else None
+
+
+def _announced_cards(leaves: list[etree._Element], measures: Measures, site: str) -> int | None:
+    """Where a heading that announces other stories (:data:`~convert.extract.rules.
+    TAIL_HEADING`) opens what is nothing but their cards to the end of the content, however long
+    that run is: at least :data:`~convert.extract.rules.CARDS_MIN` titles linking to other pages
+    of the site, each with at most a short teaser, after at least
+    :data:`~convert.extract.rules.ANNOUNCED_CARDS_AFTER` characters of the article's own prose.
+    None when there is no such run."""
+    before = 0
+    for index, leaf in enumerate(leaves):
+        if (
+            before >= rules.ANNOUNCED_CARDS_AFTER
+            and _announces_tail(leaf, measures)
+            and _only_cards(leaves[index + 1 :], measures, site)
+        ):
+            return index
+        before += measures.prose(leaf)
+    return None
+
+
+def _only_cards(rest: list[etree._Element], measures: Measures, site: str) -> bool:
+    """Whether ``rest`` is nothing but stories' cards: titles linking to other pages of the
+    site, and between them short labels, blocks of links, and one short teaser after each
+    title."""
+    titles, teaser_allowed = 0, False
+    for leaf in rest:
+        if leaf.tag in WHOLE:
+            return False
+        if _card_title(leaf, measures, site):
+            titles, teaser_allowed = titles + 1, True
+            continue
+        length = measures.length(leaf)
+        if length <= rules.TAIL_LINE_MAX or link_density(leaf, measures) >= rules.EDGE_LINKS:
+            continue
+        if not teaser_allowed or length > rules.CARD_TEASER_MAX:
+            return False
+        teaser_allowed = False
+    return titles >= rules.CARDS_MIN
 
 
 def _card_title(leaf: etree._Element, measures: Measures, site: str) -> bool:

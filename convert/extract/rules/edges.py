@@ -102,6 +102,10 @@ CARD_TEASER_MAX = 320
 CARD_HEADING_LINKED = 0.8
 """...and their titles at least this share link text: a heading, or a line no longer than..."""
 CARD_TITLE_MAX = 120
+ANNOUNCED_CARDS_AFTER = 600
+"""Characters of prose an article holds before a heading that announces other stories ("Mehr
+zum Thema") for that heading and the cards that fill the rest of the content to go, however long
+they are (a listing's first heading has little before it)."""
 SECTION_HEADINGS = frozenset({"h1", "h2"})
 """Headings that, not linked, open a section of the article's own: a run of cards stops there
 (lower ones may label a group of cards)."""
