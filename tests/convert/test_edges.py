@@ -104,6 +104,33 @@ def test_other_stories_cards_after_the_article_go() -> None:
     assert "Other story number" not in markdown and "A teaser for the other" not in markdown
 
 
+def teaser_card(n: int) -> str:
+    teaser = f"A longer teaser for other story {n}, which tells what it is about. " * 3
+    return (
+        f"<p>News</p><h3><a href='/2024/05/story-{n}'>Other story number {n}</a></h3>"
+        f"<p>{teaser}</p>"
+    )
+
+
+def test_announced_cards_go_however_long_the_run_is() -> None:
+    # Twenty cards under "More on this topic" hold more prose than the story: they go all the
+    # same, since nothing but cards follows the heading.
+    cards = "".join(teaser_card(n) for n in range(20))
+    html = STORY.replace("{tail}", f"<h2>More on this topic</h2>{cards}")
+    markdown = convert_page(html, "https://n.example/harbour", ConvertOptions()).markdown
+    assert "Paragraph 5 of the story" in markdown
+    assert "More on this topic" not in markdown and "Other story number" not in markdown
+
+
+def test_prose_under_the_announcing_heading_keeps_the_run() -> None:
+    # Two paragraphs of the article's own after the heading: what follows is not only cards.
+    cards = "".join(teaser_card(n) for n in range(20))
+    prose = "<p>" + "The harbour master added a word on the new pier and its lights. " * 4 + "</p>"
+    html = STORY.replace("{tail}", f"<h2>More on this topic</h2>{prose}{prose}{cards}")
+    markdown = convert_page(html, "https://n.example/harbour", ConvertOptions()).markdown
+    assert "The harbour master added" in markdown
+
+
 def test_cards_of_resources_elsewhere_stay() -> None:
     # A list of readings on other sites, each a linked title and a note, is the article's own.
     cards = "".join(card(n, f"https://press{n}.example/report") for n in range(3))
