@@ -36,7 +36,7 @@ from services.site_map import SiteMapper
 from services.webhooks import WebhookSender
 from store.frames import FrameStore
 from store.images import ImageFiles, ImageStorage, ImageStorageError
-from store.jobs import ActiveJob
+from store.job_types import ActiveJob
 from store.objects import ObjectStorage
 from store.screenshots import ScreenshotStore
 from store.store import Store
@@ -325,7 +325,12 @@ def start_jobs(services: Services) -> None:
     )
     services.runner = runner
     services.jobs = JobService(
-        services.store, settings.jobs, runner.wake, notify=notify, webhook_check=sender.refusal
+        services.store,
+        settings.jobs,
+        runner.wake,
+        services.account_service,
+        notify=notify,
+        webhook_check=sender.refusal,
     )
     runner.start()
 

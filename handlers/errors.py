@@ -20,6 +20,7 @@ from services.embeds import EmbedFailure
 from services.embeds.frames import FrameFailure
 from services.failure import FarmErrorKind, FetchError, KeyFlaw, ServiceError, StoreUnavailable
 from services.fetch_policy import PageProblem
+from services.jobs.admission import AdmissionFailure
 from services.jobs.service import JobFailure
 from services.markdown import MarkdownFailure
 from services.screenshots import ScreenshotFailure
@@ -72,6 +73,9 @@ KINDS: dict[str, ErrorKind] = {
         429, "quota_exceeded", -1003, "validation", "the monthly credit quota is used up"
     ),
     "not_found": ErrorKind(404, "not_found", -1004, "validation", "no such resource"),
+    "job_limit": ErrorKind(
+        429, "job_limit", -1011, "validation", "the plan's limits on jobs are reached", 60
+    ),
     "method_not_allowed": ErrorKind(
         405, "method_not_allowed", -1005, "validation", "method not allowed"
     ),
@@ -276,6 +280,10 @@ FAILURE_KINDS: dict[enum.Enum, str] = {
     JobFailure.INVALID_OPTION: "invalid_parameter",
     JobFailure.WEBHOOK_REFUSED: "fetch_not_allowed",
     JobFailure.NOT_FOUND: "not_found",
+    AdmissionFailure.TOO_MANY_JOBS: "job_limit",
+    AdmissionFailure.QUEUE_FULL: "job_limit",
+    AdmissionFailure.NO_CREDITS: "quota_exceeded",
+    AdmissionFailure.FAILURE_LIMIT: "job_limit",
 }
 """Every failure kind of the layers below -> the API error it is answered as."""
 

@@ -97,6 +97,12 @@ class JobEndpoint(ApiHandler):
         }
         if submitted.made_secret:
             body["webhook_secret"] = submitted.made_secret
+        if submitted.bound is not None:
+            body["pages_admitted"] = submitted.admitted
+            body["admission_bound"] = submitted.bound
+            self.warn(
+                f"the plan's {submitted.bound} admitted {submitted.admitted} pages of this job"
+            )
         self.write_json(body, status=202)
 
 
@@ -107,10 +113,7 @@ class BatchHandler(JobEndpoint):
 
     async def post(self) -> None:
         values, options, webhook = await self.read_body_and_options(BatchBodyParams)
-        caller = self.caller
-        submitted = await self.jobs.submit_batch(
-            caller.org_id, caller.key.plan, values.urls, options, webhook
-        )
+        submitted = await self.jobs.submit_batch(self.caller, values.urls, options, webhook)
         self.accepted(submitted)
 
 
@@ -130,10 +133,7 @@ class CrawlHandler(JobEndpoint):
             include=values.include,
             exclude=values.exclude,
         )
-        caller = self.caller
-        submitted = await self.jobs.submit_crawl(
-            caller.org_id, caller.key.plan, crawl, options, webhook
-        )
+        submitted = await self.jobs.submit_crawl(self.caller, crawl, options, webhook)
         self.accepted(submitted)
 
 

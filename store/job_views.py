@@ -11,7 +11,7 @@ from typing import Any
 import peewee
 
 from store.db import write_transaction
-from store.jobs import RUNNING, SKIPPED
+from store.job_types import RUNNING, SKIPPED
 from store.models import Job, JobPage, as_utc, utc_now
 
 _SWEEP_BATCH = 500

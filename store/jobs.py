@@ -1,5 +1,7 @@
-"""Batch and crawl jobs in the database: creating them, claiming their pages under a lease,
-recording results, cancelling, reading progress and results, and the retention sweep.
+"""Batch and crawl jobs in the database: creating them (admitted by what the organization's
+active jobs hold), claiming their pages under a lease, recording results, cancelling, reading
+progress and results, and the retention sweep. Their rows and states are
+:mod:`store.job_types`.
 
 Several processes on one database share the work safely. A page is claimed in one write
 transaction that picks it and stamps it with the claimer's lease (Postgres: the pick is
@@ -14,75 +16,28 @@ from __future__ import annotations
 
 import json
 import secrets
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
 import peewee
 
 from store.db import execute_sql, is_sqlite, write_transaction
+from store.job_types import (
+    DONE,
+    FAILED,
+    JOB_ACTIVE,
+    QUEUED,
+    RUNNING,
+    SKIPPED,
+    ActiveJob,
+    Claim,
+    NewPage,
+    OrgLoad,
+    Outcome,
+    Recorded,
+)
 from store.models import Job, JobPage, Organization, utc_now
-
-QUEUED, RUNNING, DONE, FAILED, SKIPPED = "queued", "running", "done", "failed", "skipped"
-"""A page's states."""
-JOB_ACTIVE = ("queued", "running")
-JOB_ENDED = ("completed", "cancelled", "failed", "quota_exceeded")
-"""A job's states: active while pages are left, then one of the ended ones."""
-
-
-@dataclass(frozen=True)
-class NewPage:
-    """A URL to queue: its dedup key (sha256 of the normalised URL), the URL, its host, depth."""
-
-    key: str
-    url: str
-    host: str
-    depth: int = 0
-
-
-@dataclass(frozen=True)
-class ActiveJob:
-    """A job with pages to work on, as the runner needs it."""
-
-    id: str
-    org: str
-    plan: str
-    kind: str
-    options: dict[str, Any]
-    webhook_url: str | None
-    webhook_secret: str | None
-
-
-@dataclass(frozen=True)
-class Claim:
-    """A page claimed under a lease."""
-
-    id: int
-    job_id: str
-    url: str
-    host: str
-    depth: int
-    attempts: int
-
-
-@dataclass(frozen=True)
-class Outcome:
-    """What became of a page: ``result`` is its answer (or its error), ``ok`` says which."""
-
-    ok: bool
-    result: dict[str, Any]
-    credits: int = 0
-
-
-@dataclass(frozen=True)
-class Recorded:
-    """A result recorded: its number in the finishing order, the pages queued from its links,
-    and the job's status when this page ended it (else None)."""
-
-    seq: int
-    queued: int
-    ended: str | None
 
 
 def new_job_id() -> str:
@@ -101,9 +56,22 @@ def create_job(
     pages: Sequence[NewPage],
     webhook_url: str | None = None,
     webhook_secret: str | None = None,
+    admit: Callable[[OrgLoad], int] | None = None,
 ) -> int:
-    """Store a job and queue its first pages (duplicates by key queued once); return how many."""
+    """Store a job and queue its first pages (duplicates by key queued once); return how many.
+
+    ``admit``, when given, is asked in the same transaction, with the organization's row locked
+    (two submissions of one organization are admitted one after the other), how many pages the
+    job may have given what the organization's active jobs hold: the batch's pages are cut to
+    that, a crawl's ``max_pages`` lowered to it. It may raise to refuse the job."""
     with write_transaction(db):
+        if admit is not None:
+            if not is_sqlite(db):
+                _run(db, "SELECT id FROM organization WHERE id = ? FOR UPDATE", (org_id,))
+            limit = admit(org_load(db, org_id))
+            pages = pages[:limit]
+            if "max_pages" in options:
+                options = {**options, "max_pages": min(int(options["max_pages"]), limit)}
         Job.insert(
             id=job_id,
             org=org_id,
@@ -117,6 +85,24 @@ def create_job(
         queued = _queue_pages(db, job_id, pages, limit=len(pages))
         Job.update(pages_total=queued).where(Job.id == job_id).execute(db)
     return queued
+
+
+def org_load(db: peewee.Database, org_id: int) -> OrgLoad:
+    """What the active jobs of ``org_id`` hold (a job's price per page is its options'
+    ``page_price``, 1 when it has none)."""
+    rows = (
+        Job.select(Job.options, Job.pages_total, Job.pages_done, Job.pages_failed)
+        .where((Job.org == org_id) & Job.status.in_(JOB_ACTIVE))
+        .tuples()
+        .execute(db)
+    )
+    jobs = pages = credits = 0
+    for options, total, done, failed in rows:
+        stored = json.loads(options)
+        left = max(max(total, int(stored.get("max_pages", total))) - done - failed, 0)
+        jobs, pages = jobs + 1, pages + left
+        credits += left * int(stored.get("page_price", 1))
+    return OrgLoad(jobs, pages, credits)
 
 
 def active_jobs(db: peewee.Database) -> list[ActiveJob]:

@@ -46,6 +46,7 @@ from store.usage import (
     UsageRow,
     query_usage,
     stored_credits_since,
+    stored_requests_since,
     utc_today,
     write_usage,
 )
@@ -252,6 +253,14 @@ class Store:
             entry = (month, now, stored + self._usage.credits_since(org, month))
             self._quota[org] = entry
         return entry[2]
+
+    async def month_requests(self, org: str, endpoint: str) -> int:
+        """Requests ``org`` made on ``endpoint`` this UTC calendar month, stored and counted
+        here (read from the database on every call)."""
+        month = utc_today().replace(day=1)
+        work = partial(stored_requests_since, org=org, endpoint=endpoint, since=month)
+        stored = await self._run(work, "usage read")
+        return int(stored) + self._usage.requests_since(org, endpoint, month)
 
     def pending_usage(self) -> int:
         """How many usage rows are counted in memory and not yet written."""

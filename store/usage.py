@@ -98,6 +98,15 @@ class UsageBuffer:
                 if key.org == org and key.day >= since
             )
 
+    def requests_since(self, org: str, endpoint: str, since: date) -> int:
+        """Requests of ``org`` on ``endpoint`` counted here (not yet written) from ``since`` on."""
+        with self._lock:
+            return sum(
+                count.requests
+                for key, count in self._counts.items()
+                if key.org == org and key.endpoint == endpoint and key.day >= since
+            )
+
 
 def write_usage(db: peewee.Database, batch: Mapping[UsageKey, UsageCount]) -> int:
     """Add ``batch`` to the usage table in one transaction; return the number of rows written.
@@ -182,6 +191,17 @@ def stored_credits_since(db: peewee.Database, org: str, since: date) -> int:
         Usage.select(peewee.fn.COALESCE(peewee.fn.SUM(Usage.credits), 0))
         .join(Organization)
         .where((Organization.name == org) & (Usage.day >= since))
+        .scalar(db)
+    )
+    return int(total or 0)
+
+
+def stored_requests_since(db: peewee.Database, org: str, endpoint: str, since: date) -> int:
+    """Requests of ``org`` on ``endpoint`` stored from day ``since`` on."""
+    total = (
+        Usage.select(peewee.fn.COALESCE(peewee.fn.SUM(Usage.requests), 0))
+        .join(Organization)
+        .where((Organization.name == org) & (Usage.endpoint == endpoint) & (Usage.day >= since))
         .scalar(db)
     )
     return int(total or 0)

@@ -7,10 +7,19 @@ from typing import Any
 
 from handlers.params.jobs import BATCH_BODY, CRAWL_BODY, RESULTS_PARAMS, job_body_schema
 
-JOB_STATUSES = ("queued", "running", "completed", "cancelled", "failed", "quota_exceeded")
+JOB_STATUSES = (
+    "queued",
+    "running",
+    "completed",
+    "cancelled",
+    "failed",
+    "quota_exceeded",
+    "failure_limit",
+)
 """A job's statuses: failed when not one of its pages could be done; quota_exceeded when the
-plan's monthly credits ran out during the job (its queued pages are skipped; the pages done stay
-readable)."""
+plan's monthly credits ran out during the job, failure_limit when the organization's failed job
+pages reached the plan's monthly_failed_pages (in both, its queued pages are skipped; the pages
+done stay readable)."""
 
 ACCEPTED = {
     "type": "object",
@@ -25,6 +34,15 @@ ACCEPTED = {
             "description": "The webhook's signing secret, when the job has a webhook and none "
             "was sent; shown once.",
         },
+        "pages_admitted": {
+            "type": "integer",
+            "description": "Present when the plan's bounds admitted fewer pages than asked: "
+            "the pages the job may have (a batch's first URLs; a crawl's max_pages).",
+        },
+        "admission_bound": {
+            "enum": ["max_queued_pages", "monthly_credits"],
+            "description": "The plan's bound that cut the job, beside pages_admitted.",
+        },
     },
 }
 
@@ -35,7 +53,10 @@ JOB = {
         "id": {"type": "string"},
         "kind": {"enum": ["batch", "crawl"]},
         "status": {"enum": list(JOB_STATUSES)},
-        "stop_reason": {"type": ["string", "null"], "enum": [None, "cancelled", "quota_exceeded"]},
+        "stop_reason": {
+            "type": ["string", "null"],
+            "enum": [None, "cancelled", "quota_exceeded", "failure_limit"],
+        },
         "progress": {
             "type": "object",
             "description": "Pages by state: total = done + failed + running + skipped + queued.",

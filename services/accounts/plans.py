@@ -26,6 +26,25 @@ class PlanSettings:
         "until the month ends. 0 means unlimited.",
         min=0,
     )
+    max_active_jobs: int = setting(
+        5,
+        "Batch and crawl jobs an organization may have queued or running at once; another is "
+        "answered 429 too_many_jobs.",
+        min=1,
+    )
+    max_queued_pages: int = setting(
+        5_000,
+        "Pages an organization's active jobs may have left to do, in all (a crawl counts its "
+        "max_pages); a job is admitted for at most what is left of it.",
+        min=1,
+    )
+    monthly_failed_pages: int = setting(
+        1_000,
+        "Job pages that may fail per UTC calendar month (a failed page costs no credit); "
+        "beyond it the organization's jobs stop as failure_limit and new ones are answered 429. "
+        "0 means unlimited.",
+        min=0,
+    )
 
     def proxy_tiers(self) -> frozenset[str]:
         """The proxy tiers keys of this plan may use (standard is in every plan)."""
@@ -46,5 +65,8 @@ DEFAULT_PLANS: dict[str, PlanSettings] = {
         requests_per_second=50.0,
         burst=100,
         monthly_credits=1_000_000,
+        max_active_jobs=50,
+        max_queued_pages=200_000,
+        monthly_failed_pages=100_000,
     ),
 }

@@ -240,6 +240,12 @@ class AccountService:
         found = self.plans.get(plan)
         return found.monthly_credits if found is not None else 0
 
+    def monthly_failed_pages(self, plan: str) -> int:
+        """The failed job pages the plan named ``plan`` allows a month (0: unlimited, or not
+        configured)."""
+        found = self.plans.get(plan)
+        return found.monthly_failed_pages if found is not None else 0
+
     def plan_badge(self, plan: str) -> bool:
         """Whether frames of the plan named ``plan`` show the Pagecast badge (a plan no longer
         configured shows it)."""

@@ -25,7 +25,7 @@ from convert.crawl.urls import clean_url, url_key
 from services.markdown import MarkdownAnswer
 from services.pool import ConverterPool
 from services.robots_file import fetch_robots
-from store.jobs import ActiveJob, Claim, NewPage
+from store.job_types import ActiveJob, Claim, NewPage
 
 REMEMBERED_SITES = 256
 """robots.txt rules and scopes kept in memory (one per job and host)."""

@@ -18,7 +18,7 @@ from services.markdown import (
     MarkdownRequest,
     MarkdownService,
 )
-from store.jobs import ActiveJob, Claim, NewPage, Outcome, Recorded
+from store.job_types import ActiveJob, Claim, NewPage, Outcome, Recorded
 
 log = logging.getLogger(__name__)
 

@@ -37,11 +37,11 @@ from functools import partial
 from services.accounts import AccountService
 from services.jobs.pages import PageWork, page_event
 from services.jobs.settings import JobSettings
-from services.jobs.work import Discovery, Notify, PageErrors, ended_event
+from services.jobs.work import FAILED_PAGES, Discovery, Notify, PageErrors, ended_event
 from services.markdown import MarkdownService
 from store import job_views
 from store import jobs as job_rows
-from store.jobs import ActiveJob, Claim, NewPage, Outcome, Recorded
+from store.job_types import ActiveJob, Claim, NewPage, Outcome, Recorded
 from store.periodic import repeat
 from store.store import Store, StoreUnavailable
 
@@ -230,8 +230,15 @@ class JobRunner:
         return None
 
     async def _within_quota(self, job: ActiveJob) -> bool:
-        """False (and the job stopped as quota_exceeded) once its organization used its plan's
-        monthly credits."""
+        """False (and the job stopped as quota_exceeded, or failure_limit) once its organization
+        used its plan's monthly credits, or the failed job pages the plan allows a month."""
+        allowance = self.accounts.monthly_failed_pages(job.plan)
+        if allowance > 0 and await self.store.month_requests(job.org, FAILED_PAGES) >= allowance:
+            await self._stop(job, "failure_limit")
+            log.info(
+                "jobs: %s stopped, %s had %d failed pages this month", job.id, job.org, allowance
+            )
+            return False
         quota = self.accounts.monthly_credits(job.plan)
         if quota <= 0:
             return True
@@ -241,18 +248,25 @@ class JobRunner:
             return True
         if in_flight:
             return False  # wait for them: they may fail and cost nothing
+        if await self._stop(job, "quota_exceeded"):
+            log.info("jobs: %s stopped, %s used its %d monthly credits", job.id, job.org, quota)
+        return False
+
+    async def _stop(self, job: ActiveJob, status: str) -> bool:
+        """End ``job`` as ``status`` (its queued pages skipped, its webhook told); False when it
+        had ended already."""
         stop = partial(
             job_rows.stop_job,
             job_id=job.id,
-            status="quota_exceeded",
-            reason="quota_exceeded",
+            status=status,
+            reason=status,
             retention_seconds=self.settings.retention_seconds,
         )
-        if await self.store.run(stop, "job stop", write=True):
-            log.info("jobs: %s stopped, %s used its %d monthly credits", job.id, job.org, quota)
-            self._ended(job, "quota_exceeded")
+        stopped = bool(await self.store.run(stop, "job stop", write=True))
+        if stopped:
+            self._ended(job, status)
         self._active = (0.0, [])
-        return False
+        return stopped
 
     # -- working on a page -------------------------------------------------------------------
 
@@ -328,6 +342,8 @@ class JobRunner:
             return
         self.fetched += 1
         self.accounts.charge(job.org, job.kind, outcome.credits if outcome.ok else 0)
+        if not outcome.ok:
+            self.accounts.charge(job.org, FAILED_PAGES, 0)
         if recorded.queued:
             self._wake.set()
         if self.notify is not None and job.webhook_url:

@@ -13,15 +13,18 @@ from typing import Any
 
 from convert.crawl.scope import PatternError, check_patterns
 from convert.crawl.urls import CrawlURLError
+from services.accounts import Account, AccountService
+from services.accounts.billing import Usage
 from services.failure import ServiceError
+from services.jobs.admission import Admission, Month
 from services.jobs.crawl import crawl_options, new_page
 from services.jobs.settings import JobSettings
-from services.jobs.work import Notify, ended_event
+from services.jobs.work import FAILED_PAGES, Notify, ended_event
 from services.markdown import MarkdownOptions, check_options
 from store import job_views
 from store import jobs as job_rows
+from store.job_types import NewPage
 from store.job_views import JobView, PageView
-from store.jobs import NewPage
 from store.store import Store
 
 __all__ = ["JobView", "PageView"]  # what reading a job answers, with the names defined below
@@ -66,12 +69,16 @@ class CrawlSpec:
 
 @dataclass(frozen=True)
 class Submitted:
-    """A job accepted: its id, how many pages it queued, and the webhook secret made for it
-    (None when the client gave one, or there is no webhook)."""
+    """A job accepted: its id, how many pages it queued, the webhook secret made for it (None
+    when the client gave one, or there is no webhook), and, when the plan's bounds admitted
+    fewer pages than asked, how many (a batch's first URLs; a crawl's max_pages) and the bound
+    that cut it."""
 
     id: str
     queued: int
     made_secret: str | None = field(default=None)
+    admitted: int | None = None
+    bound: str | None = None
 
 
 class JobService:
@@ -82,6 +89,7 @@ class JobService:
         store: Store,
         settings: JobSettings,
         wake: Callable[[], None],
+        accounts: AccountService,
         *,
         notify: Notify | None = None,
         webhook_check: Callable[[str], Awaitable[str | None]] | None = None,
@@ -89,6 +97,7 @@ class JobService:
         self.store = store
         self.settings = settings
         self.wake = wake
+        self.accounts = accounts
         self.notify = notify
         self.webhook_check = webhook_check
 
@@ -108,8 +117,7 @@ class JobService:
 
     async def submit_batch(
         self,
-        org_id: int,
-        plan: str,
+        account: Account,
         urls: Sequence[str],
         options: MarkdownOptions,
         webhook: Webhook,
@@ -130,13 +138,12 @@ class JobService:
             )
         stored = {"markdown": options.stored(), "max_pages": len(pages)}
         return await self.submit(
-            org_id, plan, "batch", options=stored, pages=pages, webhook=webhook
+            account, "batch", options=stored, pages=pages, webhook=webhook, price=options
         )
 
     async def submit_crawl(
         self,
-        org_id: int,
-        plan: str,
+        account: Account,
         crawl: CrawlSpec,
         options: MarkdownOptions,
         webhook: Webhook,
@@ -166,36 +173,68 @@ class JobService:
             markdown=options.stored(),
         )
         return await self.submit(
-            org_id, plan, "crawl", options=stored, pages=[start], webhook=webhook
+            account, "crawl", options=stored, pages=[start], webhook=webhook, price=options
         )
 
     async def submit(
         self,
-        org_id: int,
-        plan: str,
+        account: Account,
         kind: str,
         *,
         options: dict[str, Any],
         pages: Sequence[NewPage],
         webhook: Webhook,
+        price: MarkdownOptions,
     ) -> Submitted:
-        """Store the job with its first pages and wake the runner."""
+        """Store the job with its first pages, admitted by the plan's bounds
+        (:mod:`services.jobs.admission`; :class:`~services.jobs.admission.AdmissionError` when
+        there is no room at all), and wake the runner."""
+        page_price = self.page_price(price)
+        wanted = int(options.get("max_pages", len(pages)))
+        admission = Admission(account.plan, await self.month(account), page_price, wanted)
         made = secrets.token_hex(32) if webhook.url and not webhook.secret else None
         job_id = job_rows.new_job_id()
         work = partial(
             job_rows.create_job,
             job_id=job_id,
-            org_id=org_id,
-            plan=plan,
+            org_id=account.org_id,
+            plan=account.key.plan,
             kind=kind,
-            options=options,
+            options={**options, "page_price": page_price},
             pages=pages,
             webhook_url=webhook.url,
             webhook_secret=webhook.secret or made,
+            admit=admission,
         )
         queued = await self.store.run(work, "job creation", write=True)
         self.wake()
-        return Submitted(job_id, queued, made)
+        cut = admission.bound is not None
+        return Submitted(
+            job_id,
+            queued,
+            made,
+            admitted=admission.admitted if cut else None,
+            bound=admission.bound,
+        )
+
+    def page_price(self, options: MarkdownOptions) -> int:
+        """The credits one page of a job with ``options`` is reserved: the Markdown price with
+        the add-ons the options ask for (a render, the scan, a forced proxy tier)."""
+        tier = options.forced_tier
+        usage = Usage(
+            "markdown",
+            "3.0",
+            fetched_through=None if tier == "direct" else tier,
+            render=options.render_first,
+            ai_sanitize=options.ai_sanitize,
+        )
+        return max(self.accounts.price(usage), 1)
+
+    async def month(self, account: Account) -> Month:
+        """What ``account``'s organization used this month: credits and failed job pages."""
+        credits = await self.store.month_credits(account.org)
+        failed = await self.store.month_requests(account.org, FAILED_PAGES)
+        return Month(credits, failed)
 
     async def view(self, org_id: int, job_id: str) -> JobView:
         """The job with its progress; :class:`JobError` ``NOT_FOUND`` when ``org_id`` has no

@@ -8,7 +8,11 @@ from collections.abc import Callable, Mapping
 from typing import Any, Protocol
 
 from services.markdown import MarkdownAnswer
-from store.jobs import ActiveJob, Claim, NewPage
+from store.job_types import ActiveJob, Claim, NewPage
+
+FAILED_PAGES = "job_failed_pages"
+"""The usage endpoint each failed job page is counted under, for the plan's
+``monthly_failed_pages`` (the page itself is counted, free, under its job's kind)."""
 
 
 class PageErrors(Protocol):

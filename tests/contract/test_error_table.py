@@ -15,6 +15,7 @@ from services.embeds import EmbedFailure
 from services.embeds.frames import FrameError, FrameFailure
 from services.failure import FarmErrorKind, FetchError, KeyFlaw
 from services.fetch_policy import PageProblem
+from services.jobs.admission import AdmissionFailure
 from services.jobs.service import JobFailure
 from services.markdown import MarkdownError, MarkdownFailure
 from services.screenshots import ScreenshotError, ScreenshotFailure
@@ -35,6 +36,7 @@ KIND_TYPES: tuple[type[enum.Enum], ...] = (
     EmbedFailure,
     MapFailure,
     JobFailure,
+    AdmissionFailure,
 )
 
 

@@ -22,12 +22,13 @@ from app.config import Settings
 from app.services import Services, start_jobs
 from app.web import make_api_app
 from convert.crawl.urls import url_key
+from services.accounts import PlanSettings
 from services.webhooks import EVENT_ID_HEADER, SIGNATURE_HEADER, verify
 from tests.conftest import make_settings
 from tests.crawl_site import CrawlSite, SiteShape
 from tests.origin import Origin, serve
 
-ENDED = ("completed", "cancelled", "failed", "quota_exceeded")
+ENDED = ("completed", "cancelled", "failed", "quota_exceeded", "failure_limit")
 
 
 @pytest.fixture
@@ -36,6 +37,13 @@ def settings(tmp_path: Path) -> Settings:
     settings.jobs.poll_interval = 0.05
     settings.cache.enabled = False  # every page fetched, so the site's counts tell
     settings.webhooks.backoff = 0.05
+    # Small plans whose job bounds the tests reach.
+    settings.plans["flaky"] = PlanSettings(
+        requests_per_second=100, burst=100, monthly_credits=0, monthly_failed_pages=2
+    )
+    settings.plans["small"] = PlanSettings(
+        requests_per_second=100, burst=100, max_active_jobs=1, max_queued_pages=5
+    )
     return settings
 
 
@@ -246,18 +254,35 @@ async def test_a_crawl_keeps_the_sites_crawl_delay(
 
 
 @pytest.mark.gen_test(timeout=60)
-async def test_the_quota_stops_a_job_and_cancel_skips_the_rest(
+async def test_a_job_is_admitted_for_the_pages_its_credits_pay_for(
     http_client: AsyncHTTPClient, base_url: str, site: CrawlSite, services: Services
 ) -> None:
     metered = services.store.create_key("metered-org", "metered").key  # 3 credits a month
     urls = [site.url(f"/docs/page-{i}") for i in range(1, 7)]
     code, accepted = await post(http_client, base_url, "/api/3.0/batch", metered, {"urls": urls})
     assert code == 202, accepted
+    assert accepted["pages_queued"] == accepted["pages_admitted"] == 3
+    assert accepted["admission_bound"] == "monthly_credits"
     job = await wait_ended(http_client, base_url, accepted["id"], metered)
-    assert job["status"] == "quota_exceeded" and job["stop_reason"] == "quota_exceeded"
-    assert (job["progress"]["done"], job["progress"]["skipped"], job["credits"]) == (3, 3, 3)
+    assert job["status"] == "completed"
+    assert (job["progress"]["done"], job["progress"]["total"], job["credits"]) == (3, 3, 3)
     code, refused = await post(http_client, base_url, "/api/3.0/batch", metered, {"urls": urls})
     assert code == 429 and refused["error"]["code"] == -1003
+
+
+@pytest.mark.gen_test(timeout=60)
+async def test_the_quota_spent_elsewhere_stops_a_job_and_cancel_skips_the_rest(
+    http_client: AsyncHTTPClient, base_url: str, site: CrawlSite, services: Services
+) -> None:
+    metered = services.store.create_key("metered-org", "metered").key  # 3 credits a month
+    urls = [site.url(f"/docs/slow-{k}") for k in range(3)]
+    code, accepted = await post(http_client, base_url, "/api/3.0/batch", metered, {"urls": urls})
+    assert code == 202 and accepted["pages_queued"] == 3, accepted
+    services.store.record_usage("metered-org", "markdown", 3)  # single requests spend the month
+    job = await wait_ended(http_client, base_url, accepted["id"], metered)
+    assert job["status"] == "quota_exceeded" and job["stop_reason"] == "quota_exceeded"
+    assert job["progress"]["skipped"] >= 1
+    assert job["progress"]["done"] + job["progress"]["skipped"] == 3
 
     other = services.store.create_key("other-org", "pro").key
     slow = [site.url(f"/docs/slow-{k}") for k in range(3)] * 1
@@ -274,6 +299,42 @@ async def test_the_quota_stops_a_job_and_cancel_skips_the_rest(
     progress = later["progress"]
     assert progress["skipped"] == cancelled["progress"]["skipped"] and progress["running"] == 0
     assert progress["done"] + progress["failed"] + progress["skipped"] == 63
+
+
+@pytest.mark.gen_test(timeout=60)
+async def test_failed_pages_use_up_the_plans_allowance(
+    http_client: AsyncHTTPClient, base_url: str, site: CrawlSite, services: Services
+) -> None:
+    flaky = services.store.create_key("flaky-org", "flaky").key  # 2 failed pages a month
+    urls = [site.url(f"/docs/missing-{k}") for k in range(8)]  # every one a 404
+    code, accepted = await post(http_client, base_url, "/api/3.0/batch", flaky, {"urls": urls})
+    assert code == 202, accepted
+    job = await wait_ended(http_client, base_url, accepted["id"], flaky)
+    assert job["status"] == "failure_limit" and job["stop_reason"] == "failure_limit"
+    assert job["progress"]["failed"] < 8 and job["progress"]["skipped"] > 0
+    code, refused = await post(http_client, base_url, "/api/3.0/batch", flaky, {"urls": urls})
+    assert code == 429 and refused["error"]["code"] == -1011
+    assert "failed job pages" in refused["error"]["message"]
+
+
+@pytest.mark.gen_test(timeout=60)
+async def test_active_jobs_and_queued_pages_are_bounded_by_the_plan(
+    http_client: AsyncHTTPClient, base_url: str, site: CrawlSite, services: Services
+) -> None:
+    small = services.store.create_key("small-org", "small").key  # 1 active job, 5 pages
+    slow = [site.url(f"/docs/slow-{k}") for k in range(8)]
+    code, accepted = await post(http_client, base_url, "/api/3.0/batch", small, {"urls": slow})
+    assert code == 202 and accepted["pages_queued"] == 5, accepted
+    assert accepted["admission_bound"] == "max_queued_pages"
+    code, refused = await post(http_client, base_url, "/api/3.0/batch", small, {"urls": slow[:1]})
+    assert code == 429 and refused["error"]["code"] == -1011
+    assert "active jobs" in refused["error"]["message"]
+    _, cancelled = await get(
+        http_client, base_url, f"/api/3.0/jobs/{accepted['id']}", small, method="DELETE"
+    )
+    assert cancelled["status"] == "cancelled"
+    code, again = await post(http_client, base_url, "/api/3.0/batch", small, {"urls": slow[:1]})
+    assert code == 202 and again["pages_queued"] == 1 and "admission_bound" not in again
 
 
 @pytest.mark.gen_test(timeout=30)

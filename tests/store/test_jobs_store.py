@@ -17,7 +17,7 @@ import pytest
 
 from store import job_views, jobs
 from store.db import StoreSettings
-from store.jobs import NewPage, Outcome
+from store.job_types import NewPage, OrgLoad, Outcome, Recorded
 from store.models import Organization, utc_now
 from store.store import Store
 from tests.conftest import raw_database
@@ -72,7 +72,7 @@ def test_claim_record_and_finish(store: Store, database_url: str, tmp_path: Path
         # Only the lease holder records; a page is recorded once.
         assert record(page_id=first.id, owner="two", outcome=ok(1)) is None
         recorded = record(page_id=first.id, owner="one", outcome=ok(1))
-        assert recorded == jobs.Recorded(1, 0, None)
+        assert recorded == Recorded(1, 0, None)
         assert record(page_id=first.id, owner="one", outcome=ok(1)) is None
         # A released page goes back to the queue; a failed page costs nothing.
         assert jobs.release_page(db, page_id=second.id, owner="two")
@@ -82,9 +82,7 @@ def test_claim_record_and_finish(store: Store, database_url: str, tmp_path: Path
         assert record(page_id=third.id, owner="two", outcome=failed)
         last = claim(owner="one")
         assert last is not None and claim(owner="one") is None
-        assert record(page_id=last.id, owner="one", outcome=ok(3)) == (
-            jobs.Recorded(3, 0, "completed")
-        )
+        assert record(page_id=last.id, owner="one", outcome=ok(3)) == (Recorded(3, 0, "completed"))
         view = job_views.job_view(db, job_id=job_id, org_id=org)
         assert view is not None
         assert (view.status, view.pages_done, view.pages_failed, view.credits) == (
@@ -187,3 +185,55 @@ def test_racing_claimers_never_share_a_page(
         assert job_views.page_counts(db, job_id=job_id) == {"done": 60}
         results = job_views.job_results(db, job_id=job_id, after=0, limit=100)
         assert [r.seq for r in results] == list(range(1, 61))
+
+
+def test_admission_sees_what_the_active_jobs_hold_and_cuts_the_new_one(
+    store: Store, database_url: str, tmp_path: Path
+) -> None:
+    with raw_database(database_url, tmp_path) as db:
+        org = Organization.select().where(Organization.name == "acme").get(db).id
+        first = new_job(db, ["a", "b", "c"])  # max_pages 5 and 3 pages: a batch holds 5
+        jobs.record_page(
+            db,
+            job_id=first,
+            page_id=jobs.claim_page(db, job_id=first, owner="one", lease_seconds=60).id,
+            owner="one",
+            outcome=ok(1),
+        )
+        seen: list[OrgLoad] = []
+
+        def admit(load: OrgLoad) -> int:
+            seen.append(load)
+            return 2
+
+        queued = jobs.create_job(
+            db,
+            job_id=(second := jobs.new_job_id()),
+            org_id=org,
+            plan="free",
+            kind="crawl",
+            options={"max_pages": 40, "page_price": 6},
+            pages=[page("x"), page("y"), page("z")],
+            admit=admit,
+        )
+        assert seen == [OrgLoad(jobs=1, pages=4, credits=4)]
+        assert queued == 2
+        assert jobs.org_load(db, org) == OrgLoad(jobs=2, pages=6, credits=16)
+        jobs.stop_job(db, job_id=second, status="cancelled")
+        assert jobs.org_load(db, org) == OrgLoad(jobs=1, pages=4, credits=4)
+
+        def refuse(load: OrgLoad) -> int:
+            raise LookupError("no room")
+
+        with pytest.raises(LookupError):
+            jobs.create_job(
+                db,
+                job_id=jobs.new_job_id(),
+                org_id=org,
+                plan="free",
+                kind="batch",
+                options={"max_pages": 1},
+                pages=[page("w")],
+                admit=refuse,
+            )
+        assert jobs.org_load(db, org).jobs == 1  # nothing of the refused job was stored
