@@ -17,13 +17,13 @@ Needs the ``mcp`` extra: ``pip install './clients/python[mcp]'``.
 from __future__ import annotations
 
 import argparse
+import asyncio
 import os
 import sys
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from typing import Annotated, Any, Literal
 
-import anyio
 from mcp.server.fastmcp import Context, FastMCP, Image
 from mcp.server.fastmcp.exceptions import ToolError
 from mcp.server.transport_security import TransportSecuritySettings
@@ -312,7 +312,7 @@ def main(argv: Sequence[str] | None = None, default_url: str | None = None) -> i
     if access is None:
         server.run(transport="stdio")
     else:
-        anyio.run(serve_http, server, access)
+        asyncio.run(serve_http(server, access))
     return 0
 
 
