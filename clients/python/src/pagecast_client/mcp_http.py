@@ -4,9 +4,9 @@ Every request passes three checks before the MCP SDK's app sees it, each refusal
 (``{"error": {"code", "message"}}``):
 
 - ``403 host_not_allowed``: the ``Host`` header names neither the bound address and port (nor,
-  on loopback, ``localhost``, ``127.0.0.1`` or ``[::1]`` with that port) nor a host the operator
-  allowed. A page on another site that rebinds its name to this address (DNS rebinding) sends
-  its own name, and is refused.
+  on loopback or a wildcard address, ``localhost``, ``127.0.0.1`` or ``[::1]`` with that port)
+  nor a host the operator allowed. A page on another site that rebinds its name to this
+  address (DNS rebinding) sends its own name, and is refused.
 - ``403 origin_not_allowed``: an ``Origin`` header, when there is one, is neither an allowed
   host's own origin nor one the operator allowed.
 - ``401 unauthorized`` (with ``WWW-Authenticate: Bearer``): a token is configured and the
