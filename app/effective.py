@@ -14,9 +14,16 @@ from services.accounts.plans import DEFAULT_PLANS, PlanSettings
 from settings.fields import ENV_PREFIX, declared_fields, env_prefix
 from settings.render import toml_value
 
-OTHER_VARIABLES = ("PAGECAST_CONFIG", "PAGECAST_API_KEY", "PAGECAST_URL", "PAGECAST_FRAMES_URL")
-"""Variables Pagecast reads that are not settings: the config file's path, and the key and
-addresses the Python client (and so ``server.py mcp``) takes."""
+OTHER_VARIABLES = (
+    "PAGECAST_CONFIG",
+    "PAGECAST_API_KEY",
+    "PAGECAST_URL",
+    "PAGECAST_FRAMES_URL",
+    "PAGECAST_MCP_TOKEN",
+)
+"""Variables Pagecast reads that are not settings: the config file's path, the key and
+addresses the Python client (and so ``server.py mcp``) takes, and the bearer token of the MCP
+server over HTTP."""
 HIDDEN = '"(set, hidden)"'
 COMMENT_COLUMN = 48
 """Where the source comments line up, unless a section's values are all shorter."""

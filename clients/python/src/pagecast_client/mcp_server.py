@@ -7,12 +7,17 @@ It talks to a running Pagecast with a key, over stdio (an agent starts it) or st
     PAGECAST_API_KEY=pc_... pagecast-mcp --url http://127.0.0.1:8080
     pagecast-mcp --transport streamable-http --port 8765     # http://127.0.0.1:8765/mcp
 
+Over HTTP it takes a bearer token of its own (``--token`` or ``PAGECAST_MCP_TOKEN``), which it
+requires unless it listens on loopback, and checks every request's Host and Origin
+(:mod:`pagecast_client.mcp_http`).
+
 Needs the ``mcp`` extra: ``pip install './clients/python[mcp]'``.
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import os
 import sys
 from collections.abc import AsyncIterator, Sequence
@@ -21,11 +26,19 @@ from typing import Annotated, Any, Literal
 
 from mcp.server.fastmcp import Context, FastMCP, Image
 from mcp.server.fastmcp.exceptions import ToolError
+from mcp.server.transport_security import TransportSecuritySettings
 from pydantic import Field
 
 from pagecast_client._core import DEFAULT_BASE_URL, KEY_VARIABLE, URL_VARIABLE, Config
 from pagecast_client.client import AsyncPagecast
 from pagecast_client.errors import PagecastError
+from pagecast_client.mcp_http import (
+    TOKEN_VARIABLE,
+    ExposureError,
+    HttpAccess,
+    http_access,
+    serve_http,
+)
 from pagecast_client.models import MarkdownResult
 
 INSTRUCTIONS = (
@@ -61,9 +74,12 @@ def build_server(
     *,
     host: str = "127.0.0.1",
     port: int = 8765,
+    transport_security: TransportSecuritySettings | None = None,
 ) -> FastMCP[AsyncPagecast]:
     """The MCP server, with its tools bound to one Pagecast client (made when the server
-    starts, closed when it stops)."""
+    starts, closed when it stops). ``transport_security`` is the MCP SDK's Host and Origin
+    checks for streamable HTTP (:meth:`HttpAccess.transport_security`); without it the SDK's
+    default applies."""
     # Resolved now, so a missing key is said at start rather than at the first tool call.
     Config.resolve(api_key, base_url, frames_url=None, timeout=0, max_retries=0, max_retry_wait=0)
 
@@ -73,7 +89,12 @@ def build_server(
             yield client
 
     server: FastMCP[AsyncPagecast] = FastMCP(
-        "pagecast", instructions=INSTRUCTIONS, host=host, port=port, lifespan=lifespan
+        "pagecast",
+        instructions=INSTRUCTIONS,
+        host=host,
+        port=port,
+        lifespan=lifespan,
+        transport_security=transport_security,
     )
 
     @server.tool(
@@ -225,8 +246,8 @@ async def _call(pending: Any) -> Any:
         raise ToolError(f"Pagecast refused: {exc}") from exc
 
 
-def main(argv: Sequence[str] | None = None, default_url: str | None = None) -> int:
-    """``pagecast-mcp``: run the MCP server until its transport closes."""
+def build_parser(default_url: str | None = None) -> argparse.ArgumentParser:
+    """``pagecast-mcp``'s options."""
     parser = argparse.ArgumentParser(
         prog="pagecast-mcp", description="Pagecast's tools (markdown, screenshot, oembed) over MCP."
     )
@@ -239,13 +260,59 @@ def main(argv: Sequence[str] | None = None, default_url: str | None = None) -> i
     parser.add_argument("--transport", choices=("stdio", "streamable-http"), default="stdio")
     parser.add_argument("--host", default="127.0.0.1", help="streamable-http: listen address")
     parser.add_argument("--port", type=int, default=8765, help="streamable-http: port")
-    args = parser.parse_args(argv)
+    parser.add_argument(
+        "--token",
+        default=os.environ.get(TOKEN_VARIABLE),
+        help=f"streamable-http: the bearer token callers send (default: ${TOKEN_VARIABLE}); "
+        "required unless --host is loopback",
+    )
+    parser.add_argument(
+        "--allowed-host",
+        action="append",
+        default=[],
+        metavar="HOST[:PORT]",
+        help="streamable-http: another Host header to accept, e.g. a reverse proxy's name "
+        "(NAME:* for any port); repeatable",
+    )
+    parser.add_argument(
+        "--allowed-origin",
+        action="append",
+        default=[],
+        metavar="ORIGIN",
+        help="streamable-http: a browser Origin to accept besides the allowed hosts' own, "
+        "e.g. https://app.example; repeatable",
+    )
+    return parser
+
+
+def main(argv: Sequence[str] | None = None, default_url: str | None = None) -> int:
+    """``pagecast-mcp``: run the MCP server until its transport closes. A listener reachable
+    beyond this machine without a token is refused (exit status 2)."""
+    args = build_parser(default_url).parse_args(argv)
+    access: HttpAccess | None = None
     try:
-        server = build_server(args.key, args.url, host=args.host, port=args.port)
-    except PagecastError as exc:
+        if args.transport == "streamable-http":
+            access = http_access(
+                args.host,
+                args.port,
+                args.token,
+                allowed_hosts=args.allowed_host,
+                allowed_origins=args.allowed_origin,
+            )
+        server = build_server(
+            args.key,
+            args.url,
+            host=args.host,
+            port=args.port,
+            transport_security=access.transport_security() if access else None,
+        )
+    except (ExposureError, PagecastError) as exc:
         print(f"pagecast-mcp: {exc}", file=sys.stderr)
         return 2
-    server.run(transport=args.transport)
+    if access is None:
+        server.run(transport="stdio")
+    else:
+        asyncio.run(serve_http(server, access))
     return 0
 
 
