@@ -9,6 +9,7 @@ order, a page at a time with a cursor; ``DELETE`` cancels it.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -145,22 +146,34 @@ class JobHandler(JobEndpoint):
     uses_quota = False
 
     async def get(self, job_id: str) -> None:
+        """The job and a page of its results, streamed: one result at a time is encoded and
+        sent, so that a page of large results is never built whole in memory."""
         params = self.parse_params(ResultsParams)
         view = await self.jobs.view(self.org_id(), job_id)
-        after = int(params.cursor or 0)
-        results = await self.jobs.results(job_id, after, params.limit) if params.limit else []
-        last = results[-1].seq if results else after
-        body = job_body(view)
-        body["results"] = [result_body(page) for page in results]
-        body["next_cursor"] = str(last)
-        body["has_more"] = last < view.pages_done + view.pages_failed
-        self.write_json(body)
+        last = after = int(params.cursor or 0)
+        head = job_body(view)
+        if self.warnings:
+            head["warnings"] = list(self.warnings)
+        self.set_header("Content-Type", "application/json; charset=utf-8")
+        self.write(encode(head)[:-1] + b',"results":[')
+        if params.limit:
+            async for page in self.jobs.results(job_id, after, params.limit):
+                self.write((b"," if last != after else b"") + encode(result_body(page)))
+                last = page.seq
+                await self.flush()
+        tail = {"next_cursor": str(last), "has_more": last < view.pages_done + view.pages_failed}
+        self.finish(b"]," + encode(tail)[1:])
 
     async def delete(self, job_id: str) -> None:
         self.parse_params(ResultsParams)
         await self.jobs.view(self.org_id(), job_id)
         await self.jobs.cancel(self.org_id(), job_id)
         self.write_json(job_body(await self.jobs.view(self.org_id(), job_id)))
+
+
+def encode(body: dict[str, Any]) -> bytes:
+    """A JSON object as answered: compact UTF-8."""
+    return json.dumps(body, ensure_ascii=False, separators=(",", ":")).encode()
 
 
 def job_body(view: JobView) -> dict[str, Any]:

@@ -4,6 +4,7 @@ counts, and the retention sweep that deletes ended jobs (their writes are :mod:`
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -79,13 +80,26 @@ def job_view(db: peewee.Database, *, job_id: str, org_id: int) -> JobView | None
     )
 
 
-def job_results(db: peewee.Database, *, job_id: str, after: int, limit: int) -> list[PageView]:
-    """The job's finished pages numbered after ``after``, in finishing order, at most ``limit``."""
+def result_sizes(
+    db: peewee.Database, *, job_id: str, after: int, limit: int
+) -> list[tuple[int, int]]:
+    """The numbers of the job's finished pages after ``after`` (at most ``limit``, in finishing
+    order) with the length of each stored result, without reading the results."""
     query = (
-        JobPage.select()
+        JobPage.select(JobPage.seq, peewee.fn.COALESCE(peewee.fn.LENGTH(JobPage.result), 0))
         .where((JobPage.job == job_id) & (JobPage.seq > after))
         .order_by(JobPage.seq)
         .limit(limit)
+    )
+    return [(int(seq), int(size)) for seq, size in query.tuples().execute(db)]
+
+
+def job_results(db: peewee.Database, *, job_id: str, seqs: Sequence[int]) -> list[PageView]:
+    """The job's finished pages numbered ``seqs``, in finishing order."""
+    query = (
+        JobPage.select()
+        .where((JobPage.job == job_id) & JobPage.seq.in_(list(seqs)))
+        .order_by(JobPage.seq)
     )
     return [
         PageView(

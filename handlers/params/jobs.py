@@ -127,7 +127,14 @@ class ResultsParams(Params):
         pattern=r"[0-9]{1,12}",
         pattern_words="a cursor given by a previous answer",
     )
-    limit: int = param("integer", "Most results in this answer.", 20, minimum=0, maximum=100)
+    limit: int = param(
+        "integer",
+        "Most results in this answer; it also holds at most about jobs.results_max_bytes of "
+        "results (at least one), and next_cursor reads on.",
+        20,
+        minimum=0,
+        maximum=100,
+    )
 
 
 BATCH_BODY = ParamTable.of(BatchBodyParams)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import enum
 import secrets
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
@@ -26,6 +26,10 @@ from store import jobs as job_rows
 from store.job_types import NewPage
 from store.job_views import JobView, PageView
 from store.store import Store
+
+READ_BYTES = 1_000_000
+"""Stored results read from the store at once while a results page is written (a larger result
+is read alone)."""
 
 __all__ = ["JobView", "PageView"]  # what reading a job answers, with the names defined below
 
@@ -246,9 +250,33 @@ class JobService:
             raise JobError(JobFailure.NOT_FOUND, "no such job")
         return view
 
-    async def results(self, job_id: str, after: int, limit: int) -> list[PageView]:
-        """Finished pages numbered after ``after``, at most ``limit``."""
-        work = partial(job_views.job_results, job_id=job_id, after=after, limit=limit)
+    async def results(self, job_id: str, after: int, limit: int) -> AsyncIterator[PageView]:
+        """Finished pages numbered after ``after``, at most ``limit`` and about
+        ``results_max_bytes`` of stored results (at least one), read a few at a time so that
+        memory holds about :data:`READ_BYTES` of them at once."""
+        sizes = await self.store.run(
+            partial(job_views.result_sizes, job_id=job_id, after=after, limit=limit),
+            "job results",
+        )
+        total = 0
+        batch: list[int] = []
+        batch_bytes = 0
+        for seq, size in sizes:
+            if total and total + size > self.settings.results_max_bytes:
+                break
+            total += size
+            if batch and batch_bytes + size > READ_BYTES:
+                for page in await self._read(job_id, batch):
+                    yield page
+                batch, batch_bytes = [], 0
+            batch.append(seq)
+            batch_bytes += size
+        if batch:
+            for page in await self._read(job_id, batch):
+                yield page
+
+    async def _read(self, job_id: str, seqs: list[int]) -> list[PageView]:
+        work = partial(job_views.job_results, job_id=job_id, seqs=seqs)
         return await self.store.run(work, "job results")
 
     async def cancel(self, org_id: int, job_id: str) -> bool:

@@ -92,6 +92,12 @@ class JobSettings:
     max_crawl_pages: int = setting(
         10_000, "Most pages one crawl may ask for (its max_pages).", min=1, max=1_000_000
     )
+    results_max_bytes: int = setting(
+        8_000_000,
+        "About the most bytes of results one answer of GET /api/3.0/jobs/{id} holds (at least "
+        "one result, however large): the cursor reads on.",
+        min=1_000,
+    )
     shutdown_timeout: float = setting(
         10.0,
         "Seconds the pages in flight may take to finish at shutdown; the rest go back to the "

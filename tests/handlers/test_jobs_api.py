@@ -37,6 +37,7 @@ def settings(tmp_path: Path) -> Settings:
     settings.jobs.poll_interval = 0.05
     settings.cache.enabled = False  # every page fetched, so the site's counts tell
     settings.webhooks.backoff = 0.05
+    settings.jobs.results_max_bytes = 20_000  # a results page is cut by bytes before its limit
     # Small plans whose job bounds the tests reach.
     settings.plans["flaky"] = PlanSettings(
         requests_per_second=100, burst=100, monthly_credits=0, monthly_failed_pages=2
@@ -143,6 +144,9 @@ async def test_a_batch_of_200_urls_completes_each_page_fetched_once(
         "queued": 0,
     }
     assert job["credits"] == 195  # a direct fetch costs the Markdown base; failures nothing
+    code, first = await get(http_client, base_url, f"/api/3.0/jobs/{accepted['id']}?limit=70", key)
+    assert code == 200 and 1 <= len(first["results"]) < 70 and first["has_more"] is True
+    assert len(json.dumps(first["results"])) < 20_000 + 4_000  # the cap, and one result past it
     results = await all_results(http_client, base_url, accepted["id"], key, limit=70)
     assert [result["seq"] for result in results] == list(range(1, 199))
     by_url = {result["url"]: result for result in results}

@@ -92,9 +92,14 @@ def test_claim_record_and_finish(store: Store, database_url: str, tmp_path: Path
             2,
         )
         assert view.expires_at is not None and jobs.active_jobs(db) == []
-        results = job_views.job_results(db, job_id=job_id, after=0, limit=2)
+        sizes = job_views.result_sizes(db, job_id=job_id, after=0, limit=2)
+        assert [seq for seq, _ in sizes] == [1, 2] and all(size > 10 for _, size in sizes)
+        results = job_views.job_results(db, job_id=job_id, seqs=[1, 2])
         assert [(r.seq, r.status) for r in results] == [(1, "done"), (2, "failed")]
-        rest = job_views.job_results(db, job_id=job_id, after=2, limit=2)
+        assert [seq for seq, _ in job_views.result_sizes(db, job_id=job_id, after=2, limit=2)] == [
+            3
+        ]
+        rest = job_views.job_results(db, job_id=job_id, seqs=[3])
         assert [(r.seq, r.result["markdown"]) for r in rest] == [(3, "page 3")]
         # Retention: nothing before its time, everything after.
         assert job_views.sweep(db) == 0
@@ -183,8 +188,8 @@ def test_racing_claimers_never_share_a_page(
     assert len(claimed) == 60 and len(set(claimed)) == 60
     with raw_database(database_url, tmp_path) as db:
         assert job_views.page_counts(db, job_id=job_id) == {"done": 60}
-        results = job_views.job_results(db, job_id=job_id, after=0, limit=100)
-        assert [r.seq for r in results] == list(range(1, 61))
+        sizes = job_views.result_sizes(db, job_id=job_id, after=0, limit=100)
+        assert [seq for seq, _ in sizes] == list(range(1, 61))
 
 
 def test_admission_sees_what_the_active_jobs_hold_and_cuts_the_new_one(
