@@ -6,6 +6,8 @@ request meant is not Pagecast's guess to make. Who owns the key is the account s
 
 from __future__ import annotations
 
+import hmac
+
 from tornado.httputil import HTTPServerRequest
 
 from handlers.errors import ApiError
@@ -48,3 +50,12 @@ def presented_key(request: HTTPServerRequest) -> tuple[str, str]:
         places = f"in {carrier}" if other[1] == carrier else f"in {carrier} and {other[1]}"
         raise ApiError("conflicting_keys", f"two different API keys {places}; send one key")
     return key, carrier
+
+
+def bearer_matches(request: HTTPServerRequest, token: str) -> bool:
+    """Whether the request's ``Authorization: Bearer`` credential is ``token``, compared in
+    constant time (for the operator's token of the metrics listener, not an API key)."""
+    scheme, _, sent = request.headers.get("Authorization", "").partition(" ")
+    if scheme.lower() != "bearer":
+        return False
+    return hmac.compare_digest(sent.strip().encode("utf-8"), token.encode("utf-8"))
