@@ -128,6 +128,7 @@ def load_settings(
     if not problems:
         problems += sections["screenshots"].problems()
         problems += sections["farm"].problems()
+        problems += sections["fetch"].problems()
         try:
             ProxyPool(sections["proxies"])  # proxy URLs and the domain table, checked at start
         except SettingsError as exc:
