@@ -152,7 +152,11 @@ class Services:
     def screenshot_service(self) -> ScreenshotService:
         """The screenshot use case over the current parts (a light object, made per request)."""
         parts = (self.fetcher, self.farm, self.pages.proxies, self.screenshots)
-        return ScreenshotService(*parts, self.settings.credits)
+        return ScreenshotService(
+            *parts,
+            self.settings.credits,
+            max_navigation_ms=self.settings.farm.max_navigation_timeout * 1000,
+        )
 
     def request_started(self, *, foreground: bool = True) -> None:
         """Count a request in flight; a foreground one (not about jobs) makes the job workers
