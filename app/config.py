@@ -16,6 +16,7 @@ from handlers.settings import ServerSettings
 from services.accounts.billing import CreditSettings
 from services.accounts.plans import DEFAULT_PLANS, PlanSettings
 from services.embeds import OembedSettings
+from services.health import ReadinessSettings
 from services.jobs.settings import JobSettings
 from services.pool import ConvertSettings
 from services.site_map import MapSettings
@@ -46,6 +47,7 @@ SECTIONS: tuple[type, ...] = (
     WebhookSettings,
     CreditSettings,
     JobSettings,
+    ReadinessSettings,
 )
 
 
@@ -66,6 +68,7 @@ class Settings:
     webhooks: WebhookSettings = field(default_factory=WebhookSettings)
     credits: CreditSettings = field(default_factory=CreditSettings)
     jobs: JobSettings = field(default_factory=JobSettings)
+    readiness: ReadinessSettings = field(default_factory=ReadinessSettings)
     plans: dict[str, PlanSettings] = field(
         default_factory=lambda: {name: replace(plan) for name, plan in DEFAULT_PLANS.items()}
     )
@@ -125,6 +128,7 @@ def load_settings(
     if not problems:
         problems += sections["screenshots"].problems()
         problems += sections["farm"].problems()
+        problems += sections["fetch"].problems()
         try:
             ProxyPool(sections["proxies"])  # proxy URLs and the domain table, checked at start
         except SettingsError as exc:

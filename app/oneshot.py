@@ -32,6 +32,7 @@ from tornado.httpserver import HTTPServer
 from app.config import Settings
 from app.services import Services, close_services, open_services
 from app.web import make_api_app
+from browser.deny import DenyList
 from browser.resolver import ResolutionError, system_resolver
 from browser.ssrf import AddressPolicy, Refusal, URLRefusedError, normalise_url
 from handlers.params.markdown import MARKDOWN_PARAMS
@@ -243,15 +244,18 @@ async def _ask(port: int, key: str, shot: OneShot) -> HTTPResponse | None:
 async def _report_failure(settings: Settings, shot: OneShot, response: HTTPResponse) -> None:
     print(f"{shot.command} failed with {response.code}:", file=sys.stderr)
     sys.stderr.write(response.body.decode("utf-8", "replace") + "\n")
-    hint = await loopback_hint(settings.fetch.allow_hosts, shot.url)
+    hint = await loopback_hint(settings.fetch.allow_hosts, shot.url, settings.fetch.deny_list())
     if hint:
         print(hint, file=sys.stderr)
 
 
-async def loopback_hint(allow_hosts: Sequence[str], url: str) -> str | None:
+async def loopback_hint(
+    allow_hosts: Sequence[str], url: str, deny: DenyList | None = None
+) -> str | None:
     """How to let Pagecast fetch ``url`` when the SSRF guard refuses it only because its host
     is loopback or private and not listed in ``fetch.allow_hosts``; None otherwise (a metadata
-    address, which stays refused, or a URL the guard accepts)."""
+    address or one on the operator's ``deny`` list, which stay refused, or a URL the guard
+    accepts)."""
     try:
         host = normalise_url(url)[2]
     except URLRefusedError:
@@ -259,7 +263,7 @@ async def loopback_hint(allow_hosts: Sequence[str], url: str) -> str | None:
     entry = f"[{host}]" if ":" in host else host
     resolver = system_resolver()
     try:
-        await AddressPolicy(allow_hosts).check(url, resolver)
+        await AddressPolicy(allow_hosts, deny=deny).check(url, resolver)
         return None
     except URLRefusedError as exc:
         if exc.kind is not Refusal.address_not_allowed:
@@ -267,7 +271,7 @@ async def loopback_hint(allow_hosts: Sequence[str], url: str) -> str | None:
     except ResolutionError:
         return None
     try:
-        await AddressPolicy([*allow_hosts, entry]).check(url, resolver)
+        await AddressPolicy([*allow_hosts, entry], deny=deny).check(url, resolver)
     except (URLRefusedError, ResolutionError):
         return None
     hosts = [*allow_hosts, entry]

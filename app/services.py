@@ -34,6 +34,7 @@ from services.pool import ConverterPool
 from services.screenshots import ScreenshotService
 from services.site_map import SiteMapper
 from services.webhooks import WebhookSender
+from store.db import local_folders
 from store.frames import FrameStore
 from store.images import ImageFiles, ImageStorage, ImageStorageError
 from store.job_types import ActiveJob
@@ -69,6 +70,7 @@ class Services:
     _account_service: AccountService | None = None
     _frame_service: FrameService | None = None
     _webhook_sender: WebhookSender | None = None
+    _health_service: HealthService | None = None
 
     @property
     def server(self) -> ServerSettings:
@@ -120,8 +122,18 @@ class Services:
 
     @property
     def health_service(self) -> HealthService:
-        """Readiness over the store and the farm (made per request)."""
-        return HealthService(self.store, self.farm, lambda: self.draining)
+        """Readiness over the store, the farm and the host; built once, as it remembers a check
+        that outlived its time."""
+        if self._health_service is None:
+            settings = self.settings
+            self._health_service = HealthService(
+                self.store,
+                self.farm,
+                lambda: self.draining,
+                lambda: settings.readiness,
+                local_folders(settings.store, settings.screenshots.backend == "filesystem"),
+            )
+        return self._health_service
 
     @property
     def webhook_sender(self) -> WebhookSender:
@@ -140,7 +152,11 @@ class Services:
     def screenshot_service(self) -> ScreenshotService:
         """The screenshot use case over the current parts (a light object, made per request)."""
         parts = (self.fetcher, self.farm, self.pages.proxies, self.screenshots)
-        return ScreenshotService(*parts, self.settings.credits)
+        return ScreenshotService(
+            *parts,
+            self.settings.credits,
+            max_navigation_ms=self.settings.farm.max_navigation_timeout * 1000,
+        )
 
     def request_started(self, *, foreground: bool = True) -> None:
         """Count a request in flight; a foreground one (not about jobs) makes the job workers

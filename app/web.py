@@ -25,8 +25,10 @@ from handlers import (
     site_map,
     static,
 )
+from handlers.auth import bearer_matches
 from handlers.base import BaseHandler, NotFoundHandler
 from handlers.context import UseCases
+from handlers.errors import ApiError
 from handlers.openapi import document as openapi
 
 access_log = logging.getLogger("pagecast.access")
@@ -130,12 +132,20 @@ def make_frame_app(services: Services) -> tornado.web.Application:
 
 
 class MetricsHandler(BaseHandler):
-    """Prometheus text exposition of the process's registry."""
+    """Prometheus text exposition of the process's registry; with ``server.metrics_token`` set,
+    only to a request that sends it as a bearer token."""
 
     endpoint = "metrics"
     counts_in_flight = False
 
     async def get(self) -> None:
+        token = self.services.server.metrics_token
+        if token and not bearer_matches(self.request, token):
+            raise ApiError(
+                "unauthorized",
+                "the metrics listener asks for its token: Authorization: Bearer TOKEN",
+                headers={"WWW-Authenticate": 'Bearer realm="pagecast-metrics"'},
+            )
         self.set_header("Content-Type", CONTENT_TYPE_LATEST)
         self.finish(generate_latest(REGISTRY))
 

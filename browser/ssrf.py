@@ -5,7 +5,8 @@ Every hop of every fetch goes through :meth:`AddressPolicy.check`. The URL must 
 *every* address it resolves to must be public unicast. Addresses that embed an IPv4 address
 (IPv4-mapped, 6to4, Teredo, NAT64) are judged by the embedded address. Hosts listed in
 ``allow_hosts`` may resolve to loopback or private addresses (tests use this to reach 127.0.0.1),
-but cloud metadata addresses are refused for every host.
+but cloud metadata addresses are refused for every host. The operator's deny list
+(:mod:`browser.deny`: address ranges and ports) is refused for every host as well.
 
 The check returns a :class:`Target` carrying the addresses it approved, so the caller can pin its
 connection to exactly those addresses and DNS rebinding between check and connect cannot slip
@@ -21,6 +22,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from urllib.parse import quote, urlsplit, urlunsplit
 
+from browser.deny import DenyList
 from browser.resolver import ResolutionError, Resolver
 
 IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
@@ -295,12 +297,17 @@ class AddressPolicy:
     loopback or private addresses; nothing may reach a cloud metadata address.
 
     ``own_endpoints`` are Pagecast's own listeners (address, port): never a target, even when
-    allow-listed, so the service cannot be pointed at its own API or metrics.
+    allow-listed, so the service cannot be pointed at its own API or metrics. ``deny`` is the
+    operator's deny list: its ports and address ranges are refused for every host too.
     """
 
     def __init__(
-        self, allow_hosts: Iterable[str] = (), own_endpoints: Iterable[tuple[str, int]] = ()
+        self,
+        allow_hosts: Iterable[str] = (),
+        own_endpoints: Iterable[tuple[str, int]] = (),
+        deny: DenyList | None = None,
     ) -> None:
+        self.deny = deny or DenyList()
         self._allowed = frozenset(
             _parse_allow_entry(entry) for entry in allow_hosts if entry.strip()
         )
@@ -322,6 +329,11 @@ class AddressPolicy:
         :class:`ResolutionError`. Address literals are judged without calling ``resolver``.
         """
         normalised, scheme, host, port, literal = normalise_url(url)
+        if self.deny.port_denied(port):
+            raise URLRefusedError(
+                Refusal.address_not_allowed,
+                f"port {port} is on the operator's deny list, which Pagecast does not fetch",
+            )
         listed = self.is_listed(host, port)
         if literal is not None:
             addresses: list[IPAddress] = [literal]
@@ -333,6 +345,8 @@ class AddressPolicy:
                     Refusal.address_not_allowed, f"{host}:{port} is Pagecast itself"
                 )
             reason = refusal_reason(address, allow_private=listed)
+            if reason is None and self._denied(address):
+                reason = "an address on the operator's deny list"
             if reason is not None:
                 verb = "is" if literal is not None else "resolves to"
                 raise URLRefusedError(
@@ -347,6 +361,10 @@ class AddressPolicy:
             addresses=tuple(str(address) for address in addresses),
             listed=listed,
         )
+
+    def _denied(self, address: IPAddress) -> bool:
+        embedded = embedded_ipv4(address) if isinstance(address, ipaddress.IPv6Address) else []
+        return self.deny.address_denied(address, embedded)
 
     def _is_own(self, address: IPAddress, port: int) -> bool:
         bound = self._own.get(port)

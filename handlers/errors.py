@@ -67,6 +67,13 @@ KINDS: dict[str, ErrorKind] = {
         "validation",
         "a valid API key is required (app_id, api-key, X-API-Key or Authorization: Bearer)",
     ),
+    "conflicting_keys": ErrorKind(
+        400,
+        "invalid_request",
+        -1007,
+        "validation",
+        "two different API keys in one request; send one key",
+    ),
     "forbidden": ErrorKind(403, "forbidden", -1001, "validation", "the plan does not include this"),
     "rate_limited": ErrorKind(429, "rate_limited", -1002, "validation", "too many requests"),
     "quota_exceeded": ErrorKind(

@@ -28,13 +28,16 @@ class ScreenshotHandler(ApiHandler):
     async def get(self, encoded_url: str | None = None) -> None:
         params = self.parse_params(ScreenshotParams)
         caller = self.caller
+        screenshots = self.services.screenshot_service
+        options, lowered = screenshots.options(ScreenshotOptions.of(params), params.sent)
+        for warning in lowered:
+            self.warn(warning)
         request = ScreenshotRequest(
             url=self.target(encoded_url, params.url),
             org=caller.org,
             org_id=caller.org_id,
-            options=ScreenshotOptions.of(params),
+            options=options,
         )
-        screenshots = self.services.screenshot_service
         shot = await screenshots.take(request)
         self.bill(shot.credits)
         self.log_fields.update(tier=shot.route, render="reused" if shot.image is None else "yes")

@@ -1,5 +1,6 @@
 """The ``[server]`` settings: the listeners and their public addresses, how requests are read
-(``strict_params``, ``xheaders``), shutdown, logging, and whether metrics name organizations."""
+(``strict_params``, ``xheaders``), shutdown, logging, whether metrics name organizations and the
+metrics listener's token."""
 
 from __future__ import annotations
 
@@ -20,10 +21,21 @@ class ServerSettings:
     metrics_host: str = setting("127.0.0.1", "Address the Prometheus metrics listener binds to.")
     metrics_port: int = setting(9108, "Port of the metrics listener (/metrics).", min=1, max=65535)
     metrics_org_labels: bool = setting(
-        True,
+        False,
         "Name the organization in the org label of per-organization metrics "
-        "(pagecast_credits_total). false: the label stays, with the value - for everyone, so "
-        "dashboards keep their queries and no customer name reaches the metrics.",
+        "(pagecast_credits_total). false (the default): the label stays, with the value - for "
+        "everyone, so every organization's credits add up in one series per endpoint, "
+        "dashboards keep their queries and no customer name reaches the metrics. true: one "
+        "series per organization and endpoint, named.",
+    )
+    metrics_token: str = setting(
+        "",
+        "Bearer token the metrics listener asks for: when set, /metrics answers 401 unless the "
+        "request sends Authorization: Bearer TOKEN (compared in constant time; the listener's "
+        "/healthz and /readyz stay open). Empty: /metrics is open to whoever reaches "
+        "metrics_host:metrics_port. Prefer the environment variable "
+        "PAGECAST_SERVER_METRICS_TOKEN to writing it here.",
+        secret=True,
     )
     base_url: str = setting(
         "", "Public URL of the API, used in links such as screenshotUrl. Empty: http://host:port."

@@ -1,14 +1,17 @@
-"""Prometheus metrics of the use cases, declared once: credits billed and requests refused by the
-rate limit (by endpoint, and credits by organization unless ``server.metrics_org_labels`` is
-off), and webhook deliveries. Never a URL or a key in a label. The HTTP layer's metrics are in
-:mod:`handlers.metrics`, the browser's in ``browser/*/metrics.py``."""
+"""Prometheus metrics of the use cases, declared once: credits billed (by endpoint and
+organization, named only when ``server.metrics_org_labels`` is on), requests refused by the rate
+limit (by endpoint), and webhook deliveries. Never a URL or a key in a label. The HTTP layer's
+metrics are in :mod:`handlers.metrics`, the browser's in ``browser/*/metrics.py``."""
 
 from __future__ import annotations
 
 from prometheus_client import Counter
 
 CREDITS = Counter(
-    "pagecast_credits_total", "Credits billed, by endpoint and organization.", ["endpoint", "org"]
+    "pagecast_credits_total",
+    "Credits billed, by endpoint and organization (org is - for every organization unless "
+    "server.metrics_org_labels is on).",
+    ["endpoint", "org"],
 )
 RATE_LIMITED = Counter(
     "pagecast_rate_limited_total", "Requests refused by the per-key rate limit.", ["endpoint"]

@@ -207,6 +207,21 @@ def _postgres(
     )
 
 
+def local_folders(settings: StoreSettings, images_on_disk: bool) -> list[Path]:
+    """The folders of this host the store writes to: the data folder, the SQLite file's folder
+    when the database is one elsewhere, and the screenshot images' folder when they are kept on
+    the filesystem (for readiness' free-space check)."""
+    folders = [Path(settings.data_dir)]
+    url = settings.database_url.strip()
+    scheme, separator, rest = url.partition("://")
+    if separator and scheme.lower() == "sqlite":
+        path = rest[1:] if rest.startswith("/") else rest
+        folders.append(Path(path).parent)
+    if images_on_disk:
+        folders.append(Path(settings.data_dir) / "screenshots")
+    return folders
+
+
 def describe_url(url: str, data_dir: str) -> str:
     """The database location for logs and messages, without any password."""
     url = url.strip()

@@ -129,7 +129,8 @@ def farm(io_loop: Any, settings: Settings, request: pytest.FixtureRequest) -> It
 def running_farm(io_loop: Any, settings: Settings) -> Iterator[Farm]:
     """A started farm whose pages leave through the egress guard, as in the server (modules that
     need Chromium override the ``farm`` fixture with it)."""
-    guard = EgressGuard(AddressPolicy(settings.fetch.allow_hosts), limits=egress_limits(settings))
+    policy = AddressPolicy(settings.fetch.allow_hosts, deny=settings.fetch.deny_list())
+    guard = EgressGuard(policy, limits=egress_limits(settings))
     io_loop.run_sync(guard.start)
     farm = Farm(settings.farm, egress_urls=egress_lanes({"direct": guard}, settings))
     io_loop.run_sync(farm.start, timeout=60)

@@ -86,6 +86,11 @@ class Admission:
         self._on_change = on_change
 
     @property
+    def full(self) -> bool:
+        """Whether every page slot is held (by a request, or by background work on its page)."""
+        return self._pages.locked()
+
+    @property
     def organizations(self) -> int:
         """Organizations with a request holding or waiting for its share."""
         return len(self._orgs)

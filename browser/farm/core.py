@@ -186,6 +186,7 @@ class Farm:
             "background_pages": self._background(),
             "filling": any(browser.filling for browser in list(self._supervisor.browsers)),
             "max_pages": self.settings.max_pages,
+            "slots_full": self._admission.full,
             "queue_length": self._admission.waiting,
             "org_queue_length": self._admission.org_waiting,
             "presets": {

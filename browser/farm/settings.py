@@ -171,6 +171,14 @@ class FarmSettings:
         min=1,
         max=86_400,
     )
+    max_navigation_timeout: float = setting(
+        60.0,
+        "Most seconds a request may ask a page to take to load (the screenshot endpoint's "
+        "navigationTimeout, 1 to 60 s): a request asking more is given this much, and told so "
+        "in X-Pagecast-Warnings. The default is the parameter's own maximum.",
+        min=1,
+        max=60,
+    )
     ready_timeout: float = setting(
         5.0,
         "Most seconds a render waits after the page's load for it to be ready (the network "

@@ -59,7 +59,7 @@ class Fetcher:
         own_endpoints: Iterable[tuple[str, int]] = (),
     ) -> None:
         self.settings = settings
-        self.policy = AddressPolicy(settings.allow_hosts, own_endpoints)
+        self.policy = AddressPolicy(settings.allow_hosts, own_endpoints, settings.deny_list())
         self.resolver = resolver or system_resolver(settings.connect_timeout)
         self._client = CurlAsyncHTTPClient(force_instance=True, max_clients=settings.max_concurrent)
         # Waiting here rather than in the client's queue keeps queued fetches inside their deadline.

@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import ClassVar
 
+from browser.deny import DenyList, deny_problems
 from browser.fetch.charset import (
     HTML_TYPES,
     SNIFFED_TYPES,
@@ -27,6 +28,18 @@ class FetchSettings:
         "Hosts (name or address, optionally host:port) the SSRF guard lets through even when they "
         "resolve to loopback or private addresses. Empty in production; tests use it to reach "
         "127.0.0.1. Cloud metadata addresses stay refused for every host.",
+    )
+    deny_networks: list[str] = setting(
+        [],
+        "Address ranges (CIDR, such as 10.20.0.0/16 or 2001:db8::/32, or single addresses) no "
+        "outbound request may reach, beside the built-in SSRF rules: target pages and their "
+        "redirects, what the browser's pages load, webhooks and oEmbed providers. Refused for "
+        "every host, allow_hosts included, with the same error as other refused targets.",
+    )
+    deny_ports: list[str] = setting(
+        [],
+        "Ports (22) and port ranges (6000-6063) no outbound request may reach, on any host, "
+        "allow_hosts included; refused like deny_networks.",
     )
     connect_timeout: float = setting(
         5.0,
@@ -90,6 +103,14 @@ class FetchSettings:
         "Chrome/131.0.0.0 Safari/537.36",
         "User-Agent header sent to target sites.",
     )
+
+    def problems(self) -> list[str]:
+        """The deny list's entries that cannot be read."""
+        return deny_problems(self.deny_networks, self.deny_ports)
+
+    def deny_list(self) -> DenyList:
+        """The operator's deny list (:mod:`browser.deny`) of these settings."""
+        return DenyList.parse(self.deny_networks, self.deny_ports)
 
 
 class FetchError(StrEnum):

@@ -306,10 +306,13 @@ def build_openapi(base_url: str, frame_host: str = "") -> dict[str, Any]:
     }
     ready = {
         "get": {
-            "summary": "Readiness (database reachable, not draining)",
+            "summary": "Readiness (database, browser, disk, memory, farm load, not draining)",
             "responses": {
                 "200": {"description": "Ready."},
-                "503": {"description": "Not ready."},
+                "503": {
+                    "description": "Not ready: failed lists the checks that failed (database, "
+                    "farm, draining, disk, memory, farm_capacity) and reasons says why, each."
+                },
             },
         }
     }

@@ -67,7 +67,8 @@ class ScreenshotParams(Params):
     )
     navigationTimeout: float = param(  # noqa: N815 (the SPEC names it so)
         "number",
-        "Milliseconds the page may take to load.",
+        "Milliseconds the page may take to load; more than the server allows "
+        "(farm.max_navigation_timeout) is lowered to that, with a warning.",
         30000,
         minimum=1000,
         maximum=60000,

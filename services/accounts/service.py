@@ -110,7 +110,7 @@ class AccountService:
         plans: Mapping[str, PlanSettings],
         credits: CreditSettings,
         *,
-        org_labels: Callable[[], bool] = lambda: True,
+        org_labels: Callable[[], bool] = lambda: False,
     ) -> None:
         self.store = store
         self.plans = plans

@@ -12,7 +12,8 @@ from __future__ import annotations
 import enum
 import hashlib
 import json
-from dataclasses import dataclass
+from collections.abc import Collection
+from dataclasses import dataclass, replace
 from typing import Any
 
 from browser.farm.types import (
@@ -106,6 +107,23 @@ class ScreenshotOptions:
 
 _PARAMETER_NAMES = {"navigation_timeout": "navigationTimeout"}
 """Options whose parameter has another name."""
+
+
+def within_limits(
+    options: ScreenshotOptions, max_navigation_ms: float, asked: Collection[str] = ()
+) -> tuple[ScreenshotOptions, list[str]]:
+    """``options`` within the server's limits (a navigation timeout above ``max_navigation_ms``
+    is lowered to it), and a warning for each value the caller asked for (``asked`` names the
+    parameters it sent) that was lowered."""
+    if options.navigation_timeout <= max_navigation_ms:
+        return options, []
+    warnings = []
+    if "navigationTimeout" in asked:
+        warnings.append(
+            f"navigationTimeout: {options.navigation_timeout:g} ms is more than this server "
+            f"allows; {max_navigation_ms:g} ms is used"
+        )
+    return replace(options, navigation_timeout=max_navigation_ms), warnings
 
 
 @dataclass(frozen=True)

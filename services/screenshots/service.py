@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
+from collections.abc import Collection
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from urllib.parse import urlsplit
@@ -28,8 +29,10 @@ from services.screenshots.request import (
     CapturePlan,
     ScreenshotError,
     ScreenshotFailure,
+    ScreenshotOptions,
     ScreenshotRequest,
     capture_plan,
+    within_limits,
 )
 from services.target_guard import check_target
 from store.screenshots import ScreenshotRecord, ScreenshotStore
@@ -75,12 +78,22 @@ class ScreenshotService:
         proxies: ProxyPool,
         store: ScreenshotStore,
         credits: CreditSettings,
+        *,
+        max_navigation_ms: float = 60_000,
     ) -> None:
         self.fetcher = fetcher
         self.farm = farm
         self.proxies = proxies
         self.store = store
         self.credits = credits
+        self.max_navigation_ms = max_navigation_ms
+
+    def options(
+        self, options: ScreenshotOptions, asked: Collection[str] = ()
+    ) -> tuple[ScreenshotOptions, list[str]]:
+        """``options`` within the server's limits (``farm.max_navigation_timeout``), and what
+        the caller should be told about the values it asked for (``asked``) that were lowered."""
+        return within_limits(options, self.max_navigation_ms, asked)
 
     def check(self, request: ScreenshotRequest) -> CapturePlan:
         """The capture ``request`` asks for, its options checked against each other and the

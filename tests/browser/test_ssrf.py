@@ -16,6 +16,7 @@ import pytest
 import tornado.web
 
 import browser.fetch.hop
+from browser.deny import DenyList, deny_problems, parse_network, parse_ports
 from browser.fetch.client import Fetcher, FetchError, FetchSettings
 from browser.fetch.hop import Hop
 from browser.resolver import ResolutionError, Resolver, static_resolver, system_resolver
@@ -372,6 +373,49 @@ async def test_policy_check_returns_checked_addresses() -> None:
     ]
     with pytest.raises(ResolutionError):
         await policy.check("http://missing.example/", resolver)
+
+
+@pytest.mark.gen_test
+async def test_the_deny_list_refuses_ranges_and_ports_for_every_host() -> None:
+    deny = DenyList.parse(["104.16.0.0/16", "2606:4700::/32", "8.8.8.8"], ["25", "8000-8099"])
+    policy = AddressPolicy(["127.0.0.1", "104.16.9.9"], deny=deny)
+    resolver = static_resolver(
+        {"dual.example": ["93.184.216.34", "104.16.1.7"], "six.example": ["2606:4700::5"]}
+    )
+    refused_urls = [
+        "http://dual.example/",  # one of its addresses is denied
+        "http://six.example/",
+        "http://104.16.9.9/",  # allow-listed, and denied all the same
+        "http://8.8.8.8/",
+        "http://[::ffff:104.16.1.7]/",  # the mapped spelling of a denied address
+        "http://93.184.216.34:25/",  # a denied port on a public address
+        "http://127.0.0.1:8042/",  # a denied port on an allow-listed host
+        "https://93.184.216.34:8099/",
+    ]
+    for url in refused_urls:
+        with pytest.raises(URLRefusedError) as refused:
+            await policy.check(url, resolver)
+        assert refused.value.kind is Refusal.address_not_allowed, url
+        assert "deny list" in refused.value.message, url
+    for url in ("http://93.184.216.34:8100/", "http://127.0.0.1:7999/", "https://8.8.4.4/"):
+        assert (await policy.check(url, resolver)).url.startswith(url[:10])
+    # The built-in rules still come first and keep their own words.
+    with pytest.raises(URLRefusedError) as refused:
+        await policy.check("http://169.254.169.254/", resolver)
+    assert "metadata" in refused.value.message
+
+
+def test_deny_list_entries_are_read_or_reported() -> None:
+    assert parse_network("10.1.2.3/8") == ipaddress.ip_network("10.0.0.0/8")
+    assert parse_ports(" 6000 - 6063 ") == (6000, 6063)
+    assert parse_ports("22") == (22, 22)
+    problems = deny_problems(["10.0.0.0/33", "not-a-range", "fd00::/8"], ["0", "90-80", "x", "443"])
+    assert len(problems) == 5 and all(
+        problem.startswith("fetch: invalid deny_") for problem in problems
+    )
+    assert not DenyList.parse([], [" "])
+    settings = FetchSettings(deny_networks=["300.1.1.1/8"], deny_ports=["65536"])
+    assert len(settings.problems()) == 2
 
 
 @pytest.mark.gen_test

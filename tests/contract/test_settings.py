@@ -139,3 +139,16 @@ def test_broken_toml_is_a_settings_error(tmp_path: Path) -> None:
     path.write_text("[server\n")
     with pytest.raises(SettingsError):
         load_settings(path, environ={})
+
+
+def test_an_unreadable_deny_list_entry_stops_the_start(tmp_path: Path) -> None:
+    path = tmp_path / "deny.toml"
+    path.write_text('[fetch]\ndeny_networks = ["10.0.0.0/8", "10.0.0.0/40"]\ndeny_ports = ["22"]\n')
+    with pytest.raises(SettingsError) as info:
+        load_settings(path, environ={"PAGECAST_FETCH_DENY_PORTS": "22,7000-6000"})
+    text = "\n".join(info.value.problems)
+    assert "'10.0.0.0/40'" in text and "'7000-6000'" in text and len(info.value.problems) == 2
+    path.write_text('[fetch]\ndeny_networks = ["10.0.0.0/8", "fd00::/8"]\ndeny_ports = ["22"]\n')
+    loaded = load_settings(path, environ={"PAGECAST_FETCH_DENY_PORTS": "22,6000-6063"})
+    assert loaded.fetch.deny_ports == ["22", "6000-6063"]
+    assert loaded.fetch.deny_list().port_denied(6010)

@@ -1,7 +1,8 @@
 """Hostile clients against real listeners (made by ``make_server``, as ``server.py`` makes them):
 a flood of unknown keys never locks a valid key out of its own address, presented keys are taken
 as sent (never trimmed), an over-long key and an over-long request head are answered rather than
-dropped, and the metrics can leave organizations unnamed."""
+dropped, and the metrics name organizations only when configured and ask for their token when one
+is set."""
 
 from __future__ import annotations
 
@@ -312,22 +313,54 @@ async def _billed_markdown_and_metrics(
 
 
 @pytest.mark.gen_test(timeout=60)
-async def test_metrics_name_organizations_by_default(services: Services, site: Origin) -> None:
-    assert services.settings.server.metrics_org_labels is True
+async def test_metrics_leave_organizations_unnamed_by_default(
+    services: Services, site: Origin
+) -> None:
+    assert services.settings.server.metrics_org_labels is False
+    _, before = await _billed_markdown_and_metrics(services, site, "hidden-org-a")
+    exposition, after = await _billed_markdown_and_metrics(services, site, "hidden-org-b")
+    # Both organizations' credits add up in the one series the label keeps.
+    assert after(HIDDEN_ORG) == before(HIDDEN_ORG) + 1
+    assert "hidden-org" not in exposition
+
+
+@pytest.mark.gen_test(timeout=60)
+async def test_metrics_name_organizations_when_configured(services: Services, site: Origin) -> None:
+    services.settings.server.metrics_org_labels = True
     exposition, credits = await _billed_markdown_and_metrics(services, site, "named-org")
     assert credits("named-org") >= 1
     assert 'org="named-org"' in exposition
 
 
 @pytest.mark.gen_test(timeout=60)
-async def test_metrics_org_labels_off_keep_the_label_with_one_value(
-    services: Services, site: Origin
-) -> None:
-    services.settings.server.metrics_org_labels = False
-    _, before = await _billed_markdown_and_metrics(services, site, "hidden-org-a")
-    exposition, after = await _billed_markdown_and_metrics(services, site, "hidden-org-b")
-    assert after(HIDDEN_ORG) == before(HIDDEN_ORG) + 1
-    assert "hidden-org" not in exposition
+async def test_the_metrics_token_is_asked_for_when_set(services: Services) -> None:
+    metrics = listen(make_metrics_app(services))
+    try:
+        # No token set: open, as before.
+        assert (await get(metrics.url("/metrics"))).code == 200
+        token = "s3cret-scrape-token"
+        services.settings.server.metrics_token = token
+        for headers in (
+            {},
+            {"Authorization": "Bearer wrong-token"},
+            {"Authorization": f"Bearer {token}x"},
+            {"Authorization": f"Basic {token}"},
+            {"Authorization": token},
+            {"X-API-Key": token},
+        ):
+            refused = await get(metrics.url("/metrics"), headers=headers)
+            message = oembed_error(refused, 401, "unauthorized")
+            assert "Authorization: Bearer" in message and token not in message
+            assert refused.headers["WWW-Authenticate"].startswith("Bearer")
+            assert b"pagecast_requests_total" not in refused.body
+        answered = await get(metrics.url("/metrics"), headers={"Authorization": f"Bearer {token}"})
+        assert answered.code == 200 and b"pagecast_requests_total" in answered.body
+        lower = await get(metrics.url("/metrics"), headers={"Authorization": f"bearer {token}"})
+        assert lower.code == 200
+        # The listener's probes stay open.
+        assert (await get(metrics.url("/healthz"))).code == 200
+    finally:
+        await metrics.close()
 
 
 def test_a_flood_of_unknown_keys_never_pushes_known_keys_out_of_the_cache() -> None:

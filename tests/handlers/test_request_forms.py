@@ -14,6 +14,7 @@ from urllib.parse import quote
 import pytest
 import tornado.web
 from tornado.httpclient import AsyncHTTPClient, HTTPResponse
+from tornado.httputil import HTTPHeaders
 
 from app.config import Settings
 from app.services import Services
@@ -176,6 +177,56 @@ async def test_the_key_in_any_of_its_headers(http_client, base_url, site, key) -
     refused = await get(http_client, url, Authorization=f"Basic {key}")
     body = assert_markdown_error(refused, 401, -1000)
     assert "Authorization: Bearer" in body["error"]["message"]
+
+
+@pytest.mark.gen_test(timeout=30)
+async def test_two_different_keys_are_refused_and_one_key_twice_is_not(
+    http_client, base_url, site, key, services
+) -> None:
+    other = services.store.create_key("other-org", "free").key
+    page = site.url("/page")
+    url = markdown_url(base_url, page)
+    # The same key in every place it may come from is one key.
+    same = await get(
+        http_client,
+        markdown_url(base_url, page, app_id=key),
+        **{"api-key": key, "X-API-Key": key, "Authorization": f"Bearer {key}"},
+    )
+    assert same.code == 200 and same.body.startswith(b"# Echo page")
+    pairs = [
+        (markdown_url(base_url, page, app_id=key), {"X-API-Key": other}),
+        (markdown_url(base_url, page, app_id=key), {"Authorization": f"Bearer {other}"}),
+        (url, {"api-key": key, "X-API-Key": other}),
+        (url, {"api-key": key, "Authorization": f"bearer {other}"}),
+        (markdown_url(base_url, page, app_id=key), {"api-key": "pc_not_a_key_at_all"}),
+        (f"{markdown_url(base_url, page, app_id=key)}&app_id={other}", {}),
+    ]
+    for target, headers in pairs:
+        refused = await get(http_client, target, **headers)
+        body = assert_markdown_error(refused, 400, -1007)
+        message = body["error"]["message"]
+        assert "two different API keys" in message, message
+        assert key not in message and other not in message
+        assert refused.headers["X-BILLING-REQUESTS"] == "0"
+        assert "X-RateLimit-Limit" not in refused.headers  # refused before the key was looked up
+    # The oEmbed shape (and the screenshot endpoint's) says invalid_request.
+    oembed = f"{base_url}/api/3.0/oembed?url={quote(page)}&app_id={key}"
+    refused = await get(http_client, oembed, Authorization=f"Bearer {other}")
+    assert refused.code == 400
+    error = json.loads(refused.body)["error"]
+    assert error["code"] == "invalid_request" and error["stage"] == "validation"
+    assert "two different API keys" in error["message"]
+    # Two header lines of one name with different keys are two keys as well.
+    lines = HTTPHeaders()
+    lines.add("X-API-Key", key)
+    lines.add("X-API-Key", other)
+    refused = await http_client.fetch(url, raise_error=False, headers=lines)
+    assert_markdown_error(refused, 400, -1007)
+    # A credential of another scheme is not a key: the app_id's key is used alone.
+    basic = await get(
+        http_client, markdown_url(base_url, page, app_id=key), Authorization="Basic dXNlcjpwdw=="
+    )
+    assert basic.code == 200
 
 
 @pytest.mark.gen_test(timeout=30)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import io
 import json
+import time
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -458,3 +459,40 @@ async def test_format_rules(http_client, base_url, origin, key) -> None:
     )
     assert_error(response, body, 400, "invalid_request")
     assert "device pixels" in body["error"]["message"]
+
+
+@pytest.mark.chromium
+@pytest.mark.gen_test(timeout=90)
+async def test_a_navigation_timeout_above_the_cap_is_lowered_and_said(
+    http_client, base_url, origin, key, services
+) -> None:
+    services.settings.farm.max_navigation_timeout = 2.0
+    # Asked for 50 s: captured within 2 s, and told so (the header and the JSON's warnings).
+    response, body = await shot(
+        http_client, base_url, origin.url("/plain"), key, navigationTimeout="50000"
+    )
+    assert response.code == 200, body
+    header = response.headers["X-Pagecast-Warnings"]
+    assert "navigationTimeout: 50000 ms is more than this server allows; 2000 ms is used" in header
+    assert body["warnings"] == [header]
+    # A page that never loads fails after the cap, not after the 60 s asked for; the error says
+    # why too.
+    started = time.monotonic()
+    response, body = await shot(
+        http_client, base_url, origin.url("/hang"), key, navigationTimeout="60000"
+    )
+    assert_error(response, body, 504, "navigation_timeout")
+    assert time.monotonic() - started < 15
+    assert "2000 ms is used" in response.headers["X-Pagecast-Warnings"]
+    # Within the cap, and the default left unsent (30 s, lowered without a word): no warning.
+    for params in ({"navigationTimeout": "1500"}, {}):
+        response, body = await shot(
+            http_client, base_url, origin.url("/plain"), key, cache_ok="false", **params
+        )
+        assert response.code == 200, body
+        assert "X-Pagecast-Warnings" not in response.headers and "warnings" not in body
+    # Out of the parameter's own range is still a validation error, whatever the cap.
+    response, body = await shot(
+        http_client, base_url, origin.url("/plain"), key, navigationTimeout="90000"
+    )
+    assert_error(response, body, 400, "invalid_request")
