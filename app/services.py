@@ -327,7 +327,14 @@ def start_jobs(services: Services) -> None:
 
     def notify(job: ActiveJob, event: dict[str, Any]) -> None:
         if job.webhook_url and job.webhook_secret:
-            sender.spawn(job.webhook_url, job.webhook_secret, event, event_id=event["event_id"])
+            sender.spawn(
+                job.webhook_url,
+                job.webhook_secret,
+                event,
+                event_id=event["event_id"],
+                owner=job.org,
+                droppable=event["event"] == "page",
+            )
 
     runner = JobRunner(
         services.store,

@@ -19,11 +19,11 @@ RATE_LIMITED = Counter(
 
 WEBHOOK_DELIVERIES = Counter(
     "pagecast_webhook_deliveries",
-    "Webhook events, by outcome: delivered, or given up (failed).",
+    "Webhook events, by outcome: delivered, given up (failed), or dropped (too many pending).",
     ["outcome"],
 )
 WEBHOOK_ATTEMPTS = Counter("pagecast_webhook_attempts", "Webhook POSTs sent, retries included.")
-for _outcome in ("delivered", "failed"):
+for _outcome in ("delivered", "failed", "dropped"):
     WEBHOOK_DELIVERIES.labels(_outcome)
 
 # The org label's value for everyone when organizations are not to be named in metrics.

@@ -9,8 +9,9 @@ Public API:
   - ``await sender.deliver(url, secret, event, event_id=None) -> DeliveryResult``: POST
     ``event`` (a JSON-able dict) to ``url``; returns when it was delivered or given up. Never
     raises for the receiver's or the network's failures.
-  - ``sender.spawn(url, secret, event, event_id=None) -> asyncio.Task[DeliveryResult]``: the
-    same in the background, the task kept until it ends; ``await sender.drain(seconds)`` waits
+  - ``sender.spawn(url, secret, event, event_id=None, owner=, droppable=) -> Task | None``: the
+    same in the background, the task kept until it ends (a ``droppable`` event is dropped when
+    its owner has ``max_pending_per_org`` pending); ``await sender.drain(seconds)`` waits
     for those still running (at shutdown), cancelling what is left after ``seconds``.
   - ``await sender.refusal(url) -> str | None``: why the SSRF guard would refuse ``url`` (or a
     malformed URL), None when it may be called: check a webhook URL when a job is submitted.
@@ -38,6 +39,7 @@ other answers are final at once.
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import hashlib
 import hmac
@@ -47,10 +49,12 @@ import random
 import time
 import uuid
 from dataclasses import dataclass
+from functools import partial
 from typing import Any, ClassVar
 
 from browser.fetch.client import Fetcher, FetchError, FetchResult
 from browser.ssrf import URLRefusedError
+from services.fair import FairSlots
 from services.metrics import WEBHOOK_ATTEMPTS, WEBHOOK_DELIVERIES
 from settings.fields import setting
 
@@ -97,6 +101,20 @@ class WebhookSettings:
     concurrency: int = setting(
         32, "Webhook POSTs in flight at once, for the whole process.", min=1, max=1000
     )
+    org_concurrency: int = setting(
+        8,
+        "Most of those one organization's events hold at once (a hanging receiver holds at "
+        "most these); a freed slot goes to the organization holding the fewest.",
+        min=1,
+        max=1000,
+    )
+    max_pending_per_org: int = setting(
+        1_000,
+        "Page events of one organization waiting or being delivered in this process; beyond "
+        "it a page event is dropped (logged and counted as dropped; the job's results still "
+        "hold the page). A job's end event is always sent.",
+        min=1,
+    )
 
 
 @dataclass
@@ -132,8 +150,9 @@ class WebhookSender:
     def __init__(self, fetcher: Fetcher, settings: WebhookSettings) -> None:
         self.fetcher = fetcher
         self.settings = settings
-        self._slots = asyncio.Semaphore(settings.concurrency)
+        self._slots = FairSlots(settings.concurrency, settings.org_concurrency)
         self._tasks: set[asyncio.Task[DeliveryResult]] = set()
+        self._pending: collections.Counter[str] = collections.Counter()
 
     async def refusal(self, url: str) -> str | None:
         """Why ``url`` may not be a webhook (a message safe to show), or None."""
@@ -146,16 +165,23 @@ class WebhookSender:
         return None
 
     async def deliver(
-        self, url: str, secret: str, event: dict[str, Any], event_id: str | None = None
+        self,
+        url: str,
+        secret: str,
+        event: dict[str, Any],
+        event_id: str | None = None,
+        *,
+        owner: str = "",
     ) -> DeliveryResult:
-        """POST ``event`` to ``url`` until it is delivered or given up."""
+        """POST ``event`` to ``url`` until it is delivered or given up, in ``owner``'s share of
+        the delivery slots."""
         started = time.monotonic()
         deadline = started + self.settings.max_seconds
         result = DeliveryResult(False, 0, event_id or uuid.uuid4().hex)
         body = encode_event(event)
         while True:
             result.attempts += 1
-            answer = await self._attempt(url, secret, body, result, deadline)
+            answer = await self._attempt(url, secret, body, result, deadline, owner)
             if answer is not None:
                 result.status = answer.status
                 result.delivered = answer.status is not None and 200 <= answer.status < 300
@@ -181,13 +207,41 @@ class WebhookSender:
         return result
 
     def spawn(
-        self, url: str, secret: str, event: dict[str, Any], event_id: str | None = None
-    ) -> asyncio.Task[DeliveryResult]:
-        """:meth:`deliver` in a background task, kept until it ends."""
-        task = asyncio.create_task(self.deliver(url, secret, event, event_id))
+        self,
+        url: str,
+        secret: str,
+        event: dict[str, Any],
+        event_id: str | None = None,
+        *,
+        owner: str = "",
+        droppable: bool = False,
+    ) -> asyncio.Task[DeliveryResult] | None:
+        """:meth:`deliver` in a background task, kept until it ends; None when the event is
+        ``droppable`` and ``owner`` already has ``max_pending_per_org`` events pending here
+        (the event is dropped, logged and counted)."""
+        if droppable and self._pending[owner] >= self.settings.max_pending_per_org:
+            WEBHOOK_DELIVERIES.labels("dropped").inc()
+            log.warning(
+                "webhook event %s dropped: %d events of its organization are pending",
+                event_id,
+                self._pending[owner],
+            )
+            return None
+        self._pending[owner] += 1
+        task = asyncio.create_task(self.deliver(url, secret, event, event_id, owner=owner))
         self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
+        task.add_done_callback(partial(self._ended, owner))
         return task
+
+    def pending(self, owner: str) -> int:
+        """Events of ``owner`` waiting or being delivered in this process."""
+        return self._pending[owner]
+
+    def _ended(self, owner: str, task: asyncio.Task[DeliveryResult]) -> None:
+        self._tasks.discard(task)
+        self._pending[owner] -= 1
+        if self._pending[owner] <= 0:
+            del self._pending[owner]
 
     async def drain(self, seconds: float) -> None:
         """Wait for the spawned deliveries, at most ``seconds``; cancel those still running."""
@@ -201,13 +255,20 @@ class WebhookSender:
             with contextlib.suppress(asyncio.CancelledError):
                 await task
 
-    async def _attempt(
-        self, url: str, secret: str, body: bytes, result: DeliveryResult, deadline: float
+    async def _attempt(  # noqa: PLR0917 (one attempt of deliver, spelled out)
+        self,
+        url: str,
+        secret: str,
+        body: bytes,
+        result: DeliveryResult,
+        deadline: float,
+        owner: str,
     ) -> FetchResult | None:
-        """One POST; None when no slot freed up before the deadline."""
+        """One POST in one of ``owner``'s slots; None when none freed up before the
+        deadline."""
         try:
             async with asyncio.timeout(max(deadline - time.monotonic(), 0)):
-                await self._slots.acquire()
+                await self._slots.acquire(owner)
         except TimeoutError:
             result.error = FetchError.timeout.value
             return None
@@ -225,7 +286,7 @@ class WebhookSender:
             limit = min(time.monotonic() + self.settings.timeout, deadline)
             return await self.fetcher.post(url, body, headers=headers, deadline=limit)
         finally:
-            self._slots.release()
+            self._slots.release(owner)
 
     def _again(self, answer: FetchResult | None, attempts: int, deadline: float) -> bool:
         """Whether another attempt may help and is still allowed."""

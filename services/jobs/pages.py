@@ -4,6 +4,7 @@ sent to the webhook, and the links a crawl queues from it."""
 
 from __future__ import annotations
 
+import json
 import logging
 from collections.abc import Callable
 from typing import Any
@@ -87,14 +88,33 @@ class PageWork:
         return Outcome(False, {"url": claim.url, "error": error})
 
 
-def page_event(job: ActiveJob, recorded: Recorded, outcome: Outcome) -> dict[str, Any]:
-    """The webhook event of a page of ``job`` recorded as ``recorded``."""
-    return {
+EVENT_FIELDS = ("url", "final_url", "status_code", "metadata", "error")
+"""What a page event keeps of a result too large to carry: where the page was and what it is."""
+
+
+def page_event(
+    job: ActiveJob, recorded: Recorded, outcome: Outcome, max_result_bytes: int
+) -> dict[str, Any]:
+    """The webhook event of a page of ``job`` recorded as ``recorded``: with its whole result
+    when that is at most ``max_result_bytes`` of JSON; else with the result's URL, metadata or
+    error, and ``result_url``, the job's results from this page on (``limit=1``: this one)."""
+    event: dict[str, Any] = {
         "event": "page",
         "event_id": f"{job.id}-{recorded.seq}",
         "job_id": job.id,
         "seq": recorded.seq,
         "status": "done" if outcome.ok else "failed",
         "credits": outcome.credits if outcome.ok else 0,
-        "result": outcome.result,
     }
+    size = len(json.dumps(outcome.result, ensure_ascii=False, separators=(",", ":")).encode())
+    if size <= max_result_bytes:
+        event["result"] = outcome.result
+        return event
+    kept = {name: outcome.result[name] for name in EVENT_FIELDS if name in outcome.result}
+    event.update(
+        result=kept,
+        result_omitted=True,
+        result_bytes=size,
+        result_url=f"/api/3.0/jobs/{job.id}?cursor={recorded.seq - 1}&limit=1",
+    )
+    return event

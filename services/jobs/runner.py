@@ -347,7 +347,8 @@ class JobRunner:
         if recorded.queued:
             self._wake.set()
         if self.notify is not None and job.webhook_url:
-            self.notify(job, page_event(job, recorded, outcome))
+            event = page_event(job, recorded, outcome, self.settings.event_result_bytes)
+            self.notify(job, event)
         if recorded.ended is not None:
             self._ended(job, recorded.ended)
 

@@ -98,6 +98,12 @@ class JobSettings:
         "one result, however large): the cursor reads on.",
         min=1_000,
     )
+    event_result_bytes: int = setting(
+        256_000,
+        "Largest result (bytes of JSON) a page's webhook event carries whole; a larger one "
+        "is sent as its URL, metadata or error and a result_url to read it from.",
+        min=0,
+    )
     shutdown_timeout: float = setting(
         10.0,
         "Seconds the pages in flight may take to finish at shutdown; the rest go back to the "

@@ -193,3 +193,39 @@ async def test_background_deliveries_are_drained(
     slow = sender.spawn(receiver.url("/slow"), SECRET, {"n": 9})
     await sender.drain(0.1)
     assert slow.cancelled()
+
+
+@pytest.mark.gen_test(timeout=20)
+async def test_a_hanging_receiver_holds_only_its_organizations_share_of_the_slots(
+    fetcher: Fetcher, receiver: Origin, received: Received
+) -> None:
+    # Four slots, two per organization: twenty events to a receiver that takes 2 s each hold
+    # two; another organization's event is delivered at once.
+    sender = WebhookSender(fetcher, quick(concurrency=4, org_concurrency=2, timeout=5.0))
+    for n in range(20):
+        sender.spawn(receiver.url("/slow"), SECRET, {"n": n}, owner="hog")
+    await asyncio.sleep(0.2)
+    started = time.monotonic()
+    result = await sender.deliver(receiver.url("/fast"), SECRET, {"n": "v"}, owner="victim")
+    assert result.delivered and time.monotonic() - started < 1.0
+    assert len(received.on("slow")) == 2
+    await sender.drain(0.1)
+
+
+@pytest.mark.gen_test(timeout=20)
+async def test_page_events_beyond_the_pending_bound_are_dropped_and_counted(
+    fetcher: Fetcher, receiver: Origin, received: Received
+) -> None:
+    sender = WebhookSender(fetcher, quick(max_pending_per_org=2, timeout=5.0))
+    kept = [
+        sender.spawn(receiver.url("/slow"), SECRET, {"n": n}, owner="a", droppable=True)
+        for n in range(3)
+    ]
+    assert kept[0] is not None and kept[1] is not None and kept[2] is None
+    assert sender.pending("a") == 2
+    end = sender.spawn(receiver.url("/slow"), SECRET, {"end": 1}, owner="a")
+    assert end is not None  # a job's end event is always sent
+    other = sender.spawn(receiver.url("/hook"), SECRET, {"n": 0}, owner="b", droppable=True)
+    assert other is not None and (await other).delivered
+    await sender.drain(5.0)
+    assert sender.pending("a") == 0

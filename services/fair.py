@@ -1,0 +1,109 @@
+"""Slots shared fairly between owners (organizations): a semaphore whose free slot goes to the
+waiting owner holding the fewest, and of which one owner may hold at most a share.
+
+- ``capacity`` slots in all; an owner may hold at most ``per_owner`` of them at once, so that
+  one owner alone (a hanging webhook receiver, say) never takes every slot before another
+  arrives;
+- a slot that frees goes to the waiting owner with the fewest held (then the one waiting
+  longest), not to whoever asked first: an owner with a long queue does not delay another's
+  first request;
+- unused capacity is not reserved: an owner alone may use up to ``per_owner`` slots.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+import contextlib
+import itertools
+from collections.abc import AsyncIterator
+
+
+class FairSlots:
+    """See the module docstring. Use on one event loop."""
+
+    def __init__(self, capacity: int, per_owner: int) -> None:
+        self.capacity = capacity
+        self.per_owner = max(1, min(per_owner, capacity))
+        self._held: collections.Counter[str] = collections.Counter()
+        self._waiting: dict[str, collections.deque[tuple[int, asyncio.Future[None]]]] = {}
+        self._order = itertools.count()
+
+    @property
+    def in_use(self) -> int:
+        """Slots held now."""
+        return sum(self._held.values())
+
+    def held(self, owner: str) -> int:
+        """Slots ``owner`` holds now."""
+        return self._held[owner]
+
+    def waiting(self, owner: str | None = None) -> int:
+        """Requests waiting for a slot: ``owner``'s, or everyone's."""
+        if owner is not None:
+            return len(self._waiting.get(owner, ()))
+        return sum(len(queue) for queue in self._waiting.values())
+
+    @contextlib.asynccontextmanager
+    async def slot(self, owner: str) -> AsyncIterator[None]:
+        """Hold one of ``owner``'s slots for the block (cancellable while waiting; wrap it in
+        ``asyncio.timeout`` to bound the wait)."""
+        await self.acquire(owner)
+        try:
+            yield
+        finally:
+            self.release(owner)
+
+    async def acquire(self, owner: str) -> None:
+        """Wait for a slot for ``owner``."""
+        if not self._waiting and self._may_take(owner):
+            self._held[owner] += 1
+            return
+        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        entry = (next(self._order), future)
+        self._waiting.setdefault(owner, collections.deque()).append(entry)
+        self._grant()
+        try:
+            await future
+        except asyncio.CancelledError:
+            if future.done() and not future.cancelled():
+                self.release(owner)  # granted as it was cancelled: give the slot on
+            else:
+                self._forget(owner, entry)
+            raise
+
+    def release(self, owner: str) -> None:
+        """Give back one of ``owner``'s slots; it goes to the fairest waiter."""
+        self._held[owner] -= 1
+        if self._held[owner] <= 0:
+            del self._held[owner]
+        self._grant()
+
+    def _may_take(self, owner: str) -> bool:
+        return self.in_use < self.capacity and self._held[owner] < self.per_owner
+
+    def _grant(self) -> None:
+        """Hand free slots to waiters: the owner holding the fewest first, then the oldest."""
+        while self.in_use < self.capacity:
+            ready = [
+                (self._held[owner], queue[0][0], owner)
+                for owner, queue in self._waiting.items()
+                if queue and self._held[owner] < self.per_owner
+            ]
+            if not ready:
+                return
+            _, _, owner = min(ready)
+            _, future = self._waiting[owner].popleft()
+            if not self._waiting[owner]:
+                del self._waiting[owner]
+            if future.done():  # its waiter was cancelled and has not run yet
+                continue
+            self._held[owner] += 1
+            future.set_result(None)
+
+    def _forget(self, owner: str, entry: tuple[int, asyncio.Future[None]]) -> None:
+        queue = self._waiting.get(owner)
+        if queue is not None and entry in queue:
+            queue.remove(entry)
+            if not queue:
+                del self._waiting[owner]

@@ -1,0 +1,70 @@
+"""Fair slots: a free slot goes to the waiting owner holding the fewest, one owner never holds
+more than its share, a cancelled waiter takes nothing, and capacity is used when only one owner
+asks."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from services.fair import FairSlots
+
+
+async def hold(slots: FairSlots, owner: str, release: asyncio.Event, log: list[str]) -> None:
+    async with slots.slot(owner):
+        log.append(owner)
+        await release.wait()
+
+
+@pytest.mark.gen_test(timeout=10)
+async def test_one_owner_holds_at_most_its_share_and_another_gets_the_rest() -> None:
+    slots = FairSlots(capacity=4, per_owner=2)
+    release, log = asyncio.Event(), []
+    hog = [asyncio.create_task(hold(slots, "hog", release, log)) for _ in range(10)]
+    await asyncio.sleep(0)
+    assert slots.held("hog") == 2 and slots.waiting("hog") == 8
+    victim = [asyncio.create_task(hold(slots, "victim", release, log)) for _ in range(2)]
+    await asyncio.sleep(0)
+    assert slots.held("victim") == 2  # at once, however long the hog's queue
+    release.set()
+    await asyncio.gather(*hog, *victim)
+    assert log.count("hog") == 10 and slots.in_use == 0
+
+
+@pytest.mark.gen_test(timeout=10)
+async def test_a_freed_slot_goes_to_the_owner_holding_the_fewest() -> None:
+    slots = FairSlots(capacity=2, per_owner=2)
+    first, log = asyncio.Event(), []
+    a = [asyncio.create_task(hold(slots, "a", first, log)) for _ in range(4)]
+    await asyncio.sleep(0)
+    assert slots.held("a") == 2
+    second = asyncio.Event()
+    b = asyncio.create_task(hold(slots, "b", second, log))
+    await asyncio.sleep(0)
+    assert slots.held("b") == 0 and slots.waiting() == 3
+    first.set()  # a's two end: one slot to b (holding none), one to a's next
+    await asyncio.sleep(0.01)
+    assert slots.held("b") == 1 and log[2:4].count("b") == 1
+    second.set()
+    await asyncio.gather(*a, b)
+    assert slots.in_use == 0 and slots.waiting() == 0
+
+
+@pytest.mark.gen_test(timeout=10)
+async def test_a_cancelled_waiter_takes_no_slot() -> None:
+    slots = FairSlots(capacity=1, per_owner=1)
+    release, log = asyncio.Event(), []
+    holder = asyncio.create_task(hold(slots, "a", release, log))
+    await asyncio.sleep(0)
+    waiter = asyncio.create_task(hold(slots, "b", release, log))
+    await asyncio.sleep(0)
+    waiter.cancel()
+    release.set()
+    await holder
+    with pytest.raises(asyncio.CancelledError):
+        await waiter
+    assert slots.in_use == 0 and slots.waiting() == 0 and log == ["a"]
+    async with asyncio.timeout(1):
+        async with slots.slot("c"):
+            assert slots.held("c") == 1
