@@ -32,6 +32,7 @@ class MapHandler(ApiHandler):
             subdomains=params.subdomains,
             sitemap=cast(SitemapMode, params.sitemap),
             limit=params.limit,
+            org=self.caller.org,
         )
         result = await self.services.map_service.run(request)
         self.bill(result.credits)

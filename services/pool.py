@@ -6,6 +6,12 @@ process that has threads). A request first waits for a free worker (at most ``qu
 else :class:`PoolBusyError`), then its conversion has ``timeout`` seconds; a conversion that
 overruns is stopped by killing that one worker, which is then replaced. Other workers and their
 requests are not touched.
+
+Workers are shared fairly between organizations (:class:`~services.fair.FairSlots`): a freed
+worker goes to the waiting organization holding the fewest, so one organization's queue of
+large pages never delays another's first conversion by more than one conversion; and while
+more than one organization converted within ``share_window`` seconds, one may hold at most all
+workers but one, so a second finds one free. A single organization uses every worker.
 """
 
 from __future__ import annotations
@@ -23,6 +29,7 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import Any, ClassVar, TypeVar
 
+from services.fair import FairSlots
 from settings.fields import setting
 
 log = logging.getLogger(__name__)
@@ -54,6 +61,13 @@ class ConvertSettings:
     max_images: int = setting(
         500, "Images listed with include_images (images_truncated beyond).", min=1
     )
+    share_window: float = setting(
+        30.0,
+        "While more than one organization converted within this many seconds, one organization "
+        "holds at most all workers but one (0: never held back).",
+        min=0.0,
+        max=3600,
+    )
     worker_memory_mb: int = setting(
         2048,
         "Address space (MiB) one conversion worker may use: a page or PDF that would need more "
@@ -84,18 +98,27 @@ class ConverterPool:
         requests' workers and the server."""
         count = settings.workers if workers is None else max(1, workers)
         self._workers: list[ProcessPoolExecutor | None] = [None] * count
-        self._free: asyncio.Queue[int] | None = None
+        self._slots = FairSlots(count, count)
+        self._idle = list(range(count))
+        self._seen: dict[str, float] = {}
+        """When each organization last asked for a worker (within ``share_window``)."""
         self._loop: asyncio.AbstractEventLoop | None = None
 
-    def _queue(self) -> asyncio.Queue[int]:
-        # One server runs one loop; tests run a loop per test, so the queue follows the loop.
+    def _shares(self, owner: str) -> FairSlots:
+        """The workers' slots, with the share one organization may hold now. One server runs
+        one loop; tests run a loop per test, so the slots follow the loop."""
         loop = asyncio.get_running_loop()
-        if self._free is None or self._loop is not loop:
-            self._loop = loop
-            self._free = asyncio.Queue()
-            for index in range(len(self._workers)):
-                self._free.put_nowait(index)
-        return self._free
+        count = len(self._workers)
+        if self._loop is not loop:
+            self._loop, self._slots, self._idle = loop, FairSlots(count, count), list(range(count))
+        now = time.monotonic()
+        window = self.settings.share_window
+        self._seen = {name: at for name, at in self._seen.items() if now - at < window}
+        if owner:  # work of no organization (warming up) shares with everyone
+            self._seen[owner] = now
+        crowded = window > 0 and len(self._seen) > 1
+        self._slots.per_owner = max(count - 1, 1) if crowded else count
+        return self._slots
 
     def _worker(self, index: int) -> ProcessPoolExecutor:
         executor = self._workers[index]
@@ -112,23 +135,26 @@ class ConverterPool:
         """Start every worker now, so the first request does not pay for process start-up."""
         await asyncio.gather(*(self.run(_ready) for _ in self._workers))
 
-    async def run(self, func: Callable[..., T], *args: Any) -> T:
-        """Run ``func(*args)`` in a free worker and return its result.
+    async def run(self, func: Callable[..., T], *args: Any, owner: str = "") -> T:
+        """Run ``func(*args)`` in a free worker, in the share of the organization ``owner``,
+        and return its result.
 
         Raises :class:`PoolBusyError` when no worker is free within ``queue_timeout`` and
         :class:`ConversionTimeoutError` after ``timeout`` seconds of work; exceptions raised by
         ``func`` propagate unchanged. A worker found dead is replaced and the call tried once more.
         """
-        free = self._queue()
+        slots = self._shares(owner)
         try:
             async with asyncio.timeout(self.settings.queue_timeout):
-                index = await free.get()
+                await slots.acquire(owner)
         except TimeoutError as exc:
             raise PoolBusyError() from exc
+        index = self._idle.pop()
         try:
             return await self._run_on(index, func, args)
         finally:
-            free.put_nowait(index)
+            self._idle.append(index)
+            slots.release(owner)
 
     async def _run_on(self, index: int, func: Callable[..., T], args: tuple[Any, ...]) -> T:
         loop = asyncio.get_running_loop()

@@ -86,6 +86,19 @@ class MapSettings:
         max=10,
     )
     sitemap_concurrency: int = setting(4, "Sitemap files one map fetches at once.", min=1, max=16)
+    max_sitemap_bytes: int = setting(
+        50_000_000,
+        "Bytes of sitemap files one map parses in all (as fetched); then it stops reading "
+        "them (complete is false).",
+        min=1_000,
+    )
+    parse_seconds: float = setting(
+        10.0,
+        "Seconds the conversion workers may spend on one map's sitemaps and page, waits "
+        "included; then it stops reading sitemaps (complete is false).",
+        min=0.1,
+        max=300,
+    )
     max_hosts: int = setting(
         20,
         "Hosts (the start host and subdomains) whose robots.txt one map reads; URLs on further "
@@ -112,6 +125,21 @@ class MapRequest:
     subdomains: bool = False
     sitemap: SitemapMode = "include"
     limit: int = 1000
+    org: str = ""
+    """The organization asking (its share of the conversion workers)."""
+
+
+@dataclass
+class _Budget:
+    """What one map may still spend on parsing: bytes of sitemaps, and the workers' seconds."""
+
+    owner: str
+    bytes: int
+    seconds: float
+
+    @property
+    def spent(self) -> bool:
+        return self.bytes <= 0 or self.seconds <= 0
 
 
 @dataclass
@@ -226,15 +254,16 @@ class SiteMapper:
         collect = _Collector(lookup, result, request.limit)
         collect.add(scope.start, url_key(scope.start), "start")
         found_links = False
+        budget = _Budget(request.org, self.settings.max_sitemap_bytes, self.settings.parse_seconds)
         if page is not None and page.ok and page.is_html and page.text is not None:
-            links = await self._links(page, scope)
+            links = await self._links(page, scope, budget)
             found_links = links is not None
             result.complete = found_links
             await collect.offer(links or [], "links")
         if request.sitemap != "skip" and not robots.refuse_all:
             seeds = [urljoin(robots_at, url) for url in robots.sitemaps]
             seeds = seeds or [urljoin(robots_at, DEFAULT_SITEMAP)]
-            await self._sitemaps(seeds, scope, collect, deadline)
+            await self._sitemaps(seeds, scope, collect, deadline, budget)
         if page is not None and not found_links and len(result.urls) <= 1:
             _raise_for(page)
         result.complete = result.complete and time.monotonic() < deadline
@@ -263,14 +292,32 @@ class SiteMapper:
     async def _fetch(self, url: str, deadline: float) -> FetchResult:
         return await self.fetcher.fetch(url, deadline=deadline)
 
-    async def _links(self, page: FetchResult, scope: CrawlScope) -> list[Candidate] | None:
+    async def _links(
+        self, page: FetchResult, scope: CrawlScope, budget: _Budget
+    ) -> list[Candidate] | None:
+        links: list[Candidate] | None = await self._parse(
+            budget, page_links, page.text or "", page.final_url, scope
+        )
+        return links
+
+    async def _parse(self, budget: _Budget, func: Callable[..., Any], *args: Any) -> Any:
+        """``func(*args)`` in the conversion workers, in the asking organization's share, its
+        time taken from ``budget``; None when the workers are busy or it ran too long."""
+        started = time.monotonic()
         try:
-            return await self.pool.run(page_links, page.text or "", page.final_url, scope)
+            return await self.pool.run(func, *args, owner=budget.owner)
         except (PoolBusyError, ConversionTimeoutError):
             return None
+        finally:
+            budget.seconds -= time.monotonic() - started
 
     async def _sitemaps(
-        self, seeds: list[str], scope: CrawlScope, collect: _Collector, deadline: float
+        self,
+        seeds: list[str],
+        scope: CrawlScope,
+        collect: _Collector,
+        deadline: float,
+        budget: _Budget,
     ) -> None:
         """Read sitemap files breadth first, a few at a time, within the bounds."""
         settings, result = self.settings, collect.result
@@ -280,14 +327,14 @@ class SiteMapper:
             if result.sitemaps_read + result.sitemaps_failed >= settings.max_sitemaps:
                 result.complete = False
                 break
-            if time.monotonic() >= deadline:
+            if time.monotonic() >= deadline or budget.spent:
                 result.complete = False
                 break
             room = settings.max_sitemaps - result.sitemaps_read - result.sitemaps_failed
             batch = [
                 queue.popleft() for _ in range(min(settings.sitemap_concurrency, len(queue), room))
             ]
-            reads = (self._sitemap(url, scope, deadline) for url, _ in batch)
+            reads = (self._sitemap(url, scope, deadline, budget) for url, _ in batch)
             maps = await asyncio.gather(*reads)
             for (_, depth), read in zip(batch, maps, strict=True):
                 if read is None:
@@ -310,16 +357,14 @@ class SiteMapper:
                     queue.append((child, depth + 1))
 
     async def _sitemap(
-        self, url: str, scope: CrawlScope, deadline: float
+        self, url: str, scope: CrawlScope, deadline: float, budget: _Budget
     ) -> tuple[Sitemap, list[Candidate]] | None:
         fetched = await self._fetch(url, deadline)
-        if not fetched.ok:
+        if not fetched.ok or budget.spent:
             return None
-        try:
-            read = await self.pool.run(sitemap_urls, fetched.body, fetched.final_url, scope)
-        except (PoolBusyError, ConversionTimeoutError):
-            return None
-        return None if read[0].kind == SitemapKind.invalid else read
+        budget.bytes -= len(fetched.body)
+        read = await self._parse(budget, sitemap_urls, fetched.body, fetched.final_url, scope)
+        return None if read is None or read[0].kind == SitemapKind.invalid else read
 
 
 _REFUSALS: dict[Any, FetchError] = {

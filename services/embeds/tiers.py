@@ -265,16 +265,16 @@ class EmbedResolver:
         fetch controls; :class:`EmbedError` when the page cannot be read."""
         if request.full_render:
             fetched = await self._render(request)
-            return await self._read(fetched), fetched, True
+            return await self._read(fetched, request.org), fetched, True
         fetched = await self.pages.get(request.page)
         failure = _page_failure(fetched.fetch, fetched.attempts)
         if failure:
             raise EmbedError(_failure_kind(fetched.fetch), failure)
-        page = await self._read(fetched)
+        page = await self._read(fetched, request.org)
         if request.auto_render and page.app_shell and not page.has_metadata:
             try:
                 rendered = await self._render(request)
-                again = await self._read(rendered)
+                again = await self._read(rendered, request.org)
             except EmbedError as exc:
                 log.info("auto_render of an app shell failed: %s", exc.message)
             else:
@@ -282,11 +282,12 @@ class EmbedResolver:
                     return again, rendered, False
         return page, fetched, False
 
-    async def _read(self, fetched: PageResult) -> EmbedPage:
+    async def _read(self, fetched: PageResult, org: str) -> EmbedPage:
+        """The fetched page's embed facts, read in the conversion workers in ``org``'s share."""
         page = fetched.fetch
         link = page.headers.get("link", "")
         result: EmbedPage = await self.pool.run(
-            read_embed_page, page.text or "", page.final_url, link
+            read_embed_page, page.text or "", page.final_url, link, owner=org
         )
         return result
 

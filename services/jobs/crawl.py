@@ -106,7 +106,9 @@ class CrawlDiscovery:
         max_depth = scope.max_depth if scope.max_depth is not None else 0
         if claim.depth >= max_depth:
             return []
-        found = await self.pool.run(page_links, fetch.text, fetch.final_url, scope, claim.depth + 1)
+        found = await self.pool.run(
+            page_links, fetch.text, fetch.final_url, scope, claim.depth + 1, owner=job.org
+        )
         admitted = []
         for url, key in found:
             page = NewPage(_digest(key), url, host_of(url), claim.depth + 1)

@@ -201,6 +201,8 @@ class MarkdownPlan:
     """A request resolved into the options of the parts that answer it."""
 
     url: str
+    org: str
+    """The organization asking (its share of the conversion workers and the farm)."""
     page: PageRequest
     convert: ConvertOptions
     render: RenderOptions
@@ -247,6 +249,7 @@ def plan(request: MarkdownRequest, limits: ConvertSettings) -> MarkdownPlan:
     )
     return MarkdownPlan(
         url=request.url,
+        org=request.org,
         page=page,
         convert=convert,
         render=RenderOptions(

@@ -16,7 +16,7 @@ from browser.farm.types import FarmError, FarmErrorKind, Readiness
 from browser.fetch.charset import HTML_TYPES
 from browser.fetch.client import Fetcher, FetchError, FetchResult
 from convert.documents.conversion import PdfError, convert_document, document_kind
-from convert.markdown.pipeline import METADATA_ONLY, ConvertOptions, PageConversion, convert_page
+from convert.markdown.pipeline import METADATA_ONLY, PageConversion, convert_page
 from convert.markdown.structure import Structure
 from services.accounts.billing import CreditSettings, Usage, price
 from services.fetch_policy import RENDER_TIMEOUT_MS, PageFetcher, PageResult, rendered_result
@@ -117,7 +117,7 @@ class MarkdownService:
             return await self._render_first(job)
         got = await self.pages.get(job.page)
         _raise_for_page(got.fetch, attempts=got.attempts)
-        result = await self._convert(got.fetch, job.convert)
+        result = await self._convert(got.fetch, job)
         answer = MarkdownAnswer(got, result, False, False, 0)
         if result.app_shell and job.auto_render:
             answer = await self._auto_render(job, answer)
@@ -133,7 +133,7 @@ class MarkdownService:
             failure = FetchError.dns if exc.failure is TargetProblem.UNRESOLVED else exc.failure
             raise MarkdownError(failure, exc.message) from exc
         rendered = await self._render(job, job.render_tier)
-        result = await self._convert(rendered.got.fetch, job.convert)
+        result = await self._convert(rendered.got.fetch, job)
         answer = MarkdownAnswer(rendered.got, result, True, False, 0, rendered.readiness)
         used = _words(result) > 0
         if not used:
@@ -178,7 +178,7 @@ class MarkdownService:
         text than the fetched page; else the fetched page, with a note saying why."""
         try:
             rendered = await self._render(job, shell.got.tier)
-            result = await self._convert(rendered.got.fetch, job.convert)
+            result = await self._convert(rendered.got.fetch, job)
         except MarkdownError as exc:
             log.info("auto_render of an app shell failed (%s); answering the fetched page", exc)
             why = exc.message or exc.failure.value
@@ -193,16 +193,24 @@ class MarkdownService:
             shell.render_note = "the rendered page gave less text; the page is answered as fetched"
         return shell
 
-    async def _convert(self, page: FetchResult, options: ConvertOptions) -> PageConversion:
+    async def _convert(self, page: FetchResult, job: MarkdownPlan) -> PageConversion:
+        """The page converted in the workers, in the share of the organization asking."""
+        options = job.convert
         kind = None if page.is_html else document_kind(page.content_type, page.body)
         try:
             if kind is None:
                 result: PageConversion = await self.pool.run(
-                    convert_page, page.text or "", page.final_url, options
+                    convert_page, page.text or "", page.final_url, options, owner=job.org
                 )
             else:
                 result = await self.pool.run(
-                    convert_document, kind, page.body, page.text, page.final_url, options
+                    convert_document,
+                    kind,
+                    page.body,
+                    page.text,
+                    page.final_url,
+                    options,
+                    owner=job.org,
                 )
         except PoolBusyError as exc:
             raise MarkdownError(

@@ -89,3 +89,36 @@ def test_close_kills_a_stuck_conversion_after_the_grace() -> None:
         loop.run_until_complete(asyncio.gather(stuck, return_exceptions=True))
     finally:
         loop.close()
+
+
+@pytest.mark.gen_test(timeout=30)
+async def test_another_organization_is_not_queued_behind_one_with_many_large_pages() -> None:
+    # Two workers; one organization sends six 1 s conversions. Another organization that
+    # converted recently finds a worker held back for it: its conversion starts at once, not
+    # after the first one's queue.
+    pool = ConverterPool(ConvertSettings(workers=2, queue_timeout=20))
+    try:
+        await pool.warm_up()
+        await pool.run(sleep_then, 0, "hello", owner="victim")
+        hog = [asyncio.ensure_future(pool.run(sleep_then, 1.0, n, owner="hog")) for n in range(6)]
+        await asyncio.sleep(0.1)
+        started = time.monotonic()
+        assert await pool.run(sleep_then, 0, "mine", owner="victim") == "mine"
+        assert time.monotonic() - started < 0.5
+        hogged = time.monotonic()
+        assert await asyncio.gather(*hog) == list(range(6))
+        assert time.monotonic() - hogged > 4.5  # one worker at a time while shared
+    finally:
+        pool.close()
+
+
+@pytest.mark.gen_test(timeout=30)
+async def test_one_organization_alone_uses_every_worker() -> None:
+    pool = ConverterPool(ConvertSettings(workers=2))
+    try:
+        await pool.warm_up()
+        started = time.monotonic()
+        done = await asyncio.gather(*(pool.run(sleep_then, 1.0, n, owner="solo") for n in range(2)))
+        assert done == [0, 1] and time.monotonic() - started < 1.8
+    finally:
+        pool.close()
