@@ -7,7 +7,7 @@ else :class:`PoolBusyError`), then its conversion has ``timeout`` seconds; a con
 overruns is stopped by killing that one worker, which is then replaced. Other workers and their
 requests are not touched.
 
-Workers are shared fairly between organizations (:class:`~services.fair.FairSlots`): a freed
+Workers are shared fairly between organizations (:class:`~browser.fair.FairSlots`): a freed
 worker goes to the waiting organization holding the fewest, so one organization's queue of
 large pages never delays another's first conversion by more than one conversion; and while
 more than one organization converted within ``share_window`` seconds, one may hold at most all
@@ -29,7 +29,7 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import Any, ClassVar, TypeVar
 
-from services.fair import FairSlots
+from browser.fair import FairSlots
 from settings.fields import setting
 
 log = logging.getLogger(__name__)

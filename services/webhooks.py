@@ -52,9 +52,9 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any, ClassVar
 
+from browser.fair import FairSlots
 from browser.fetch.client import Fetcher, FetchError, FetchResult
 from browser.ssrf import URLRefusedError
-from services.fair import FairSlots
 from services.metrics import WEBHOOK_ATTEMPTS, WEBHOOK_DELIVERIES
 from settings.fields import setting
 

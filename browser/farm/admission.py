@@ -15,10 +15,12 @@ answer does not wait for it: ``max_pages`` counts the pages being cleared away w
 rendering, so that neither the pages at once nor their memory outgrow the limits.
 
 An organization's surplus therefore never fills the farm's queue: another organization arriving
-while every page is busy still queues for the next free page. A request moves from its
-organization's queue to the farm's only when another request of the same organization leaves
-(giving up a page, or its own place in the farm's queue), so the farm's queue does not grow that
-way.
+while every page is busy still queues for the next free page, and a page that frees goes to the
+waiting organization holding the fewest pages (then the one waiting longest), so that two busy
+organizations never keep a third waiting for more than the first page to free. A request moves
+from its organization's queue to the farm's only when another request of the same organization
+leaves (giving up a page, or its own place in the farm's queue), so the farm's queue does not
+grow that way.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 
+from browser.fair import FairSlots
 from browser.farm.settings import FarmSettings
 from browser.farm.types import FarmError, FarmErrorKind
 
@@ -81,14 +84,14 @@ class Admission:
         """Page slots kept after their request for the background work on its page."""
         self.typical_seconds = TYPICAL_SECONDS
         """Running typical duration of a successful request, queueing included."""
-        self._pages = asyncio.Semaphore(settings.max_pages)
+        self._pages = FairSlots(settings.max_pages, settings.max_pages)
         self._orgs: dict[str, _Organization] = {}
         self._on_change = on_change
 
     @property
     def full(self) -> bool:
         """Whether every page slot is held (by a request, or by background work on its page)."""
-        return self._pages.locked()
+        return self._pages.in_use >= self._pages.capacity
 
     @property
     def organizations(self) -> int:
@@ -127,7 +130,7 @@ class Admission:
                     member.waiting,
                     self.settings.org_slots(),
                 )
-        elif self._pages.locked() and self.waiting >= queue_size:
+        elif self.full and self.waiting >= queue_size:
             raise self.busy("the capture queue is full")
         if member is None:
             member = self._orgs[org] = _Organization(asyncio.Semaphore(self.settings.org_slots()))
@@ -138,24 +141,24 @@ class Admission:
             try:
                 async with asyncio.timeout(self.settings.queue_timeout):
                     held_share = await self._take_share(member)
-                    held_page = await self._take_page()
+                    held_page = await self._take_page(org)
             except TimeoutError:
                 raise self.busy("no browser page became free in time") from None
             yield hold
         finally:
             if held_page:
-                self._release_after(hold.kept)
+                self._release_after(org, hold.kept)
             if held_share:
                 member.share.release()
             member.users -= 1
             if member.users <= 0:
                 del self._orgs[org]
 
-    def _release_after(self, kept: set[asyncio.Task[None]]) -> None:
-        """Give back a page slot once the work in ``kept`` is all done."""
+    def _release_after(self, org: str, kept: set[asyncio.Task[None]]) -> None:
+        """Give back ``org``'s page slot once the work in ``kept`` is all done."""
         pending = {work for work in kept if not work.done()}
         if not pending:
-            self._pages.release()
+            self._pages.release(org)
             return
         self.kept += 1
 
@@ -163,7 +166,7 @@ class Admission:
             pending.discard(work)
             if not pending:
                 self.kept -= 1
-                self._pages.release()
+                self._pages.release(org)
                 self._on_change()
 
         for work in pending:
@@ -184,14 +187,16 @@ class Admission:
             self.org_waiting -= 1
             self._on_change()
 
-    async def _take_page(self) -> bool:
-        """Wait in the farm's queue for a page; True once taken."""
-        if not self._pages.locked():
-            return await self._pages.acquire()
+    async def _take_page(self, org: str) -> bool:
+        """Wait in the farm's queue for a page for ``org``; True once taken."""
+        if not self.full and not self._pages.waiting():
+            await self._pages.acquire(org)
+            return True
         self.waiting += 1
         self._on_change()
         try:
-            return await self._pages.acquire()
+            await self._pages.acquire(org)
+            return True
         finally:
             self.waiting -= 1
             self._on_change()

@@ -872,6 +872,27 @@ async def test_an_organizations_surplus_waits_in_its_own_queue() -> None:
 
 
 @pytest.mark.gen_test(timeout=20)
+async def test_a_freed_page_goes_to_the_organization_holding_the_fewest() -> None:
+    # Three pages, two per organization: a holds two and b one, b waits for a second; c,
+    # arriving after b, gets the first page that frees (it holds none).
+    admission = open_admission(max_pages=3, org_share=0.67, queue_size=4, queue_timeout=10)
+    release = {org: asyncio.Event() for org in "abc"}
+    held: list[str] = []
+    tasks = [asyncio.ensure_future(hold(admission, "a", release["a"], held)) for _ in range(2)]
+    tasks += [asyncio.ensure_future(hold(admission, "b", release["b"], held)) for _ in range(2)]
+    await eventually(lambda: len(held) == 3 and admission.waiting == 1)
+    tasks.append(asyncio.ensure_future(hold(admission, "c", release["c"], held)))
+    await eventually(lambda: admission.waiting == 2)
+    release["a"].set()  # two pages free: one to c (holding none), one to b
+    await eventually(lambda: held.count("c") == 1 and held.count("b") == 2)
+    assert held[3] == "c"
+    release["b"].set()
+    release["c"].set()
+    await asyncio.gather(*tasks)
+    assert admission.waiting == admission.organizations == 0
+
+
+@pytest.mark.gen_test(timeout=20)
 async def test_a_timed_out_wait_gives_back_what_it_took() -> None:
     admission = open_admission(max_pages=2, org_share=0.5, queue_size=4, queue_timeout=0.2)
     release = asyncio.Event()

@@ -1,5 +1,7 @@
 """Slots shared fairly between owners (organizations): a semaphore whose free slot goes to the
-waiting owner holding the fewest, and of which one owner may hold at most a share.
+waiting owner holding the fewest, and of which one owner may hold at most a share. The farm's
+pages are shared so (:mod:`browser.farm.admission`), and so are, above this layer, the
+conversion workers and the webhook deliveries.
 
 - ``capacity`` slots in all; an owner may hold at most ``per_owner`` of them at once, so that
   one owner alone (a hanging webhook receiver, say) never takes every slot before another

@@ -8,7 +8,7 @@ import asyncio
 
 import pytest
 
-from services.fair import FairSlots
+from browser.fair import FairSlots
 
 
 async def hold(slots: FairSlots, owner: str, release: asyncio.Event, log: list[str]) -> None:
