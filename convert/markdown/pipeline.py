@@ -192,7 +192,7 @@ def convert_page(html: str, url: str, options: ConvertOptions) -> PageConversion
         except Exception as exc:  # reported in usage; the document is still returned
             log.warning("structure extraction failed: %s", exc)
             result.structure_error = "structure extraction failed"
-    finish(result, render_markdown(root, url), html_scan, options)
+    finish(result, render_markdown(root), html_scan, options)
     return result
 
 
