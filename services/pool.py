@@ -23,6 +23,7 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import Any, ClassVar, TypeVar
 
+from convert.html.size import MAX_ELEMENTS
 from settings.fields import setting
 
 log = logging.getLogger(__name__)
@@ -53,6 +54,13 @@ class ConvertSettings:
     )
     max_images: int = setting(
         500, "Images listed with include_images (images_truncated beyond).", min=1
+    )
+    max_elements: int = setting(
+        MAX_ELEMENTS,
+        "Elements of a page converted to Markdown, in document order, once scripts and hidden "
+        "elements are gone: a page with more is cut there and answered truncated "
+        "(truncation_reason too_many_elements), so that it converts well within the timeout.",
+        min=1000,
     )
     worker_memory_mb: int = setting(
         2048,
