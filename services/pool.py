@@ -146,7 +146,8 @@ class ConverterPool:
                 async with asyncio.timeout(self.settings.timeout):
                     return await future
             except TimeoutError as exc:
-                log.warning(
+                # The caller, who knows what was converted, tells why at warning level.
+                log.info(
                     "conversion exceeded %.1fs; replacing worker %d", self.settings.timeout, index
                 )
                 await self._replace(index)
