@@ -17,12 +17,12 @@ import tornado.web
 from handlers import metrics
 from handlers.auth import presented_key
 from handlers.context import UseCases
-from handlers.errors import ApiError, Shape, from_exception, from_status, render
+from handlers.errors import PAGE_CAUSED, ApiError, Shape, from_exception, from_status, render
 from handlers.params.json_body import read_json_body
 from handlers.params.table import P, ParamProblem, ParamTable
 from handlers.target_url import decode_target, mend_slashes, unencoded, with_query
 from services.accounts import Account, KeyInfo, Quota
-from services.failure import StoreUnavailable
+from services.failure import ServiceError, StoreUnavailable
 
 log = logging.getLogger(__name__)
 
@@ -170,6 +170,8 @@ class BaseHandler(tornado.web.RequestHandler):
         known = from_exception(value)
         if known is not None and known.kind not in OWN_FAILURES:
             return
+        if isinstance(value, ServiceError) and value.failure in PAGE_CAUSED:
+            return  # the target page's doing, logged as a warning where it happened
         if isinstance(value, tornado.web.HTTPError) and value.status_code < 500:
             return
         # Not Tornado's own line: it would print the whole URI, keys in the query included.

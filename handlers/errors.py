@@ -294,6 +294,11 @@ FAILURE_KINDS: dict[enum.Enum, str] = {
 }
 """Every failure kind of the layers below -> the API error it is answered as."""
 
+PAGE_CAUSED: frozenset[enum.Enum] = frozenset({MarkdownFailure.CONVERSION_TIMEOUT})
+"""Failures answered as one of Pagecast's own kinds (``conversion_failed``) that the target page
+caused, being too large or complex to convert in time: the service logged them in one warning
+line, so they are not logged again with a traceback."""
+
 
 def failure_error(
     failure: enum.Enum,

@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, TypeVar
 
 from browser.fair import FairSlots
+from convert.html.size import MAX_ELEMENTS
 from settings.fields import setting
 
 log = logging.getLogger(__name__)
@@ -67,6 +68,13 @@ class ConvertSettings:
         "holds at most all workers but one (0: never held back).",
         min=0.0,
         max=3600,
+    )
+    max_elements: int = setting(
+        MAX_ELEMENTS,
+        "Elements of a page converted to Markdown, in document order, once scripts and hidden "
+        "elements are gone: a page with more is cut there and answered truncated "
+        "(truncation_reason too_many_elements), so that it converts well within the timeout.",
+        min=1000,
     )
     worker_memory_mb: int = setting(
         2048,
@@ -164,7 +172,8 @@ class ConverterPool:
                 async with asyncio.timeout(self.settings.timeout):
                     return await future
             except TimeoutError as exc:
-                log.warning(
+                # The caller, who knows what was converted, tells why at warning level.
+                log.info(
                     "conversion exceeded %.1fs; replacing worker %d", self.settings.timeout, index
                 )
                 await self._replace(index)

@@ -38,6 +38,7 @@ from convert.html.document import (
 )
 from convert.html.elements import page_elements
 from convert.html.hiding import is_hidden
+from convert.html.size import MAX_ELEMENTS, keep_first_elements
 from convert.markdown.chunks import Chunk, ChunkOptions, chunk_markdown
 from convert.markdown.query import rank_chunks
 from convert.markdown.render import estimate_tokens, render_markdown, truncate
@@ -51,6 +52,9 @@ METADATA_ONLY = "metadata"
 """``extraction`` of a page whose body holds no text: its title and description stand in."""
 TOO_DEEP = "document_too_deep"
 """Truncation reason of a page nested too deep to read to its end, even flattened."""
+TOO_MANY_ELEMENTS = "too_many_elements"
+"""Truncation reason of a page with more visible elements than ``max_elements``: the rest was
+dropped."""
 
 
 @dataclass(frozen=True)
@@ -85,6 +89,9 @@ class ConvertOptions:
     include_comments: bool = False
     """Readers' comments after the main content, under their own heading (they are never main
     content, but on a forum or Q&A page, where the posts are the content)."""
+    max_elements: int | None = MAX_ELEMENTS
+    """Elements of the page converted, in document order, once what a reader never sees is
+    gone; None: all of them."""
 
 
 @dataclass
@@ -186,13 +193,15 @@ def convert_page(html: str, url: str, options: ConvertOptions) -> PageConversion
     )
     if parsed.cut:
         result.truncated, result.truncation_reason = True, TOO_DEEP
+    elif found.too_large:
+        result.truncated, result.truncation_reason = True, TOO_MANY_ELEMENTS
     if options.structure.wanted:
         try:
             result.structure = page_structure(root, url, options.structure.limits)
         except Exception as exc:  # reported in usage; the document is still returned
             log.warning("structure extraction failed: %s", exc)
             result.structure_error = "structure extraction failed"
-    finish(result, render_markdown(root, url), html_scan, options)
+    finish(result, render_markdown(root), html_scan, options)
     return result
 
 
@@ -234,10 +243,12 @@ def _content(
     product = product_facts(root) if main_only else None
     evidence = markup_evidence(root, url) if main_only else None
     base = clean_document(root, url, hidden)
+    # What a reader sees, bounded: the passes from here on cost the most per element.
+    too_large = options.max_elements is not None and keep_first_elements(root, options.max_elements)
     if options.include_tags or options.exclude_tags:
         absolute_links(root, base)  # selectors may match on absolute hrefs, as the page resolves
         root = apply_selectors(root, options.include_tags, options.exclude_tags)
-    out = _Found()
+    out = _Found(too_large=too_large)
     if main_only:
         # A flattened page's paragraphs no longer sit where the page put them: scoring would
         # crown the block they were gathered in and drop the rest.
@@ -257,6 +268,7 @@ def _content(
             found.page_type.kind,
             found.confidence,
             found.second_candidate,
+            too_large,
         )
         if product is not None:
             add_missing_facts(root, product)
@@ -280,6 +292,8 @@ class _Found:
     page_type: str | None = None
     confidence: float | None = None
     second_candidate: str | None = None
+    too_large: bool = False
+    """The page had more elements than ``max_elements`` once cleaned: the rest was dropped."""
 
 
 def _from_metadata(root: lxml.html.HtmlElement, metadata: PageMetadata) -> bool:

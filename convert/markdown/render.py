@@ -25,6 +25,8 @@ from convert.markdown.block_links import move_block_links
 from convert.text.blocks import fenced_lines
 
 _SAFE_SCHEMES = ("http", "https", "mailto", "tel", "ftp")
+_WEB_PREFIXES = ("https://", "http://")
+"""How nearly every link starts once made absolute: safe without parsing the URL."""
 _TAG_LIKE = re.compile(r"<(?=[A-Za-z/!?])")
 # Leftover Markdown from html2text on empty links and images: "[](url)".
 _EMPTY_LINK = re.compile(r"(?<!!)\[\]\([^)]*\)")
@@ -65,8 +67,9 @@ class _Blocks:
         return self.rendered[number] if number < len(self.rendered) else None
 
 
-def render_markdown(root: lxml.html.HtmlElement, url: str) -> str:
-    """The Markdown of a cleaned document (URLs already absolute)."""
+def render_markdown(root: lxml.html.HtmlElement) -> str:
+    """The Markdown of a cleaned document whose URLs are already absolute (html2text is given
+    no base URL: it would resolve every link a second time)."""
     blocks = _Blocks()
     _unsafe_links_and_inline_images(root)
     move_block_links(root)
@@ -82,7 +85,7 @@ def render_markdown(root: lxml.html.HtmlElement, url: str) -> str:
         if pre.getparent() is not None:
             _replace(pre, _fenced(pre), blocks)
     _definition_lists(root)
-    converter = html2text.HTML2Text(baseurl=url)
+    converter = html2text.HTML2Text()
     converter.body_width = 0
     converter.unicode_snob = True
     converter.protect_links = False
@@ -136,6 +139,9 @@ def _unsafe_links_and_inline_images(root: lxml.html.HtmlElement) -> None:
 
 
 def _scheme(url: str) -> str:
+    """The lower-cased scheme of ``url`` ("" when it has none or cannot be parsed)."""
+    if url.startswith(_WEB_PREFIXES):
+        return url[: url.index(":")]
     try:
         return urlsplit(url).scheme.lower()
     except ValueError:

@@ -280,11 +280,14 @@ def build_openapi(base_url: str, frame_host: str = "") -> dict[str, Any]:
                         "schema": {"type": "integer"},
                     },
                     "X-Markdown-Truncated": {
-                        "description": "Present when max_chars cut the document.",
+                        "description": "Present when the document was cut: by max_chars, or "
+                        "by the server's bounds on a page's depth and elements.",
                         "schema": {"type": "string"},
                     },
                     "X-Markdown-Truncation-Reason": {
-                        "description": "max_chars_exceeded when truncated.",
+                        "description": "Why it was cut: max_chars_exceeded, "
+                        "document_too_deep (nesting past the parser's depth) or "
+                        "too_many_elements (more than convert.max_elements elements).",
                         "schema": {"type": "string"},
                     },
                 },

@@ -52,7 +52,7 @@ from convert.embed.oembed import (
 from convert.embed.providers import ProviderRegistry, endpoint_url
 from convert.embed.snippets import discovered_snippet, link_snippet
 from services.embeds.answer_cache import AnswerCache
-from services.failure import ServiceError
+from services.failure import FarmErrorKind, ServiceError
 from services.fetch_policy import (
     RENDER_TIMEOUT_MS,
     PageFetcher,
@@ -61,7 +61,7 @@ from services.fetch_policy import (
     rendered_result,
 )
 from services.memcache import BoundedCache
-from services.pool import ConverterPool
+from services.pool import ConversionTimeoutError, ConverterPool, PoolBusyError
 from settings.fields import setting
 
 log = logging.getLogger(__name__)
@@ -286,9 +286,23 @@ class EmbedResolver:
         """The fetched page's embed facts, read in the conversion workers in ``org``'s share."""
         page = fetched.fetch
         link = page.headers.get("link", "")
-        result: EmbedPage = await self.pool.run(
-            read_embed_page, page.text or "", page.final_url, link, owner=org
-        )
+        try:
+            result: EmbedPage = await self.pool.run(
+                read_embed_page, page.text or "", page.final_url, link, owner=org
+            )
+        except PoolBusyError as exc:
+            raise ServiceError(
+                FarmErrorKind.busy, "all conversion workers are busy; retry shortly", retry_after=2
+            ) from exc
+        except ConversionTimeoutError as exc:
+            log.warning(
+                "oEmbed: %s (%d bytes) not read within the conversion limit",
+                page.final_url[:200],
+                len(page.body),
+            )
+            raise EmbedError(
+                EmbedFailure.NOTHING_TO_EMBED, "the page was too large or complex to read in time"
+            ) from exc
         return result
 
     async def _render(self, request: EmbedRequest) -> PageResult:

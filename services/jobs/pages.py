@@ -19,6 +19,7 @@ from services.markdown import (
     MarkdownRequest,
     MarkdownService,
 )
+from services.pool import ConversionTimeoutError, PoolBusyError
 from store.job_types import ActiveJob, Claim, NewPage, Outcome, Recorded
 
 log = logging.getLogger(__name__)
@@ -78,7 +79,12 @@ class PageWork:
             body["chunks"] = result.chunks
         links: list[NewPage] = []
         if self.discovery is not None and job.kind == "crawl":
-            links = await self.discovery.links(job, claim, answer)
+            try:
+                links = await self.discovery.links(job, claim, answer)
+            except PoolBusyError:
+                return None, []  # the workers stayed busy: the page again later, links and all
+            except ConversionTimeoutError:
+                log.warning("jobs: links of %s not read in time; none followed", claim.url[:200])
         return Outcome(True, body, answer.credits), links
 
     def _failed(self, claim: Claim, exc: BaseException) -> Outcome:

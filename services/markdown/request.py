@@ -223,7 +223,8 @@ def check_options(options: MarkdownOptions) -> None:
 
 
 def plan(request: MarkdownRequest, limits: ConvertSettings) -> MarkdownPlan:
-    """The parts' options for ``request`` under the server's structure ``limits``."""
+    """The parts' options for ``request`` under the server's ``limits`` (the structure lists'
+    caps, the elements of a page converted)."""
     options = request.options
     convert = _convert_options(
         options,
@@ -231,6 +232,7 @@ def plan(request: MarkdownRequest, limits: ConvertSettings) -> MarkdownPlan:
             headings=limits.max_headings, links=limits.max_links, images=limits.max_images
         ),
     )
+    convert = dataclasses.replace(convert, max_elements=limits.max_elements)
     max_cache_age = options.max_cache_age
     page = PageRequest(
         url=request.url,

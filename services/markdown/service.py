@@ -219,9 +219,7 @@ class MarkdownService:
                 retry_after=BUSY_RETRY_AFTER,
             ) from exc
         except ConversionTimeoutError as exc:
-            raise MarkdownError(
-                MarkdownFailure.CONVERSION_TIMEOUT, "conversion took too long"
-            ) from exc
+            raise _too_slow(page, self.pool.settings.timeout) from exc
         except PdfError as exc:
             raise MarkdownError(
                 MarkdownFailure.NOT_HTML, "the target returned a PDF that could not be read"
@@ -229,6 +227,22 @@ class MarkdownService:
         except Exception as exc:  # a worker's failure, whatever its type: never a traceback
             raise MarkdownError(MarkdownFailure.CONVERSION_FAILED) from exc
         return result
+
+
+def _too_slow(page: FetchResult, seconds: float) -> MarkdownError:
+    """The failure of a conversion stopped at its time limit: the page's doing, not Pagecast's,
+    so logged as one warning line with the page's size (no traceback) and told to the client."""
+    size = f"{len(page.body) / 1_000_000:.1f} MB"
+    log.warning(
+        "conversion of %s (%s) stopped after %g s: the page is too large or complex",
+        page.final_url[:200],
+        size,
+        seconds,
+    )
+    return MarkdownError(
+        MarkdownFailure.CONVERSION_TIMEOUT,
+        f"the page ({size}) was too large or complex to convert in {seconds:g} s",
+    )
 
 
 def _words(result: PageConversion) -> int:
