@@ -33,6 +33,7 @@ from services.markdown import MarkdownService
 from services.pool import ConverterPool
 from services.screenshots import ScreenshotService
 from services.site_map import SiteMapper
+from services.webhook_outbox import WebhookOutbox
 from services.webhooks import WebhookSender
 from store.db import local_folders
 from store.frames import FrameStore
@@ -61,6 +62,7 @@ class Services:
     egress: list[EgressGuard] = field(default_factory=list)
     jobs: JobService | None = None
     runner: JobRunner | None = None
+    webhook_outbox: WebhookOutbox | None = None
     job_pool: ConverterPool | None = None
     foreground: int = 0
     last_foreground: float = 0.0
@@ -324,17 +326,11 @@ def start_jobs(services: Services) -> None:
         limits=settings.convert,
     )
     sender = services.webhook_sender
+    outbox = services.webhook_outbox = WebhookOutbox(services.store, sender, settings.webhooks)
 
-    def notify(job: ActiveJob, event: dict[str, Any]) -> None:
+    async def notify(job: ActiveJob, event: dict[str, Any]) -> None:
         if job.webhook_url and job.webhook_secret:
-            sender.spawn(
-                job.webhook_url,
-                job.webhook_secret,
-                event,
-                event_id=event["event_id"],
-                owner=job.org,
-                droppable=event["event"] == "page",
-            )
+            await outbox.put(job.org, job.id, job.webhook_url, job.webhook_secret, event)
 
     runner = JobRunner(
         services.store,
@@ -356,13 +352,22 @@ def start_jobs(services: Services) -> None:
         webhook_check=sender.refusal,
     )
     runner.start()
+    outbox.start()
+
+
+async def stop_jobs(services: Services, grace: float = 5.0) -> None:
+    """Stop what :func:`start_jobs` started: the runner, then the webhook outbox's sender loop
+    (the events it did not send stay in the store)."""
+    if services.runner is not None:
+        await services.runner.close()
+    if services.webhook_outbox is not None:
+        await services.webhook_outbox.close(grace)
 
 
 async def close_services(services: Services) -> None:
     """Close everything :func:`open_services` opened, each step bounded."""
     loop = asyncio.get_running_loop()
-    if services.runner is not None:
-        await services.runner.close()
+    await stop_jobs(services)
     if services.job_pool is not None:
         await loop.run_in_executor(None, services.job_pool.close, 5.0)
     await services.screenshots.close()
@@ -370,8 +375,6 @@ async def close_services(services: Services) -> None:
     for guard in services.egress:
         await guard.close()
     await services.pages.drain(5.0)
-    if services._webhook_sender is not None:
-        await services._webhook_sender.drain(5.0)
     services.fetcher.close()
     await services.store.close()
     await loop.run_in_executor(None, services.pool.close, 5.0)

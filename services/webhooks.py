@@ -9,10 +9,11 @@ Public API:
   - ``await sender.deliver(url, secret, event, event_id=None) -> DeliveryResult``: POST
     ``event`` (a JSON-able dict) to ``url``; returns when it was delivered or given up. Never
     raises for the receiver's or the network's failures.
-  - ``sender.spawn(url, secret, event, event_id=None, owner=, droppable=) -> Task | None``: the
-    same in the background, the task kept until it ends (a ``droppable`` event is dropped when
-    its owner has ``max_pending_per_org`` pending); ``await sender.drain(seconds)`` waits
-    for those still running (at shutdown), cancelling what is left after ``seconds``.
+  - ``await sender.post(url, secret, body, event_id, attempt, owner=, deadline=) ->
+    Attempt``: one POST, in ``owner``'s share of the slots (delivered, or whether another
+    attempt may help); :mod:`services.webhook_outbox` delivers jobs' events so, one attempt
+    per turn, keeping them in the store between attempts. ``sender.backoff(attempts)`` is the
+    wait before the next attempt.
   - ``await sender.refusal(url) -> str | None``: why the SSRF guard would refuse ``url`` (or a
     malformed URL), None when it may be called: check a webhook URL when a job is submitted.
 
@@ -39,8 +40,6 @@ other answers are final at once.
 from __future__ import annotations
 
 import asyncio
-import collections
-import contextlib
 import hashlib
 import hmac
 import json
@@ -49,7 +48,6 @@ import random
 import time
 import uuid
 from dataclasses import dataclass
-from functools import partial
 from typing import Any, ClassVar
 
 from browser.fair import FairSlots
@@ -101,6 +99,19 @@ class WebhookSettings:
     concurrency: int = setting(
         32, "Webhook POSTs in flight at once, for the whole process.", min=1, max=1000
     )
+    max_pending_per_org: int = setting(
+        10_000,
+        "Page events of one organization waiting in the store; beyond it a page event is "
+        "dropped (logged and counted as dropped; the job's results still hold the page). A "
+        "job's end event is always kept.",
+        min=1,
+    )
+    max_pending_bytes_per_org: int = setting(
+        100_000_000,
+        "Bytes of page events one organization may have waiting in the store; beyond it a page "
+        "event is dropped as above.",
+        min=1_000,
+    )
     org_concurrency: int = setting(
         8,
         "Most of those one organization's events hold at once (a hanging receiver holds at "
@@ -108,13 +119,17 @@ class WebhookSettings:
         min=1,
         max=1000,
     )
-    max_pending_per_org: int = setting(
-        1_000,
-        "Page events of one organization waiting or being delivered in this process; beyond "
-        "it a page event is dropped (logged and counted as dropped; the job's results still "
-        "hold the page). A job's end event is always sent.",
-        min=1,
-    )
+
+
+@dataclass(frozen=True)
+class Attempt:
+    """One POST of an event: delivered (a 2xx), or whether another attempt may help (a timeout,
+    a broken connection, a 408, a 429, a 5xx), the answer's status and the failure's name."""
+
+    delivered: bool
+    again: bool
+    status: int | None = None
+    error: str | None = None
 
 
 @dataclass
@@ -151,8 +166,6 @@ class WebhookSender:
         self.fetcher = fetcher
         self.settings = settings
         self._slots = FairSlots(settings.concurrency, settings.org_concurrency)
-        self._tasks: set[asyncio.Task[DeliveryResult]] = set()
-        self._pending: collections.Counter[str] = collections.Counter()
 
     async def refusal(self, url: str) -> str | None:
         """Why ``url`` may not be a webhook (a message safe to show), or None."""
@@ -174,124 +187,92 @@ class WebhookSender:
         owner: str = "",
     ) -> DeliveryResult:
         """POST ``event`` to ``url`` until it is delivered or given up, in ``owner``'s share of
-        the delivery slots."""
+        the delivery slots (the outbox of :mod:`services.webhook_outbox` makes one attempt per
+        turn instead, keeping the event in the store between them)."""
         started = time.monotonic()
         deadline = started + self.settings.max_seconds
         result = DeliveryResult(False, 0, event_id or uuid.uuid4().hex)
         body = encode_event(event)
         while True:
             result.attempts += 1
-            answer = await self._attempt(url, secret, body, result, deadline, owner)
-            if answer is not None:
-                result.status = answer.status
-                result.delivered = answer.status is not None and 200 <= answer.status < 300
-                result.error = None if result.delivered else _error(answer)
-            if result.delivered or not self._again(answer, result.attempts, deadline):
-                break
-            wait = min(
-                self.settings.backoff * 2 ** (result.attempts - 1), self.settings.max_backoff
+            attempt = await self.post(
+                url, secret, body, result.event_id, result.attempts, owner=owner, deadline=deadline
             )
-            wait *= 1 + random.uniform(0, JITTER)
+            result.delivered, result.status, result.error = (
+                attempt.delivered,
+                attempt.status,
+                attempt.error,
+            )
+            if attempt.delivered or not attempt.again:
+                break
+            if result.attempts >= self.settings.attempts or time.monotonic() >= deadline:
+                break
+            wait = self.backoff(result.attempts)
             if time.monotonic() + wait >= deadline:
                 break
             await asyncio.sleep(wait)
         result.elapsed = time.monotonic() - started
-        WEBHOOK_DELIVERIES.labels("delivered" if result.delivered else "failed").inc()
-        if not result.delivered:
-            log.info(
-                "webhook event %s not delivered after %d attempts: %s",
-                result.event_id,
-                result.attempts,
-                result.error,
-            )
+        self.count(result.delivered, result.event_id, result.attempts, result.error)
         return result
 
-    def spawn(
-        self,
-        url: str,
-        secret: str,
-        event: dict[str, Any],
-        event_id: str | None = None,
-        *,
-        owner: str = "",
-        droppable: bool = False,
-    ) -> asyncio.Task[DeliveryResult] | None:
-        """:meth:`deliver` in a background task, kept until it ends; None when the event is
-        ``droppable`` and ``owner`` already has ``max_pending_per_org`` events pending here
-        (the event is dropped, logged and counted)."""
-        if droppable and self._pending[owner] >= self.settings.max_pending_per_org:
-            WEBHOOK_DELIVERIES.labels("dropped").inc()
-            log.warning(
-                "webhook event %s dropped: %d events of its organization are pending",
-                event_id,
-                self._pending[owner],
+    def backoff(self, attempts: int) -> float:
+        """Seconds before the attempt after ``attempts`` failed ones: doubling from
+        ``backoff``, at most ``max_backoff``, with some jitter."""
+        wait = min(self.settings.backoff * 2 ** (attempts - 1), self.settings.max_backoff)
+        return float(wait * (1 + random.uniform(0, JITTER)))
+
+    @staticmethod
+    def count(delivered: bool, event_id: str, attempts: int, error: str | None) -> None:
+        """Count an event's delivery (or its giving up) in the metrics, and log a failure."""
+        WEBHOOK_DELIVERIES.labels("delivered" if delivered else "failed").inc()
+        if not delivered:
+            log.info(
+                "webhook event %s not delivered after %d attempts: %s", event_id, attempts, error
             )
-            return None
-        self._pending[owner] += 1
-        task = asyncio.create_task(self.deliver(url, secret, event, event_id, owner=owner))
-        self._tasks.add(task)
-        task.add_done_callback(partial(self._ended, owner))
-        return task
 
-    def pending(self, owner: str) -> int:
-        """Events of ``owner`` waiting or being delivered in this process."""
-        return self._pending[owner]
-
-    def _ended(self, owner: str, task: asyncio.Task[DeliveryResult]) -> None:
-        self._tasks.discard(task)
-        self._pending[owner] -= 1
-        if self._pending[owner] <= 0:
-            del self._pending[owner]
-
-    async def drain(self, seconds: float) -> None:
-        """Wait for the spawned deliveries, at most ``seconds``; cancel those still running."""
-        pending = set(self._tasks)
-        if not pending:
-            return
-        _, late = await asyncio.wait(pending, timeout=seconds)
-        for task in late:
-            task.cancel()
-        for task in late:
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
-
-    async def _attempt(  # noqa: PLR0917 (one attempt of deliver, spelled out)
+    async def post(
         self,
         url: str,
         secret: str,
         body: bytes,
-        result: DeliveryResult,
-        deadline: float,
-        owner: str,
-    ) -> FetchResult | None:
-        """One POST in one of ``owner``'s slots; None when none freed up before the
-        deadline."""
+        event_id: str,
+        attempt: int,
+        *,
+        owner: str = "",
+        deadline: float | None = None,
+    ) -> Attempt:
+        """One POST of ``body`` in one of ``owner``'s slots, within ``deadline`` (monotonic;
+        ``timeout`` from now at most). Never raises for the receiver's or the network's
+        failures."""
+        deadline = deadline if deadline is not None else time.monotonic() + self.settings.timeout
         try:
             async with asyncio.timeout(max(deadline - time.monotonic(), 0)):
                 await self._slots.acquire(owner)
         except TimeoutError:
-            result.error = FetchError.timeout.value
-            return None
+            return Attempt(False, True, error=FetchError.timeout.value)
         try:
             headers = {
                 "Content-Type": "application/json",
                 "Accept": "*/*",
                 "User-Agent": USER_AGENT,
                 SIGNATURE_HEADER: sign(secret, body),
-                EVENT_ID_HEADER: result.event_id,
+                EVENT_ID_HEADER: event_id,
                 TIMESTAMP_HEADER: str(int(time.time())),
-                ATTEMPT_HEADER: str(result.attempts),
+                ATTEMPT_HEADER: str(attempt),
             }
             WEBHOOK_ATTEMPTS.inc()
             limit = min(time.monotonic() + self.settings.timeout, deadline)
-            return await self.fetcher.post(url, body, headers=headers, deadline=limit)
+            answer = await self.fetcher.post(url, body, headers=headers, deadline=limit)
         finally:
             self._slots.release(owner)
+        delivered = answer.status is not None and 200 <= answer.status < 300
+        if delivered:
+            return Attempt(True, False, answer.status)
+        return Attempt(False, self._again(answer), answer.status, _error(answer))
 
-    def _again(self, answer: FetchResult | None, attempts: int, deadline: float) -> bool:
-        """Whether another attempt may help and is still allowed."""
-        if attempts >= self.settings.attempts or time.monotonic() >= deadline or answer is None:
-            return False
+    @staticmethod
+    def _again(answer: FetchResult) -> bool:
+        """Whether another attempt may help."""
         if answer.status is not None:
             return answer.status >= 500 or answer.status in RETRIED_STATUSES
         return answer.error in RETRIED_ERRORS

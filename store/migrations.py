@@ -32,6 +32,7 @@ from store.models import (
     Screenshot,
     Secret,
     Usage,
+    WebhookEvent,
 )
 
 log = logging.getLogger(__name__)
@@ -79,6 +80,10 @@ def _jobs(db: peewee.Database) -> None:
     create_tables(db, [Job, JobPage])
 
 
+def _webhook_events(db: peewee.Database) -> None:
+    create_tables(db, [WebhookEvent])
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "organizations, API keys and usage", _core_tables),
     Migration(2, "page cache", _page_cache),
@@ -86,6 +91,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(4, "screenshots", _screenshots),
     Migration(5, "hosted frames and installation secrets", _frames),
     Migration(6, "batch and crawl jobs and their pages", _jobs),
+    Migration(7, "webhook events waiting to be delivered", _webhook_events),
 )
 
 

@@ -222,3 +222,31 @@ class JobPage(BaseModel):
             (("job", "seq"), False),
             (("lease_owner",), False),
         )
+
+
+class WebhookEvent(BaseModel):
+    """An event waiting to be delivered to a job's webhook: its body as sent, when it is due, how
+    often it was tried, and the lease of the process delivering it. Deleted once delivered or
+    given up; ``size`` is the body's length, for the organization's bound in bytes."""
+
+    id = peewee.BigAutoField()
+
+    org = peewee.ForeignKeyField(Organization, index=False, on_delete="CASCADE")
+    job_id = peewee.CharField(max_length=32)
+    event_id = peewee.CharField(max_length=80)
+    kind = peewee.CharField(max_length=16)
+    url = peewee.TextField()
+    secret = peewee.CharField(max_length=128)
+    body = peewee.TextField()
+    size = peewee.IntegerField()
+    attempts = peewee.IntegerField(default=0)
+    created_at = peewee.DateTimeField(default=utc_now)
+    due_at = peewee.DateTimeField(default=utc_now)
+    lease_owner = peewee.CharField(max_length=64, null=True)
+    lease_expires = peewee.DateTimeField(null=True)
+
+    class Meta:
+        indexes = (
+            (("org", "id"), False),
+            (("due_at",), False),
+        )

@@ -7,6 +7,7 @@ traceback, and the rounds go on. Stopping is cancelling the task."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections.abc import Awaitable, Callable
 
@@ -15,11 +16,23 @@ from store.threads import StoreUnavailable
 log = logging.getLogger(__name__)
 
 
-async def repeat(seconds: float, job: Callable[[], Awaitable[object]], what: str) -> None:
-    """Await ``job()`` every ``seconds`` (after the first wait) until cancelled; ``what`` names
-    the job in the log."""
+async def repeat(
+    seconds: float,
+    job: Callable[[], Awaitable[object]],
+    what: str,
+    *,
+    wake: asyncio.Event | None = None,
+) -> None:
+    """Await ``job()`` every ``seconds`` (after the first wait), or as soon as ``wake`` is set,
+    until cancelled; ``what`` names the job in the log."""
     while True:
-        await asyncio.sleep(seconds)
+        if wake is None:
+            await asyncio.sleep(seconds)
+        else:
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(seconds):
+                    await wake.wait()
+            wake.clear()
         try:
             await job()
         except StoreUnavailable:

@@ -264,7 +264,7 @@ class JobRunner:
         )
         stopped = bool(await self.store.run(stop, "job stop", write=True))
         if stopped:
-            self._ended(job, status)
+            await self._ended(job, status)
         self._active = (0.0, [])
         return stopped
 
@@ -348,14 +348,14 @@ class JobRunner:
             self._wake.set()
         if self.notify is not None and job.webhook_url:
             event = page_event(job, recorded, outcome, self.settings.event_result_bytes)
-            self.notify(job, event)
+            await self.notify(job, event)
         if recorded.ended is not None:
-            self._ended(job, recorded.ended)
+            await self._ended(job, recorded.ended)
 
-    def _ended(self, job: ActiveJob, status: str) -> None:
+    async def _ended(self, job: ActiveJob, status: str) -> None:
         self._active = (0.0, [])
         if self.notify is not None and job.webhook_url:
-            self.notify(job, ended_event(job.id, status))
+            await self.notify(job, ended_event(job.id, status))
 
     async def _release(self, claim: Claim) -> None:
         work = partial(job_rows.release_page, page_id=claim.id, owner=self.owner)

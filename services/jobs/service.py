@@ -295,5 +295,5 @@ class JobService:
         cancelled = bool(await self.store.run(work, "job cancel", write=True))
         self.wake()
         if cancelled and job is not None and self.notify is not None:
-            self.notify(job, ended_event(job_id, "cancelled"))
+            await self.notify(job, ended_event(job_id, "cancelled"))
         return cancelled

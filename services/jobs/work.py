@@ -4,7 +4,7 @@ table, from the composition root), what a crawl adds (:class:`Discovery`), and w
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from typing import Any, Protocol
 
 from services.markdown import MarkdownAnswer
@@ -41,8 +41,9 @@ class Discovery(Protocol):
         ...
 
 
-Notify = Callable[[ActiveJob, dict[str, Any]], None]
-"""Called with a job and an event (a page done, the job ended) when the job has a webhook."""
+Notify = Callable[[ActiveJob, dict[str, Any]], Awaitable[None]]
+"""Awaited with a job and an event (a page done, the job ended) when the job has a webhook: the
+event is stored for delivery (:mod:`services.webhook_outbox`)."""
 
 
 def ended_event(job_id: str, status: str) -> dict[str, Any]:

@@ -19,7 +19,7 @@ from tornado.httpserver import HTTPServer
 from tornado.testing import bind_unused_port
 
 from app.config import Settings
-from app.services import Services, start_jobs
+from app.services import Services, start_jobs, stop_jobs
 from app.web import make_api_app
 from tests.conftest import make_settings
 from tests.handlers.test_api import assert_markdown_error, markdown_url
@@ -95,8 +95,7 @@ def app(io_loop: Any, services: Services) -> Iterator[tornado.web.Application]:
 
     io_loop.run_sync(start)
     yield make_api_app(services)
-    assert services.runner is not None
-    io_loop.run_sync(services.runner.close)
+    io_loop.run_sync(lambda: stop_jobs(services, 1.0))
 
 
 @pytest.fixture

@@ -19,7 +19,7 @@ import tornado.web
 from tornado.httpclient import AsyncHTTPClient
 
 from app.config import Settings
-from app.services import Services, start_jobs
+from app.services import Services, start_jobs, stop_jobs
 from app.web import make_api_app
 from convert.crawl.urls import url_key
 from services.accounts import PlanSettings
@@ -55,9 +55,7 @@ def app(io_loop: Any, services: Services) -> Iterator[tornado.web.Application]:
 
     io_loop.run_sync(start)
     yield make_api_app(services)
-    assert services.runner is not None
-    io_loop.run_sync(services.runner.close)
-    io_loop.run_sync(lambda: services.webhook_sender.drain(1.0))
+    io_loop.run_sync(lambda: stop_jobs(services, 1.0))
 
 
 @pytest.fixture
@@ -298,8 +296,11 @@ async def test_the_quota_spent_elsewhere_stops_a_job_and_cancel_skips_the_rest(
     code, cancelled = await get(http_client, base_url, path, other, method="DELETE")
     assert code == 200 and cancelled["status"] == "cancelled"
     assert cancelled["progress"]["skipped"] > 40
-    await asyncio.sleep(1.0)  # the pages in flight finish; nothing more starts
-    _, later = await get(http_client, base_url, path, other)
+    for _ in range(50):  # the pages in flight finish (five seconds at most); nothing more starts
+        _, later = await get(http_client, base_url, path, other)
+        if later["progress"]["running"] == 0:
+            break
+        await asyncio.sleep(0.1)
     progress = later["progress"]
     assert progress["skipped"] == cancelled["progress"]["skipped"] and progress["running"] == 0
     assert progress["done"] + progress["failed"] + progress["skipped"] == 63
@@ -413,7 +414,7 @@ async def test_a_webhook_sees_every_event_signed(
     assert code == 202 and "webhook_secret" not in accepted
     await wait_ended(http_client, base_url, accepted["id"], key)
     for _ in range(200):  # ten seconds at most
-        if len({headers[EVENT_ID_HEADER] for _, headers in receiver.calls}) == 7:
+        if len(receiver.calls) >= 6 * 2 + 1:
             break
         await asyncio.sleep(0.05)
     await asyncio.sleep(0.3)  # nothing more comes

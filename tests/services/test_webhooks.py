@@ -8,11 +8,9 @@ import asyncio
 import json
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
-import tornado.web
 
 from app.config import Settings
 from browser.fetch.client import Fetcher
@@ -26,50 +24,10 @@ from services.webhooks import (
     sign,
     verify,
 )
-from tests.origin import Origin, serve
+from tests.origin import Origin
+from tests.services.conftest import Received
 
 SECRET = "whsec_test_0123456789"
-
-
-@dataclass
-class Received:
-    """What the receiver saw, per path."""
-
-    calls: list[tuple[str, dict[str, str], bytes]] = field(default_factory=list)
-    plans: dict[str, list[int]] = field(default_factory=dict)
-    """Statuses to answer on a path, in turn (the last one repeats); 200 when none."""
-
-    def on(self, path: str) -> list[tuple[dict[str, str], bytes]]:
-        return [(headers, body) for where, headers, body in self.calls if where == path]
-
-
-class _Receiver(tornado.web.RequestHandler):
-    def initialize(self, received: Received) -> None:
-        self.received = received
-
-    async def post(self, path: str) -> None:
-        self.received.calls.append((path, dict(self.request.headers), self.request.body))
-        if path == "slow":
-            await asyncio.sleep(2)
-        plan = self.received.plans.get(path, [200])
-        status = plan.pop(0) if len(plan) > 1 else plan[0]
-        if status in (301, 302):
-            self.redirect("/elsewhere", status=status)
-            return
-        self.set_status(status)
-        self.finish("ok")
-
-
-@pytest.fixture
-def received() -> Received:
-    return Received()
-
-
-@pytest.fixture
-def receiver(io_loop: Any, received: Received) -> Iterator[Origin]:
-    origin = serve(tornado.web.Application([(r"/(.*)", _Receiver, {"received": received})]))
-    yield origin
-    io_loop.run_sync(origin.close)
 
 
 @pytest.fixture
@@ -182,50 +140,40 @@ async def test_refused_addresses_are_never_called(
 
 
 @pytest.mark.gen_test(timeout=20)
-async def test_background_deliveries_are_drained(
-    fetcher: Fetcher, receiver: Origin, received: Received
-) -> None:
-    sender = WebhookSender(fetcher, quick())
-    tasks = [sender.spawn(receiver.url("/hook"), SECRET, {"n": n}) for n in range(5)]
-    await sender.drain(5)
-    assert all(task.done() and task.result().delivered for task in tasks)
-    assert sorted(json.loads(body)["n"] for _, body in received.on("hook")) == list(range(5))
-    slow = sender.spawn(receiver.url("/slow"), SECRET, {"n": 9})
-    await sender.drain(0.1)
-    assert slow.cancelled()
-
-
-@pytest.mark.gen_test(timeout=20)
 async def test_a_hanging_receiver_holds_only_its_organizations_share_of_the_slots(
     fetcher: Fetcher, receiver: Origin, received: Received
 ) -> None:
-    # Four slots, two per organization: twenty events to a receiver that takes 2 s each hold
+    # Four slots, two per organization: twenty attempts at a receiver that takes 2 s each hold
     # two; another organization's event is delivered at once.
     sender = WebhookSender(fetcher, quick(concurrency=4, org_concurrency=2, timeout=5.0))
-    for n in range(20):
-        sender.spawn(receiver.url("/slow"), SECRET, {"n": n}, owner="hog")
+    body = b'{"n":1}'
+    hog = [
+        asyncio.ensure_future(
+            sender.post(receiver.url("/slow"), SECRET, body, f"h{n}", 1, owner="hog")
+        )
+        for n in range(20)
+    ]
     await asyncio.sleep(0.2)
     started = time.monotonic()
-    result = await sender.deliver(receiver.url("/fast"), SECRET, {"n": "v"}, owner="victim")
+    result = await sender.post(receiver.url("/fast"), SECRET, body, "v1", 1, owner="victim")
     assert result.delivered and time.monotonic() - started < 1.0
     assert len(received.on("slow")) == 2
-    await sender.drain(0.1)
+    for task in hog:
+        task.cancel()
+    await asyncio.gather(*hog, return_exceptions=True)
 
 
 @pytest.mark.gen_test(timeout=20)
-async def test_page_events_beyond_the_pending_bound_are_dropped_and_counted(
+async def test_one_attempt_says_whether_another_may_help(
     fetcher: Fetcher, receiver: Origin, received: Received
 ) -> None:
-    sender = WebhookSender(fetcher, quick(max_pending_per_org=2, timeout=5.0))
-    kept = [
-        sender.spawn(receiver.url("/slow"), SECRET, {"n": n}, owner="a", droppable=True)
-        for n in range(3)
-    ]
-    assert kept[0] is not None and kept[1] is not None and kept[2] is None
-    assert sender.pending("a") == 2
-    end = sender.spawn(receiver.url("/slow"), SECRET, {"end": 1}, owner="a")
-    assert end is not None  # a job's end event is always sent
-    other = sender.spawn(receiver.url("/hook"), SECRET, {"n": 0}, owner="b", droppable=True)
-    assert other is not None and (await other).delivered
-    await sender.drain(5.0)
-    assert sender.pending("a") == 0
+    sender = WebhookSender(fetcher, quick())
+    received.plans["flaky"] = [503, 200]
+    received.plans["gone"] = [404]
+    first = await sender.post(receiver.url("/flaky"), SECRET, b"{}", "e1", 1)
+    assert (first.delivered, first.again, first.status) == (False, True, 503)
+    second = await sender.post(receiver.url("/flaky"), SECRET, b"{}", "e1", 2)
+    assert (second.delivered, second.again) == (True, False)
+    gone = await sender.post(receiver.url("/gone"), SECRET, b"{}", "e2", 1)
+    assert (gone.delivered, gone.again, gone.error) == (False, False, "status")
+    assert [headers[ATTEMPT_HEADER] for headers, _ in received.on("flaky")] == ["1", "2"]

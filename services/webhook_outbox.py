@@ -1,0 +1,179 @@
+"""Jobs' webhook events kept in the store until delivered: the outbox.
+
+A job's event is stored when it happens (:meth:`WebhookOutbox.put`), not held in memory: a page
+event only while its organization has fewer than ``max_pending_per_org`` events and
+``max_pending_bytes_per_org`` of them waiting (beyond, it is dropped, logged and counted; the
+job's results still hold the page), a job's end event always. Each process's sender loop claims
+due events under a lease, organization by organization, at most ``org_concurrency`` of one
+organization's at once, and makes one attempt each (:meth:`~services.webhooks.WebhookSender.
+post`, in the organization's share of the delivery slots). A delivered event is deleted; a
+failed attempt that may succeed later puts the event back, due after the backoff; an event out
+of attempts (``attempts``) or of time (``max_seconds`` since it was stored) is given up and
+deleted. The events of a process that stopped or died are delivered by another (or the next
+start) once their lease ends; a receiver drops repeats by ``X-Pagecast-Event-Id``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+import contextlib
+import json
+import logging
+import os
+import secrets
+import socket
+from datetime import UTC, datetime
+from functools import partial
+from typing import Any
+
+from services.metrics import WEBHOOK_DELIVERIES
+from services.webhooks import WebhookSender, WebhookSettings
+from store import webhook_events as rows
+from store.models import as_utc
+from store.periodic import repeat
+from store.store import Store, StoreUnavailable
+from store.webhook_events import NewEvent, PendingEvent
+
+log = logging.getLogger(__name__)
+
+POLL_SECONDS = 0.5
+"""How often an idle sender loop looks for due events (a stored event wakes it at once)."""
+LEASE_SECONDS = 120.0
+"""How long a claimed event stays this process's own: past one attempt's longest time."""
+
+
+class WebhookOutbox:
+    """The store's webhook events and this process's sender loop (:meth:`start` on the IOLoop,
+    :meth:`close` at shutdown, before the store closes)."""
+
+    def __init__(self, store: Store, sender: WebhookSender, settings: WebhookSettings) -> None:
+        self.store = store
+        self.sender = sender
+        self.settings = settings
+        self.owner = f"{socket.gethostname()[:32]}-{os.getpid()}-{secrets.token_hex(4)}"
+        self._flying: collections.Counter[str] = collections.Counter()
+        self._tasks: dict[int, asyncio.Task[None]] = {}
+        self._wake = asyncio.Event()
+        self._loop_task: asyncio.Task[None] | None = None
+
+    async def put(
+        self, org: str, job_id: str, url: str, secret: str, event: dict[str, Any]
+    ) -> bool:
+        """Store ``event`` for ``url``; False when a page event was dropped (its organization's
+        bound) or could not be stored (the database away: logged)."""
+        body = json.dumps(event, ensure_ascii=False, separators=(",", ":"))
+        kind = str(event.get("event", ""))
+        new = NewEvent(org, job_id, str(event.get("event_id", "")), kind, url, secret, body)
+        work = partial(
+            rows.store_event,
+            event=new,
+            max_count=self.settings.max_pending_per_org,
+            max_bytes=self.settings.max_pending_bytes_per_org,
+            bounded=kind == "page",
+        )
+        try:
+            stored = bool(await self.store.run(work, "webhook event", write=True))
+        except StoreUnavailable:
+            log.warning("webhook event %s not stored: the database is away", new.event_id)
+            return False
+        if not stored:
+            WEBHOOK_DELIVERIES.labels("dropped").inc()
+            log.warning(
+                "webhook event %s dropped: its organization has %d events or %d bytes waiting",
+                new.event_id,
+                self.settings.max_pending_per_org,
+                self.settings.max_pending_bytes_per_org,
+            )
+            return False
+        self._wake.set()
+        return True
+
+    # -- the sender loop ---------------------------------------------------------------------
+
+    def start(self) -> None:
+        """Start this process's sender loop."""
+        self._wake = asyncio.Event()
+        self._loop_task = asyncio.get_running_loop().create_task(
+            repeat(POLL_SECONDS, self._turn, "webhook outbox", wake=self._wake)
+        )
+
+    async def close(self, grace: float = 5.0) -> None:
+        """Stop claiming; give the attempts in flight ``grace`` seconds, then give their events
+        back to the store for another process or the next start."""
+        if self._loop_task is not None:
+            self._loop_task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._loop_task
+            self._loop_task = None
+        pending = list(self._tasks.values())
+        if pending:
+            _, late = await asyncio.wait(pending, timeout=grace)
+            for task in late:
+                task.cancel()
+            if late:
+                await asyncio.wait(late, timeout=1)
+        if self._tasks:
+            release = partial(rows.release_events, event_ids=list(self._tasks), owner=self.owner)
+            with contextlib.suppress(StoreUnavailable):
+                await self.store.run(release, "webhook release", write=True)
+
+    async def _turn(self) -> None:
+        """Claim the due events each organization may send now, and send them."""
+        due = await self.store.run(rows.due_orgs, "webhook events")
+        room = self.settings.concurrency - len(self._tasks)
+        # The organizations sending the fewest first, so that one's backlog waits its turn.
+        for org in sorted(due, key=lambda name: self._flying[name]):
+            if room <= 0:
+                return
+            free = min(self.settings.org_concurrency - self._flying[org], room, due[org])
+            if free <= 0:
+                continue
+            work = partial(
+                rows.claim_events,
+                org=org,
+                owner=self.owner,
+                lease_seconds=LEASE_SECONDS,
+                limit=free,
+            )
+            for event in await self.store.run(work, "webhook claim", write=True):
+                self._flying[org] += 1
+                room -= 1
+                task = asyncio.get_running_loop().create_task(self._send(event))
+                self._tasks[event.id] = task
+
+    async def _send(self, event: PendingEvent) -> None:
+        try:
+            attempt = await self.sender.post(
+                event.url,
+                event.secret,
+                event.body.encode(),
+                event.event_id,
+                event.attempts + 1,
+                owner=event.org,
+            )
+            tried = event.attempts + 1
+            age = (datetime.now(UTC) - as_utc(event.created_at)).total_seconds()
+            wait = self.sender.backoff(tried)
+            again = (
+                attempt.again
+                and tried < self.settings.attempts
+                and age + wait < self.settings.max_seconds
+            )
+            if again:
+                retry = partial(rows.retry_event, event_id=event.id, owner=self.owner, after=wait)
+                await self.store.run(retry, "webhook retry", write=True)
+                asyncio.get_running_loop().call_later(wait, self._wake.set)
+                return
+            self.sender.count(attempt.delivered, event.event_id, tried, attempt.error)
+            await self.store.run(partial(rows.delete_event, event_id=event.id), "webhook done")
+        except StoreUnavailable:
+            log.warning("webhook event %s: the database is away; its lease will end", event.id)
+        except Exception:
+            log.exception("webhook event %s failed unexpectedly", event.event_id)
+        finally:
+            self._tasks.pop(event.id, None)
+            self._flying[event.org] -= 1
+            if self._flying[event.org] <= 0:
+                del self._flying[event.org]
+            self._wake.set()

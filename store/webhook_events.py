@@ -1,0 +1,183 @@
+"""Webhook events in the database until they are delivered: stored when a job's page ends (within
+the organization's bounds in count and bytes), claimed under a lease by the process that
+delivers them, put back with a later due time after a failed attempt, deleted once delivered or
+given up. Several processes on one database share them as they share job pages (Postgres:
+``FOR UPDATE SKIP LOCKED``; SQLite: the write lock), and a process that died leaves its events
+to the others once their lease expires."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+import peewee
+
+from store.db import is_sqlite, write_transaction
+from store.models import Organization, WebhookEvent, utc_now
+
+
+@dataclass(frozen=True)
+class NewEvent:
+    """An event to store: whose, for which job, where it goes and its body as sent."""
+
+    org: str
+    job_id: str
+    event_id: str
+    kind: str
+    url: str
+    secret: str
+    body: str
+
+
+@dataclass(frozen=True)
+class PendingEvent:
+    """An event claimed for delivery."""
+
+    id: int
+    org: str
+    event_id: str
+    kind: str
+    url: str
+    secret: str
+    body: str
+    attempts: int
+    created_at: datetime
+
+
+def store_event(
+    db: peewee.Database, event: NewEvent, *, max_count: int, max_bytes: int, bounded: bool
+) -> bool:
+    """Store ``event``; when ``bounded``, only if its organization then has at most
+    ``max_count`` events and ``max_bytes`` of bodies waiting. False when it was not stored (the
+    bound, or an organization that does not exist)."""
+    size = len(event.body.encode())
+    with write_transaction(db):
+        org = Organization.select(Organization.id).where(Organization.name == event.org).first(db)
+        if org is None:
+            return False
+        if bounded:
+            count, held = _waiting(db, WebhookEvent.org == org.id)
+            if count >= max_count or held + size > max_bytes:
+                return False
+        WebhookEvent.insert(
+            org=org.id,
+            job_id=event.job_id,
+            event_id=event.event_id[:80],
+            kind=event.kind[:16],
+            url=event.url,
+            secret=event.secret,
+            body=event.body,
+            size=size,
+        ).execute(db)
+    return True
+
+
+def due_orgs(db: peewee.Database, *, now: datetime | None = None) -> dict[str, int]:
+    """The organizations with events due and free to claim, and how many each has."""
+    now = now or utc_now()
+    query = (
+        WebhookEvent.select(Organization.name, peewee.fn.COUNT(WebhookEvent.id))
+        .join(Organization)
+        .where(_claimable(now))
+        .group_by(Organization.name)
+        .tuples()
+    )
+    return {name: int(count) for name, count in query.execute(db)}
+
+
+def claim_events(
+    db: peewee.Database, *, org: str, owner: str, lease_seconds: float, limit: int
+) -> list[PendingEvent]:
+    """Claim up to ``limit`` of ``org``'s due events for ``owner`` (oldest due first)."""
+    now = utc_now()
+    with write_transaction(db):
+        found = Organization.select(Organization.id).where(Organization.name == org).first(db)
+        if found is None:
+            return []
+        query = (
+            WebhookEvent.select()
+            .where((WebhookEvent.org == found.id) & _claimable(now))
+            .order_by(WebhookEvent.due_at, WebhookEvent.id)
+            .limit(limit)
+        )
+        if not is_sqlite(db):
+            query = query.for_update("FOR UPDATE SKIP LOCKED")  # type: ignore[arg-type]
+        rows = list(query.execute(db))
+        if not rows:
+            return []
+        WebhookEvent.update(
+            lease_owner=owner, lease_expires=now + timedelta(seconds=lease_seconds)
+        ).where(WebhookEvent.id.in_([row.id for row in rows])).execute(db)
+    return [
+        PendingEvent(
+            row.id,
+            org,
+            row.event_id,
+            row.kind,
+            row.url,
+            row.secret,
+            row.body,
+            row.attempts,
+            row.created_at,
+        )
+        for row in rows
+    ]
+
+
+def retry_event(db: peewee.Database, *, event_id: int, owner: str, after: float) -> bool:
+    """Give a claimed event back after a failed attempt, due ``after`` seconds from now."""
+    due = utc_now() + timedelta(seconds=after)
+    with write_transaction(db):
+        changed = (
+            WebhookEvent.update(
+                attempts=WebhookEvent.attempts + 1,
+                due_at=due,
+                lease_owner=None,
+                lease_expires=None,
+            )
+            .where((WebhookEvent.id == event_id) & (WebhookEvent.lease_owner == owner))
+            .execute(db)
+        )
+    return bool(changed)
+
+
+def release_events(db: peewee.Database, *, event_ids: Sequence[int], owner: str) -> int:
+    """Give claimed events back untried (a process stopping)."""
+    if not event_ids:
+        return 0
+    with write_transaction(db):
+        return int(
+            WebhookEvent.update(lease_owner=None, lease_expires=None)
+            .where(WebhookEvent.id.in_(list(event_ids)) & (WebhookEvent.lease_owner == owner))
+            .execute(db)
+        )
+
+
+def delete_event(db: peewee.Database, *, event_id: int) -> None:
+    """An event delivered or given up."""
+    with write_transaction(db):
+        WebhookEvent.delete().where(WebhookEvent.id == event_id).execute(db)
+
+
+def pending_events(db: peewee.Database, *, org: str) -> tuple[int, int]:
+    """How many events of ``org`` wait, and their bodies' bytes."""
+    found = Organization.select(Organization.id).where(Organization.name == org).first(db)
+    return _waiting(db, WebhookEvent.org == found.id) if found is not None else (0, 0)
+
+
+def _waiting(db: peewee.Database, where: peewee.Expression) -> tuple[int, int]:
+    """How many events match ``where``, and their bodies' bytes."""
+    query = WebhookEvent.select(
+        peewee.fn.COUNT(WebhookEvent.id), peewee.fn.COALESCE(peewee.fn.SUM(WebhookEvent.size), 0)
+    ).where(where)
+    for count, held in query.tuples().execute(db):
+        return int(count), int(held or 0)
+    return 0, 0
+
+
+def _claimable(now: datetime) -> peewee.Expression:
+    """Due, and not held by a live lease."""
+    return (WebhookEvent.due_at <= now) & (
+        WebhookEvent.lease_owner.is_null() | (WebhookEvent.lease_expires < now)
+    )
