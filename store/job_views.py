@@ -1,5 +1,6 @@
 """Reading jobs: a job's progress and its results in finishing order for its owner, page
-counts, and the retention sweep that deletes ended jobs (their writes are :mod:`store.jobs`)."""
+counts, what an organization's active jobs hold, and the deletion of ended jobs (the retention
+sweep, and room made for a new job); their other writes are :mod:`store.jobs`."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from typing import Any
 import peewee
 
 from store.db import write_transaction
-from store.job_types import RUNNING, SKIPPED
+from store.job_types import JOB_ACTIVE, JOB_ENDED, RUNNING, SKIPPED, OrgLoad
 from store.models import Job, JobPage, as_utc, utc_now
 
 _SWEEP_BATCH = 500
@@ -142,3 +143,41 @@ def sweep(db: peewee.Database, *, now: datetime | None = None) -> int:
         JobPage.delete().where(JobPage.job.in_(expired)).execute(db)
         Job.delete().where(Job.id.in_(expired)).execute(db)
     return len(expired)
+
+
+def make_room(db: peewee.Database, org_id: int, keep_jobs: int) -> None:
+    """Delete the oldest ended jobs of ``org_id`` (with their pages) beyond ``keep_jobs - 1``."""
+    kept = Job.select(peewee.fn.COUNT(Job.id)).where(Job.org == org_id).scalar(db) or 0
+    extra = int(kept) - keep_jobs + 1
+    if extra <= 0:
+        return
+    oldest = [
+        job_id
+        for (job_id,) in Job.select(Job.id)
+        .where((Job.org == org_id) & Job.status.in_(JOB_ENDED))
+        .order_by(Job.finished_at, Job.created_at)
+        .limit(extra)
+        .tuples()
+        .execute(db)
+    ]
+    if oldest:
+        JobPage.delete().where(JobPage.job.in_(oldest)).execute(db)
+        Job.delete().where(Job.id.in_(oldest)).execute(db)
+
+
+def org_load(db: peewee.Database, org_id: int) -> OrgLoad:
+    """What the active jobs of ``org_id`` hold (a job's price per page is its options'
+    ``page_price``, 1 when it has none)."""
+    rows = (
+        Job.select(Job.options, Job.pages_total, Job.pages_done, Job.pages_failed)
+        .where((Job.org == org_id) & Job.status.in_(JOB_ACTIVE))
+        .tuples()
+        .execute(db)
+    )
+    jobs = pages = credits = 0
+    for options, total, done, failed in rows:
+        stored = json.loads(options)
+        left = max(max(total, int(stored.get("max_pages", total))) - done - failed, 0)
+        jobs, pages = jobs + 1, pages + left
+        credits += left * int(stored.get("page_price", 1))
+    return OrgLoad(jobs, pages, credits)

@@ -37,6 +37,7 @@ from store.job_types import (
     Outcome,
     Recorded,
 )
+from store.job_views import make_room, org_load
 from store.models import Job, JobPage, Organization, utc_now
 
 
@@ -57,13 +58,16 @@ def create_job(
     webhook_url: str | None = None,
     webhook_secret: str | None = None,
     admit: Callable[[OrgLoad], int] | None = None,
+    keep_jobs: int = 0,
 ) -> int:
     """Store a job and queue its first pages (duplicates by key queued once); return how many.
 
     ``admit``, when given, is asked in the same transaction, with the organization's row locked
     (two submissions of one organization are admitted one after the other), how many pages the
     job may have given what the organization's active jobs hold: the batch's pages are cut to
-    that, a crawl's ``max_pages`` lowered to it. It may raise to refuse the job."""
+    that, a crawl's ``max_pages`` lowered to it. It may raise to refuse the job. With
+    ``keep_jobs``, the organization keeps at most that many jobs: its oldest ended ones are
+    deleted (before their retention ends) to make room for this one."""
     with write_transaction(db):
         if admit is not None:
             if not is_sqlite(db):
@@ -72,6 +76,8 @@ def create_job(
             pages = pages[:limit]
             if "max_pages" in options:
                 options = {**options, "max_pages": min(int(options["max_pages"]), limit)}
+        if keep_jobs > 0:
+            make_room(db, org_id, keep_jobs)
         Job.insert(
             id=job_id,
             org=org_id,
@@ -85,24 +91,6 @@ def create_job(
         queued = _queue_pages(db, job_id, pages, limit=len(pages))
         Job.update(pages_total=queued).where(Job.id == job_id).execute(db)
     return queued
-
-
-def org_load(db: peewee.Database, org_id: int) -> OrgLoad:
-    """What the active jobs of ``org_id`` hold (a job's price per page is its options'
-    ``page_price``, 1 when it has none)."""
-    rows = (
-        Job.select(Job.options, Job.pages_total, Job.pages_done, Job.pages_failed)
-        .where((Job.org == org_id) & Job.status.in_(JOB_ACTIVE))
-        .tuples()
-        .execute(db)
-    )
-    jobs = pages = credits = 0
-    for options, total, done, failed in rows:
-        stored = json.loads(options)
-        left = max(max(total, int(stored.get("max_pages", total))) - done - failed, 0)
-        jobs, pages = jobs + 1, pages + left
-        credits += left * int(stored.get("page_price", 1))
-    return OrgLoad(jobs, pages, credits)
 
 
 def active_jobs(db: peewee.Database) -> list[ActiveJob]:

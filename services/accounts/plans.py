@@ -38,6 +38,12 @@ class PlanSettings:
         "max_pages); a job is admitted for at most what is left of it.",
         min=1,
     )
+    max_kept_jobs: int = setting(
+        1_000,
+        "Jobs an organization keeps, active and ended: a new job makes room by deleting its "
+        "oldest ended ones, before their retention ends.",
+        min=1,
+    )
     monthly_failed_pages: int = setting(
         1_000,
         "Job pages that may fail per UTC calendar month (a failed page costs no credit); "
@@ -67,6 +73,7 @@ DEFAULT_PLANS: dict[str, PlanSettings] = {
         monthly_credits=1_000_000,
         max_active_jobs=50,
         max_queued_pages=200_000,
+        max_kept_jobs=10_000,
         monthly_failed_pages=100_000,
     ),
 }

@@ -209,6 +209,7 @@ class JobService:
             webhook_url=webhook.url,
             webhook_secret=webhook.secret or made,
             admit=admission,
+            keep_jobs=account.plan.max_kept_jobs,
         )
         queued = await self.store.run(work, "job creation", write=True)
         self.wake()

@@ -18,7 +18,7 @@ import pytest
 from store import job_views, jobs
 from store.db import StoreSettings
 from store.job_types import NewPage, OrgLoad, Outcome, Recorded
-from store.models import Organization, utc_now
+from store.models import Job, Organization, utc_now
 from store.store import Store
 from tests.conftest import raw_database
 
@@ -223,9 +223,9 @@ def test_admission_sees_what_the_active_jobs_hold_and_cuts_the_new_one(
         )
         assert seen == [OrgLoad(jobs=1, pages=4, credits=4)]
         assert queued == 2
-        assert jobs.org_load(db, org) == OrgLoad(jobs=2, pages=6, credits=16)
+        assert job_views.org_load(db, org) == OrgLoad(jobs=2, pages=6, credits=16)
         jobs.stop_job(db, job_id=second, status="cancelled")
-        assert jobs.org_load(db, org) == OrgLoad(jobs=1, pages=4, credits=4)
+        assert job_views.org_load(db, org) == OrgLoad(jobs=1, pages=4, credits=4)
 
         def refuse(load: OrgLoad) -> int:
             raise LookupError("no room")
@@ -241,4 +241,28 @@ def test_admission_sees_what_the_active_jobs_hold_and_cuts_the_new_one(
                 pages=[page("w")],
                 admit=refuse,
             )
-        assert jobs.org_load(db, org).jobs == 1  # nothing of the refused job was stored
+        assert job_views.org_load(db, org).jobs == 1  # nothing of the refused job was stored
+
+
+def test_a_new_job_makes_room_by_deleting_the_oldest_ended_ones(
+    store: Store, database_url: str, tmp_path: Path
+) -> None:
+    with raw_database(database_url, tmp_path) as db:
+        org = Organization.select().where(Organization.name == "acme").get(db).id
+        ended = [new_job(db, [f"e{n}"]) for n in range(3)]
+        for job_id in ended:
+            jobs.stop_job(db, job_id=job_id, status="cancelled")
+        active = new_job(db, ["a"])
+        jobs.create_job(
+            db,
+            job_id=(latest := jobs.new_job_id()),
+            org_id=org,
+            plan="free",
+            kind="batch",
+            options={"max_pages": 1},
+            pages=[page("z")],
+            keep_jobs=3,
+        )
+        left = {job.id for job in Job.select(Job.id).where(Job.org == org).execute(db)}
+        assert left == {ended[2], active, latest}  # the two oldest ended ones made room
+        assert job_views.page_counts(db, job_id=ended[0]) == {}
