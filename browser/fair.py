@@ -31,6 +31,11 @@ class FairSlots:
         self._waiting: dict[str, collections.deque[tuple[int, asyncio.Future[None]]]] = {}
         self._order = itertools.count()
 
+    def set_share(self, per_owner: int) -> None:
+        """Change what one owner may hold; a larger share hands free slots out at once."""
+        self.per_owner = max(1, min(per_owner, self.capacity))
+        self._grant()
+
     @property
     def in_use(self) -> int:
         """Slots held now."""

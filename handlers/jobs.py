@@ -13,6 +13,8 @@ import json
 from typing import Any
 from urllib.parse import urlsplit
 
+from tornado.iostream import StreamClosedError
+
 from handlers.base import ApiHandler, params_error
 from handlers.errors import ApiError
 from handlers.params.jobs import (
@@ -25,6 +27,7 @@ from handlers.params.jobs import (
     read_job_body,
 )
 from handlers.params.table import P, ParamProblem, ParamTable
+from services.failure import StoreUnavailable
 from services.jobs.service import CrawlSpec, JobService, JobView, PageView, Submitted, Webhook
 from services.markdown import MarkdownOptions
 
@@ -156,12 +159,22 @@ class JobHandler(JobEndpoint):
             head["warnings"] = list(self.warnings)
         self.set_header("Content-Type", "application/json; charset=utf-8")
         self.write(encode(head)[:-1] + b',"results":[')
-        if params.limit:
-            async for page in self.jobs.results(job_id, after, params.limit):
-                self.write((b"," if last != after else b"") + encode(result_body(page)))
-                last = page.seq
-                await self.flush()
-        tail = {"next_cursor": str(last), "has_more": last < view.pages_done + view.pages_failed}
+        tail: dict[str, Any] = {}
+        try:
+            if params.limit:
+                async for page in self.jobs.results(job_id, after, params.limit):
+                    self.write((b"," if last != after else b"") + encode(result_body(page)))
+                    last = page.seq
+                    await self.flush()
+        except StreamClosedError:
+            return  # the client left
+        except StoreUnavailable:
+            if last == after:
+                raise  # nothing sent yet: answered as the database's outage
+            # The answer has begun: it ends here, and the cursor reads on.
+            tail["results_cut"] = "the database stopped answering; read on from next_cursor"
+        ended = view.pages_done + view.pages_failed
+        tail = {"next_cursor": str(last), "has_more": bool(tail) or last < ended, **tail}
         self.finish(b"]," + encode(tail)[1:])
 
     async def delete(self, job_id: str) -> None:

@@ -125,7 +125,7 @@ class ConverterPool:
         if owner:  # work of no organization (warming up) shares with everyone
             self._seen[owner] = now
         crowded = window > 0 and len(self._seen) > 1
-        self._slots.per_owner = max(count - 1, 1) if crowded else count
+        self._slots.set_share(max(count - 1, 1) if crowded else count)
         return self._slots
 
     def _worker(self, index: int) -> ProcessPoolExecutor:

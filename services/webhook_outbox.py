@@ -39,8 +39,9 @@ log = logging.getLogger(__name__)
 
 POLL_SECONDS = 0.5
 """How often an idle sender loop looks for due events (a stored event wakes it at once)."""
-LEASE_SECONDS = 120.0
-"""How long a claimed event stays this process's own: past one attempt's longest time."""
+LEASE_MARGIN_SECONDS = 60.0
+"""A claimed event stays this process's own for twice ``webhooks.timeout`` (a wait for a slot,
+then the POST) and this much more (the store's writes)."""
 
 
 class WebhookOutbox:
@@ -107,14 +108,16 @@ class WebhookOutbox:
                 await self._loop_task
             self._loop_task = None
         pending = list(self._tasks.values())
-        if pending:
-            _, late = await asyncio.wait(pending, timeout=grace)
-            for task in late:
-                task.cancel()
-            if late:
-                await asyncio.wait(late, timeout=1)
-        if self._tasks:
-            release = partial(rows.release_events, event_ids=list(self._tasks), owner=self.owner)
+        if not pending:
+            return
+        _, late = await asyncio.wait(pending, timeout=grace)
+        unsent = [event_id for event_id, task in self._tasks.items() if task in late]
+        for task in late:
+            task.cancel()
+        if late:
+            await asyncio.wait(late, timeout=1)
+        if unsent:
+            release = partial(rows.release_events, event_ids=unsent, owner=self.owner)
             with contextlib.suppress(StoreUnavailable):
                 await self.store.run(release, "webhook release", write=True)
 
@@ -133,16 +136,19 @@ class WebhookOutbox:
                 rows.claim_events,
                 org=org,
                 owner=self.owner,
-                lease_seconds=LEASE_SECONDS,
+                lease_seconds=2 * self.settings.timeout + LEASE_MARGIN_SECONDS,
                 limit=free,
             )
             for event in await self.store.run(work, "webhook claim", write=True):
+                if event.id in self._tasks:
+                    continue  # still being sent here (its lease ran out meanwhile)
                 self._flying[org] += 1
                 room -= 1
                 task = asyncio.get_running_loop().create_task(self._send(event))
                 self._tasks[event.id] = task
 
     async def _send(self, event: PendingEvent) -> None:
+        tried = event.attempts + 1
         try:
             attempt = await self.sender.post(
                 event.url,
@@ -152,7 +158,6 @@ class WebhookOutbox:
                 event.attempts + 1,
                 owner=event.org,
             )
-            tried = event.attempts + 1
             age = (datetime.now(UTC) - as_utc(event.created_at)).total_seconds()
             wait = self.sender.backoff(tried)
             again = (
@@ -171,9 +176,26 @@ class WebhookOutbox:
             log.warning("webhook event %s: the database is away; its lease will end", event.id)
         except Exception:
             log.exception("webhook event %s failed unexpectedly", event.event_id)
+            await self._retry_after_failure(event, tried)
         finally:
             self._tasks.pop(event.id, None)
             self._flying[event.org] -= 1
             if self._flying[event.org] <= 0:
                 del self._flying[event.org]
             self._wake.set()
+
+    async def _retry_after_failure(self, event: PendingEvent, tried: int) -> None:
+        """An attempt that failed in Pagecast itself counts as an attempt: the event is tried
+        again after the backoff, or given up when out of attempts."""
+        with contextlib.suppress(StoreUnavailable):
+            if tried < self.settings.attempts:
+                retry = partial(
+                    rows.retry_event,
+                    event_id=event.id,
+                    owner=self.owner,
+                    after=self.sender.backoff(tried),
+                )
+                await self.store.run(retry, "webhook retry", write=True)
+            else:
+                self.sender.count(False, event.event_id, tried, "internal")
+                await self.store.run(partial(rows.delete_event, event_id=event.id), "webhook done")

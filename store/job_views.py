@@ -12,7 +12,7 @@ from typing import Any
 
 import peewee
 
-from store.db import write_transaction
+from store.db import is_sqlite, write_transaction
 from store.job_types import JOB_ACTIVE, JOB_ENDED, RUNNING, SKIPPED, OrgLoad
 from store.models import Job, JobPage, as_utc, utc_now
 
@@ -85,9 +85,14 @@ def result_sizes(
     db: peewee.Database, *, job_id: str, after: int, limit: int
 ) -> list[tuple[int, int]]:
     """The numbers of the job's finished pages after ``after`` (at most ``limit``, in finishing
-    order) with the length of each stored result, without reading the results."""
+    order) with the bytes of each stored result, without reading the results."""
+    size = (
+        peewee.fn.LENGTH(JobPage.result.cast("BLOB"))
+        if is_sqlite(db)
+        else peewee.fn.OCTET_LENGTH(JobPage.result)
+    )
     query = (
-        JobPage.select(JobPage.seq, peewee.fn.COALESCE(peewee.fn.LENGTH(JobPage.result), 0))
+        JobPage.select(JobPage.seq, peewee.fn.COALESCE(size, 0))
         .where((JobPage.job == job_id) & (JobPage.seq > after))
         .order_by(JobPage.seq)
         .limit(limit)
@@ -146,9 +151,10 @@ def sweep(db: peewee.Database, *, now: datetime | None = None) -> int:
 
 
 def make_room(db: peewee.Database, org_id: int, keep_jobs: int) -> None:
-    """Delete the oldest ended jobs of ``org_id`` (with their pages) beyond ``keep_jobs - 1``."""
+    """Delete the oldest ended jobs of ``org_id`` (with their pages) beyond ``keep_jobs - 1``,
+    at most a sweep's batch of them at once."""
     kept = Job.select(peewee.fn.COUNT(Job.id)).where(Job.org == org_id).scalar(db) or 0
-    extra = int(kept) - keep_jobs + 1
+    extra = min(int(kept) - keep_jobs + 1, _SWEEP_BATCH)
     if extra <= 0:
         return
     oldest = [

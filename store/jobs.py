@@ -71,7 +71,7 @@ def create_job(
     with write_transaction(db):
         if admit is not None:
             if not is_sqlite(db):
-                _run(db, "SELECT id FROM organization WHERE id = ? FOR UPDATE", (org_id,))
+                _run(db, "SELECT id FROM organization WHERE id = ? FOR NO KEY UPDATE", (org_id,))
             limit = admit(org_load(db, org_id))
             pages = pages[:limit]
             if "max_pages" in options:

@@ -249,4 +249,5 @@ class WebhookEvent(BaseModel):
         indexes = (
             (("org", "id"), False),
             (("due_at",), False),
+            (("job_id", "id"), False),
         )

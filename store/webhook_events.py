@@ -16,6 +16,9 @@ import peewee
 from store.db import is_sqlite, write_transaction
 from store.models import Organization, WebhookEvent, utc_now
 
+END_KIND = "job"
+"""The kind of a job's end event (its body's ``event``), sent after the job's other events."""
+
 
 @dataclass(frozen=True)
 class NewEvent:
@@ -177,7 +180,15 @@ def _waiting(db: peewee.Database, where: peewee.Expression) -> tuple[int, int]:
 
 
 def _claimable(now: datetime) -> peewee.Expression:
-    """Due, and not held by a live lease."""
-    return (WebhookEvent.due_at <= now) & (
-        WebhookEvent.lease_owner.is_null() | (WebhookEvent.lease_expires < now)
+    """Due, not held by a live lease, and, for a job's end event, after every earlier event of
+    its job is gone (delivered or given up): a receiver hears of the end last."""
+    earlier = WebhookEvent.alias("earlier")
+    pending_before = earlier.select(earlier.id).where(
+        (earlier.job_id == WebhookEvent.job_id) & (earlier.id < WebhookEvent.id)
     )
+    claimable: peewee.Expression = (
+        (WebhookEvent.due_at <= now)
+        & (WebhookEvent.lease_owner.is_null() | (WebhookEvent.lease_expires < now))
+        & ((WebhookEvent.kind != END_KIND) | ~peewee.fn.EXISTS(pending_before))
+    )
+    return claimable

@@ -92,6 +92,8 @@ class JobRunner:
         self._turns: dict[str, int] = {}
         self._turn = itertools.count()
         self._active: tuple[float, list[ActiveJob]] = (0.0, [])
+        self._failures: dict[str, tuple[float, int]] = {}
+        """Each organization's failed job pages this month, and when they were read."""
         self._wake = asyncio.Event()
         self._background: list[asyncio.Task[None]] = []
         self._stopping = False
@@ -233,11 +235,14 @@ class JobRunner:
         """False (and the job stopped as quota_exceeded, or failure_limit) once its organization
         used its plan's monthly credits, or the failed job pages the plan allows a month."""
         allowance = self.accounts.monthly_failed_pages(job.plan)
-        if allowance > 0 and await self.store.month_requests(job.org, FAILED_PAGES) >= allowance:
-            await self._stop(job, "failure_limit")
-            log.info(
-                "jobs: %s stopped, %s had %d failed pages this month", job.id, job.org, allowance
-            )
+        if allowance > 0 and await self._failed_pages(job.org) >= allowance:
+            if await self._stop(job, "failure_limit"):
+                log.info(
+                    "jobs: %s stopped, %s had %d failed pages this month",
+                    job.id,
+                    job.org,
+                    allowance,
+                )
             return False
         quota = self.accounts.monthly_credits(job.plan)
         if quota <= 0:
@@ -251,6 +256,15 @@ class JobRunner:
         if await self._stop(job, "quota_exceeded"):
             log.info("jobs: %s stopped, %s used its %d monthly credits", job.id, job.org, quota)
         return False
+
+    async def _failed_pages(self, org: str) -> int:
+        """The failed job pages of ``org`` this month, read from the store at most every
+        :data:`ACTIVE_CACHE_SECONDS` (those this process records meanwhile counted at once)."""
+        read_at, count = self._failures.get(org, (0.0, 0))
+        if time.monotonic() - read_at > ACTIVE_CACHE_SECONDS:
+            count = await self.store.month_requests(org, FAILED_PAGES)
+            self._failures[org] = (time.monotonic(), count)
+        return count
 
     async def _stop(self, job: ActiveJob, status: str) -> bool:
         """End ``job`` as ``status`` (its queued pages skipped, its webhook told); False when it
@@ -344,6 +358,8 @@ class JobRunner:
         self.accounts.charge(job.org, job.kind, outcome.credits if outcome.ok else 0)
         if not outcome.ok:
             self.accounts.charge(job.org, FAILED_PAGES, 0)
+            read_at, count = self._failures.get(job.org, (0.0, 0))
+            self._failures[job.org] = (read_at, count + 1)
         if recorded.queued:
             self._wake.set()
         if self.notify is not None and job.webhook_url:

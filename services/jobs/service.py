@@ -129,12 +129,16 @@ class JobService:
         """Queue ``urls`` (each once) with one set of Markdown options."""
         if not urls:
             raise JobError(JobFailure.EMPTY_BATCH, "invalid parameters: urls must not be empty")
-        pages, wrong = [], []
+        pages, wrong, keys = [], [], set()
         for index, url in enumerate(urls):
             try:
-                pages.append(new_page(url))
+                page = new_page(url)
             except CrawlURLError:
                 wrong.append(index)
+                continue
+            if page.key not in keys:  # the same page twice is one page, admitted and paid once
+                keys.add(page.key)
+                pages.append(page)
         if wrong:
             shown = ", ".join(str(index) for index in wrong[:10])
             raise JobError(

@@ -139,3 +139,50 @@ async def test_a_hanging_receiver_does_not_hold_back_another_organization(
     finally:
         await outbox.close(0.1)
     assert (await waiting(store, "hog"))[0] > 10  # given back to the store, not lost
+
+
+@pytest.mark.gen_test(timeout=30)
+async def test_a_jobs_end_event_is_sent_after_its_page_events(
+    store: Store, fetcher: Fetcher, receiver: Origin, received: Received
+) -> None:
+    received.plans["hook"] = [503, 503, 200]  # the first page events need three attempts
+    settings = quick(concurrency=8, org_concurrency=8)
+    outbox = WebhookOutbox(store, WebhookSender(fetcher, settings), settings)
+    url = receiver.url("/hook")
+    for n in range(3):
+        assert await outbox.put("acme", "job1", url, SECRET, page(n))
+    end = {"event": "job", "event_id": "job1-end", "job_id": "job1", "status": "completed"}
+    assert await outbox.put("acme", "job1", url, SECRET, end)
+    outbox.start()
+    try:
+        await until(lambda: _none_waiting(store, "acme"))
+    finally:
+        await outbox.close(0.5)
+    delivered = [json.loads(body)["event"] for _, body in received.on("hook")]
+    assert delivered[-1] == "job" and delivered.count("job") == 1
+
+
+@pytest.mark.gen_test(timeout=30)
+async def test_events_being_sent_at_a_stop_go_back_to_the_store_for_the_next_start(
+    store: Store, fetcher: Fetcher, receiver: Origin, received: Received
+) -> None:
+    settings = quick(timeout=5.0)
+    first = WebhookOutbox(store, WebhookSender(fetcher, settings), settings)
+    for n in range(3):
+        await first.put("acme", "job1", receiver.url("/slow"), SECRET, page(n))
+    first.start()
+    await until(lambda: _slow_calls(received, 3))
+    await first.close(0.1)  # the three POSTs are cut off; their events stay, unleased
+    claimable = await store.run(webhook_events.due_orgs, "test")
+    assert claimable == {"acme": 3}
+    received.plans["slow"] = [200]
+    second = WebhookOutbox(store, WebhookSender(fetcher, settings), settings)
+    second.start()
+    try:
+        await until(lambda: _none_waiting(store, "acme"))
+    finally:
+        await second.close(0.5)
+
+
+async def _slow_calls(received: Received, count: int) -> bool:
+    return len(received.on("slow")) >= count

@@ -6,6 +6,7 @@ page limit, cancellation, and the retention sweep."""
 from __future__ import annotations
 
 import hashlib
+import json
 import threading
 from collections.abc import Iterator
 from datetime import timedelta
@@ -94,6 +95,9 @@ def test_claim_record_and_finish(store: Store, database_url: str, tmp_path: Path
         assert view.expires_at is not None and jobs.active_jobs(db) == []
         sizes = job_views.result_sizes(db, job_id=job_id, after=0, limit=2)
         assert [seq for seq, _ in sizes] == [1, 2] and all(size > 10 for _, size in sizes)
+        stored = job_views.job_results(db, job_id=job_id, seqs=[1])[0].result
+        # Bytes, not characters: what the answer's cap counts.
+        assert sizes[0][1] == len(json.dumps(stored, separators=(",", ":")).encode())
         results = job_views.job_results(db, job_id=job_id, seqs=[1, 2])
         assert [(r.seq, r.status) for r in results] == [(1, "done"), (2, "failed")]
         assert [seq for seq, _ in job_views.result_sizes(db, job_id=job_id, after=2, limit=2)] == [
