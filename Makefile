@@ -1,5 +1,5 @@
 # Everyday verbs. Each one sets up what it needs first (deploy/bootstrap.sh is idempotent).
-.PHONY: run test setup lint format config client-wheel bench bench-oembed bench-fetch bench-screenshot bench-readiness bench-markdown bench-extraction bench-metadata bench-metascraper bench-crawl bench-safety load chaos fuzz ssrf hostile clean
+.PHONY: run test setup lint format config client-wheel bench bench-oembed bench-fetch bench-screenshot bench-readiness bench-markdown bench-extraction bench-metadata bench-metascraper bench-crawl bench-fairness bench-safety load chaos fuzz ssrf hostile clean
 
 run:            ## set up, print an API key, run the server
 	bash deploy/bootstrap.sh run
@@ -58,6 +58,9 @@ bench-metascraper: ## bench-metadata plus every field's agreement with metascrap
 
 bench-crawl:    ## a 500-page local crawl against the single-page endpoint, another organization's p95 during it (about 1 minute)
 	.venv/bin/python bench/crawl.py
+
+bench-fairness: ## one organization's p50/p95 alone and beside another's maps, large pages, batches, hanging webhooks, farm use and result reads; memory peak (about 6 minutes)
+	.venv/bin/python bench/fairness.py
 
 bench-safety:   ## prompt-injection scan: hidden instructions per hiding technique, false alarms and scan time on WCXB-dev's 1,497 pages (about 6 to 11 minutes)
 	.venv/bin/python -m bench.safety
