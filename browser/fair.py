@@ -9,7 +9,10 @@ conversion workers and the webhook deliveries.
 - a slot that frees goes to the waiting owner with the fewest held (then the one waiting
   longest), not to whoever asked first: an owner with a long queue does not delay another's
   first request;
-- unused capacity is not reserved: an owner alone may use up to ``per_owner`` slots.
+- ``reserve`` slots are kept for owners holding none: while two or more owners hold slots,
+  they take at most ``capacity - reserve`` together, so one that arrives while others keep
+  every slot busy (hanging receivers, slow pages) starts at once. An owner alone is not held
+  back: it may use up to ``per_owner`` slots.
 """
 
 from __future__ import annotations
@@ -24,9 +27,10 @@ from collections.abc import AsyncIterator
 class FairSlots:
     """See the module docstring. Use on one event loop."""
 
-    def __init__(self, capacity: int, per_owner: int) -> None:
+    def __init__(self, capacity: int, per_owner: int, reserve: int = 0) -> None:
         self.capacity = capacity
         self.per_owner = max(1, min(per_owner, capacity))
+        self.reserve = max(0, min(reserve, capacity - 1))
         self._held: collections.Counter[str] = collections.Counter()
         self._waiting: dict[str, collections.deque[tuple[int, asyncio.Future[None]]]] = {}
         self._order = itertools.count()
@@ -51,6 +55,10 @@ class FairSlots:
             return len(self._waiting.get(owner, ()))
         return sum(len(queue) for queue in self._waiting.values())
 
+    def free_for(self, owner: str) -> bool:
+        """Whether ``owner`` would get a slot at once."""
+        return not self._waiting and self._may_take(owner)
+
     @contextlib.asynccontextmanager
     async def slot(self, owner: str) -> AsyncIterator[None]:
         """Hold one of ``owner``'s slots for the block (cancellable while waiting; wrap it in
@@ -63,7 +71,7 @@ class FairSlots:
 
     async def acquire(self, owner: str) -> None:
         """Wait for a slot for ``owner``."""
-        if not self._waiting and self._may_take(owner):
+        if self.free_for(owner):
             self._held[owner] += 1
             return
         future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
@@ -87,7 +95,12 @@ class FairSlots:
         self._grant()
 
     def _may_take(self, owner: str) -> bool:
-        return self.in_use < self.capacity and self._held[owner] < self.per_owner
+        held = self._held[owner]
+        if held == 0:
+            return self.in_use < self.capacity
+        alone = len(self._held) == 1  # the only owner holding slots: nothing is kept back
+        room = self.capacity if alone else self.capacity - self.reserve
+        return held < self.per_owner and self.in_use < room
 
     def _grant(self) -> None:
         """Hand free slots to waiters: the owner holding the fewest first, then the oldest."""
@@ -95,7 +108,7 @@ class FairSlots:
             ready = [
                 (self._held[owner], queue[0][0], owner)
                 for owner, queue in self._waiting.items()
-                if queue and self._held[owner] < self.per_owner
+                if queue and self._may_take(owner)
             ]
             if not ready:
                 return

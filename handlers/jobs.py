@@ -163,7 +163,7 @@ class JobHandler(JobEndpoint):
         try:
             if params.limit:
                 async for page in self.jobs.results(job_id, after, params.limit):
-                    self.write((b"," if last != after else b"") + encode(result_body(page)))
+                    self.write((b"," if last != after else b"") + result_bytes(page))
                     last = page.seq
                     await self.flush()
         except StreamClosedError:
@@ -212,16 +212,35 @@ def job_body(view: JobView) -> dict[str, Any]:
     }
 
 
-def result_body(page: PageView) -> dict[str, Any]:
-    """One finished page as answered: its URL, status and credits, then its answer or error."""
-    return {
-        "seq": page.seq,
-        "url": page.url,
-        "status": page.status,
-        "depth": page.depth,
-        "credits": page.credits,
-        **{name: value for name, value in page.result.items() if name != "url"},
-    }
+def result_bytes(page: PageView) -> bytes:
+    """One finished page as answered: its number, URL, status, depth and credits, then the
+    members of its stored answer (or error) but its URL, spliced in as stored: a page of many
+    megabytes is not decoded and encoded again on the IOLoop."""
+    head = encode(
+        {
+            "seq": page.seq,
+            "url": page.url,
+            "status": page.status,
+            "depth": page.depth,
+            "credits": page.credits,
+        }
+    )
+    rest = _without_url(page.result_json.strip())
+    return head if rest == "}" else head[:-1] + b"," + rest.encode()
+
+
+_DECODER = json.JSONDecoder()
+_URL_MEMBER = '{"url":'
+
+
+def _without_url(stored: str) -> str:
+    """The members of a stored JSON object after its leading ``"url"`` member (the page's URL is
+    answered from the page row), with their closing brace: ``}`` when there are none."""
+    if not stored.startswith(_URL_MEMBER):
+        return stored[1:].lstrip()
+    _, end = _DECODER.raw_decode(stored, len(_URL_MEMBER))
+    rest = stored[end:].lstrip()
+    return rest[1:].lstrip() if rest.startswith(",") else rest
 
 
 ROUTES = [

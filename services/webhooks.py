@@ -44,6 +44,7 @@ import hashlib
 import hmac
 import json
 import logging
+import math
 import random
 import time
 import uuid
@@ -72,6 +73,9 @@ RETRIED_ERRORS = frozenset(
 """Fetch failures that are tried again; the others (a refused address, an invalid URL, TLS,
 an over-large answer) would fail the same way."""
 JITTER = 0.2
+RESERVED_SHARE = 0.125
+"""Share of the delivery slots kept for organizations sending nothing at the moment: however
+many organizations' receivers hang, another's first event goes at once."""
 
 
 @dataclass
@@ -165,7 +169,8 @@ class WebhookSender:
     def __init__(self, fetcher: Fetcher, settings: WebhookSettings) -> None:
         self.fetcher = fetcher
         self.settings = settings
-        self._slots = FairSlots(settings.concurrency, settings.org_concurrency)
+        reserve = math.ceil(settings.concurrency * RESERVED_SHARE)
+        self._slots = FairSlots(settings.concurrency, settings.org_concurrency, reserve)
 
     async def refusal(self, url: str) -> str | None:
         """Why ``url`` may not be a webhook (a message safe to show), or None."""

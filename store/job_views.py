@@ -41,14 +41,21 @@ class JobView:
 
 @dataclass(frozen=True)
 class PageView:
-    """One finished page of a job."""
+    """One finished page of a job; ``result_json`` is its answer (or error) as stored: a JSON
+    object, answered as it is without being decoded."""
 
     seq: int
     url: str
     depth: int
     status: str
     credits: int
-    result: dict[str, Any]
+    result_json: str
+
+    @property
+    def result(self) -> dict[str, Any]:
+        """The stored answer, decoded."""
+        decoded: dict[str, Any] = json.loads(self.result_json)
+        return decoded
 
 
 def job_view(db: peewee.Database, *, job_id: str, org_id: int) -> JobView | None:
@@ -114,7 +121,7 @@ def job_results(db: peewee.Database, *, job_id: str, seqs: Sequence[int]) -> lis
             page.depth,
             page.status,
             page.credits,
-            json.loads(page.result) if page.result else {},
+            page.result or "{}",
         )
         for page in query.execute(db)
     ]

@@ -16,8 +16,9 @@ rendering, so that neither the pages at once nor their memory outgrow the limits
 
 An organization's surplus therefore never fills the farm's queue: another organization arriving
 while every page is busy still queues for the next free page, and a page that frees goes to the
-waiting organization holding the fewest pages (then the one waiting longest), so that two busy
-organizations never keep a third waiting for more than the first page to free. A request moves
+waiting organization holding the fewest pages (then the one waiting longest), and
+``reserved_pages`` are kept for organizations holding none, so that busy organizations never
+keep a newcomer waiting. A request moves
 from its organization's queue to the farm's only when another request of the same organization
 leaves (giving up a page, or its own place in the farm's queue), so the farm's queue does not
 grow that way.
@@ -40,6 +41,7 @@ TYPICAL_SECONDS = 2.0
 TYPICAL_WEIGHT = 0.2
 """Weight of each successful request's duration in the running typical duration."""
 RETRY_AFTER_RANGE = (1, 60)
+
 """The ``retry_after`` hint (seconds) is kept within these bounds."""
 
 
@@ -84,7 +86,7 @@ class Admission:
         """Page slots kept after their request for the background work on its page."""
         self.typical_seconds = TYPICAL_SECONDS
         """Running typical duration of a successful request, queueing included."""
-        self._pages = FairSlots(settings.max_pages, settings.max_pages)
+        self._pages = FairSlots(settings.max_pages, settings.max_pages, settings.reserved_pages)
         self._orgs: dict[str, _Organization] = {}
         self._on_change = on_change
 
@@ -189,7 +191,7 @@ class Admission:
 
     async def _take_page(self, org: str) -> bool:
         """Wait in the farm's queue for a page for ``org``; True once taken."""
-        if not self.full and not self._pages.waiting():
+        if self._pages.free_for(org):
             await self._pages.acquire(org)
             return True
         self.waiting += 1

@@ -98,6 +98,13 @@ class FarmSettings:
         min=0.01,
         max=1.0,
     )
+    reserved_pages: int = setting(
+        1,
+        "Pages kept for organizations holding none: organizations already capturing take at "
+        "most max_pages minus these together, so a newcomer's capture starts at once however "
+        "many others keep the farm busy (0: none kept).",
+        min=0,
+    )
     max_page_mb: int = setting(
         128,
         "MiB one page may bring in through the egress guard, all its responses and tunnels "

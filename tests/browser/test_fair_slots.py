@@ -68,3 +68,18 @@ async def test_a_cancelled_waiter_takes_no_slot() -> None:
     async with asyncio.timeout(1):
         async with slots.slot("c"):
             assert slots.held("c") == 1
+
+
+@pytest.mark.gen_test(timeout=10)
+async def test_reserved_slots_go_to_owners_holding_none() -> None:
+    slots = FairSlots(capacity=8, per_owner=4, reserve=2)
+    release, log = asyncio.Event(), []
+    hogs = [asyncio.create_task(hold(slots, name, release, log)) for name in "ab" for _ in range(4)]
+    await asyncio.sleep(0)
+    assert slots.in_use == 6  # two owners that hold slots take at most 8 - 2 together
+    newcomers = [asyncio.create_task(hold(slots, name, release, log)) for name in "cd"]
+    await asyncio.sleep(0)
+    assert slots.held("c") == slots.held("d") == 1 and slots.in_use == 8
+    release.set()
+    await asyncio.gather(*hogs, *newcomers)
+    assert slots.in_use == 0 and slots.waiting() == 0

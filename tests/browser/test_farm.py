@@ -829,7 +829,9 @@ async def refused(admission: Admission, org: str) -> FarmError:
 
 @pytest.mark.gen_test(timeout=20)
 async def test_an_organizations_surplus_waits_in_its_own_queue() -> None:
-    admission = open_admission(max_pages=4, org_share=0.5, queue_size=2, queue_timeout=10)
+    admission = open_admission(
+        max_pages=4, org_share=0.5, queue_size=2, queue_timeout=10, reserved_pages=0
+    )
     release = {org: asyncio.Event() for org in "abcd"}
     held: list[str] = []
     tasks: dict[str, list[asyncio.Future[None]]] = {org: [] for org in "abcd"}
@@ -875,7 +877,9 @@ async def test_an_organizations_surplus_waits_in_its_own_queue() -> None:
 async def test_a_freed_page_goes_to_the_organization_holding_the_fewest() -> None:
     # Three pages, two per organization: a holds two and b one, b waits for a second; c,
     # arriving after b, gets the first page that frees (it holds none).
-    admission = open_admission(max_pages=3, org_share=0.67, queue_size=4, queue_timeout=10)
+    admission = open_admission(
+        max_pages=3, org_share=0.67, queue_size=4, queue_timeout=10, reserved_pages=0
+    )
     release = {org: asyncio.Event() for org in "abc"}
     held: list[str] = []
     tasks = [asyncio.ensure_future(hold(admission, "a", release["a"], held)) for _ in range(2)]
@@ -888,6 +892,26 @@ async def test_a_freed_page_goes_to_the_organization_holding_the_fewest() -> Non
     assert held[3] == "c"
     release["b"].set()
     release["c"].set()
+    await asyncio.gather(*tasks)
+    assert admission.waiting == admission.organizations == 0
+
+
+@pytest.mark.gen_test(timeout=20)
+async def test_a_page_is_kept_for_an_organization_holding_none() -> None:
+    # Four pages, two per organization, one kept: a and b together hold three; c's capture
+    # starts at once on the kept page, and b's second waits.
+    admission = open_admission(max_pages=4, org_share=0.5, queue_size=4, queue_timeout=10)
+    release = asyncio.Event()
+    held: list[str] = []
+    tasks = [
+        asyncio.ensure_future(hold(admission, org, release, held)) for org in ("a", "a", "b", "b")
+    ]
+    await eventually(lambda: len(held) == 3 and admission.waiting == 1)
+    assert sorted(held) == ["a", "a", "b"]
+    tasks.append(asyncio.ensure_future(hold(admission, "c", release, held)))
+    await eventually(lambda: held.count("c") == 1)
+    assert admission.waiting == 1  # b's second still waits
+    release.set()
     await asyncio.gather(*tasks)
     assert admission.waiting == admission.organizations == 0
 
