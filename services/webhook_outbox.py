@@ -125,11 +125,11 @@ class WebhookOutbox:
         """Claim the due events each organization may send now, and send them."""
         due = await self.store.run(rows.due_orgs, "webhook events")
         room = self.settings.concurrency - len(self._tasks)
-        # The organizations sending the fewest first, so that one's backlog waits its turn.
+        # The organizations sending the fewest first, so that one's backlog waits its turn; one
+        # sending nothing may also use the slots the sender keeps for such.
         for org in sorted(due, key=lambda name: self._flying[name]):
-            if room <= 0:
-                return
-            free = min(self.settings.org_concurrency - self._flying[org], room, due[org])
+            allowed = room + (self.sender.reserve if not self._flying[org] else 0)
+            free = min(self.settings.org_concurrency - self._flying[org], allowed, due[org])
             if free <= 0:
                 continue
             work = partial(

@@ -169,8 +169,9 @@ class WebhookSender:
     def __init__(self, fetcher: Fetcher, settings: WebhookSettings) -> None:
         self.fetcher = fetcher
         self.settings = settings
-        reserve = math.ceil(settings.concurrency * RESERVED_SHARE)
-        self._slots = FairSlots(settings.concurrency, settings.org_concurrency, reserve)
+        self.reserve = math.ceil(settings.concurrency * RESERVED_SHARE)
+        """Slots kept for organizations sending nothing at the moment."""
+        self._slots = FairSlots(settings.concurrency, settings.org_concurrency, self.reserve)
 
     async def refusal(self, url: str) -> str | None:
         """Why ``url`` may not be a webhook (a message safe to show), or None."""

@@ -186,3 +186,25 @@ async def test_events_being_sent_at_a_stop_go_back_to_the_store_for_the_next_sta
 
 async def _slow_calls(received: Received, count: int) -> bool:
     return len(received.on("slow")) >= count
+
+
+@pytest.mark.gen_test(timeout=30)
+async def test_hanging_receivers_of_several_organizations_leave_a_slot_for_another(
+    store: Store, fetcher: Fetcher, receiver: Origin, received: Received
+) -> None:
+    # Four slots, two per organization, one kept for an organization sending nothing: two
+    # organizations whose receivers hang cannot hold every slot between them.
+    settings = quick(concurrency=4, org_concurrency=2, timeout=5.0)
+    outbox = WebhookOutbox(store, WebhookSender(fetcher, settings), settings)
+    for org in ("hog", "acme"):
+        for n in range(10):
+            await outbox.put(org, f"job-{org}", receiver.url("/slow"), SECRET, page(n))
+    outbox.start()
+    try:
+        await asyncio.sleep(0.5)
+        started = time.monotonic()
+        await outbox.put("victim", "job2", receiver.url("/fast"), SECRET, page(1))
+        await until(lambda: _none_waiting(store, "victim"), 5.0)
+        assert time.monotonic() - started < 1.5
+    finally:
+        await outbox.close(0.1)
