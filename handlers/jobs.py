@@ -163,9 +163,11 @@ class JobHandler(JobEndpoint):
         try:
             if params.limit:
                 async for page in self.jobs.results(job_id, after, params.limit):
-                    self.write((b"," if last != after else b"") + result_bytes(page))
+                    chunk = (b"," if last != after else b"") + result_bytes(page)
+                    self.write(chunk)
                     last = page.seq
                     await self.flush()
+                    await self.jobs.pace(self.caller.org, len(chunk))
         except StreamClosedError:
             return  # the client left
         except StoreUnavailable:

@@ -4,8 +4,10 @@ read a job's progress and results, cancel it. The pages themselves are worked on
 
 from __future__ import annotations
 
+import asyncio
 import enum
 import secrets
+import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from functools import partial
@@ -27,6 +29,8 @@ from store.job_types import NewPage
 from store.job_views import JobView, PageView
 from store.store import Store
 
+READERS_KEPT = 10_000
+"""Organizations whose reading pace is remembered (the longest idle are forgotten: full)."""
 READ_BYTES = 1_000_000
 """Stored results read from the store at once while a results page is written (a larger result
 is read alone)."""
@@ -102,6 +106,8 @@ class JobService:
         self.settings = settings
         self.wake = wake
         self.accounts = accounts
+        self._reading: dict[str, tuple[float, float]] = {}
+        """Each organization's byte bucket for reading results: tokens, and when counted."""
         self.notify = notify
         self.webhook_check = webhook_check
 
@@ -279,6 +285,20 @@ class JobService:
         if batch:
             for page in await self._read(job_id, batch):
                 yield page
+
+    async def pace(self, org: str, sent: int) -> None:
+        """Count ``sent`` bytes of results read by ``org`` and wait when it reads faster than
+        ``results_bytes_per_second`` (a byte bucket per organization, in this process)."""
+        rate = float(self.settings.results_bytes_per_second)
+        burst = float(self.settings.results_max_bytes)
+        now = time.monotonic()
+        tokens, updated = self._reading.pop(org, (burst, now))
+        tokens = min(burst, tokens + (now - updated) * rate) - sent
+        self._reading[org] = (tokens, now)  # most recent last: the oldest are forgotten first
+        while len(self._reading) > READERS_KEPT:
+            del self._reading[next(iter(self._reading))]
+        if tokens < 0:
+            await asyncio.sleep(-tokens / rate)
 
     async def _read(self, job_id: str, seqs: list[int]) -> list[PageView]:
         work = partial(job_views.job_results, job_id=job_id, seqs=seqs)

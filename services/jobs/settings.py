@@ -98,6 +98,13 @@ class JobSettings:
         "one result, however large): the cursor reads on.",
         min=1_000,
     )
+    results_bytes_per_second: int = setting(
+        20_000_000,
+        "Bytes of job results one organization reads per second from one process, over all its "
+        "answers at once (a burst of results_max_bytes first): reading is paced beyond it, so "
+        "that one organization's readers do not take the process from the others.",
+        min=100_000,
+    )
     event_result_bytes: int = setting(
         256_000,
         "Largest result (bytes of JSON) a page's webhook event carries whole; a larger one "
