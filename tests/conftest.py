@@ -14,9 +14,11 @@ from typing import Any
 import peewee
 import psycopg2
 import pytest
+import tornado.web
 
 from app.config import Settings
-from app.services import Services, egress_lanes, egress_limits
+from app.services import Services, egress_lanes, egress_limits, start_jobs, stop_jobs
+from app.web import make_api_app
 from browser.egress.guard import EgressGuard
 from browser.farm import Farm
 from browser.fetch.client import Fetcher
@@ -165,6 +167,18 @@ def services(
     io_loop.run_sync(pages.drain)
     services.fetcher.close()
     io_loop.run_sync(store.close)
+
+
+def serve_with_jobs(io_loop: Any, services: Services) -> Iterator[tornado.web.Application]:
+    """The API application over ``services`` with the job runner and the webhook outbox
+    running, stopped at the end: a test module's ``app`` fixture yields from it."""
+
+    async def start() -> None:
+        start_jobs(services)
+
+    io_loop.run_sync(start)
+    yield make_api_app(services)
+    io_loop.run_sync(lambda: stop_jobs(services, 1.0))
 
 
 @pytest.fixture

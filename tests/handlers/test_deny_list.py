@@ -19,9 +19,8 @@ from tornado.httpserver import HTTPServer
 from tornado.testing import bind_unused_port
 
 from app.config import Settings
-from app.services import Services, start_jobs, stop_jobs
-from app.web import make_api_app
-from tests.conftest import make_settings
+from app.services import Services
+from tests.conftest import make_settings, serve_with_jobs
 from tests.handlers.test_api import assert_markdown_error, markdown_url
 from tests.origin import Origin
 
@@ -90,12 +89,7 @@ def settings(tmp_path: Path, origins: tuple[dict[str, Origin], Any]) -> Settings
 
 @pytest.fixture
 def app(io_loop: Any, services: Services) -> Iterator[tornado.web.Application]:
-    async def start() -> None:
-        start_jobs(services)
-
-    io_loop.run_sync(start)
-    yield make_api_app(services)
-    io_loop.run_sync(lambda: stop_jobs(services, 1.0))
+    yield from serve_with_jobs(io_loop, services)
 
 
 @pytest.fixture

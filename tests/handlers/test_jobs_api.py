@@ -19,12 +19,11 @@ import tornado.web
 from tornado.httpclient import AsyncHTTPClient
 
 from app.config import Settings
-from app.services import Services, start_jobs, stop_jobs
-from app.web import make_api_app
+from app.services import Services
 from convert.crawl.urls import url_key
 from services.accounts import PlanSettings
 from services.webhooks import EVENT_ID_HEADER, SIGNATURE_HEADER, verify
-from tests.conftest import make_settings
+from tests.conftest import make_settings, serve_with_jobs
 from tests.crawl_site import CrawlSite, SiteShape
 from tests.origin import Origin, serve
 
@@ -50,12 +49,7 @@ def settings(tmp_path: Path) -> Settings:
 
 @pytest.fixture
 def app(io_loop: Any, services: Services) -> Iterator[tornado.web.Application]:
-    async def start() -> None:
-        start_jobs(services)
-
-    io_loop.run_sync(start)
-    yield make_api_app(services)
-    io_loop.run_sync(lambda: stop_jobs(services, 1.0))
+    yield from serve_with_jobs(io_loop, services)
 
 
 @pytest.fixture
