@@ -107,6 +107,8 @@ def _cgroup_headroom() -> int | None:
 
 
 def _headroom(folder: Path, limit_file: str, usage_file: str, cache_stat: str) -> int | None:
+    """Bytes the cgroup in ``folder`` may still take (its limit less what it uses beyond its
+    reclaimable cache); None when it has no limit or none can be read."""
     try:
         limit_text = (folder / limit_file).read_text().strip()
         if limit_text == "max" or int(limit_text) >= _UNLIMITED:
@@ -114,13 +116,17 @@ def _headroom(folder: Path, limit_file: str, usage_file: str, cache_stat: str) -
         usage = int((folder / usage_file).read_text().strip())
     except (OSError, ValueError):
         return None
-    cache = 0
+    return max(int(limit_text) - max(usage - _reclaimable(folder, cache_stat), 0), 0)
+
+
+def _reclaimable(folder: Path, cache_stat: str) -> int:
+    """The cgroup's page cache the kernel can take back (``cache_stat`` in ``memory.stat``);
+    0 when the file cannot be read, so that all of the usage counts as used."""
     try:
         for line in (folder / "memory.stat").read_text().splitlines():
             name, _, value = line.partition(" ")
             if name == cache_stat:
-                cache = int(value)
-                break
+                return int(value)
     except (OSError, ValueError):
-        pass
-    return max(int(limit_text) - max(usage - cache, 0), 0)
+        return 0
+    return 0
