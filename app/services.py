@@ -10,7 +10,6 @@ import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from app.config import Settings
 from browser.egress.guard import EgressGuard, EgressLimits
@@ -38,7 +37,6 @@ from services.webhooks import WebhookSender
 from store.db import local_folders
 from store.frames import FrameStore
 from store.images import ImageFiles, ImageStorage, ImageStorageError
-from store.job_types import ActiveJob
 from store.objects import ObjectStorage
 from store.screenshots import ScreenshotStore
 from store.store import Store
@@ -328,10 +326,6 @@ def start_jobs(services: Services) -> None:
     sender = services.webhook_sender
     outbox = services.webhook_outbox = WebhookOutbox(services.store, sender, settings.webhooks)
 
-    async def notify(job: ActiveJob, event: dict[str, Any]) -> None:
-        if job.webhook_url and job.webhook_secret:
-            await outbox.put(job.org, job.id, job.webhook_url, job.webhook_secret, event)
-
     runner = JobRunner(
         services.store,
         lambda: markdown,
@@ -340,7 +334,7 @@ def start_jobs(services: Services) -> None:
         accounts=services.account_service,
         discovery=CrawlDiscovery(services.fetcher, pool),
         busy=services.serving,
-        notify=notify,
+        events=outbox,
     )
     services.runner = runner
     services.jobs = JobService(
@@ -348,7 +342,7 @@ def start_jobs(services: Services) -> None:
         settings.jobs,
         runner.wake,
         services.account_service,
-        notify=notify,
+        events=outbox,
         webhook_check=sender.refusal,
     )
     runner.start()

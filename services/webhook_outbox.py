@@ -1,6 +1,7 @@
 """Jobs' webhook events kept in the store until delivered: the outbox.
 
-A job's event is stored when it happens (:meth:`WebhookOutbox.put`), not held in memory: a page
+A job's event is stored with what it tells, in the same transaction (:meth:`WebhookOutbox.write`;
+:meth:`~WebhookOutbox.put` for an event of its own), not held in memory: a page
 event only while its organization has fewer than ``max_pending_per_org`` events and
 ``max_pending_bytes_per_org`` of them waiting (beyond, it is dropped, logged and counted; the
 job's results still hold the page), a job's end event always. Each process's sender loop claims
@@ -23,13 +24,17 @@ import logging
 import os
 import secrets
 import socket
+from collections.abc import Sequence
 from datetime import UTC, datetime
 from functools import partial
 from typing import Any
 
+import peewee
+
 from services.metrics import WEBHOOK_DELIVERIES
 from services.webhooks import WebhookSender, WebhookSettings
 from store import webhook_events as rows
+from store.job_types import ActiveJob
 from store.models import as_utc
 from store.periodic import repeat
 from store.store import Store, StoreUnavailable
@@ -61,34 +66,59 @@ class WebhookOutbox:
     async def put(
         self, org: str, job_id: str, url: str, secret: str, event: dict[str, Any]
     ) -> bool:
-        """Store ``event`` for ``url``; False when a page event was dropped (its organization's
-        bound) or could not be stored (the database away: logged)."""
-        body = json.dumps(event, ensure_ascii=False, separators=(",", ":"))
-        kind = str(event.get("event", ""))
-        new = NewEvent(org, job_id, str(event.get("event_id", "")), kind, url, secret, body)
-        work = partial(
-            rows.store_event,
-            event=new,
-            max_count=self.settings.max_pending_per_org,
-            max_bytes=self.settings.max_pending_bytes_per_org,
-            bounded=kind == "page",
-        )
+        """Store ``event`` for ``url`` in a transaction of its own; False when a page event was
+        dropped (its organization's bound) or could not be stored (the database away: logged)."""
+        new = self._new(org, job_id, url, secret, event)
+        work = partial(rows.store_event, event=new, **self._bounds(new))
         try:
             stored = bool(await self.store.run(work, "webhook event", write=True))
         except StoreUnavailable:
             log.warning("webhook event %s not stored: the database is away", new.event_id)
             return False
         if not stored:
-            WEBHOOK_DELIVERIES.labels("dropped").inc()
-            log.warning(
-                "webhook event %s dropped: its organization has %d events or %d bytes waiting",
-                new.event_id,
-                self.settings.max_pending_per_org,
-                self.settings.max_pending_bytes_per_org,
-            )
+            self._dropped(new)
             return False
         self._wake.set()
         return True
+
+    @staticmethod
+    def _new(org: str, job_id: str, url: str, secret: str, event: dict[str, Any]) -> NewEvent:
+        body = json.dumps(event, ensure_ascii=False, separators=(",", ":"))
+        kind = str(event.get("event", ""))
+        return NewEvent(org, job_id, str(event.get("event_id", "")), kind, url, secret, body)
+
+    def _bounds(self, event: NewEvent) -> dict[str, Any]:
+        """The organization's bounds on waiting events; a page event is held to them, a job's
+        end event always kept."""
+        return {
+            "max_count": self.settings.max_pending_per_org,
+            "max_bytes": self.settings.max_pending_bytes_per_org,
+            "bounded": event.kind == "page",
+        }
+
+    def _dropped(self, event: NewEvent) -> None:
+        WEBHOOK_DELIVERIES.labels("dropped").inc()
+        log.warning(
+            "webhook event %s dropped: its organization has %d events or %d bytes waiting",
+            event.event_id,
+            self.settings.max_pending_per_org,
+            self.settings.max_pending_bytes_per_org,
+        )
+
+    def write(self, db: peewee.Database, job: ActiveJob, events: Sequence[dict[str, Any]]) -> None:
+        """Store ``events`` of ``job`` within the caller's write transaction (the one that
+        records the page or the end they tell); nothing when the job has no webhook. Runs in
+        the store's thread: :meth:`wake` after the commit."""
+        if not (job.webhook_url and job.webhook_secret):
+            return
+        for event in events:
+            new = self._new(job.org, job.id, job.webhook_url, job.webhook_secret, event)
+            if not rows.insert_event(db, new, **self._bounds(new)):
+                self._dropped(new)
+
+    def wake(self) -> None:
+        """Wake the sender loop: events were stored."""
+        self._wake.set()
 
     # -- the sender loop ---------------------------------------------------------------------
 

@@ -232,15 +232,20 @@ def record_page(
     links: Sequence[NewPage] = (),
     max_pages: int = 0,
     retention_seconds: float = 86400.0,
+    then: Callable[[peewee.Database, Recorded], None] | None = None,
 ) -> Recorded | None:
     """Record the outcome of the page ``page_id`` of ``job_id`` and queue the ``links`` its
     crawl admits (new keys only, the job's pages kept at most ``max_pages``); end the job when
-    nothing is left. None when ``owner`` no longer holds the page's lease (nothing is
-    recorded)."""
+    nothing is left; then call ``then`` with what was recorded, in the same transaction (the
+    job's webhook events, kept exactly when the page is). None when ``owner`` no longer holds
+    the page's lease (nothing is recorded)."""
     with write_transaction(db):
-        return _record(
+        recorded = _record(
             db, job_id, page_id, owner, outcome, links, max_pages, utc_now(), retention_seconds
         )
+        if recorded is not None and then is not None:
+            then(db, recorded)
+        return recorded
 
 
 def _record(  # noqa: PLR0917 (the record_page call, spelled out)
@@ -364,10 +369,12 @@ def stop_job(
     reason: str | None = None,
     org_id: int | None = None,
     retention_seconds: float = 86400.0,
+    then: Callable[[peewee.Database], None] | None = None,
 ) -> bool:
     """End an active job as ``status`` (cancelled, quota_exceeded, failed): its queued pages are
-    skipped; pages being worked on finish and are recorded. False when the job is not active (or
-    not ``org_id``'s)."""
+    skipped; pages being worked on finish and are recorded; ``then`` is called in the same
+    transaction (the job's end event). False when the job is not active (or not
+    ``org_id``'s)."""
     now = utc_now()
     with write_transaction(db):
         where = (Job.id == job_id) & Job.status.in_(JOB_ACTIVE)
@@ -381,4 +388,6 @@ def stop_job(
         JobPage.update(status=SKIPPED, finished_at=now).where(
             (JobPage.job == job_id) & (JobPage.status == QUEUED)
         ).execute(db)
+        if then is not None:
+            then(db)
     return True

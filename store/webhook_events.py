@@ -51,28 +51,36 @@ class PendingEvent:
 def store_event(
     db: peewee.Database, event: NewEvent, *, max_count: int, max_bytes: int, bounded: bool
 ) -> bool:
-    """Store ``event``; when ``bounded``, only if its organization then has at most
+    """Store ``event`` in a transaction of its own (see :func:`insert_event`)."""
+    with write_transaction(db):
+        return insert_event(db, event, max_count=max_count, max_bytes=max_bytes, bounded=bounded)
+
+
+def insert_event(
+    db: peewee.Database, event: NewEvent, *, max_count: int, max_bytes: int, bounded: bool
+) -> bool:
+    """Store ``event`` within the caller's write transaction (so that it is kept exactly when
+    what it tells is); when ``bounded``, only if its organization then has at most
     ``max_count`` events and ``max_bytes`` of bodies waiting. False when it was not stored (the
     bound, or an organization that does not exist)."""
     size = len(event.body.encode())
-    with write_transaction(db):
-        org = Organization.select(Organization.id).where(Organization.name == event.org).first(db)
-        if org is None:
+    org = Organization.select(Organization.id).where(Organization.name == event.org).first(db)
+    if org is None:
+        return False
+    if bounded:
+        count, held = _waiting(db, WebhookEvent.org == org.id)
+        if count >= max_count or held + size > max_bytes:
             return False
-        if bounded:
-            count, held = _waiting(db, WebhookEvent.org == org.id)
-            if count >= max_count or held + size > max_bytes:
-                return False
-        WebhookEvent.insert(
-            org=org.id,
-            job_id=event.job_id,
-            event_id=event.event_id[:80],
-            kind=event.kind[:16],
-            url=event.url,
-            secret=event.secret,
-            body=event.body,
-            size=size,
-        ).execute(db)
+    WebhookEvent.insert(
+        org=org.id,
+        job_id=event.job_id,
+        event_id=event.event_id[:80],
+        kind=event.kind[:16],
+        url=event.url,
+        secret=event.secret,
+        body=event.body,
+        size=size,
+    ).execute(db)
     return True
 
 

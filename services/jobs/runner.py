@@ -34,10 +34,19 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
 
+import peewee
+
 from services.accounts import AccountService
 from services.jobs.pages import PageWork, page_event
 from services.jobs.settings import JobSettings
-from services.jobs.work import FAILED_PAGES, Discovery, Notify, PageErrors, ended_event
+from services.jobs.work import (
+    FAILED_PAGES,
+    Discovery,
+    JobEvents,
+    PageErrors,
+    end_writer,
+    ended_event,
+)
 from services.markdown import MarkdownService
 from store import job_views
 from store import jobs as job_rows
@@ -75,7 +84,7 @@ class JobRunner:
         *,
         accounts: AccountService,
         discovery: Discovery | None = None,
-        notify: Notify | None = None,
+        events: JobEvents | None = None,
         busy: Callable[[], bool] | None = None,
     ) -> None:
         self.store = store
@@ -83,7 +92,7 @@ class JobRunner:
         self.settings = settings
         self.accounts = accounts
         self.discovery = discovery
-        self.notify = notify
+        self.events = events
         self.busy = busy
         self.owner = f"{socket.gethostname()[:32]}-{os.getpid()}-{secrets.token_hex(4)}"
         self._tasks: dict[int, asyncio.Task[None]] = {}
@@ -267,18 +276,19 @@ class JobRunner:
         return count
 
     async def _stop(self, job: ActiveJob, status: str) -> bool:
-        """End ``job`` as ``status`` (its queued pages skipped, its webhook told); False when it
-        had ended already."""
+        """End ``job`` as ``status`` (its queued pages skipped, its end event stored with the
+        stop); False when it had ended already."""
         stop = partial(
             job_rows.stop_job,
             job_id=job.id,
             status=status,
             reason=status,
             retention_seconds=self.settings.retention_seconds,
+            then=end_writer(self.events, job, status),
         )
         stopped = bool(await self.store.run(stop, "job stop", write=True))
-        if stopped:
-            await self._ended(job, status)
+        if stopped and self.events is not None and job.webhook_url:
+            self.events.wake()
         self._active = (0.0, [])
         return stopped
 
@@ -340,6 +350,7 @@ class JobRunner:
     async def _record(
         self, claim: Claim, job: ActiveJob, outcome: Outcome, links: list[NewPage]
     ) -> None:
+        events = self.events if job.webhook_url else None
         work = partial(
             job_rows.record_page,
             job_id=claim.job_id,
@@ -349,6 +360,7 @@ class JobRunner:
             links=links,
             max_pages=int(job.options.get("max_pages", 0)),
             retention_seconds=self.settings.retention_seconds,
+            then=None if events is None else partial(self._write_events, events, job, outcome),
         )
         recorded: Recorded | None = await self.store.run(work, "job result", write=True)
         if recorded is None:
@@ -362,16 +374,25 @@ class JobRunner:
             self._failures[job.org] = (read_at, count + 1)
         if recorded.queued:
             self._wake.set()
-        if self.notify is not None and job.webhook_url:
-            event = page_event(job, recorded, outcome, self.settings.event_result_bytes)
-            await self.notify(job, event)
+        if events is not None:
+            events.wake()
         if recorded.ended is not None:
-            await self._ended(job, recorded.ended)
+            self._active = (0.0, [])
 
-    async def _ended(self, job: ActiveJob, status: str) -> None:
-        self._active = (0.0, [])
-        if self.notify is not None and job.webhook_url:
-            await self.notify(job, ended_event(job.id, status))
+    def _write_events(
+        self,
+        events: JobEvents,
+        job: ActiveJob,
+        outcome: Outcome,
+        db: peewee.Database,
+        recorded: Recorded,
+    ) -> None:
+        """The page's event, and the job's end event when the page ended it, stored in the
+        transaction that records the page (in the store's thread)."""
+        written = [page_event(job, recorded, outcome, self.settings.event_result_bytes)]
+        if recorded.ended is not None:
+            written.append(ended_event(job.id, recorded.ended))
+        events.write(db, job, written)
 
     async def _release(self, claim: Claim) -> None:
         work = partial(job_rows.release_page, page_id=claim.id, owner=self.owner)

@@ -21,7 +21,7 @@ from services.failure import ServiceError
 from services.jobs.admission import Admission, Month
 from services.jobs.crawl import crawl_options, new_page
 from services.jobs.settings import JobSettings
-from services.jobs.work import FAILED_PAGES, Notify, ended_event
+from services.jobs.work import FAILED_PAGES, JobEvents, end_writer
 from services.markdown import MarkdownOptions, check_options
 from store import job_views
 from store import jobs as job_rows
@@ -99,7 +99,7 @@ class JobService:
         wake: Callable[[], None],
         accounts: AccountService,
         *,
-        notify: Notify | None = None,
+        events: JobEvents | None = None,
         webhook_check: Callable[[str], Awaitable[str | None]] | None = None,
     ) -> None:
         self.store = store
@@ -108,7 +108,7 @@ class JobService:
         self.accounts = accounts
         self._reading: dict[str, tuple[float, float]] = {}
         """Each organization's byte bucket for reading results: tokens, and when counted."""
-        self.notify = notify
+        self.events = events
         self.webhook_check = webhook_check
 
     async def webhook_refusal(self, url: str) -> str | None:
@@ -316,9 +316,10 @@ class JobService:
             reason="cancelled",
             org_id=org_id,
             retention_seconds=self.settings.retention_seconds,
+            then=end_writer(self.events, job, "cancelled"),
         )
         cancelled = bool(await self.store.run(work, "job cancel", write=True))
         self.wake()
-        if cancelled and job is not None and self.notify is not None:
-            await self.notify(job, ended_event(job_id, "cancelled"))
+        if cancelled and self.events is not None:
+            self.events.wake()
         return cancelled

@@ -1,11 +1,13 @@
 """What the job runner is given: how a failed page is told (:class:`PageErrors`, the API's error
 table, from the composition root), what a crawl adds (:class:`Discovery`), and where events go
-(:data:`Notify`, the webhooks)."""
+(:class:`JobEvents`, the webhooks)."""
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Protocol
+
+import peewee
 
 from services.markdown import MarkdownAnswer
 from store.job_types import ActiveJob, Claim, NewPage
@@ -41,11 +43,31 @@ class Discovery(Protocol):
         ...
 
 
-Notify = Callable[[ActiveJob, dict[str, Any]], Awaitable[None]]
-"""Awaited with a job and an event (a page done, the job ended) when the job has a webhook: the
-event is stored for delivery (:mod:`services.webhook_outbox`)."""
+class JobEvents(Protocol):
+    """Where a job's webhook events go (:mod:`services.webhook_outbox`): written in the store's
+    transaction that records what they tell, so that a page or an end is never kept without its
+    event, nor an event without what it tells."""
+
+    def write(self, db: peewee.Database, job: ActiveJob, events: Sequence[dict[str, Any]]) -> None:
+        """Store ``events`` of ``job`` for delivery (nothing when the job has no webhook),
+        within the caller's transaction: runs in the store's thread."""
+        ...
+
+    def wake(self) -> None:
+        """Tell the sender that events were stored (on the IOLoop, after the commit)."""
+        ...
 
 
 def ended_event(job_id: str, status: str) -> dict[str, Any]:
     """The webhook event of a job that ended as ``status``."""
     return {"event": "job", "event_id": f"{job_id}-end", "job_id": job_id, "status": status}
+
+
+def end_writer(
+    events: JobEvents | None, job: ActiveJob | None, status: str
+) -> Callable[[peewee.Database], None] | None:
+    """What :func:`store.jobs.stop_job` calls in its transaction to store the end event of
+    ``job`` stopped as ``status``; None when there is nothing to store."""
+    if events is None or job is None or not job.webhook_url:
+        return None
+    return lambda db: events.write(db, job, [ended_event(job.id, status)])

@@ -16,11 +16,12 @@ from pathlib import Path
 import peewee
 import pytest
 
-from store import job_views, jobs
+from store import job_views, jobs, webhook_events
 from store.db import StoreSettings
 from store.job_types import NewPage, OrgLoad, Outcome, Recorded
-from store.models import Job, Organization, utc_now
+from store.models import Job, Organization, WebhookEvent, utc_now
 from store.store import Store
+from store.webhook_events import NewEvent
 from tests.conftest import raw_database
 
 
@@ -270,3 +271,56 @@ def test_a_new_job_makes_room_by_deleting_the_oldest_ended_ones(
         left = {job.id for job in Job.select(Job.id).where(Job.org == org).execute(db)}
         assert left == {ended[2], active, latest}  # the two oldest ended ones made room
         assert job_views.page_counts(db, job_id=ended[0]) == {}
+
+
+def test_what_a_record_or_a_stop_writes_beside_it_shares_its_transaction(
+    store: Store, database_url: str, tmp_path: Path
+) -> None:
+    """The job's webhook events are written by ``then`` in the transaction that records the page
+    or the stop: kept with it, and gone with it when that transaction fails."""
+    event = partial(webhook_events.insert_event, max_count=10, max_bytes=10_000, bounded=True)
+
+    def stored(db: peewee.Database) -> list[str]:
+        return [row.event_id for row in WebhookEvent.select().order_by(WebhookEvent.id).execute(db)]
+
+    with raw_database(database_url, tmp_path) as db:
+        job_id = new_job(db, ["a", "b", "c"])
+        first = jobs.claim_page(db, job_id=job_id, owner="one", lease_seconds=60)
+        assert first is not None
+
+        def broken(db: peewee.Database, recorded: Recorded) -> None:
+            event(db, NewEvent("acme", job_id, f"{job_id}-{recorded.seq}", "page", "u", "s", "{}"))
+            raise RuntimeError("the process dies between the two writes")
+
+        with pytest.raises(RuntimeError):
+            jobs.record_page(
+                db, job_id=job_id, page_id=first.id, owner="one", outcome=ok(1), then=broken
+            )
+        # Neither the page nor its event: the page is still the lease holder's to record.
+        assert stored(db) == [] and job_views.page_counts(db, job_id=job_id) == {
+            "running": 1,
+            "queued": 2,
+        }
+
+        def page_event(db: peewee.Database, recorded: Recorded) -> None:
+            event(db, NewEvent("acme", job_id, f"{job_id}-{recorded.seq}", "page", "u", "s", "{}"))
+
+        recorded = jobs.record_page(
+            db, job_id=job_id, page_id=first.id, owner="one", outcome=ok(1), then=page_event
+        )
+        assert recorded == Recorded(1, 0, None) and stored(db) == [f"{job_id}-1"]
+        # A record that does not happen (another owner) writes nothing beside it either.
+        assert (
+            jobs.record_page(
+                db, job_id=job_id, page_id=first.id, owner="two", outcome=ok(1), then=page_event
+            )
+            is None
+        )
+        assert stored(db) == [f"{job_id}-1"]
+
+        def end(db: peewee.Database) -> None:
+            event(db, NewEvent("acme", job_id, f"{job_id}-end", "job", "u", "s", "{}"))
+
+        assert jobs.stop_job(db, job_id=job_id, status="cancelled", then=end)
+        assert not jobs.stop_job(db, job_id=job_id, status="cancelled", then=end)  # ended once
+        assert stored(db) == [f"{job_id}-1", f"{job_id}-end"]
