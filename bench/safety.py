@@ -14,8 +14,14 @@ rotate over a fixed sample of the set (every ``--host-every``-th page). Every pa
 :func:`convert.markdown.pipeline.convert_page` with ``ai_sanitize`` in warn mode and the report's
 level is read: flagged means medium or high.
 
+Bare tasks: each text of ``bench/safety_tasks.txt`` (a second attack set, written apart from the
+scan's rules: plain requests of many kinds and lengths, with no override framing and no mention of
+an assistant, in the scan's languages) is planted the same way with every technique, never framed,
+and reported per technique beside the first set.
+
 False alarms: every untouched page of the set, the same conversion; the share flagged medium or
-high and the share high.
+high and the share high; the same for the pages of trafilatura's evaluation set
+(``--trafeval``, when it is there).
 
 Sanitizing: on a sample of the attack pages (``--sanitize-every``), sanitize mode's Markdown is
 checked for the planted text (its longest word run, which must be gone) and for the page's own
@@ -28,8 +34,8 @@ that the page is judged as new (the words it has looked up stay, as in a running
 the scan adds: the difference, as a share of the conversion without it, over the sum of the
 pages (the average page), and the median of the per-page shares.
 
-    python -m bench.safety [--data DIR] [--limit N] [--host-every N] [--texts-every N]
-        [--sanitize-every N] [--time-every N] [--workers N] [--show N]
+    python -m bench.safety [--data DIR] [--trafeval DIR] [--limit N] [--host-every N]
+        [--texts-every N] [--sanitize-every N] [--time-every N] [--workers N] [--show N]
 """
 
 from __future__ import annotations
@@ -48,13 +54,17 @@ from pathlib import Path
 from convert.markdown.pipeline import ConvertOptions, convert_page
 from convert.safety.analysis import analyse, plainly_clear
 from convert.safety.intent import intent
+from tests import trafeval
 from tests.hidden_attacks import FRAMINGS, TECHNIQUES, ZERO_WIDTH, plant
 from tests.wcxb import file_ids, load_page, words
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT.parent / "shared" / "data" / "wcxb-dev"
 """Where the development set is looked for when ``--data`` is not given."""
+TRAFEVAL = ROOT.parent / "shared" / "data" / "trafilatura-eval"
+"""Where trafilatura's evaluation set is looked for when ``--trafeval`` is not given."""
 ATTACKS = Path(__file__).with_name("safety_attacks.txt")
+TASKS = Path(__file__).with_name("safety_tasks.txt")
 WARN = ConvertOptions(safety_mode="warn")
 SANITIZE = ConvertOptions(safety_mode="sanitize")
 PLAIN = ConvertOptions()
@@ -90,6 +100,8 @@ class Case:
     framed: bool
     text: str
     host: str
+    bare: bool = False
+    """A text of the bare-task set (:data:`TASKS`)."""
 
 
 @dataclass(frozen=True)
@@ -134,11 +146,39 @@ def run_case(args: tuple[Path, Case, bool]) -> Outcome:
     )
 
 
+def _clean_page(data: Path, key: str) -> tuple[str, str]:
+    """An untouched page's HTML and URL: a WCXB file id, or ``url`` of trafilatura's set."""
+    if (data / "evaldata.json").is_file():
+        labels = _trafeval_labels(data)
+        page = trafeval.load_page(data, key, labels[key])
+        return page.html, page.url
+    wcxb = load_page(data, key)
+    return wcxb.html, wcxb.url
+
+
+_LABELS: dict[Path, dict[str, dict[str, object]]] = {}
+
+
+def _trafeval_labels(data: Path) -> dict[str, dict[str, object]]:
+    if data not in _LABELS:
+        _LABELS[data] = trafeval.load_labels(data)
+    return _LABELS[data]
+
+
+def trafeval_urls(data: Path) -> list[str]:
+    """The URLs of trafilatura's set whose HTML the directory holds."""
+    return [
+        url
+        for url, label in _trafeval_labels(data).items()
+        if (data / "html" / f"{label['file']}.gz").is_file()
+    ]
+
+
 def run_clean(args: tuple[Path, str, bool]) -> tuple[str, str, float, list[str], float, float]:
     """(id, level, score, strongest signals, conversion seconds, scan seconds)."""
     data, file_id, timed = args
-    page = load_page(data, file_id)
-    converted = convert_page(page.html, page.url, WARN)
+    html, url = _clean_page(data, file_id)
+    converted = convert_page(html, url, WARN)
     report = converted.ai_safety or {}
     signals = [
         f"{s['type']}@{s['location']} {s['severity']}: {s['sample'][:70]}"
@@ -149,11 +189,11 @@ def run_clean(args: tuple[Path, str, bool]) -> tuple[str, str, float, list[str],
         plain_times, warn_times = [], []
         for _ in range(_TIMED_RUNS):
             started = time.process_time()
-            convert_page(page.html, page.url, PLAIN)
+            convert_page(html, url, PLAIN)
             plain_times.append(time.process_time() - started)
             forget_page_texts()
             started = time.process_time()
-            convert_page(page.html, page.url, WARN)
+            convert_page(html, url, WARN)
             warn_times.append(time.process_time() - started)
         convert_time = min(plain_times)
         scan_time = max(0.0, min(warn_times) - convert_time)
@@ -164,6 +204,9 @@ def run_clean(args: tuple[Path, str, bool]) -> tuple[str, str, float, list[str],
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--data", type=Path, default=DATA)
+    parser.add_argument(
+        "--trafeval", type=Path, default=TRAFEVAL, help="trafilatura's evaluation set (if there)"
+    )
     parser.add_argument("--limit", type=int, default=0, help="untouched pages (0: all)")
     parser.add_argument("--host-every", type=int, default=25)
     parser.add_argument("--texts-every", type=int, default=1)
@@ -178,15 +221,19 @@ def main() -> None:
     )
     parser.add_argument("--no-clean", action="store_true", help="attack pages only")
     parser.add_argument("--no-attacks", action="store_true", help="untouched pages only")
+    parser.add_argument("--no-tasks", action="store_true", help="leave the bare-task set out")
+    parser.add_argument("--tasks", type=Path, default=TASKS, help="the bare-task set")
     args = parser.parse_args()
     if not (args.data / "html").is_dir():
         sys.exit(f"no WCXB pages in {args.data} (give --data)")
     ids = file_ids(args.data)
     hosts = ids[:: args.host_every]
     texts = attack_texts()[:: args.texts_every]
+    tasks = [] if args.no_tasks else attack_texts(args.tasks)[:: args.texts_every]
     print(
         f"# Prompt-injection scan: {len(texts)} hidden-instruction texts x "
-        f"{len(TECHNIQUES)} techniques, framed or not, on {len(hosts)} host pages; "
+        f"{len(TECHNIQUES)} techniques, framed or not, and {len(tasks)} bare tasks x "
+        f"{len(TECHNIQUES)} techniques, on {len(hosts)} host pages; "
         f"{platform.python_version()}, {platform.machine()}"
     )
     with Pool(args.workers) as pool:
@@ -201,12 +248,28 @@ def main() -> None:
                 for k, technique in enumerate(TECHNIQUES)
                 for framed in ((False, True) if args.both_framings else ((n + k) % 2 == 1,))
             ]
+            cases += [
+                (
+                    args.data,
+                    Case(technique, False, text, hosts[(n + k) % len(hosts)], bare=True),
+                    (n + k) % args.sanitize_every == 0,
+                )
+                for n, text in enumerate(tasks)
+                for k, technique in enumerate(TECHNIQUES)
+            ]
             outcomes = pool.map(run_case, cases, chunksize=4)
-            _attack_table(outcomes, args.show)
+            _attack_table([o for o in outcomes if not o.case.bare], args.show)
+            if tasks:
+                _bare_table([o for o in outcomes if o.case.bare], args.show)
         if not args.no_clean:
             chosen = ids[: args.limit] if args.limit else ids
             jobs = [(args.data, fid, n % args.time_every == 0) for n, fid in enumerate(chosen)]
-            _clean_table(pool.map(run_clean, jobs, chunksize=4), args.show)
+            _clean_table("WCXB", pool.map(run_clean, jobs, chunksize=4), args.show)
+            if (args.trafeval / "evaldata.json").is_file():
+                urls = trafeval_urls(args.trafeval)
+                urls = urls[: args.limit] if args.limit else urls
+                jobs = [(args.trafeval, url, False) for url in urls]
+                _clean_table("trafilatura-eval", pool.map(run_clean, jobs, chunksize=4), args.show)
 
 
 def _attack_table(outcomes: list[Outcome], show: int) -> None:
@@ -245,11 +308,39 @@ def _attack_table(outcomes: list[Outcome], show: int) -> None:
             print(f"- {outcome.case.technique}: {outcome.case.text} ({outcome.score})")
 
 
-def _clean_table(results: list[tuple[str, str, float, list[str], float, float]], show: int) -> None:
+def _bare_table(outcomes: list[Outcome], show: int) -> None:
+    print("\nBare tasks (the held-out set, never framed):\n")
+    print("| technique | flagged | high |")
+    print("|---|---:|---:|")
+    rows: dict[str, list[str]] = {}
+    for outcome in outcomes:
+        rows.setdefault(outcome.case.technique, []).append(outcome.level)
+    for technique, levels in rows.items():
+        print(f"| {technique} | {_share(levels, FLAGGED)} | {_share(levels, ('high',))} |")
+    levels = [outcome.level for outcome in outcomes]
+    print(f"| **all** | {_share(levels, FLAGGED)} | {_share(levels, ('high',))} |")
+    sampled = [o for o in outcomes if o.removed is not None and o.level in FLAGGED]
+    if sampled:
+        removed = sum(bool(o.removed) for o in sampled) / len(sampled)
+        kept = statistics.mean(o.kept or 0.0 for o in sampled)
+        print(
+            f"\nSanitize mode on {len(sampled)} flagged bare-task pages: planted text removed "
+            f"from {removed:.3f}, page words kept {kept:.3f}."
+        )
+    misses = [o for o in outcomes if o.level not in FLAGGED]
+    if misses and show:
+        print("\nBare-task misses (first ones):")
+        for outcome in misses[:show]:
+            print(f"- {outcome.case.technique}: {outcome.case.text} ({outcome.score})")
+
+
+def _clean_table(
+    name: str, results: list[tuple[str, str, float, list[str], float, float]], show: int
+) -> None:
     levels = [level for _, level, *_ in results]
     print(
-        f"\nUntouched pages: {len(levels)}; flagged medium or high {_share(levels, FLAGGED)}, "
-        f"high {_share(levels, ('high',))} ({Counter(levels)})"
+        f"\nUntouched pages of {name}: {len(levels)}; flagged medium or high "
+        f"{_share(levels, FLAGGED)}, high {_share(levels, ('high',))} ({Counter(levels)})"
     )
     timed = [(c, s) for *_, c, s in results if c > 0]
     if timed:

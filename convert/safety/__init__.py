@@ -70,6 +70,18 @@ makes a request. Its severity is weighed by how hidden the text is (``HIDDENNESS
 ``display:none``, white on white, a zero font size; 0.8 for clipping; 0.4 for ``aria-hidden``
 alone, which hides nothing from sight). Hidden text that is no request is ``hidden_text``.
 
+Hidden requests by their form (:mod:`.form`, the forms as data in :mod:`.rules_form`): hidden
+text that reads as a task set for someone is suspicious whatever it asks for, since a page has
+no reason to hide a request from its readers. A clause is a request by its form when it opens
+with a task's imperative ("Write...", "Nenne...", "Explique..."), puts a task in a frame of
+asking ("could you", "I need", "pourriez-vous"), is a question, or names a task by what it asks
+for ("Travel tips for Kyoto."); the request clauses (with the asker's own situation around them)
+must make up most of the text. Less for the page's own voice (its reader addressed, the site
+speaking of itself, its own things), controls, markup and Title Case labels; none for a text the
+page also shows, in a link, button, label or heading, or a developer's note in a comment. Such
+a request weighs at most ``FORM_SEVERITY`` times its hiddenness: a medium risk, not a high one;
+with a cue of the request scan or a framing phrase it is judged as above.
+
 Instruction phrases in quoted or code context score ``QUOTED_FACTOR`` times their base
 severity and are reported with location ``quoted``.
 

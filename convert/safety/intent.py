@@ -18,7 +18,9 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Final
 
+from convert.safety.form import request_form
 from convert.safety.normalise import normalise
+from convert.safety.rules_form import FORM_SCORE, FORM_SEVERITY
 from convert.safety.rules_intent import (
     ANCHOR_REACH,
     CODE,
@@ -116,6 +118,8 @@ class Intent:
     start: int = 0
     end: int = 0
     cues: tuple[str, ...] = ()
+    form: bool = False
+    """Found by its form alone (:mod:`.form`), without a cue of :mod:`.rules_intent`."""
 
     @property
     def instruction(self) -> bool:
@@ -280,8 +284,21 @@ def _may_hold(cue: Cue, norm: str, spans: Spans) -> bool:
 
 @small_key_cache(2048)
 def intent(text: str) -> Intent:
-    """The best request-like window of ``text`` (positions in ``text``)."""
-    norm = normalise(text[:_SCANNED], [])
+    """The best request-like window of ``text`` (positions in ``text``): by the cues of a
+    request to an assistant, else by the form of a request (:func:`.form.request_form`)."""
+    scanned = text[:_SCANNED]
+    norm = normalise(scanned, [])
+    found = _by_cues(norm)
+    if found.instruction:
+        return found
+    form = request_form(scanned, norm)
+    if form.score >= INSTRUCTION_SCORE:
+        return Intent(form.score, form.start, form.end, (f"request form: {form.form}",), True)
+    return found
+
+
+def _by_cues(norm: str) -> Intent:
+    """The best window of ``norm`` by the cues of :mod:`.rules_intent`."""
     spans = _keyword_spans(norm)
     if _KEYWORDS_NEEDED and _REQUEST_CUES.isdisjoint(spans):
         return NONE  # most texts: no request cue's keyword
@@ -315,5 +332,9 @@ def hiddenness(place: str, length: int) -> float:
 
 
 def severity(found: Intent, hidden: float) -> float:
-    """A hidden request's severity: its score (plus a margin), times how hidden it was."""
+    """A hidden request's severity: its score (plus a margin), times how hidden it was; a
+    request by its form alone weighs at most :data:`~.rules_form.FORM_SEVERITY` (a medium risk,
+    not a high one)."""
+    if found.form:
+        return round(hidden * min(FORM_SEVERITY, found.score * FORM_SEVERITY / FORM_SCORE), 4)
     return round(hidden * min(0.95, found.score + 0.1), 4)

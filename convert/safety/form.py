@@ -1,0 +1,278 @@
+"""Whether hidden text is a request by its form, whatever its words ask for.
+
+A page has no reason to hide a request from its human readers: hidden text that reads as a task
+set for someone is suspicious because of its form and where it is, not because it names an
+assistant or says "ignore previous instructions". A clause is in the form of a request when it
+opens with a task's imperative ("Write a script that...", "Nenne drei..."), puts a task in a
+frame of asking ("Could you recommend...", "I need a plan for...", "por favor"), or is a
+question of at least a few words. The words are grammar, kept as data in :mod:`.rules_form`.
+
+What keeps a page's own hidden furniture out: a clause of a few words is a label; a request that
+speaks to the page's reader ("near you", "your order") or in which the site speaks of itself
+("tell us") scores less, as does one among a control's words (cookies, sign in, menu) or in
+markup; a text in Title Case is a label or a title; and the request clauses must make up most of
+the text (a question inside a hidden section of prose belongs to the prose).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Final
+
+from convert.safety.rules_form import (
+    ANSWERS,
+    ASKING_YOU,
+    CALLS_TO_ACTION,
+    DELIVERABLE_FACTOR,
+    DELIVERABLE_REACH,
+    DELIVERABLE_WORDS,
+    DELIVERABLES,
+    FILLERS,
+    FIRST_PERSON,
+    FIRST_PERSON_PLURAL,
+    FOR_ME,
+    FORM_SCORE,
+    FORMAL_INFINITIVES,
+    FORMAL_PRONOUN,
+    FORMAL_YOU,
+    FURNITURE,
+    FURNITURE_FACTOR,
+    INFINITIVE_ENDINGS,
+    MAKING_VERBS,
+    MARKUP,
+    MARKUP_FACTOR,
+    MAX_FORM_CHARS,
+    MIN_QUESTION_WORDS,
+    MIN_REQUEST_SHARE,
+    MIN_WORDS,
+    NOUN_AFTER,
+    PAGE_THINGS,
+    PAGE_THINGS_FACTOR,
+    PHRASAL_OPENINGS,
+    POSSESSIVE_YOU,
+    PREPOSITIONS,
+    QUESTION_REACH,
+    QUESTION_WORDS,
+    QUESTION_YOU,
+    READER_FACTOR,
+    READER_OPENERS,
+    REQUEST_FRAMES,
+    SECOND_PERSON,
+    SHORT_FACTOR,
+    SHORT_WORDS,
+    SITE_FACTOR,
+    TASK_VERBS,
+    THIS_PAGE,
+    THIS_PAGE_FACTOR,
+    TITLE_SHARE,
+)
+
+__all__ = ["FormRequest", "request_form"]
+
+_CLAUSE_END_RE: Final = re.compile(r"(?<=[.!?])\s+|\s*\n\s*|\s+[|\u2022\u00b7]\s+")
+_WORD_RE: Final = re.compile(r"[^\W\d_](?:[^\W\d_]|['-](?=[^\W\d_]))*")
+_FIRST_WORDS: Final = FILLERS | {"now", "then", "and"}
+"""Words that may come before a clause's imperative ("Please list...", "Now write...")."""
+_HELP: Final = frozenset({"help", "helfen", "aider", "ayudar", "aiutare", "ajudar", "aiutarmi"})
+_ENGLISH: Final = frozenset({"you"})
+"""An English frame of asking ends with this: what follows is no Romance infinitive ("can you
+offer" is asked by its verb's list, "would you prefer" is not a task)."""
+_MAX_FRAME = max(len(frame) for frame in (*REQUEST_FRAMES, *ASKING_YOU))
+_QUOTED_RE: Final = re.compile(
+    r'"[^"]*"|\u201c[^\u201d]*\u201d|\u00ab[^\u00bb]*\u00bb|\u201e[^\u201c\u201d]*[\u201c\u201d]'
+)
+"""Quoted words: what the task is about ("rewrite 'we can't come'"), not who speaks."""
+_SENTENCE_END: Final = (".", "!", "?")
+_PARTS_RE: Final = re.compile(r"[,;:\u2013\u2014]|\s-\s")
+
+
+class FormRequest:
+    """The best request clause of a text by its form: its score, its span and what made it."""
+
+    __slots__ = ("end", "form", "score", "start")
+
+    def __init__(self, score: float, start: int = 0, end: int = 0, form: str = "") -> None:
+        self.score = score
+        self.start = start
+        self.end = end
+        self.form = form
+
+
+NONE: Final = FormRequest(0.0)
+
+
+def _clauses(norm: str) -> list[tuple[int, int]]:
+    spans: list[tuple[int, int]] = []
+    start = 0
+    for match in _CLAUSE_END_RE.finditer(norm):
+        if match.start() > start:
+            spans.append((start, match.start()))
+        start = match.end()
+    if start < len(norm):
+        spans.append((start, len(norm)))
+    return spans
+
+
+def _frames(words: list[str], frames: tuple[tuple[str, ...], ...]) -> list[tuple[int, int]]:
+    """Where each of ``frames`` holds in ``words`` (start, end), left to right."""
+    found = []
+    index = 0
+    while index < len(words):
+        for size in range(min(_MAX_FRAME, len(words) - index), 0, -1):
+            if tuple(words[index : index + size]) in frames:
+                found.append((index, index + size))
+                index += size - 1
+                break
+        index += 1
+    return found
+
+
+def _task_after(words: list[str], index: int) -> bool:
+    """Whether a task's verb (or "help") comes at ``index``, after any fillers."""
+    while index < len(words) and words[index] in FILLERS:
+        index += 1
+    if index >= len(words):
+        return False
+    word = words[index]
+    if word in TASK_VERBS or word in MAKING_VERBS or word in _HELP:
+        return True
+    # A Romance frame takes the infinitive: "pode sugerir", "pourriez-vous recommander".
+    return len(word) > 4 and word.endswith(INFINITIVE_ENDINGS) and words[index - 1] not in _ENGLISH
+
+
+def _imperative(words: list[str]) -> bool:
+    """Whether the clause opens with a task's imperative (after "please", "now"...)."""
+    start = 0
+    while start < len(words) - 1 and words[start] in _FIRST_WORDS:
+        start += 1
+    first = words[start]
+    following = words[start + 1] if start + 1 < len(words) else ""
+    if first in FORMAL_INFINITIVES and following == FORMAL_PRONOUN:
+        return True
+    if any(tuple(words[start : start + len(opening)]) == opening for opening in PHRASAL_OPENINGS):
+        return True
+    if first in MAKING_VERBS:
+        return following in FOR_ME  # "Make me a menu", not "Build better teams"
+    return first in TASK_VERBS and following not in CALLS_TO_ACTION and following not in NOUN_AFTER
+
+
+def _form(clause: str, words: list[str], asking: list[tuple[int, int]]) -> str:
+    """What makes ``clause`` a request ("" when nothing)."""
+    if words[0] in ANSWERS:
+        return ""  # a choice's button: "No, I don't want to save"
+    if any(_task_after(words, end) for _, end in asking):
+        return "asking"
+    if _imperative(words):
+        return "imperative"
+    if any(end < len(words) - 1 for _, end in _frames(words, REQUEST_FRAMES)):
+        return "frame"  # with what is asked for after it ("I need a plan", not "... I need.")
+    if _names_a_deliverable(clause, words):
+        return "deliverable"
+    if clause.rstrip().endswith("?") and len(words) >= MIN_QUESTION_WORDS and _asks(clause):
+        return "question"
+    return ""
+
+
+def _names_a_deliverable(clause: str, words: list[str]) -> bool:
+    """Whether ``clause`` is a sentence that names a task by what it asks for: a deliverable
+    among its first words, a preposition after it ("SWOT analysis for a coffee shop.")."""
+    if len(words) > DELIVERABLE_WORDS or not clause.rstrip().endswith(_SENTENCE_END):
+        return False
+    for index, word in enumerate(words[:DELIVERABLE_REACH]):
+        if word in DELIVERABLES:
+            return any(following in PREPOSITIONS for following in words[index + 1 : index + 4])
+    return False
+
+
+def _asks(clause: str) -> bool:
+    """Whether a question word opens ``clause`` or one of its parts ("I fly on Monday; what
+    should I pack?")."""
+    for part in _PARTS_RE.split(clause):
+        if not QUESTION_WORDS.isdisjoint(_WORD_RE.findall(part)[:QUESTION_REACH]):
+            return True
+    return False
+
+
+def _speaks_to_reader(words: list[str], form: str) -> bool:
+    """Whether the clause is the page speaking to its reader: a question about the reader or
+    the reader's things ("Are you sure...?", "What's your..."); elsewhere, the reader named
+    outside a frame of asking ("near you", "your order")."""
+    if form == "question":
+        if not POSSESSIVE_YOU.isdisjoint(words) or words[0] in READER_OPENERS:
+            return True
+        return len(words) > 1 and _pronouns(words[1]) & QUESTION_YOU != set()
+    return any(_pronouns(word) & SECOND_PERSON for word in words)
+
+
+def _pronouns(word: str) -> set[str]:
+    """The word, and the pronouns hyphened to it ("avez-vous", "dis-moi")."""
+    return set(word.split("-"))
+
+
+def _score(clause: str, written: str, form: str) -> float:
+    """The form's score for ``clause`` (``written``: as written, not folded), less for the
+    page's own voice, its controls and things, and markup."""
+    unquoted = _QUOTED_RE.sub(" ", clause)
+    words = _WORD_RE.findall(unquoted)
+    spoken = list(words)
+    for start, end in reversed(_frames(words, ASKING_YOU) + _frames(words, REQUEST_FRAMES)):
+        del spoken[start:end]
+    score = FORM_SCORE
+    if _speaks_to_reader(spoken if form != "question" else words, form) or FORMAL_YOU.search(
+        written
+    ):
+        score *= READER_FACTOR
+    if not PAGE_THINGS.isdisjoint(words):
+        score *= PAGE_THINGS_FACTOR
+    if not FIRST_PERSON_PLURAL.isdisjoint(words):
+        score *= SITE_FACTOR
+    if FURNITURE.search(clause):
+        score *= FURNITURE_FACTOR
+    if MARKUP.search(clause):
+        score *= MARKUP_FACTOR
+    if THIS_PAGE.search(clause):
+        score *= THIS_PAGE_FACTOR
+    if len(words) < SHORT_WORDS:
+        score *= SHORT_FACTOR
+    if form == "deliverable":
+        score *= DELIVERABLE_FACTOR
+    return score
+
+
+def _title_case(text: str) -> bool:
+    """Whether ``text`` (as written) capitalises most of its words, as labels and titles do."""
+    words = _WORD_RE.findall(text)
+    if len(words) < MIN_WORDS:
+        return False
+    capitals = sum(1 for word in words if word[0].isupper())
+    return capitals >= TITLE_SHARE * len(words)
+
+
+def request_form(text: str, norm: str) -> FormRequest:
+    """The best clause of ``text`` (``norm``: its normal form, one character for one) that is a
+    request by its form, when request clauses make up most of the text; :data:`NONE` else."""
+    if len(norm) > MAX_FORM_CHARS:
+        return NONE
+    best = NONE
+    total = requested = context = 0
+    for start, end in _clauses(norm):
+        clause = norm[start:end]
+        words = _WORD_RE.findall(clause)
+        total += len(words)
+        if len(words) < MIN_WORDS or (
+            len(words) < SHORT_WORDS and not clause.rstrip().endswith(_SENTENCE_END)
+        ):
+            continue
+        asking = _frames(words, ASKING_YOU)
+        form = "" if _title_case(text[start:end]) else _form(clause, words, asking)
+        if not form:
+            if not (FIRST_PERSON.isdisjoint(words) and FIRST_PERSON_PLURAL.isdisjoint(words)):
+                context += len(words)  # someone's situation, told before or after the task
+            continue
+        requested += len(words)
+        score = _score(clause, text[start:end], form)
+        if score > best.score:
+            best = FormRequest(round(score, 4), start, end, form)
+    if not requested or requested + context < MIN_REQUEST_SHARE * total:
+        return NONE
+    return best

@@ -1,0 +1,343 @@
+"""The forms of a request, as data for :mod:`.form`: the words that open a task, the frames a
+request is put in, and the words of a page speaking to its own reader, in English, French,
+German, Spanish, Italian and Portuguese.
+
+These are grammar, not attack phrases: the verbs of tasks anyone sets ("write", "list",
+"explain", "recommend"), the frames of asking ("could you", "please", "I need"), and the
+pronouns of address. Every word is in the scan's normal form (lower case, accents off,
+apostrophes folded to ``'``).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Final
+
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+def _phrases(text: str) -> tuple[tuple[str, ...], ...]:
+    """Phrases separated by ``;``, each as its words."""
+    return tuple(tuple(phrase.split()) for phrase in text.split(";") if phrase.strip())
+
+
+TASK_VERBS: Final = _words(
+    # English: the base form, which opens an imperative clause.
+    " write rewrite list name give explain describe compare summarize summarise translate"
+    " recommend suggest generate draft compose calculate compute analyze analyse"
+    " evaluate assess outline tell provide"
+    " propose estimate predict rank forecast identify"
+    " critique proofread advise brainstorm"
+    " define clarify elaborate detail discuss simulate"
+    " figure"
+    " weigh contrast pen jot paraphrase rephrase reword"
+    " shorten simplify prioritize prioritise"
+    " categorize categorise classify"
+    " interpret decode guess speculate justify appraise judge grade"
+    " differentiate distinguish recap summarise detail"
+    " dichte reime inventa invente inventez monta"
+    # German: the du-form imperative (normalised: umlauts off).
+    " schreib schreibe liste nenne gib erklar erklare beschreib beschreibe vergleiche fasse"
+    " ubersetze ubersetz empfiehl schlag schlage erstelle entwirf plane berechne analysiere"
+    " bewerte finde zeig zeige sag hilf bereite gestalte formuliere uberleg"
+    " uberlege prufe korrigiere verfasse stell stelle rechne denk denke erzahl erzahle"
+    " entwickle skizziere begrunde lies schick schicke sammle ordne"
+    # French: tu and vous imperatives.
+    " ecris ecrivez liste listez enumere enumerez nomme nommez donne donnez explique expliquez"
+    " decris decrivez compare comparez resume resumez traduis traduisez recommande recommandez"
+    " suggere suggerez propose proposez creez redige redigez compose composez planifie"
+    " planifiez calcule calculez analyse analysez evalue evaluez trouve trouvez montre montrez"
+    " dis dites aide aidez preparez concois concevez imaginez"
+    " corrige corrigez indique indiquez elabore elaborez organisez raconte racontez"
+    " conseille conseillez envoie envoyez"
+    # Spanish: tu and usted imperatives, with and without an attached pronoun.
+    " escribe escriba enumera enumere nombra dame deme explica explicame explique"
+    " expliqueme describe describa compara compare resume resuma traduce traduzca recomienda"
+    " recomiendame recomiende sugiere sugiera propon proponga crea redacta redacte compon"
+    " componga planifica planifique planea calcula calcule analiza analice evalua evalue"
+    " encuentra encuentre busca busque muestra muestrame muestre di dime diga digame ayuda"
+    " ayudame ayude hazme prepara disena disene imagina corrige"
+    " corrija indica indique elabora elabore organiza organice cuentame envia envie"
+    " aconseja aconsejame aconseje"
+    # Italian: tu and Lei imperatives, with and without an attached pronoun.
+    " scrivi scriva elenca elenchi nomina dammi spiega spiegami spieghi descrivi"
+    " descriva confronta confronti riassumi riassuma traduci traduca consiglia consigliami"
+    " consigli suggerisci suggerisca suggeriscimi proponi proponga crea crei redigi rediga"
+    " componi pianifica pianifichi calcola calcoli analizza analizzi valuta valuti trova trovi"
+    " mostra mostrami mostri dimmi dica aiuta aiutami aiuti fammi prepara prepari"
+    " progetta immagina correggi indica organizza racconta raccontami invia"
+    # Portuguese: imperatives of voce and tu, with and without an attached pronoun.
+    " escreva escreve liste lista enumere nomeie explique explica descreva descreve"
+    " compare compara resuma resume traduza traduz recomende recomenda sugira sugere proponha"
+    " crie cria redija componha planeje planeia calcule calcula analise analisa avalie avalia"
+    " encontre encontra mostre mostra diga diz ajude ajuda prepara elabore"
+    " corrija indique envie aconselhe"
+)
+"""Verbs of tasks that ask for words (to write, tell, explain, compare, advise), as they open
+an imperative clause."""
+
+MAKING_VERBS: Final = _words(
+    "build make create find show help plan design collect gather choose pick fix convert prepare"
+    " send check produce craft code implement schedule remind organise organize invent verify"
+    " count draw chart plot study examine investigate improve polish adapt tailor transform"
+    " format extract derive illustrate put walk break sketch decide research look solve debug"
+    " optimize optimise refactor devise teach imagine haz haga fais faites fai faccia faca faz"
+    " mach mache"
+)
+"""Verbs of making and doing: a page's own buttons and slogans use them ("Build better
+teams", "Choose items to buy together"), so they open a request only for someone ("Make me a
+menu", "Find me a hotel") or inside a frame of asking ("Could you plan...")."""
+FOR_ME: Final = _words("me mir mich moi m'en me mi")
+"""Who a made thing is for, right after the verb."""
+INFINITIVE_ENDINGS: Final = ("ar", "er", "ir", "re")
+"""How a French, Spanish, Italian or Portuguese infinitive ends, as it follows a frame of asking
+("pourriez-vous recommander", "puedes sugerir", "potresti consigliare", "pode sugerir")."""
+NOUN_AFTER: Final = _words("of for with from in de des du di von der")
+"""A verb-like word followed by one of these is a noun ("Draft for...", "Outline of...")."""
+CONTROLS: Final = frozenset(
+    {
+        "a",
+        "button",
+        "label",
+        "summary",
+        "option",
+        "select",
+        "nav",
+        "figcaption",
+        "caption",
+        "legend",
+        "dt",
+        "h1",
+        "h2",
+        "h3",
+        "h4",
+        "h5",
+        "h6",
+    }
+)
+"""Elements whose text names, labels or heads something: a request by its form alone inside
+one (a hidden heading asking "What's new?", a thumbnail's alt) is the page's own."""
+
+FORMAL_INFINITIVES: Final = _words(
+    "schreiben erklaren beschreiben vergleichen fassen ubersetzen empfehlen schlagen erstellen"
+    " entwerfen planen berechnen analysieren bewerten finden zeigen sagen helfen machen"
+    " bereiten gestalten formulieren uberlegen prufen korrigieren verfassen stellen nennen"
+    " geben listen erzahlen entwickeln skizzieren begrunden"
+)
+"""German task verbs whose formal imperative is the infinitive followed by ``sie``."""
+
+FORMAL_PRONOUN: Final = "sie"
+
+CALLS_TO_ACTION: Final = _words("more all now here out today below")
+"""A task verb followed by one of these is a page's button ("Show more", "Find out more")."""
+
+PHRASAL_OPENINGS: Final = _phrases(
+    "come up with; put together; break down; walk me through; figure out how; work out; look up;"
+    " set up; sum up; think up; lay out; map out; set out; talk me through; run me through"
+)
+"""Tasks opened by a verb with its particle, whose verb alone is not a task's."""
+
+FILLERS: Final = _words(
+    "please kindly just perhaps maybe possibly also quickly briefly bitte mal por favor per"
+)
+"""Words that may stand between a frame of asking and the task ("could you please list")."""
+
+REQUEST_FRAMES: Final = _phrases(
+    # English
+    "i need; i want; i would like; i'd like; i'm looking for; i am looking for; help me;"
+    " give me; tell me; show me; let me know; i'm trying to; i am trying to; i have to; i must;"
+    " would you mind; do you mind; if you could; if you can; i'd be grateful; i would be grateful;"
+    " i wonder if; i was wondering;"
+    # German
+    " ich brauche; ich mochte; ich hatte gern; ich hatte gerne; hilf mir; helfen sie mir;"
+    " gib mir; sag mir; zeig mir; ich suche; ich will; warst du so nett;"
+    " waren sie so nett;"
+    # French
+    " je voudrais; j'aimerais; j'ai besoin; aide-moi; aidez-moi;"
+    " donne-moi; donnez-moi; dis-moi; dites-moi; je cherche; je veux; montre-moi; montrez-moi;"
+    " explique-moi; expliquez-moi; propose-moi; proposez-moi; conseille-moi; conseillez-moi;"
+    # Spanish
+    " quiero; quisiera; necesito; me gustaria; estoy buscando; busco; ayudame;"
+    # Italian
+    " vorrei; voglio; ho bisogno; mi serve; sto cercando; cerco;"
+    # Portuguese
+    " quero; queria; gostaria; preciso; estou procurando; procuro; ajude-me; me ajude; me de;"
+    " diga-me; me diga; explique-me; me explique"
+)
+"""Frames of asking, anywhere in a clause (a few words in order). "Please" alone is not one:
+a page's form messages say it as often ("Please enter a comment.")."""
+
+ANSWERS: Final = _words("yes no ja nein oui non si sim nao")
+"""A clause opening with one of these is a choice's button ("No, I don't want to save")."""
+
+ASKING_YOU: Final = _phrases(
+    "can you; could you; would you; will you; can't you;"
+    " kannst du; konntest du; konnen sie; konnten sie; wurdest du; wurden sie;"
+    " peux-tu; pourrais-tu; pouvez-vous; pourriez-vous; tu peux; tu pourrais; vous pouvez;"
+    " vous pourriez; puedes; podrias; puede; podria; podrian;"
+    " puoi; potresti; puo; potrebbe; pode; poderia; podes; poderias; voce pode; voce poderia"
+)
+"""Asking someone to do something: a request when a task verb (or ``help``) follows."""
+
+POSSESSIVE_YOU: Final = _words(
+    "your yours yourself yourselves dein deine deinen deinem deiner euer eure eurer euren eurem"
+    " votre vos ton ta"
+    " tes tus vuestro vuestra tuo tua tuoi tue vostro vostra teu"
+)
+"""A page asking its reader about the reader's things ("What's your favourite...?")."""
+
+SECOND_PERSON: Final = _words(
+    "you your yours yourself yourselves"
+    " dich dir dein deine deinen deinem deiner euch euer eure"
+    " vous votre vos tu ton ta tes te toi"
+    " usted ustedes tus ti contigo vosotros vuestro vuestra"
+    " tuo tua tuoi tue voi vostro vostra"
+    " voce voces seu sua seus suas teu tua"
+)
+"""Who a page addresses when it speaks to its reader ("your order", "near you"); outside a
+frame of asking, a request that says these is most likely the page's own copy. German "du" and
+"ihr" are left out: they are French "of the" and German "her" as often."""
+
+QUESTION_YOU: Final = SECOND_PERSON | {"du", "ihr"}
+READER_OPENERS: Final = _words("don't already forgot new need looking not still want have got")
+"""A question opening with one of these asks about the reader ("Don't have an account?",
+"Looking for something else?")."""
+"""Who a question that opens "Möchtest du...?", "Habt ihr...?" asks about: the reader."""
+FORMAL_YOU: Final = re.compile(r"(?<=\w)\s+(?:Sie|Ihnen|Ihr|Ihre|Ihren|Ihrem|Ihrer|Ihres)\b")
+"""German's formal "you", told by its capital inside a sentence (as written, not folded): the
+page speaking to its reader ("Bitte geben Sie Ihren Namen an")."""
+PAGE_THINGS: Final = _words(
+    "article articles post posts page comment comments website newsletter artikel beitrag"
+    " seite kommentar kommentare commentaire commentaires articulo pagina comentario"
+    " comentarios articolo commento commenti artigo comentarios"
+)
+"""The page's own things: a request about them ("Send this article to a friend") is the
+page's."""
+PAGE_THINGS_FACTOR: Final = 0.6
+
+FIRST_PERSON_PLURAL: Final = _words(
+    "we us our ours ourselves nous notre nos wir uns unser unsere unseren unserem unserer"
+    " nosotros nosotras nuestro nuestra nuestros nuestras noi nostro nostra nostri nostre"
+    " nos nosso nossa nossos nossas"
+)
+"""The site speaking of itself ("we ship", "our team")."""
+
+FURNITURE: Final = re.compile(
+    r"\b(?:skip\s+to|jump\s+to|loading|cookies?|consent|privacy|javascript|newsletter"
+    r"|sign\s+(?:in|up)|log\s?in|logged\s+in|cart|basket|checkout|required|captcha|password"
+    r"|please\s+(?:enter|select|fill|wait|try|note|confirm|choose|check)|valid|invalid"
+    r"|unsubscribe|subscribe|subscription|browser|screen\s+readers?|opens?\s+in\s+a\s+new"
+    r"|new\s+(?:tab|window)|copy\s+(?:the\s+)?link|link\s+copied|notifications?|opt[\s-]?out"
+    r"|vendors?|advertising|tracking|analytics|accessibility|keyboard|shortcut|account|konto"
+    r"|compte|cuenta|conta|commenting|username)\b"
+)
+"""Words of page controls and form messages (narrower than the cue scan's: a task may well speak
+of what comes "next" or of a "video")."""
+FURNITURE_FACTOR: Final = 0.55
+MARKUP: Final = re.compile(
+    r"<\s*/?[a-z][\w-]*[\s>/]|\b[\w-]+\s*=\s*[\"'\w]|[{};]\s*$|\?(?:php|xml)\b|\w\(\)"
+    r"|\.(?:js|css|php|html?)\b|\d+px\b|^\s*[\[{]\s*[\[{\"]"
+)
+"""Markup in the text: a template or a developer's note, not a sentence (a task may ask for a
+script or a function: those words are not markup)."""
+MARKUP_FACTOR: Final = 0.4
+
+DELIVERABLES: Final = _words(
+    "function script query formula regex expression one-liner snippet program tips ideas list"
+    " checklist poem poems song lyrics story toast speech slogan recipe plan itinerary menu"
+    " pros analysis summary comparison essay letter email message haiku sonnet limerick shanty"
+    " outline schedule budget workout routine playlist names advice"
+    " funktion formel skript abfrage tipps ideen liste gedicht lied geschichte rezept plan"
+    " vor- vorteile zusammenfassung brief"
+    " fonction formule requete expression conseils idees liste poeme chanson histoire recette"
+    " plan itineraire avantages resume lettre sonnet slogan"
+    " funcion formula consulta consejos ideas lista poema cancion historia receta plan"
+    " itinerario ventajas resumen carta eslogan destino"
+    " funzione formula consigli idee lista poesia canzone storia ricetta piano itinerario"
+    " vantaggi riassunto lettera slogan"
+    " funcao formula dicas ideias lista poema cancao historia receita plano roteiro vantagens"
+    " resumo carta"
+)
+"""What a task asks for, named alone as the task ("Travel tips for Kyoto.", "Un poema sobre el
+mar."), when the noun opens a short sentence and a preposition follows."""
+DELIVERABLE_REACH: Final = 3
+"""How many words of the sentence may come before the noun ("A packing list for...")."""
+DELIVERABLE_WORDS: Final = 25
+"""A task named by its noun is one sentence of at most this many words."""
+PREPOSITIONS: Final = _words(
+    "for to about on sur pour sobre para uber fur zum zur per su sull sulla"
+)
+"""What follows a task's noun ("a poem about", "tips for"); "of" and "with" follow a caption's
+("A list of shows", "Photo comparison with...")."""
+DELIVERABLE_FACTOR: Final = 0.85
+"""A task named by its noun alone scores at this share."""
+
+QUESTION_WORDS: Final = _words(
+    "what what's whats why how which where when who whom whose is are was were do does did can"
+    " could would should will shall may might has have had isn't aren't don't doesn't"
+    " was warum wieso weshalb wie welche welcher welches welchen welchem wo wohin woher wann wer"
+    " wen wem ist sind kann kannst konnen konnte lohnt gibt hat haben soll sollte sollten muss"
+    " que qu'est-ce quel quelle quels quelles comment pourquoi ou quand qui combien est-ce"
+    " lequel laquelle lesquels faut-il peut-on dois-je"
+    " que cual cuales como donde cuando quien quienes cuanto cuanta cuantos cuantas es son"
+    " puedo hay vale conviene"
+    " che cosa come perche quale quali dove quando chi quanto quanta quanti quante conviene"
+    " posso"
+    " o qual quais onde quem quanto quanta quantos quantas vale posso devo"
+)
+"""Words that open a question (within its first few words: "In Python, how do I...")."""
+QUESTION_REACH: Final = 4
+"""How many of a question's first words may come before its question word."""
+
+FIRST_PERSON: Final = _words(
+    "i i'm i've i'd i'll me my mine myself ich mir mich mein meine meinen meinem meiner je j'ai"
+    " j'aimerais moi mon ma mes yo mi mis me io mio mia miei mie eu meu minha meus minhas"
+)
+"""Someone telling their own situation ("I have rice and spinach."): beside a request, the
+request's context."""
+
+THIS_PAGE: Final = re.compile(
+    r"\bthis\s+(?:page|article|post|site|website|story|review|answer|comment|information|guide"
+    r"|message|dialog|banner|popup|window|notice)\b"
+)
+"""A page asking about itself ("Was this article helpful?")."""
+THIS_PAGE_FACTOR: Final = 0.6
+DEVELOPER_NOTE: Final = re.compile(
+    r"\b(?:css|js|html|php|template|plugin|widget|div|span|header|footer|sidebar|banner|ad"
+    r"|ads|tracking|pixel|slug|debug|todo|fixme|wrapper|container|module|theme|font|layout"
+    r"|stats|analytics|seo|cache|cached|nav|navigation|menu|toggle|toggling|links?|rows?|index"
+    r"|indexing|google|bing|webmaster|canonicals?|paginations?|overlay|scroll|sticky|lazy|load"
+    r"|quotes|markup|schema|snippet|script|code|tags?|elements?|class|style|button|modal"
+    r"|popup|slider|carousel|variable|function|event|onload|itemprop"
+    r"|remarketing|balise|mobile|desktop|breakpoint|icon|logo|image|img|src|url|api|version)\b"
+)
+"""A comment speaking of the page's making: a developer's note, however imperative."""
+
+FORM_SCORE: Final = 0.8
+"""A clause in the form of a request (a task's imperative, a frame of asking, a question)."""
+SHORT_WORDS: Final = 5
+"""Fewer words than this (a button, a prompt in a form) scores at..."""
+SHORT_FACTOR: Final = 0.85
+"""...this share."""
+MIN_WORDS: Final = 3
+"""Fewer words than this is a label, never a request; fewer than :data:`SHORT_WORDS`, only a
+sentence ending as one (".", "!", "?") may be."""
+MIN_QUESTION_WORDS: Final = 4
+"""A question needs this many words ("Need help?" and "What's new?" are a page's)."""
+READER_FACTOR: Final = 0.55
+"""A request that speaks to the page's reader ("Find a store near you") scores at this share."""
+SITE_FACTOR: Final = 0.6
+"""A request in which the site speaks of itself ("Tell us what you think") scores at this
+share."""
+MIN_REQUEST_SHARE: Final = 0.5
+"""Request clauses must hold this share of a text's words: a question in a hidden section of
+prose is the prose's."""
+TITLE_SHARE: Final = 0.7
+"""A text whose words are capitalised at least this often is a label or a title."""
+MAX_FORM_CHARS: Final = 1500
+"""Longer hidden texts are content waiting for a script; they are not judged by form."""
+FORM_SEVERITY: Final = 0.55
+"""A hidden request judged by form alone weighs at most this much before its hiddenness: enough
+for a medium risk when it is hidden from sight, not for a high one."""
