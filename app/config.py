@@ -129,6 +129,8 @@ def load_settings(
         problems += sections["screenshots"].problems()
         problems += sections["farm"].problems()
         problems += sections["fetch"].problems()
+        for plan_name, plan in plans.items():
+            problems += plan.problems(f"plans.{plan_name}")
         try:
             ProxyPool(sections["proxies"])  # proxy URLs and the domain table, checked at start
         except SettingsError as exc:

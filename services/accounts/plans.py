@@ -52,6 +52,16 @@ class PlanSettings:
         min=0,
     )
 
+    def problems(self, label: str) -> list[str]:
+        """What is wrong between this plan's settings (``label``: its section's name)."""
+        if self.max_kept_jobs < self.max_active_jobs:
+            return [
+                f"{label}.max_kept_jobs ({self.max_kept_jobs}) is below max_active_jobs "
+                f"({self.max_active_jobs}): room for a new job is made only from ended jobs, so "
+                "the active ones would outgrow what is kept"
+            ]
+        return []
+
     def proxy_tiers(self) -> frozenset[str]:
         """The proxy tiers keys of this plan may use (standard is in every plan)."""
         tiers = {"standard"}

@@ -134,6 +134,17 @@ def test_every_problem_is_reported(tmp_path: Path) -> None:
         assert fragment in text
 
 
+def test_a_plan_that_keeps_fewer_jobs_than_it_may_run_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "plans.toml"
+    path.write_text("[plans.team]\nmax_active_jobs = 20\nmax_kept_jobs = 10\n")
+    with pytest.raises(SettingsError) as info:
+        load_settings(path, environ={})
+    assert info.value.problems == [
+        "plans.team.max_kept_jobs (10) is below max_active_jobs (20): room for a new job is made "
+        "only from ended jobs, so the active ones would outgrow what is kept"
+    ]
+
+
 def test_broken_toml_is_a_settings_error(tmp_path: Path) -> None:
     path = tmp_path / "broken.toml"
     path.write_text("[server\n")

@@ -31,8 +31,8 @@ from tests.corpus import load_corpus
 T = TypeVar("T")
 URL = "https://example.com/hostile"
 CPU_SECONDS = 5.0
-"""Per conversion: above the 0.2-2.3 s the documents below take (3.7 s beside a busy suite),
-below the 10 s to minutes the quadratic passes took."""
+"""For the nested noscripts: above the 0.4 s they take, below the seconds a pass over every
+nesting level took."""
 LINEAR_GROWTH = 10.0
 """How much longer four times as many small blocks may take: four times as long when every pass
 is linear, sixteen when one is quadratic (the 2.3 MB page took 50 s then, 4-10 s since, by the
