@@ -77,7 +77,6 @@ _HELP: Final = frozenset({"help", "helfen", "aider", "ayudar", "aiutare", "ajuda
 _ENGLISH: Final = frozenset({"you"})
 """An English frame of asking ends with this: what follows is no Romance infinitive ("can you
 offer" is asked by its verb's list, "would you prefer" is not a task)."""
-_MAX_FRAME = max(len(frame) for frame in (*REQUEST_FRAMES, *ASKING_YOU))
 _QUOTED_RE: Final = re.compile(
     r'"[^"]*"|\u201c[^\u201d]*\u201d|\u00ab[^\u00bb]*\u00bb|\u201e[^\u201c\u201d]*[\u201c\u201d]'
 )
@@ -113,15 +112,30 @@ def _clauses(norm: str) -> list[tuple[int, int]]:
     return spans
 
 
+def _index(frames: tuple[tuple[str, ...], ...]) -> dict[str, tuple[tuple[str, ...], ...]]:
+    """Each frame under its first word, longest first."""
+    index: dict[str, list[tuple[str, ...]]] = {}
+    for frame in sorted(frames, key=len, reverse=True):
+        index.setdefault(frame[0], []).append(frame)
+    return {word: tuple(found) for word, found in index.items()}
+
+
+_INDEXED: Final[dict[int, dict[str, tuple[tuple[str, ...], ...]]]] = {
+    id(frames): _index(frames) for frames in (REQUEST_FRAMES, ASKING_YOU)
+}
+
+
 def _frames(words: list[str], frames: tuple[tuple[str, ...], ...]) -> list[tuple[int, int]]:
-    """Where each of ``frames`` holds in ``words`` (start, end), left to right."""
+    """Where each of ``frames`` (:data:`REQUEST_FRAMES` or :data:`ASKING_YOU`) holds in
+    ``words`` (start, end), left to right."""
+    by_first = _INDEXED[id(frames)]
     found = []
     index = 0
     while index < len(words):
-        for size in range(min(_MAX_FRAME, len(words) - index), 0, -1):
-            if tuple(words[index : index + size]) in frames:
-                found.append((index, index + size))
-                index += size - 1
+        for frame in by_first.get(words[index], ()):
+            if tuple(words[index : index + len(frame)]) == frame:
+                found.append((index, index + len(frame)))
+                index += len(frame) - 1
                 break
         index += 1
     return found
@@ -248,11 +262,23 @@ def _title_case(text: str) -> bool:
     return capitals >= TITLE_SHARE * len(words)
 
 
+_OPENERS: Final = frozenset(
+    TASK_VERBS
+    | MAKING_VERBS
+    | FORMAL_INFINITIVES
+    | DELIVERABLES
+    | {frame[0] for frame in (*REQUEST_FRAMES, *ASKING_YOU, *PHRASAL_OPENINGS)}
+)
+"""A text with none of these words and no question mark holds no request by its form."""
+
+
 def request_form(text: str, norm: str) -> FormRequest:
     """The best clause of ``text`` (``norm``: its normal form, one character for one) that is a
     request by its form, when request clauses make up most of the text; :data:`NONE` else."""
     if len(norm) > MAX_FORM_CHARS:
         return NONE
+    if "?" not in norm and _OPENERS.isdisjoint(_WORD_RE.findall(norm)):
+        return NONE  # most hidden texts: labels and menus
     best = NONE
     total = requested = context = 0
     for start, end in _clauses(norm):
