@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 from typing import Final
 
+from convert.safety.normalise import clauses
 from convert.safety.rules_form import (
     ANSWERS,
     ASKING_YOU,
@@ -69,7 +70,6 @@ from convert.safety.rules_form import (
 
 __all__ = ["FormRequest", "request_form"]
 
-_CLAUSE_END_RE: Final = re.compile(r"(?<=[.!?])\s+|\s*\n\s*|\s+[|\u2022\u00b7]\s+")
 _WORD_RE: Final = re.compile(r"[^\W\d_](?:[^\W\d_]|['-](?=[^\W\d_]))*")
 _FIRST_WORDS: Final = FILLERS | {"now", "then", "and"}
 """Words that may come before a clause's imperative ("Please list...", "Now write...")."""
@@ -98,18 +98,6 @@ class FormRequest:
 
 
 NONE: Final = FormRequest(0.0)
-
-
-def _clauses(norm: str) -> list[tuple[int, int]]:
-    spans: list[tuple[int, int]] = []
-    start = 0
-    for match in _CLAUSE_END_RE.finditer(norm):
-        if match.start() > start:
-            spans.append((start, match.start()))
-        start = match.end()
-    if start < len(norm):
-        spans.append((start, len(norm)))
-    return spans
 
 
 def _index(frames: tuple[tuple[str, ...], ...]) -> dict[str, tuple[tuple[str, ...], ...]]:
@@ -281,7 +269,7 @@ def request_form(text: str, norm: str) -> FormRequest:
         return NONE  # most hidden texts: labels and menus
     best = NONE
     total = requested = context = 0
-    for start, end in _clauses(norm):
+    for start, end in clauses(norm):
         clause = norm[start:end]
         words = _WORD_RE.findall(clause)
         total += len(words)

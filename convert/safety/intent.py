@@ -19,7 +19,7 @@ from types import MappingProxyType
 from typing import Final
 
 from convert.safety.form import request_form
-from convert.safety.normalise import normalise
+from convert.safety.normalise import clauses, normalise
 from convert.safety.rules_form import FORM_SCORE, FORM_SEVERITY
 from convert.safety.rules_intent import (
     ANCHOR_REACH,
@@ -88,7 +88,6 @@ STRIPPED_REQUEST: Final = 0.4
 _SCANNED: Final = 8000
 """Characters of one text that are scored (a hidden mega-menu need not be read to its end)."""
 _WINDOW: Final = 400
-_CLAUSE_END_RE: Final = re.compile(r"(?<=[.!?])\s+|\s*\n\s*|\s+[|\u2022\u00b7]\s+")
 _WORD_RE: Final = re.compile(r"[^\W\d_]{2,}")
 _REQUEST_CUES: Final = frozenset(
     {
@@ -128,18 +127,6 @@ class Intent:
 
 NONE: Final = Intent(0.0)
 _Scored = tuple[float, tuple[str, ...]]
-
-
-def _clauses(norm: str) -> list[tuple[int, int]]:
-    spans: list[tuple[int, int]] = []
-    start = 0
-    for match in _CLAUSE_END_RE.finditer(norm):
-        if match.start() > start:
-            spans.append((start, match.start()))
-        start = match.end()
-    if start < len(norm):
-        spans.append((start, len(norm)))
-    return spans
 
 
 Spans = dict[str, list[tuple[int, int]]]
@@ -305,17 +292,17 @@ def _by_cues(norm: str) -> Intent:
     cues = tuple(cue for cue in CUES if _may_hold(cue, norm, spans))
     if not any(_holds(cue, norm, spans) for cue in cues if cue.name in _REQUEST_CUES):
         return NONE  # without a request cue no window reaches INSTRUCTION_SCORE
-    clauses = _clauses(norm)
+    parts = clauses(norm)
     requests = (
         sorted(place for name in _REQUEST_CUES for place in spans.get(name, ()))
         if _KEYWORDS_NEEDED
         else None
     )
     best = NONE
-    for index, (start, end) in enumerate(clauses):
+    for index, (start, end) in enumerate(parts):
         windows = [(start, end)]
-        if index + 1 < len(clauses) and clauses[index + 1][1] - start <= _WINDOW:
-            windows.append((start, clauses[index + 1][1]))
+        if index + 1 < len(parts) and parts[index + 1][1] - start <= _WINDOW:
+            windows.append((start, parts[index + 1][1]))
         for low, high in windows:
             if requests is not None and not _holds_place(requests, low, high):
                 continue  # no request cue's keyword: the window scores 0

@@ -111,3 +111,20 @@ def normalise(clean: str, words: list[tuple[int, int]], others: str | None = Non
         cursor = end
     pieces.append(norm[cursor:])
     return "".join(pieces)
+
+
+_CLAUSE_END_RE: Final = re.compile(r"(?<=[.!?])\s+|\s*\n\s*|\s+[|\u2022\u00b7]\s+")
+
+
+def clauses(norm: str) -> list[tuple[int, int]]:
+    """Where the clauses of ``norm`` are (sentences, lines and items of a ``|`` or bullet
+    list), as (start, end)."""
+    spans: list[tuple[int, int]] = []
+    start = 0
+    for match in _CLAUSE_END_RE.finditer(norm):
+        if match.start() > start:
+            spans.append((start, match.start()))
+        start = match.end()
+    if start < len(norm):
+        spans.append((start, len(norm)))
+    return spans

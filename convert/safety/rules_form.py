@@ -96,26 +96,8 @@ INFINITIVE_ENDINGS: Final = ("ar", "er", "ir", "re")
 ("pourriez-vous recommander", "puedes sugerir", "potresti consigliare", "pode sugerir")."""
 NOUN_AFTER: Final = _words("of for with from in de des du di von der")
 """A verb-like word followed by one of these is a noun ("Draft for...", "Outline of...")."""
-CONTROLS: Final = frozenset(
-    {
-        "a",
-        "button",
-        "label",
-        "summary",
-        "option",
-        "select",
-        "nav",
-        "figcaption",
-        "caption",
-        "legend",
-        "dt",
-        "h1",
-        "h2",
-        "h3",
-        "h4",
-        "h5",
-        "h6",
-    }
+CONTROLS: Final = _words(
+    "a button label summary option select nav figcaption caption legend dt h1 h2 h3 h4 h5 h6"
 )
 """Elements whose text names, labels or heads something: a request by its form alone inside
 one (a hidden heading asking "What's new?", a thumbnail's alt) is the page's own."""
@@ -338,6 +320,6 @@ TITLE_SHARE: Final = 0.7
 """A text whose words are capitalised at least this often is a label or a title."""
 MAX_FORM_CHARS: Final = 1500
 """Longer hidden texts are content waiting for a script; they are not judged by form."""
-FORM_SEVERITY: Final = 0.55
+FORM_SEVERITY: Final = 0.5
 """A hidden request judged by form alone weighs at most this much before its hiddenness: enough
 for a medium risk when it is hidden from sight, not for a high one."""
