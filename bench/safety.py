@@ -293,17 +293,25 @@ def _attack_table(outcomes: list[Outcome], show: int) -> None:
         f"| **all** | {_share(totals[False], FLAGGED)} | {_share(totals[False], ('high',))} | "
         f"{_share(totals[True], FLAGGED)} | {_share(totals[True], ('high',))} |"
     )
-    sampled = [o for o in outcomes if o.removed is not None]
+    _sanitized([o for o in outcomes if o.removed is not None], "attack pages")
+    misses = [o for o in outcomes if not o.case.framed and o.level not in FLAGGED]
+    _misses(misses, "Unframed misses", show)
+
+
+def _sanitized(sampled: list[Outcome], what: str) -> None:
+    """Sanitize mode's line over the sampled pages: planted text removed, own words kept."""
     if sampled:
         removed = sum(bool(o.removed) for o in sampled) / len(sampled)
         kept = statistics.mean(o.kept or 0.0 for o in sampled)
         print(
-            f"\nSanitize mode on {len(sampled)} attack pages: planted text removed from "
+            f"\nSanitize mode on {len(sampled)} {what}: planted text removed from "
             f"{removed:.3f}, page words kept {kept:.3f} (mean share of the page's own words)."
         )
-    misses = [o for o in outcomes if not o.case.framed and o.level not in FLAGGED]
+
+
+def _misses(misses: list[Outcome], title: str, show: int) -> None:
     if misses and show:
-        print("\nUnframed misses (first ones):")
+        print(f"\n{title} (first ones):")
         for outcome in misses[:show]:
             print(f"- {outcome.case.technique}: {outcome.case.text} ({outcome.score})")
 
@@ -319,19 +327,9 @@ def _bare_table(outcomes: list[Outcome], show: int) -> None:
         print(f"| {technique} | {_share(levels, FLAGGED)} | {_share(levels, ('high',))} |")
     levels = [outcome.level for outcome in outcomes]
     print(f"| **all** | {_share(levels, FLAGGED)} | {_share(levels, ('high',))} |")
-    sampled = [o for o in outcomes if o.removed is not None and o.level in FLAGGED]
-    if sampled:
-        removed = sum(bool(o.removed) for o in sampled) / len(sampled)
-        kept = statistics.mean(o.kept or 0.0 for o in sampled)
-        print(
-            f"\nSanitize mode on {len(sampled)} flagged bare-task pages: planted text removed "
-            f"from {removed:.3f}, page words kept {kept:.3f}."
-        )
-    misses = [o for o in outcomes if o.level not in FLAGGED]
-    if misses and show:
-        print("\nBare-task misses (first ones):")
-        for outcome in misses[:show]:
-            print(f"- {outcome.case.technique}: {outcome.case.text} ({outcome.score})")
+    flagged = [o for o in outcomes if o.removed is not None and o.level in FLAGGED]
+    _sanitized(flagged, "flagged bare-task pages")
+    _misses([o for o in outcomes if o.level not in FLAGGED], "Bare-task misses", show)
 
 
 def _clean_table(
