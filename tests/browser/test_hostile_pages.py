@@ -299,6 +299,10 @@ def small_queue_farm(io_loop: Any, tmp_path: Path) -> Iterator[Farm]:
         yield started
 
 
+SLOW_PAGE_MS = 6_000
+"""How long organization B's slow captures hold their page in the test below."""
+
+
 @pytest.mark.chromium
 @pytest.mark.gen_test(timeout=90)
 async def test_one_organizations_full_queue_leaves_room_for_another(
@@ -315,14 +319,16 @@ async def test_one_organizations_full_queue_leaves_room_for_another(
     assert farm.health()["org_queue_length"] == 4
     # B takes one of the two other pages with a slow page of its own; the last is kept for an
     # organization holding none (farm.reserved_pages), so B's second capture waits for a page.
-    slow = CaptureOptions(org="b", navigation_timeout_ms=2_000)
+    slow = CaptureOptions(org="b", navigation_timeout_ms=SLOW_PAGE_MS)
     holders = [asyncio.ensure_future(farm.capture(drip, slow)) for _ in range(2)]
     await eventually(lambda: farm.health()["pages_busy"] == 3)
     # C takes the kept page at once: neither A's surplus nor B's waiting capture is before it.
     started = time.monotonic()
     shot = await farm.capture(hostile.url("/ordinary"), CaptureOptions(org="c"))
     assert shot.status == 200
-    assert time.monotonic() - started < 2  # B's slow page would have held it 2 s
+    # B's slow page would have held it SLOW_PAGE_MS (an ordinary capture takes well under a
+    # second, a few beside a busy second test worker).
+    assert time.monotonic() - started < SLOW_PAGE_MS / 1000
     for result in await asyncio.gather(*holders, return_exceptions=True):
         assert isinstance(result, FarmError) and result.kind == "navigation_timeout", result
     refused = [a for a in attacks if a.done() and isinstance(a.exception(), FarmError)]
