@@ -4,8 +4,10 @@ A page has no reason to hide a request from its human readers: hidden text that 
 set for someone is suspicious because of its form and where it is, not because it names an
 assistant or says "ignore previous instructions". A clause is in the form of a request when it
 opens with a task's imperative ("Write a script that...", "Nenne drei..."), puts a task in a
-frame of asking ("Could you recommend...", "I need a plan for...", "por favor"), or is a
-question of at least a few words. The words are grammar, kept as data in :mod:`.rules_form`.
+frame of asking ("Could you recommend...", "I need a plan for...", "pode sugerir..."), is a
+question with a question word among its first words, or names a task by what it asks for
+("Travel tips for Kyoto."). "Please" alone is no frame: a page's form messages say it as often.
+The words are grammar, kept as data in :mod:`.rules_form`.
 
 What keeps a page's own hidden furniture out: a clause of a few words is a label; a request that
 speaks to the page's reader ("near you", "your order") or in which the site speaks of itself
