@@ -78,9 +78,14 @@ asking ("could you", "I need", "pourriez-vous"), is a question, or names a task 
 for ("Travel tips for Kyoto."); the request clauses (with the asker's own situation around them)
 must make up most of the text. Less for the page's own voice (its reader addressed, the site
 speaking of itself, its own things), controls, markup and Title Case labels; none for a text the
-page also shows, in a link, button, label or heading, or a developer's note in a comment. Such
-a request weighs at most ``FORM_SEVERITY`` times its hiddenness: a medium risk, not a high one;
-with a cue of the request scan or a framing phrase it is judged as above.
+page also shows (the request's sentence or the whole text; for a request of the cues as well),
+in a link, button, label or heading (the element, an ancestor, or a descendant holding the
+sentence), in an element fading in or beside a shown sibling of its class (an animation, a
+carousel), or a developer's note in a comment (:mod:`.own`). Such a request weighs at most
+``FORM_SEVERITY`` times its hiddenness, and a page whose only strong signals are such requests
+is at most ``FORM_CAP``: a medium risk, not a high one; with a cue of the request scan or a
+framing phrase it is judged as above. Commented-out markup is read without the text of its links
+and headings (a teaser's headline), and a lone ``</s>`` there is HTML's, not a role marker.
 
 Instruction phrases in quoted or code context score ``QUOTED_FACTOR`` times their base
 severity and are reported with location ``quoted``.

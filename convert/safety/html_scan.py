@@ -21,7 +21,7 @@ from convert.safety.intent import severity as request_severity
 from convert.safety.links import LONG_QUERY, STRIPPED_LINK, URL_SUSPECT_RE, judge_url, url_severity
 from convert.safety.markdown import MIN_BROKEN_WORDS, obfuscation_findings
 from convert.safety.normalise import collapse_space, sample_of
-from convert.safety.rules_form import CONTROLS, DEVELOPER_NOTE
+from convert.safety.own import PageText, page_own, without_controls
 from convert.safety.signals import SEVERITY, Finding, HtmlScan
 from convert.safety.unicode import INVISIBLE_RE, TAG_RUN_RE, has_invisible, non_ascii_chars
 
@@ -61,15 +61,13 @@ class _HtmlCollector:
     """Accumulates findings and strip targets while ``scan_html`` walks the document."""
 
     page_host: str
-    root: Any = None
     findings: list[Finding] = field(default_factory=list)
     remove: list[Any] = field(default_factory=list)
     unwrap: list[Any] = field(default_factory=list)
     attributes: list[tuple[Any, str]] = field(default_factory=list)
     requests: set[str] = field(default_factory=set)
     scrub: list[Any] = field(default_factory=list)
-    _shown: str | None = None
-    """The page's text, lower case, spaces collapsed (read when first needed)."""
+    page_text: PageText = field(default_factory=lambda: PageText(None))
 
     def container(
         self,
@@ -139,39 +137,27 @@ class _HtmlCollector:
         found = intent(clean) if place else None
         if (
             found is not None
-            and found.form
             and found.instruction
-            and ((element is not None and _in_control(element)) or self._page_own(clean, location))
+            and page_own(
+                self.page_text,
+                clean,
+                clean[found.start : found.end],
+                location,
+                element,
+                form=found.form,
+            )
         ):
-            found = None  # a request by its form alone, that the page shows or links by
+            found = None
         if found is not None and found.instruction and self._first_time(clean):
             severity = request_severity(found, weight)
             sample = sample_of(clean[found.start : found.end])
-            self.findings.append(Finding(kind, severity, location, sample))
+            self.findings.append(Finding(kind, severity, location, sample, form=found.form))
             return severity >= STRIPPED_REQUEST
         if hidden:
             self.findings.append(
                 Finding("hidden_text", SEVERITY["hidden_text"], location, sample_of(clean))
             )
         return False
-
-    def _page_own(self, clean: str, location: str) -> bool:
-        """Whether a request found by its form alone is the page's own: a developer's note in a
-        comment, or text the page also shows (a thumbnail's alt repeating its headline, a
-        hidden copy of a visible block): a page hides no request from a reader who sees it."""
-        if location == "html_comment" and DEVELOPER_NOTE.search(clean.lower()):
-            return True
-        if self.root is None:
-            return False
-        if self._shown is None:
-            body = self.root.find("body")
-            text = etree.tostring(
-                body if body is not None else self.root, method="text", encoding="unicode"
-            )
-            self._shown = collapse_space(text).lower()
-        key = collapse_space(clean).lower()
-        # Hidden elements are in the page's text themselves: shown means there twice.
-        return self._shown.count(key) >= (2 if location in _IN_PAGE_TEXT else 1)
 
     def url(self, element: Any, value: str | None, base: str, *, image: bool) -> None:
         if not value or (len(value) <= LONG_QUERY and not URL_SUSPECT_RE.search(value)):
@@ -203,7 +189,7 @@ def scan_html(root: Any, url: str, page: PageElements | None = None) -> HtmlScan
     """Scan the raw document ``root`` (not modified) for injection outside the rendered text
     (``page``: its :func:`~convert.html.elements.page_elements`, when the caller has
     them)."""
-    collector = _HtmlCollector(page_host=_host(url), root=root)
+    collector = _HtmlCollector(page_host=_host(url), page_text=PageText(root))
     page = page_elements(root) if page is None else page
     sheet = stylesheet_styles(root, can_hide, page.keyed, page.tagged["styles"])
     for hidden in hidden_texts(page, sheet):
@@ -221,7 +207,7 @@ def scan_html(root: Any, url: str, page: PageElements | None = None) -> HtmlScan
             collector.remove.append(hidden.element)
     _scan_invisible_text(root, collector)
     for comment in _comments(root, page):
-        text = collapse_space(comment.text or "")
+        text = without_controls(collapse_space(comment.text or ""))
         if collector.container(
             text, "html_comment", hidden=False, quotable=False, place="html_comment"
         ):
@@ -280,8 +266,6 @@ def _scan_invisible_text(root: Any, collector: _HtmlCollector) -> None:
             del collector.findings[before:]  # ordinary text; the Markdown scan reports it
 
 
-_IN_PAGE_TEXT: Final = frozenset({"hidden_text", "noscript", "template", "page_text"})
-"""Where judged text is part of the page's text itself (unlike comments and attributes)."""
 _BREAK: Final = "[\u200b-\u200d\u2060-\u2064\ufeff]"
 _BROKEN_WORD_RE: Final = re.compile(f"[^\\W\\d_]{_BREAK}+(?=[^\\W\\d_])")
 _BREAK_RE: Final = re.compile(_BREAK)
@@ -362,13 +346,6 @@ def _scan_attributes(page: PageElements, collector: _HtmlCollector) -> None:
                 )
             if strip:
                 collector.attributes.append((element, name))
-
-
-def _in_control(element: Any) -> bool:
-    """Whether ``element`` is or is inside a link, a button, a label or a heading
-    (:data:`~.rules_form.CONTROLS`): a thumbnail's alt names its story, a hidden heading its
-    section."""
-    return element.tag in CONTROLS or any(node.tag in CONTROLS for node in element.iterancestors())
 
 
 def _scan_metadata(page: PageElements, collector: _HtmlCollector) -> None:

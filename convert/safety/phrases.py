@@ -14,10 +14,12 @@ from convert.safety.rules import OVERRIDE_EN, ROLE_MARKERS
 from convert.safety.rules_intl import OVERRIDE_INTL
 from convert.safety.rules_requests import ADDRESSED, DATA_REQUESTS
 
-# Role markers made of punctuation: chat-template tokens and tags.
+# Role markers made of punctuation: chat-template tokens and tags. A lone ``</s>`` is the end of
+# HTML's strike-through (commented-out markup is full of them): it counts as the end of a turn
+# only when another turn opens after it.
 _ROLE_TOKEN_RE: Final = re.compile(
     r"<\|\s*[a-z][a-z_]{1,40}\s*\|>(?:[ \t]*(?:system|user|assistant|developer|tool)\b)?"
-    r"|\[/?inst\](?!\()|<</?sys>>|</s>|<(?:start|end)_of_turn>"
+    r"|\[/?inst\](?!\()|<</?sys>>|</s>\s*<s>|<(?:start|end)_of_turn>"
     r"|\[(?:system|/system|system\s+(?:message|prompt|note|override|instructions?))\](?!\()"
     r"|<\s*/?\s*(?:system|system_prompt|im_start|im_end)\s*>"
 )

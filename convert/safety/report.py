@@ -6,6 +6,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from convert.safety.signals import (
+    FORM_CAP,
     LEVELS,
     MAX_COUNT_TERMS,
     MODES,
@@ -32,6 +33,8 @@ class _Signal:
     location: str
     severities: tuple[float, ...]
     sample: str
+    form: bool = False
+    """Every finding of the signal is a request found by its form alone."""
 
     @property
     def severity(self) -> float:
@@ -49,12 +52,21 @@ class _Signal:
 def _aggregate(findings: Iterable[Finding]) -> list[_Signal]:
     severities: dict[tuple[str, str], list[float]] = {}
     samples: dict[tuple[str, str], str] = {}
+    cued: set[tuple[str, str]] = set()
     for finding in findings:
         key = (finding.kind, finding.location)
         severities.setdefault(key, []).extend([finding.severity] * finding.count)
         samples.setdefault(key, finding.sample)
+        if not finding.form:
+            cued.add(key)
     signals = [
-        _Signal(kind, location, tuple(sorted(values, reverse=True)), samples[kind, location])
+        _Signal(
+            kind,
+            location,
+            tuple(sorted(values, reverse=True)),
+            samples[kind, location],
+            form=(kind, location) not in cued,
+        )
         for (kind, location), values in severities.items()
     ]
     return sorted(signals, key=lambda s: (-s.severity, s.kind, s.location))
@@ -72,8 +84,11 @@ def _risk(signals: list[_Signal]) -> float:
     weak = _noisy_or(
         s.weight() for s in signals if s.location != "quoted" and s.severity < WEAK_BELOW
     )
-    strong = [s.weight() for s in signals if s.location != "quoted" and s.severity >= WEAK_BELOW]
-    return round(_noisy_or([*strong, min(quoted, QUOTED_CAP), min(weak, WEAK_CAP)]), 4)
+    strong = [s for s in signals if s.location != "quoted" and s.severity >= WEAK_BELOW]
+    risk = _noisy_or([*(s.weight() for s in strong), min(quoted, QUOTED_CAP), min(weak, WEAK_CAP)])
+    if strong and all(s.form for s in strong):
+        risk = min(risk, FORM_CAP)  # hidden prose asking something, without a framing cue
+    return round(risk, 4)
 
 
 def _level(score: float) -> str:

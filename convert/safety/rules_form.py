@@ -102,6 +102,10 @@ CONTROLS: Final = _words(
 """Elements whose text names, labels or heads something: a request by its form alone inside
 one (a hidden heading asking "What's new?", a thumbnail's alt) is the page's own."""
 
+ANIMATED: Final = frozenset({"transition", "animation", "animation-name", "will-change"})
+"""Style properties of an element that fades in: hidden by its opacity beside one of these, it
+is an animation's first step."""
+
 FORMAL_INFINITIVES: Final = _words(
     "schreiben erklaren beschreiben vergleichen fassen ubersetzen empfehlen schlagen erstellen"
     " entwerfen planen berechnen analysieren bewerten finden zeigen sagen helfen machen"

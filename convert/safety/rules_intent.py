@@ -163,10 +163,14 @@ _OUTPUT = (
     r"|e-mail|calendar|python|memory)\s+tool\b|\b\w+_\w+\s+tool\b|\btool\s+calls?\b"
     r"|\bwhen\s+(?:you\s+(?:are\s+)?)?(?:summari[sz]|answer|respond|repl|describ|writ|compar"
     r"|mention|discuss)\w*|\bwhen\s+asked\b|\bwhen\s+(?:you\s+)?(?:read|process)\w*\s+this\b"
-    r"|\b(?:wenn\s+du|si\s+tu|si\s+vous|cuando|si\s+eres|wenn\s+sie)\b"
+    r"|\b(?:wenn\s+(?:du|sie)|si\s+(?:tu|vous)|cuando|si\s+eres|quando|se\s+(?:tu|voce))\s+"
+    r"(?:[\w'-]+\s+){0,5}?(?:zusammenfass|beantwort|antwort|resum|repond|respond|rispond|riassum"
+    r"|escrib|schreib|ecri|scriv|(?:ki|ia|ai|assistent|assistant|asistente|assistente|modell"
+    r"|modele|modelo|modello|bot|chatbot)\b)"
 )
 """The assistant's answer as the place of a demand ("in your answer", "your summary", "when you
-summarize"): only an assistant has one."""
+summarize", "wenn du eine KI bist"): only an assistant has one. "Wenn Sie", "si vous" alone open
+a page's every note to its reader ("Wenn Sie diese Seite teilen möchten, klicken Sie...")."""
 _YOUR_ANSWER = rf"\byour\s+{_ANSWER_NOUN}\b"
 """A reader's answer or response (a survey, a form) is also "your answer": a weaker cue."""
 _USER = (

@@ -48,6 +48,10 @@ WEAK_BELOW: Final = 0.3
 zero-width characters, a stray look-alike letter)..."""
 WEAK_CAP: Final = 0.3
 """...and together weigh at most this, so that they never make a page medium on their own."""
+FORM_CAP: Final = 0.65
+"""The most a page's risk reaches when its only strong signals are requests found by their
+form alone: hidden prose that asks something is a medium risk; high needs a framing cue, a role
+marker, an exfiltration link or smuggled text."""
 MODES: Final = ("sanitize", "warn", "block")
 LEVELS: Final = ((0.7, "high"), (0.4, "medium"), (0.0, "low"))
 RECOMMENDATIONS: Final[Mapping[str, str]] = MappingProxyType(
@@ -78,6 +82,9 @@ class Finding:
     location: str
     sample: str
     count: int = 1
+    form: bool = False
+    """A request found by its form alone, without a framing cue (:mod:`.form`): such findings
+    make a page medium at most (:data:`FORM_CAP`)."""
 
 
 @dataclass(frozen=True)
