@@ -73,11 +73,15 @@ alone, which hides nothing from sight). Hidden text that is no request is ``hidd
 Hidden requests by their form (:mod:`.form`, the forms as data in :mod:`.rules_form`): hidden
 text that reads as a task set for someone is suspicious whatever it asks for, since a page has
 no reason to hide a request from its readers. A clause is a request by its form when it opens
-with a task's imperative ("Write...", "Nenne...", "Explique..."), puts a task in a frame of
-asking ("could you", "I need", "pourriez-vous"), is a question, or names a task by what it asks
-for ("Travel tips for Kyoto."); the request clauses (with the asker's own situation around them)
-must make up most of the text. Less for the page's own voice (its reader addressed, the site
-speaking of itself, its own things), controls, markup and Title Case labels; none for a text the
+with a task's imperative ("Write...", "Nenne...", "Explícame...", "First list...") or a role
+given to the reader ("Act as my tutor"), puts a task in a frame of asking, direct or indirect
+("could you", "I need", "pourriez-vous me donner", "Könntest du ... vorschlagen?", "I wonder
+how"), is a question, names a task by what it asks for ("Travel tips for Kyoto.", "Pros and
+cons of..."), or is a query in a question's form ("Quiet campsites near Brest?"); the request
+clauses (with the asker's own situation around them) must make up most of the text (a hidden
+element inside a small hidden block is judged on its own too). Less for the page's own voice
+(its reader addressed, the site speaking of itself, its own things), controls, markup and Title
+Case labels; none for a text the
 page also shows (the request's sentence or the whole text; for a request of the cues as well),
 in a link, button, label or heading (the element, an ancestor, or a descendant holding the
 sentence), in an element fading in or beside a shown sibling of its class (an animation, a

@@ -3,11 +3,14 @@
 A page has no reason to hide a request from its human readers: hidden text that reads as a task
 set for someone is suspicious because of its form and where it is, not because it names an
 assistant or says "ignore previous instructions". A clause is in the form of a request when it
-opens with a task's imperative ("Write a script that...", "Nenne drei..."), puts a task in a
-frame of asking ("Could you recommend...", "I need a plan for...", "pode sugerir..."), is a
-question with a question word among its first words, or names a task by what it asks for
-("Travel tips for Kyoto."). "Please" alone is no frame: a page's form messages say it as often.
-The words are grammar, kept as data in :mod:`.rules_form`.
+opens with a task's imperative ("Write a script that...", "Nenne drei...", "Explícame...",
+"First list...") or gives the reader a role ("Act as my tutor"), puts a task in a frame of
+asking, direct or indirect ("Could you recommend...", "I need a plan for...", "pode sugerir...",
+"Könntest du mir ... geben?", "I wonder how..."), is a question with a question word among its
+first words, names a task by what it asks for ("Travel tips for Kyoto.", "Pros and cons of..."),
+or is a search box's query put as a question ("Good restaurants near the old town?"). "Please"
+alone is no frame: a page's form messages say it as often. The words are grammar, kept as data
+in :mod:`.rules_form`.
 
 What keeps a page's own hidden furniture out: a clause of a few words is a label; a request that
 speaks to the page's reader ("near you", "your order") or in which the site speaks of itself
@@ -26,10 +29,12 @@ from convert.safety.rules_form import (
     ANSWERS,
     ASKING_YOU,
     CALLS_TO_ACTION,
+    CLITICS,
     DELIVERABLE_FACTOR,
     DELIVERABLE_REACH,
     DELIVERABLE_WORDS,
     DELIVERABLES,
+    ENCLITICS,
     FILLERS,
     FIRST_PERSON,
     FIRST_PERSON_PLURAL,
@@ -40,6 +45,7 @@ from convert.safety.rules_form import (
     FORMAL_YOU,
     FURNITURE,
     FURNITURE_FACTOR,
+    GERMAN_ASKING,
     INFINITIVE_ENDINGS,
     MAKING_VERBS,
     MARKUP,
@@ -52,8 +58,11 @@ from convert.safety.rules_form import (
     PAGE_THINGS,
     PAGE_THINGS_FACTOR,
     PHRASAL_OPENINGS,
+    POLITE,
     POSSESSIVE_YOU,
     PREPOSITIONS,
+    QUERY_PREPOSITIONS,
+    QUERY_WORDS,
     QUESTION_REACH,
     QUESTION_WORDS,
     QUESTION_YOU,
@@ -61,6 +70,7 @@ from convert.safety.rules_form import (
     READER_OPENERS,
     REQUEST_FRAMES,
     SECOND_PERSON,
+    SEQUENCE_WORDS,
     SHORT_FACTOR,
     SHORT_WORDS,
     SITE_FACTOR,
@@ -68,13 +78,14 @@ from convert.safety.rules_form import (
     THIS_PAGE,
     THIS_PAGE_FACTOR,
     TITLE_SHARE,
+    WEIGHINGS,
 )
 
 __all__ = ["FormRequest", "request_form"]
 
 _WORD_RE: Final = re.compile(r"[^\W\d_](?:[^\W\d_]|['-](?=[^\W\d_]))*")
-_FIRST_WORDS: Final = FILLERS | {"now", "then", "and"}
-"""Words that may come before a clause's imperative ("Please list...", "Now write...")."""
+_FIRST_WORDS: Final = FILLERS | SEQUENCE_WORDS | {"now", "and"}
+"""Words that may come before a clause's imperative ("Please list...", "First write...")."""
 _HELP: Final = frozenset({"help", "helfen", "aider", "ayudar", "aiutare", "ajudar", "aiutarmi"})
 _ENGLISH: Final = frozenset({"you"})
 """An English frame of asking ends with this: what follows is no Romance infinitive ("can you
@@ -85,6 +96,7 @@ _QUOTED_RE: Final = re.compile(
 """Quoted words: what the task is about ("rewrite 'we can't come'"), not who speaks."""
 _SENTENCE_END: Final = (".", "!", "?")
 _PARTS_RE: Final = re.compile(r"[,;:\u2013\u2014]|\s-\s")
+_LATER_PARTS_RE: Final = re.compile(r";")
 
 
 class FormRequest:
@@ -111,7 +123,7 @@ def _index(frames: tuple[tuple[str, ...], ...]) -> dict[str, tuple[tuple[str, ..
 
 
 _INDEXED: Final[dict[int, dict[str, tuple[tuple[str, ...], ...]]]] = {
-    id(frames): _index(frames) for frames in (REQUEST_FRAMES, ASKING_YOU)
+    id(frames): _index(frames) for frames in (REQUEST_FRAMES, ASKING_YOU, POLITE, WEIGHINGS)
 }
 
 
@@ -132,16 +144,43 @@ def _frames(words: list[str], frames: tuple[tuple[str, ...], ...]) -> list[tuple
 
 
 def _task_after(words: list[str], index: int) -> bool:
-    """Whether a task's verb (or "help") comes at ``index``, after any fillers."""
-    while index < len(words) and words[index] in FILLERS:
+    """Whether a task's verb (or "help") comes at ``index``, after any fillers and clitic
+    pronouns; after a German frame, whether the clause ends with a task's infinitive."""
+    german = not GERMAN_ASKING.isdisjoint(words[max(0, index - 2) : index])
+    if german and any(_german_task(word) for word in words[index:]):
+        return True
+    english = words[index - 1] in _ENGLISH if index else False
+    while index < len(words) and (words[index] in FILLERS or words[index] in CLITICS):
         index += 1
     if index >= len(words):
         return False
     word = words[index]
     if word in TASK_VERBS or word in MAKING_VERBS or word in _HELP:
         return True
-    # A Romance frame takes the infinitive: "pode sugerir", "pourriez-vous recommander".
-    return len(word) > 4 and word.endswith(INFINITIVE_ENDINGS) and words[index - 1] not in _ENGLISH
+    # A Romance frame takes the infinitive: "pode sugerir", "pourriez-vous recommander",
+    # with its pronoun attached ("darme", "dar-me", "m'expliquer").
+    return not english and _infinitive(word)
+
+
+_GERMAN_INFINITIVES: Final = tuple(FORMAL_INFINITIVES)
+
+
+def _german_task(word: str) -> bool:
+    """Whether ``word`` is a German task's infinitive, a separable one too ("vorschlagen",
+    "zusammenfassen")."""
+    return word in FORMAL_INFINITIVES or (len(word) > 7 and word.endswith(_GERMAN_INFINITIVES))
+
+
+def _infinitive(word: str) -> bool:
+    """Whether ``word`` reads as a Romance infinitive, with or without a pronoun attached."""
+    if word[:2] in ("m'", "t'", "l'"):
+        word = word[2:]
+    for ending in ENCLITICS:
+        if word.endswith(ending) and len(word) - len(ending) >= 3:
+            stem = word[: -len(ending)]
+            if stem.endswith(INFINITIVE_ENDINGS[:3]) or stem + "e" in TASK_VERBS:
+                return True
+    return len(word) > 4 and word.endswith(INFINITIVE_ENDINGS)
 
 
 def _imperative(words: list[str]) -> bool:
@@ -149,6 +188,8 @@ def _imperative(words: list[str]) -> bool:
     start = 0
     while start < len(words) - 1 and words[start] in _FIRST_WORDS:
         start += 1
+    if start < len(words) - 1 and words[start] in CLITICS and words[start + 1] in TASK_VERBS:
+        start += 1  # "Mi consigli...", "Me recomiendas..."
     first = words[start]
     following = words[start + 1] if start + 1 < len(words) else ""
     if first in FORMAL_INFINITIVES and following == FORMAL_PRONOUN:
@@ -157,7 +198,18 @@ def _imperative(words: list[str]) -> bool:
         return True
     if first in MAKING_VERBS:
         return following in FOR_ME  # "Make me a menu", not "Build better teams"
+    if first not in TASK_VERBS:
+        first = _without_enclitic(first)  # "Escríbeme...", "explícame", "consigliami"
     return first in TASK_VERBS and following not in CALLS_TO_ACTION and following not in NOUN_AFTER
+
+
+def _without_enclitic(word: str) -> str:
+    """A Romance imperative without the pronoun attached to it, when it reads as one of the
+    task verbs; else ``word``."""
+    for ending in ENCLITICS:
+        if word.endswith(ending) and word[: -len(ending)].rstrip("-") in TASK_VERBS:
+            return word[: -len(ending)].rstrip("-")
+    return word
 
 
 def _form(clause: str, words: list[str], asking: list[tuple[int, int]]) -> str:
@@ -166,7 +218,7 @@ def _form(clause: str, words: list[str], asking: list[tuple[int, int]]) -> str:
         return ""  # a choice's button: "No, I don't want to save"
     if any(_task_after(words, end) for _, end in asking):
         return "asking"
-    if _imperative(words):
+    if _imperative(words) or any(_imperative(part) for part in _later_parts(clause)):
         return "imperative"
     if any(end < len(words) - 1 for _, end in _frames(words, REQUEST_FRAMES)):
         return "frame"  # with what is asked for after it ("I need a plan", not "... I need.")
@@ -174,7 +226,30 @@ def _form(clause: str, words: list[str], asking: list[tuple[int, int]]) -> str:
         return "deliverable"
     if clause.rstrip().endswith("?") and len(words) >= MIN_QUESTION_WORDS and _asks(clause):
         return "question"
+    if _query(clause, words):
+        return "query"
     return ""
+
+
+def _later_parts(clause: str) -> list[list[str]]:
+    """The words of the parts of ``clause`` after a semicolon, where a task may open after its
+    asker's situation ("...; aiutami a trovare le parole")."""
+    parts = _LATER_PARTS_RE.split(clause)[1:]
+    return [words for words in (_WORD_RE.findall(part) for part in parts) if len(words) >= 2]
+
+
+def _query(clause: str, words: list[str]) -> bool:
+    """Whether ``clause`` is a query in a question's form without a question word: what it
+    wants and where or what for ("Good restaurants near the old town?", "Un bon bistrot pas
+    trop cher à Lyon ?")."""
+    low, high = QUERY_WORDS
+    return (
+        clause.rstrip().endswith("?")
+        and low <= len(words) <= high
+        and words[0] not in READER_OPENERS
+        and not QUERY_PREPOSITIONS.isdisjoint(words[1:])
+        and not any(_pronouns(word) & QUESTION_YOU for word in words)
+    )
 
 
 def _names_a_deliverable(clause: str, words: list[str]) -> bool:
@@ -182,9 +257,11 @@ def _names_a_deliverable(clause: str, words: list[str]) -> bool:
     among its first words, a preposition after it ("SWOT analysis for a coffee shop.")."""
     if len(words) > DELIVERABLE_WORDS or not clause.rstrip().endswith(_SENTENCE_END):
         return False
+    if any(start < DELIVERABLE_REACH for start, _ in _frames(words, WEIGHINGS)):
+        return True  # "Pros and cons of...", whatever follows
     for index, word in enumerate(words[:DELIVERABLE_REACH]):
         if word in DELIVERABLES:
-            return any(following in PREPOSITIONS for following in words[index + 1 : index + 4])
+            return any(following in PREPOSITIONS for following in words[index + 1 : index + 3])
     return False
 
 
@@ -219,7 +296,8 @@ def _score(clause: str, written: str, form: str) -> float:
     unquoted = _QUOTED_RE.sub(" ", clause)
     words = _WORD_RE.findall(unquoted)
     spoken = list(words)
-    for start, end in reversed(_frames(words, ASKING_YOU) + _frames(words, REQUEST_FRAMES)):
+    framed = _frames(words, ASKING_YOU) + _frames(words, REQUEST_FRAMES) + _frames(words, POLITE)
+    for start, end in sorted(framed, reverse=True):
         del spoken[start:end]
     score = FORM_SCORE
     if _speaks_to_reader(spoken if form != "question" else words, form) or FORMAL_YOU.search(
@@ -238,7 +316,7 @@ def _score(clause: str, written: str, form: str) -> float:
         score *= THIS_PAGE_FACTOR
     if len(words) < SHORT_WORDS:
         score *= SHORT_FACTOR
-    if form == "deliverable":
+    if form in ("deliverable", "query"):
         score *= DELIVERABLE_FACTOR
     return score
 
@@ -257,6 +335,7 @@ _OPENERS: Final = frozenset(
     | MAKING_VERBS
     | FORMAL_INFINITIVES
     | DELIVERABLES
+    | {frame[0] for frame in WEIGHINGS}
     | {frame[0] for frame in (*REQUEST_FRAMES, *ASKING_YOU, *PHRASAL_OPENINGS)}
 )
 """A text with none of these words and no question mark holds no request by its form."""

@@ -165,7 +165,8 @@ def hidden_texts(page: PageElements, sheet: Sheet) -> Iterator[HiddenText]:
     can hide anything, so only those are judged. Inside a large hidden element (a page hidden
     until a script fades it in) hidden elements are judged on their own as well: a note
     planted there is short. A large hidden element inside another is then judged once: the
-    outer one's text leaves it out (small ones stay in, so that no phrase is cut apart).
+    outer one's text leaves it out (small ones stay in, so that no phrase is cut apart, and are
+    judged on their own too, one level down).
     """
     found = _hidden_elements(page, sheet)
     if not found:
@@ -183,12 +184,28 @@ def hidden_texts(page: PageElements, sheet: Sheet) -> Iterator[HiddenText]:
             wholes[element] = "".join(
                 piece if isinstance(piece, str) else wholes[piece] for piece in pieces
             )
-    small: set[Any] = set()
+    small: dict[Any, str] = {}
     large: dict[Any, tuple[str, int]] = {}
+    inner: set[Any] = set()
     for element, reason in found:
         enclosing = None
         for ancestor in element.iterancestors():
+            if ancestor in inner:
+                break
             if ancestor in small:
+                # Hidden inside a hidden block: judged on its own as well (its words would
+                # be read as a share of the block's), as hidden as the block at least; one
+                # level down only, so that each text is judged at most twice.
+                inner.add(element)
+                text = wholes.get(element, "")
+                if text.strip():
+                    yield HiddenText(
+                        element,
+                        reason,
+                        text,
+                        lengths[element],
+                        (small[ancestor], lengths[ancestor]),
+                    )
                 break
             if enclosing is None:
                 enclosing = large.get(ancestor)
@@ -203,7 +220,7 @@ def hidden_texts(page: PageElements, sheet: Sheet) -> Iterator[HiddenText]:
                 )
             if reason != "aria-hidden" or text.strip():
                 if length <= LARGE_HIDDEN:
-                    small.add(element)
+                    small[element] = reason
                 else:
                     large[element] = (reason, length)
                 yield HiddenText(element, reason, text, length, enclosing)

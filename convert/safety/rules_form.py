@@ -94,7 +94,7 @@ FOR_ME: Final = _words("me mir mich moi m'en me mi")
 INFINITIVE_ENDINGS: Final = ("ar", "er", "ir", "re")
 """How a French, Spanish, Italian or Portuguese infinitive ends, as it follows a frame of asking
 ("pourriez-vous recommander", "puedes sugerir", "potresti consigliare", "pode sugerir")."""
-NOUN_AFTER: Final = _words("of for with from in de des du di von der")
+NOUN_AFTER: Final = _words("of for with from de des du di von der")
 """A verb-like word followed by one of these is a noun ("Draft for...", "Outline of...")."""
 CONTROLS: Final = _words(
     "a button label summary option select nav figcaption caption legend dt h1 h2 h3 h4 h5 h6"
@@ -121,9 +121,21 @@ CALLS_TO_ACTION: Final = _words("more all now here out today below")
 
 PHRASAL_OPENINGS: Final = _phrases(
     "come up with; put together; break down; walk me through; figure out how; work out; look up;"
-    " set up; sum up; think up; lay out; map out; set out; talk me through; run me through"
+    " set up; sum up; think up; lay out; map out; set out; talk me through; run me through;"
+    # A role given to whoever reads: "Act as my tutor and...".
+    " act as; act like; pretend to be; pretend you're; pretend you are; imagine you're;"
+    " imagine you are; play the role; take on the role; take on the part; be my;"
+    " sei mein; sei meine; stell dir vor du bist; tu es mon; tu es ma; joue le role; fais comme si;"
+    " haz de; actua como; finge que; imagina que eres; fai finta; immagina di essere; agisci come;"
+    " finja que; seja meu; seja minha; aja como; imagine que voce"
 )
-"""Tasks opened by a verb with its particle, whose verb alone is not a task's."""
+"""Tasks opened by a verb with its particle, whose verb alone is not a task's, and roles given
+to the reader."""
+SEQUENCE_WORDS: Final = _words(
+    "first firstly then next finally zuerst erst dann danach abschliessend d'abord ensuite puis"
+    " enfin primero luego despues finalmente prima poi dopo infine primeiro depois"
+)
+"""Words that may open a task's imperative as one step of several ("First summarise...")."""
 
 FILLERS: Final = _words(
     "please kindly just perhaps maybe possibly also quickly briefly bitte mal por favor per"
@@ -135,21 +147,27 @@ REQUEST_FRAMES: Final = _phrases(
     "i need; i want; i would like; i'd like; i'm looking for; i am looking for; help me;"
     " give me; tell me; show me; let me know; i'm trying to; i am trying to; i have to; i must;"
     " would you mind; do you mind; if you could; if you can; i'd be grateful; i would be grateful;"
-    " i wonder if; i was wondering;"
+    " i wonder if; i was wondering; i wonder; wondering; it would help to know; would be good to"
+    " know; would be good to find out; i'd be curious; i would be curious; would love to know;"
+    " would love a; could be useful to have; it might be worth;"
     # German
     " ich brauche; ich mochte; ich hatte gern; ich hatte gerne; hilf mir; helfen sie mir;"
-    " gib mir; sag mir; zeig mir; ich suche; ich will; warst du so nett;"
+    " gib mir; sag mir; zeig mir; ich suche; ich will; warst du so nett; ich frage mich;"
+    " ware gut zu wissen; es ware gut zu wissen; ware interessant zu wissen;"
     " waren sie so nett;"
     # French
     " je voudrais; j'aimerais; j'ai besoin; aide-moi; aidez-moi;"
     " donne-moi; donnez-moi; dis-moi; dites-moi; je cherche; je veux; montre-moi; montrez-moi;"
     " explique-moi; expliquez-moi; propose-moi; proposez-moi; conseille-moi; conseillez-moi;"
+    " je me demande; ce serait utile de savoir; j'aimerais savoir;"
     # Spanish
-    " quiero; quisiera; necesito; me gustaria; estoy buscando; busco; ayudame;"
+    " quiero; quisiera; necesito; me gustaria; estoy buscando; busco; ayudame; me pregunto;"
+    " seria util saber; estaria bien saber;"
     # Italian
-    " vorrei; voglio; ho bisogno; mi serve; sto cercando; cerco;"
+    " vorrei; voglio; ho bisogno; mi serve; sto cercando; cerco; mi chiedo; sarebbe utile sapere;"
     # Portuguese
     " quero; queria; gostaria; preciso; estou procurando; procuro; ajude-me; me ajude; me de;"
+    " seria bom saber; me pergunto; gostaria de saber;"
     " diga-me; me diga; explique-me; me explique"
 )
 """Frames of asking, anywhere in a clause (a few words in order). "Please" alone is not one:
@@ -160,12 +178,23 @@ ANSWERS: Final = _words("yes no ja nein oui non si sim nao")
 
 ASKING_YOU: Final = _phrases(
     "can you; could you; would you; will you; can't you;"
+    " serias tan amable de; seria tan amable de; auriez-vous la gentillesse de;"
+    " aurais-tu la gentillesse de; mi faresti la cortesia di; mi fareste la cortesia di;"
+    " saresti cosi gentile da; sarebbe cosi gentile da;"
     " kannst du; konntest du; konnen sie; konnten sie; wurdest du; wurden sie;"
     " peux-tu; pourrais-tu; pouvez-vous; pourriez-vous; tu peux; tu pourrais; vous pouvez;"
     " vous pourriez; puedes; podrias; puede; podria; podrian;"
     " puoi; potresti; puo; potrebbe; pode; poderia; podes; poderias; voce pode; voce poderia"
 )
-"""Asking someone to do something: a request when a task verb (or ``help``) follows."""
+"""Asking someone to do something: a request when a task verb (or ``help``) follows, after
+any clitic pronouns ("pourrais-tu me donner"); German puts the verb last ("Könntest du mir ein
+Rezept geben?")."""
+GERMAN_ASKING: Final = _words("kannst konntest konnen konnten wurdest wurden")
+"""The first words of German frames of asking, whose task verb ends the clause."""
+CLITICS: Final = _words("me mi m' te ti t' moi mir mich uns nous nos ci ce se lui le la les")
+"""Pronouns that come between a frame of asking and its verb ("me donner", "mi dai")."""
+ENCLITICS: Final = ("-me", "-moi", "-nos", "me", "mi", "nos", "ci", "lo", "la", "le", "li")
+"""Pronouns a Romance infinitive or imperative takes at its end ("darme", "darmi", "dar-me")."""
 
 POSSESSIVE_YOU: Final = _words(
     "your yours yourself yourselves dein deine deinen deinem deiner euer eure eurer euren eurem"
@@ -195,12 +224,15 @@ FORMAL_YOU: Final = re.compile(r"(?<=\w)\s+(?:Sie|Ihnen|Ihr|Ihre|Ihren|Ihrem|Ihr
 """German's formal "you", told by its capital inside a sentence (as written, not folded): the
 page speaking to its reader ("Bitte geben Sie Ihren Namen an")."""
 PAGE_THINGS: Final = _words(
-    "article articles post posts page comment comments website newsletter artikel beitrag"
+    "article articles post posts page comments website newsletter artikel beitrag"
     " seite kommentar kommentare commentaire commentaires articulo pagina comentario"
     " comentarios articolo commento commenti artigo comentarios"
 )
 """The page's own things: a request about them ("Send this article to a friend") is the
-page's."""
+page's. ("Comment" alone is French for "how" as often.)"""
+POLITE: Final = _phrases("s'il te plait; s'il vous plait; si te plait; si vous plait")
+"""Phrases of politeness whose "you" is no reader spoken to: left out of a request's words
+when the page's voice is looked for."""
 PAGE_THINGS_FACTOR: Final = 0.6
 
 FIRST_PERSON_PLURAL: Final = _words(
@@ -211,7 +243,9 @@ FIRST_PERSON_PLURAL: Final = _words(
 """The site speaking of itself ("we ship", "our team")."""
 
 FURNITURE: Final = re.compile(
-    r"\b(?:skip\s+to|jump\s+to|loading|cookies?|consent|privacy|javascript|newsletter"
+    r"\b(?:skip\s+to|jump\s+to|loading|cookies?|consent|privacy|newsletter"
+    r"|(?:enable|activate|requires?|turn\s+on)\s+javascript|javascript\s+(?:is\s+)?(?:disabled"
+    r"|required|enabled|turned\s+off)"
     r"|sign\s+(?:in|up)|log\s?in|logged\s+in|cart|basket|checkout|required|captcha|password"
     r"|please\s+(?:enter|select|fill|wait|try|note|confirm|choose|check)|valid|invalid"
     r"|unsubscribe|subscribe|subscription|browser|screen\s+readers?|opens?\s+in\s+a\s+new"
@@ -248,6 +282,21 @@ DELIVERABLES: Final = _words(
 )
 """What a task asks for, named alone as the task ("Travel tips for Kyoto.", "Un poema sobre el
 mar."), when the noun opens a short sentence and a preposition follows."""
+WEIGHINGS: Final = _phrases(
+    "pros and cons; vor- und nachteile; vorteile und nachteile; avantages et inconvenients;"
+    " ventajas y desventajas; pro e contro; pros e contras; vantagens e desvantagens"
+)
+"""A weighing asked for ("Pros and cons of...", "Vor- und Nachteile eines..."): a task named by
+its noun whatever follows."""
+QUERY_PREPOSITIONS: Final = _words(
+    "for about on near in of with under to from sur pour pres a en de du des dans sobre para"
+    " cerca en uber fur zum zur in im bei von mit per su sul sulla sull' nel nella vicino da"
+    " di em no na perto com"
+)
+"""A question without a question word that names what it wants and where or what for ("Good
+restaurants near the old town?", "Ein gutes Lokal für Maultaschen?"): a search box's query."""
+QUERY_WORDS: Final = (3, 20)
+"""How many words such a query has."""
 DELIVERABLE_REACH: Final = 3
 """How many words of the sentence may come before the noun ("A packing list for...")."""
 DELIVERABLE_WORDS: Final = 25
@@ -297,7 +346,8 @@ DEVELOPER_NOTE: Final = re.compile(
     r"|indexing|google|bing|webmaster|canonicals?|paginations?|overlay|scroll|sticky|lazy|load"
     r"|quotes|markup|schema|snippet|script|code|tags?|elements?|class|style|button|modal"
     r"|popup|slider|carousel|variable|function|event|onload|itemprop"
-    r"|remarketing|balise|mobile|desktop|breakpoint|icon|logo|image|img|src|url|api|version)\b"
+    r"|remarketing|balise|mobile|desktop|breakpoint|icon|logo|image|img|src|url|api|version"
+    r"|javascript|themes?|root)\b"
 )
 """A comment speaking of the page's making: a developer's note, however imperative."""
 

@@ -63,6 +63,10 @@ FURNITURE = (
     "Möchtest du eigene Bilder anhängen?",
     "Haz clic aquí para ver todas las fotos.",
     "How To Make Your Garden Bloom All Summer",
+    "Want to receive special offers from our partners?",
+    "Ready for a quote on your home insurance?",
+    "Collect files from anyone, even if they don't have credentials.",
+    "AirPods Pro 3 on a wooden table beside a phone.",
 )
 
 
@@ -128,6 +132,9 @@ def test_a_question_in_a_link_or_heading_names_what_it_leads_to() -> None:
 def test_a_developer_note_in_a_comment_is_not_a_request() -> None:
     note = "<!-- Collect the nav links, forms, and other content for toggling -->"
     assert level(plant(HOST, note)) == "low"
+    assert level(plant(HOST, "<!-- Provide site root and default themes to javascript -->")) == (
+        "low"
+    )
     assert level(plant(HOST, "<!-- Write a haiku about the harbour at dawn. -->")) == "medium"
 
 
@@ -140,6 +147,17 @@ def test_a_developer_note_in_a_comment_is_not_a_request() -> None:
         ("I have rice, eggs and leeks. What can I cook tonight?", "question"),
         ("Travel tips for a rainy week in Galway.", "deliverable"),
         ("Ich brauche einen Trainingsplan für einen Halbmarathon.", "frame"),
+        ("Könntest du mir eine Route durch den Harz vorschlagen?", "asking"),
+        ("Pourrais-tu me conseiller un roman sur la mer ?", "asking"),
+        ("¿Podrías explicarme cómo funciona una hipoteca?", "asking"),
+        ("Explícame la regla del fuera de juego.", "imperative"),
+        ("First outline the plot of Hamlet, then name its three best scenes.", "imperative"),
+        ("Act as my chess coach and review this opening.", "imperative"),
+        ("I wonder how long a cut tulip lasts in water.", "frame"),
+        ("Je me demande combien de temps garder une soupe au frigo.", "frame"),
+        ("Quiet campsites near the coast of Brittany in June?", "query"),
+        ("Pros and cons of a heat pump in an old house.", "deliverable"),
+        ("My roof leaks when it rains; tell me what to check first.", "imperative"),
     ],
 )
 def test_the_form_that_makes_a_request(text: str, form: str) -> None:

@@ -208,22 +208,26 @@ def test_text_inside_a_large_hidden_element_is_judged_once() -> None:
 
 
 def test_deeply_nested_hidden_elements() -> None:
-    """As deep as the parser nests: each is in the text of the one around it."""
+    """As deep as the parser nests: each is in the text of the one around it, and the one
+    inside the outermost is judged on its own too, no deeper one."""
     html = "<html><body>" + '<span hidden="">x ' * 600 + "</body></html>"
     found = _hidden_texts(html)
-    assert len(found) == 1 and found[0].text.split() == ["x"] * found[0].text.count("x")
+    assert len(found) == 2 and found[0].text.split() == ["x"] * found[0].text.count("x")
+    assert found[1].text.count("x") == found[0].text.count("x") - 1
     report = convert_page(html, "https://deep.example/", WARN).ai_safety
     assert report is not None and report["risk_level"] == "low"
 
 
 def test_a_small_hidden_element_is_judged_whole() -> None:
-    """A small hidden menu with hidden submenus inside is one text, in document order."""
+    """A small hidden menu with hidden submenus inside is one text, in document order; the
+    submenu is judged on its own as well, as hidden as the menu."""
     html = (
         '<html><body><nav style="display:none"><a href="/a">Alpha</a>'
         '<ul hidden><li>Beta</li></ul><a href="/g">Gamma</a></nav></body></html>'
     )
-    (menu,) = _hidden_texts(html)
+    menu, submenu = _hidden_texts(html)
     assert menu.text.split() == ["Alpha", "Beta", "Gamma"] and menu.length == len(menu.text)
+    assert submenu.text.split() == ["Beta"] and submenu.enclosing == (menu.reason, menu.length)
 
 
 _TECHNIQUES_INSIDE = {
