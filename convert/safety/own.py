@@ -13,6 +13,7 @@ shown sibling of its kind is there is one step of an animation or a carousel.
 from __future__ import annotations
 
 import re
+from itertools import chain, islice
 from typing import Any, Final
 
 from lxml import etree
@@ -24,6 +25,9 @@ from convert.safety.rules_form import ANIMATED, CONTROLS, DEVELOPER_NOTE
 
 __all__ = ["PageText", "page_own", "without_controls"]
 
+_SIBLINGS: Final = 12
+"""How many siblings on each side are looked at for a shown one of the same class (a page of
+thousands of hidden items costs no more per item)."""
 IN_PAGE_TEXT: Final = frozenset({"hidden_text", "noscript", "template", "page_text"})
 """Where judged text is part of the page's text itself (unlike comments and attributes): such
 text is shown elsewhere when the page's text holds it twice."""
@@ -89,7 +93,8 @@ def _animated(element: Any) -> bool:
     kind = element.get("class")
     if not kind:
         return False
-    for sibling in (*element.itersiblings(preceding=True), *element.itersiblings()):
+    before = islice(element.itersiblings(preceding=True), _SIBLINGS)
+    for sibling in chain(before, islice(element.itersiblings(), _SIBLINGS)):
         if sibling.get("class") == kind:
             reason = style_hiding_reason(parse_declarations(sibling.get("style") or ""))
             if element_hidden_reason(sibling, reason) is None:
