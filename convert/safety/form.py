@@ -28,12 +28,14 @@ from convert.safety.normalise import clauses
 from convert.safety.rules_form import (
     ANSWERS,
     ASKING_YOU,
+    ATTACHED_INFINITIVE_ENDINGS,
     CALLS_TO_ACTION,
     CLITICS,
     DELIVERABLE_FACTOR,
     DELIVERABLE_REACH,
     DELIVERABLE_WORDS,
     DELIVERABLES,
+    ELIDED_PRONOUNS,
     ENCLITICS,
     FILLERS,
     FIRST_PERSON,
@@ -149,7 +151,7 @@ def _task_after(words: list[str], index: int) -> bool:
     german = not GERMAN_ASKING.isdisjoint(words[max(0, index - 2) : index])
     if german and any(_german_task(word) for word in words[index:]):
         return True
-    english = words[index - 1] in _ENGLISH if index else False
+    english = words[index - 1] in _ENGLISH
     while index < len(words) and (words[index] in FILLERS or words[index] in CLITICS):
         index += 1
     if index >= len(words):
@@ -173,12 +175,12 @@ def _german_task(word: str) -> bool:
 
 def _infinitive(word: str) -> bool:
     """Whether ``word`` reads as a Romance infinitive, with or without a pronoun attached."""
-    if word[:2] in ("m'", "t'", "l'"):
+    if word.startswith(ELIDED_PRONOUNS):
         word = word[2:]
     for ending in ENCLITICS:
         if word.endswith(ending) and len(word) - len(ending) >= 3:
             stem = word[: -len(ending)]
-            if stem.endswith(INFINITIVE_ENDINGS[:3]) or stem + "e" in TASK_VERBS:
+            if stem.endswith(ATTACHED_INFINITIVE_ENDINGS):
                 return True
     return len(word) > 4 and word.endswith(INFINITIVE_ENDINGS)
 
@@ -188,7 +190,7 @@ def _imperative(words: list[str]) -> bool:
     start = 0
     while start < len(words) - 1 and words[start] in _FIRST_WORDS:
         start += 1
-    if start < len(words) - 1 and words[start] in CLITICS and words[start + 1] in TASK_VERBS:
+    if start < len(words) - 1 and words[start] in FOR_ME and words[start + 1] in TASK_VERBS:
         start += 1  # "Mi consigli...", "Me recomiendas..."
     first = words[start]
     following = words[start + 1] if start + 1 < len(words) else ""

@@ -94,6 +94,11 @@ FOR_ME: Final = _words("me mir mich moi m'en me mi")
 INFINITIVE_ENDINGS: Final = ("ar", "er", "ir", "re")
 """How a French, Spanish, Italian or Portuguese infinitive ends, as it follows a frame of asking
 ("pourriez-vous recommander", "puedes sugerir", "potresti consigliare", "pode sugerir")."""
+ATTACHED_INFINITIVE_ENDINGS: Final = ("ar", "er", "ir")
+"""How a Spanish, Italian or Portuguese infinitive ends before a pronoun attached to it ("darme",
+"spiegarmi", "dar-me"): Italian drops its final "e" there."""
+ELIDED_PRONOUNS: Final = ("m'", "t'", "l'")
+"""French pronouns elided onto the infinitive that follows them ("m'expliquer")."""
 NOUN_AFTER: Final = _words("of for with from de des du di von der")
 """A verb-like word followed by one of these is a noun ("Draft for...", "Outline of...")."""
 CONTROLS: Final = _words(
