@@ -38,6 +38,8 @@ log = logging.getLogger(__name__)
 
 RENDERER_FLAG = b"--type=renderer"
 """What a renderer process's command line carries."""
+ZYGOTE_FLAG = b"--type=zygote"
+"""What the zygote's command line carries, and a renderer's until it renames itself."""
 KILL_MEMORY_WINDOW = 5.0
 """Seconds after a kill during which a page crash is put down to the watchdog."""
 EVENTS_KEPT = 64
@@ -64,13 +66,21 @@ class _CpuWatch:
 
 
 def is_renderer(pid: int, known: dict[int, bool]) -> bool:
-    """Whether ``pid`` is a Chromium renderer (its command line read once, then remembered)."""
+    """Whether ``pid`` is a Chromium renderer, its command line remembered once it says.
+
+    A renderer is forked from the zygote and carries the zygote's command line until it
+    renames itself: a process that still reads as the zygote (or has no command line yet) is
+    read again at the next pass, so that a renderer met in that moment is not taken for
+    something else for the rest of its life (and never killed however large it grows)."""
     if pid not in known:
         try:
             with open(f"/proc/{pid}/cmdline", "rb") as handle:
-                known[pid] = RENDERER_FLAG in handle.read()
+                cmdline = handle.read()
         except OSError:
             return False
+        if RENDERER_FLAG not in cmdline and (not cmdline or ZYGOTE_FLAG in cmdline):
+            return False
+        known[pid] = RENDERER_FLAG in cmdline
     return known[pid]
 
 

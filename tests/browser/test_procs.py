@@ -10,6 +10,7 @@ import sys
 import time
 
 from browser.farm.procs import ProcessInfo, TreeScanner, process_tree
+from browser.farm.watchdog import is_renderer
 
 # A parent that starts a child whenever it reads a line, and kills its children on "kill".
 PARENT = """
@@ -99,3 +100,26 @@ def test_an_orphan_leaves_the_tree() -> None:
         assert grandchild not in living(scanner.trees([top.pid]))
         os.kill(grandchild, signal.SIGKILL)
         top.kill()
+
+
+def _sleeper(flag: str) -> subprocess.Popen[bytes]:
+    """A process whose command line carries ``flag``, as Chromium's processes carry theirs."""
+    return subprocess.Popen(["/bin/sh", "-c", "sleep 30", flag])
+
+
+def test_a_process_still_reading_as_the_zygote_is_read_again() -> None:
+    """A renderer forked from the zygote reads as the zygote until it renames itself: the
+    watchdog must not remember it as no renderer, or it would never kill it."""
+    known: dict[int, bool] = {}
+    zygote, renderer, gpu = (
+        _sleeper(flag) for flag in ("--type=zygote", "--type=renderer", "--type=gpu-process")
+    )
+    try:
+        time.sleep(0.2)  # each has exec'd the shell with its command line
+        assert not is_renderer(zygote.pid, known) and zygote.pid not in known
+        assert is_renderer(renderer.pid, known) and known[renderer.pid]
+        assert not is_renderer(gpu.pid, known) and known[gpu.pid] is False
+    finally:
+        for process in (zygote, renderer, gpu):
+            process.kill()
+            process.wait()
