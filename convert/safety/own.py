@@ -71,13 +71,23 @@ def page_own(
 
 def _in_control(element: Any, sentence: str) -> bool:
     """Whether ``sentence`` of ``element`` sits in a control (:data:`~.rules_form.CONTROLS`):
-    the element is one or is inside one, or one of its descendants holds the sentence."""
-    if element.tag in CONTROLS or any(node.tag in CONTROLS for node in element.iterancestors()):
+    the element is one, or an image inside one (a thumbnail's alt), or is a control's whole
+    text, or one of its descendants holds the sentence. A hidden block among a link's other
+    words (a card's teaser) is no name of what the link leads to."""
+    if element.tag in CONTROLS:
+        return True
+    control = next((node for node in element.iterancestors() if node.tag in CONTROLS), None)
+    if control is not None and (element.tag == "img" or _text(control) == _text(element)):
         return True
     key = collapse_space(sentence).strip().lower()
-    return bool(key) and any(
-        key in collapse_space(etree.tostring(node, method="text", encoding="unicode")).lower()
-        for node in element.iter(*CONTROLS)
+    return bool(key) and any(key in _text(node) for node in element.iter(*CONTROLS))
+
+
+def _text(element: Any) -> str:
+    return (
+        collapse_space(etree.tostring(element, method="text", encoding="unicode", with_tail=False))
+        .strip()
+        .lower()
     )
 
 
