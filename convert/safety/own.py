@@ -4,10 +4,12 @@ reasons of its own, told apart from a request planted there for a model.
 A page hides no request from a reader who sees it anyway: text it also shows (a thumbnail's alt
 repeating its headline, a recipe step's picture, a breadcrumb repeating the title) is its own.
 For a request found by its form alone (a question, an imperative: :mod:`.form`), where it sits
-says more: text in a link, button, label or heading names what it leads to (a hidden list of
-FAQ questions, a hidden heading), commented-out markup is a template, a developer's note in a
-comment speaks to developers, and an element hidden by its opacity while a transition or a
-shown sibling of its kind is there is one step of an animation or a carousel.
+says more: a link's, button's, label's or heading's whole text, or an image's alt inside a
+link, names what it leads to (a hidden list of FAQ questions, a hidden heading, a thumbnail),
+while a hidden block among a link's other words is no name; commented-out markup is a
+template, a developer's note in a comment speaks to developers, and an element hidden by its
+opacity while a transition or a shown sibling of its kind is there is one step of an animation
+or a carousel.
 """
 
 from __future__ import annotations

@@ -379,6 +379,9 @@ TITLE_SHARE: Final = 0.7
 """A text whose words are capitalised at least this often is a label or a title."""
 MAX_FORM_CHARS: Final = 1500
 """Longer hidden texts are content waiting for a script; they are not judged by form."""
-FORM_SEVERITY: Final = 0.5
+FORM_SEVERITY: Final = 0.6
 """A hidden request judged by form alone weighs at most this much before its hiddenness: enough
-for a medium risk when it is hidden from sight, not for a high one."""
+for a medium risk when it is hidden from sight (a comment, an image's alt, a clipped box too,
+with the factors a named task or a query scores at), not for a high one (the page's risk is
+capped at ``FORM_CAP`` besides); text hidden only from screen readers (``aria-hidden``) stays
+below medium."""
