@@ -33,6 +33,7 @@ from playwright.async_api import TimeoutError as PlaywrightTimeoutError
 from browser.farm.blocking import Blocker
 from browser.farm.loading import LoadGate
 from browser.farm.navigation import Budget, navigate
+from browser.farm.notices import hide_notices
 from browser.farm.pictures import take_picture
 from browser.farm.readiness import NetworkWatch, init_script, wait_for_paint, wait_until_ready
 from browser.farm.types import (
@@ -344,6 +345,8 @@ async def capture(
         await asyncio.sleep(min(options.capture_delay_ms / 1000, budget.left()))
     if options.exclude_selectors:
         await page.evaluate(_HIDE_ELEMENTS, list(options.exclude_selectors))
+    if options.notices is not None:
+        await hide_notices(page, options.notices)
     picture = await take_picture(page, element, options, budget)
     return CaptureResult(
         image=picture.data,

@@ -73,6 +73,24 @@ MAX_URL_PATTERN = 2048
 
 
 @dataclass(frozen=True)
+class NoticeRules:
+    """What a consent notice says and offers, as JavaScript regular expressions (read
+    case-insensitive), and how small and how near the viewport's edge it is."""
+
+    notice: str
+    """Words a notice speaks of, anywhere in its text."""
+    purpose: str
+    """Words of what it says they are for, anywhere in its text."""
+    choice: str
+    """The whole text of a control that answers it."""
+    max_chars: int
+    """Most characters of a notice's text."""
+    edge: float
+    """A notice starts within this share of the viewport from its top, or ends within it from
+    its bottom."""
+
+
+@dataclass(frozen=True)
 class CaptureOptions:
     """How to capture one screenshot.
 
@@ -103,6 +121,8 @@ class CaptureOptions:
     """The organization asking: it holds at most its share of the farm's pages."""
     viewport: tuple[int, int] | None = None
     """(width, height) in CSS pixels instead of the preset's (within VIEWPORT_LIMITS)."""
+    notices: NoticeRules | None = None
+    """Consent notices no list knows to hide before the picture (None: leave them)."""
     omit_background: bool = False
     """A transparent background where the page paints none (png only)."""
     paper: str = "a4"

@@ -84,3 +84,50 @@ def banner_css() -> str:
         f":root:has({selectors}),\n:root:has({selectors}) > body "
         "{ overflow: auto !important; position: static !important; }\n"
     )
+
+
+# -- banners no list knows ------------------------------------------------------------------
+# A consent notice of a site's own making has no known selector: it is read by what it says (the
+# words of NOTICE_WORDS, and what for: NOTICE_PURPOSES) and what it offers (a control whose
+# whole text is one of CHOICE_WORDS), in a small block (NOTICE_MAX_CHARS). A screenshot also
+# asks that the block be fixed or sticky near the top or bottom of the viewport (NOTICE_EDGE);
+# Markdown reads markup without a layout.
+# The patterns are written in the syntax Python's re and JavaScript's RegExp share: the browser
+# reads the same words.
+
+NOTICE_PURPOSES = (
+    r"\b(?:experience|privacy|personal|data|partners|analytics|advertising|ads|traffic"
+    r"|brows(?:er|ing)|device|(?:web)?site|statistics|tracking|preferences|settings"
+    r"|datenschutz|daten|webseite|erfahrung|expérience|données|navigation|sitio|datos"
+    r"|navegación|esperienza|dati|navigazione|gegevens|ervaring|dados|experiência)\b"
+)
+"""What a consent notice says cookies are for: a recipe's "cookie dough" tip is not one."""
+
+NOTICE_WORDS = (
+    r"\b(?:cookies?|cookie-\w+|consent|gdpr|dsgvo|rgpd|einwilligung|zustimmung|consentement"
+    r"|consentimiento|consenso|toestemming|tracking technolog\w*|traceurs)\b"
+)
+"""What a consent notice speaks of, case-insensitive, anywhere in its text."""
+
+CHOICE_WORDS = (
+    r"^\s*(?:(?:i\s+)?accept(?:\s+all)?(?:\s+cookies)?|accept\s+(?:and|&)\s+(?:close|continue)"
+    r"|allow(?:\s+all)?(?:\s+cookies)?|(?:i\s+)?agree|agree\s+(?:and|&)\s+(?:close|continue)"
+    r"|got\s+it|ok(?:ay)?|understood|(?:reject|decline|deny|refuse)(?:\s+all)?(?:\s+cookies)?"
+    r"|(?:use\s+)?(?:only\s+)?(?:strictly\s+)?(?:necessary|essential)(?:\s+cookies)?(?:\s+only)?"
+    r"|(?:manage|customi[sz]e)(?:\s+(?:cookies|preferences|settings|options|choices))?"
+    r"|cookie\s+(?:settings|preferences)|alle\s+(?:akzeptieren|ablehnen)|akzeptieren|ablehnen"
+    r"|zustimmen|einverstanden|(?:tout\s+)?(?:accepter|refuser)|j'accepte"
+    r"|(?:aceptar|rechazar)(?:\s+(?:todo|todas))?|(?:accetta|rifiuta)(?:\s+tutto)?"
+    r"|(?:alles\s+)?accepteren|weigeren|(?:aceitar|rejeitar)(?:\s+tudo)?)\s*[.!]?\s*$"
+)
+"""The whole text of a control that answers a consent notice, case-insensitive."""
+
+NOTICE_MAX_CHARS = 1200
+"""Most characters of a consent notice's text: more is content that mentions cookies."""
+
+NOTICE_CLIMB = 6
+"""Most ancestors climbed from an answering control to the block that speaks of consent."""
+
+NOTICE_EDGE = 0.3
+"""A fixed or sticky notice starts within this share of the viewport from its top, or ends
+within it from its bottom."""

@@ -17,6 +17,7 @@ from lxml.cssselect import CSSSelector
 from convert.extract import rules
 from convert.extract.consent import BANNERS
 from convert.extract.measures import Measures, link_density
+from convert.extract.notices import unlisted_notices
 from convert.html.document import drop, text_of
 
 _SPLIT = re.compile(r"[^a-z0-9]+")
@@ -184,6 +185,11 @@ def remove_furniture(
             kept.add(ancestor)
         post_of.update((element, post) for element in post.iterdescendants())
     doomed: list[etree._Element] = [e for e in _BANNERS(body) if e not in kept]
+    doomed.extend(
+        notice
+        for notice in unlisted_notices(body, measures)
+        if notice not in kept and not holds_article(notice, total, measures)
+    )
     in_content: dict[etree._Element, bool] = {}
     anchors = _link_targets(body)
     code = {element for pre in body.iter("pre") for element in pre.iterdescendants()}

@@ -53,7 +53,12 @@ class ScreenshotParams(Params):
         max_length=2000,
         example=".ads,#chat",
     )
-    block_cookie_banner: bool = param("boolean", "Hide known cookie-consent banners.", True)
+    block_cookie_banner: bool = param(
+        "boolean",
+        "Hide cookie-consent banners: the known platforms' and any notice fixed near the top "
+        "or bottom that speaks of cookies or consent and offers to accept or reject.",
+        True,
+    )
     dark_mode: bool = param("boolean", "Ask the page for its dark color scheme.", False)
     cache_ok: bool = param(
         "boolean", "Reuse an identical capture whose link has an hour left.", True

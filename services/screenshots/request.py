@@ -20,9 +20,18 @@ from browser.farm.types import (
     PRESETS,
     CaptureOptions,
     ImageType,
+    NoticeRules,
     viewport_problem,
 )
-from convert.extract.consent import LOADERS, banner_css
+from convert.extract.consent import (
+    CHOICE_WORDS,
+    LOADERS,
+    NOTICE_EDGE,
+    NOTICE_MAX_CHARS,
+    NOTICE_PURPOSES,
+    NOTICE_WORDS,
+    banner_css,
+)
 from convert.html.document import SelectorError, check_selectors, split_selectors
 from services.failure import ServiceError
 from services.options import options_of
@@ -152,6 +161,10 @@ class CapturePlan:
     """A stored identical capture may answer (cache_ok)."""
 
 
+NOTICES = NoticeRules(NOTICE_WORDS, NOTICE_PURPOSES, CHOICE_WORDS, NOTICE_MAX_CHARS, NOTICE_EDGE)
+"""Consent notices no list knows, hidden with the known banners."""
+
+
 def capture_plan(request: ScreenshotRequest) -> CapturePlan:
     """The farm's options for ``request``, every rule between options checked first
     (:class:`ScreenshotError` ``INVALID_OPTION``, naming each option at fault)."""
@@ -180,6 +193,7 @@ def capture_plan(request: ScreenshotRequest) -> CapturePlan:
         exclude_selectors=exclude,
         hide_css=css,
         block_url_patterns=LOADERS if options.block_cookie_banner else (),
+        notices=NOTICES if options.block_cookie_banner else None,
         wait_for_selector=options.wait_for_selector or None,
         scroll_to_bottom=options.scroll_to_bottom,
         capture_delay_ms=int(options.capture_delay or 0),
