@@ -141,6 +141,23 @@ def test_the_readme_links_every_docs_page() -> None:
     assert not unlinked, f"README.md's 'Where to read on' does not link {unlinked}"
 
 
+EXAMPLE_REQUEST = re.compile(r"/api/[0-9.]+/(markdown|screenshot|oembed)(?:/\$URL)?\?([^\"'\s`]+)")
+"""A request of the pages' examples on the target ``$URL``: the endpoint and its query."""
+
+
+def test_every_parameter_an_example_sends_exists() -> None:
+    tables = {"markdown": MARKDOWN_PARAMS, "screenshot": SCREENSHOT_PARAMS, "oembed": OEMBED_PARAMS}
+    sent = [
+        (page.name, endpoint, name)
+        for page in PAGES
+        for endpoint, query in EXAMPLE_REQUEST.findall(page.read_text())
+        for name, _ in urllib.parse.parse_qsl(query, keep_blank_values=True)
+    ]
+    assert len(sent) > 50, "the examples were found"
+    unknown = [one for one in sent if one[2] not in tables[one[1]].known]
+    assert not unknown, f"examples send parameters their endpoint does not have: {unknown}"
+
+
 def test_a_broken_link_is_seen(tmp_path: Path) -> None:
     (tmp_path / "there.md").write_text("# A page\n\n## Its `[part]`: one\n")
     page = tmp_path / "page.md"
