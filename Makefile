@@ -1,5 +1,5 @@
 # Everyday verbs. Each one sets up what it needs first (deploy/bootstrap.sh is idempotent).
-.PHONY: run test setup lint format config client-wheel bench bench-oembed bench-fetch bench-screenshot bench-readiness bench-markdown bench-extraction bench-metadata bench-metascraper bench-crawl bench-fairness bench-safety load chaos fuzz ssrf hostile clean
+.PHONY: run test setup lint format config docs client-wheel bench bench-oembed bench-fetch bench-screenshot bench-readiness bench-markdown bench-extraction bench-metadata bench-metascraper bench-crawl bench-fairness bench-safety load chaos fuzz ssrf hostile clean
 
 run:            ## set up, print an API key, run the server
 	bash deploy/bootstrap.sh run
@@ -16,9 +16,13 @@ lint:
 format:
 	.venv/bin/ruff format . && .venv/bin/ruff check --fix .
 
-config:         ## regenerate config.toml and README.md's settings reference from the declarations
+config:         ## regenerate config.toml and the generated docs pages from the declarations
 	.venv/bin/python server.py config --defaults > config.toml.new && mv config.toml.new config.toml
-	.venv/bin/python server.py config --markdown --into README.md
+	$(MAKE) docs
+
+docs:           ## regenerate docs/settings.md's reference and docs/parameters.md from the declarations
+	.venv/bin/python server.py config --markdown --into docs/settings.md
+	.venv/bin/python -m handlers.params.reference > docs/parameters.md.new && mv docs/parameters.md.new docs/parameters.md
 
 client-wheel:   ## the Python client (clients/python) as a wheel in dist/
 	.venv/bin/pip wheel -q --no-deps -w dist ./clients/python

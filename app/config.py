@@ -175,16 +175,17 @@ _TABLE_HEAD = [
 
 def render_reference(settings: Settings | None = None) -> str:
     """The configuration reference in Markdown: one table per section, with the same defaults
-    and help as ``config.toml``, between the markers that README.md keeps it in."""
+    and help as ``config.toml``, between the markers that docs/settings.md keeps it in (under
+    its "Settings reference" heading, so each section is a third-level heading)."""
     current = settings or Settings()
     lines = [REFERENCE_BEGIN, ""]
     for cls in SECTIONS:
         name = cls.SECTION  # type: ignore[attr-defined]
-        lines += [f"#### `[{name}]`", "", " ".join((cls.__doc__ or "").split()), ""]
+        lines += [f"### `[{name}]`", "", " ".join((cls.__doc__ or "").split()), ""]
         lines += _TABLE_HEAD + reference_rows(cls, getattr(current, name), env_prefix(name))
         lines.append("")
     lines += [
-        "#### `[plans.NAME]`",
+        "### `[plans.NAME]`",
         "",
         "One table per plan; keys are issued for a plan with "
         "`python server.py keys create --org NAME --plan NAME`. The shipped plans are "

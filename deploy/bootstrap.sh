@@ -111,7 +111,13 @@ case "$mode" in
       mv data/first-key.tmp data/first-key
     fi
     if [ -s "$registry" ] && [ ! -s data/providers.json ]; then
-      .venv/bin/python server.py providers import "$registry" 2>/dev/null | tail -n 1 >&2
+      # Quietly: the import's own message asks to restart a running server, and the server
+      # this command starts next reads the providers anyway.
+      if .venv/bin/python server.py providers import "$registry" >/dev/null 2>&1; then
+        say "imported the public oEmbed provider registry (oembed-providers $OEMBED_PROVIDERS_VERSION)"
+      else
+        say "the public oEmbed provider registry could not be imported; the built-in list is used"
+      fi
     fi
     # A local trial: let the SSRF guard reach pages served on this machine. Production
     # configurations leave allow_hosts empty.
@@ -119,8 +125,10 @@ case "$mode" in
     key=$(cat data/first-key)
     port=${PAGECAST_SERVER_PORT:-8080}
     say "API key: $key"
-    say "try: curl -s \"http://127.0.0.1:$port/api/3.0/markdown/https%3A%2F%2Fexample.com%2F?app_id=$key\""
     say "local trial: allow_hosts=$PAGECAST_FETCH_ALLOW_HOSTS (pages on this machine may be fetched)"
+    say "the server runs in this terminal until Ctrl-C; try it from another one, on the bundled example page:"
+    say "  (cd docs/example && python3 -m http.server 8000 --bind 127.0.0.1 &)"
+    say "  curl -s \"http://127.0.0.1:$port/api/3.0/markdown/http%3A%2F%2F127.0.0.1%3A8000%2F?app_id=$key\""
     exec .venv/bin/python server.py "${@:2}"
     ;;
 esac

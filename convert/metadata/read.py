@@ -83,7 +83,7 @@ FIELD_HELP = {
     "published_at": "When the page says it was published, ISO 8601 (a date, or date and time "
     "with the page's offset).",
 }
-"""What each field holds, for the API description and the README."""
+"""What each field holds, for the API description and docs/markdown.md."""
 TEXT_LIMITS = {
     "title": 300,
     "description": 1000,

@@ -25,11 +25,19 @@ def test_committed_config_matches_the_declarations() -> None:
     assert committed == render_config(), "config.toml drifted: run `make config`"
 
 
-def test_readme_keeps_the_current_reference() -> None:
-    readme = (ROOT / "README.md").read_text()
-    assert splice_reference(readme, render_reference()) == readme, (
-        "README.md's settings reference drifted: run `make config`"
+def test_settings_page_keeps_the_current_reference() -> None:
+    page = (ROOT / "docs" / "settings.md").read_text()
+    assert splice_reference(page, render_reference()) == page, (
+        "docs/settings.md drifted from the settings declarations: run `make docs` "
+        "(or `.venv/bin/python server.py config --markdown --into docs/settings.md`)"
     )
+
+
+def test_a_drifted_settings_page_is_seen() -> None:
+    page = (ROOT / "docs" / "settings.md").read_text()
+    drifted = page.replace("| `port` | integer (min 1; max 65535) | `8080` |", "| `port` | x |")
+    assert drifted != page
+    assert splice_reference(drifted, render_reference()) == page
 
 
 def test_reference_lists_every_setting_once() -> None:
