@@ -9,8 +9,9 @@ Both take the key as ``api_key=`` or from ``PAGECAST_API_KEY``, and the server a
 from __future__ import annotations
 
 import asyncio
+import inspect
 import time
-from collections.abc import AsyncIterator, Iterator, Sequence
+from collections.abc import AsyncIterator, Callable, Iterator, Sequence
 from types import TracebackType
 from typing import Any, Generic, Literal, TypeVar, Unpack
 
@@ -196,17 +197,21 @@ class Pagecast(_Settings[httpx.Client]):
         timeout: float = 600.0,
         poll_interval: float = 1.0,
         max_poll_interval: float = 10.0,
+        on_progress: Callable[[Job], object] | None = None,
     ) -> Job:
         """The job once it has ended and the pages it had under way are recorded (its status
         alone; read its results with :meth:`iter_job_results`). Polls after ``poll_interval``
         seconds, each pause half as long again up to ``max_poll_interval``; raises
         :class:`JobTimeoutError` when it has not ended after ``timeout`` seconds (an ended job
-        whose last pages are still under way then is answered as it stands)."""
+        whose last pages are still under way then is answered as it stands). ``on_progress``
+        is called with each status read (the async client awaits what it returns)."""
         polling = Polling(timeout, poll_interval, max_poll_interval)
         deadline = time.monotonic() + timeout
         pause = polling.first()
         while True:
             status = self.get_job(job, limit=0)
+            if on_progress is not None:
+                on_progress(status)
             remaining = deadline - time.monotonic()
             if status.settled or (status.ended and remaining <= 0):
                 return status
@@ -338,12 +343,17 @@ class AsyncPagecast(_Settings[httpx.AsyncClient]):
         timeout: float = 600.0,  # noqa: ASYNC109
         poll_interval: float = 1.0,
         max_poll_interval: float = 10.0,
+        on_progress: Callable[[Job], object] | None = None,
     ) -> Job:
         polling = Polling(timeout, poll_interval, max_poll_interval)
         deadline = time.monotonic() + timeout
         pause = polling.first()
         while True:
             status = await self.get_job(job, limit=0)
+            if on_progress is not None:
+                told = on_progress(status)
+                if inspect.isawaitable(told):
+                    await told
             remaining = deadline - time.monotonic()
             if status.settled or (status.ended and remaining <= 0):
                 return status
