@@ -11,6 +11,8 @@ Optional parts: ``pagecast_client.mcp_server`` (extra ``mcp``; the ``pagecast-mc
 ``llamaindex``).
 """
 
+# The client's one version (its pyproject.toml reads it from here) is the server's, that of
+# Pagecast's own pyproject.toml: a test fails when they differ. Change both together.
 __version__ = "0.1.0"
 
 from pagecast_client.client import AsyncPagecast, Pagecast
