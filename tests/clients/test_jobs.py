@@ -22,6 +22,7 @@ from pagecast_client import (
     Pagecast,
     PageError,
 )
+from pagecast_client.jobs import Polling
 from tests.clients.pagecast_site import Site
 
 TITLE = "Sourdough at altitude"
@@ -153,3 +154,16 @@ def test_async_jobs(site: Site) -> None:
             assert (await client.cancel_job(running)).status == "cancelled"
 
     asyncio.run(scenario())
+
+
+def test_the_pauses_between_polls_grow_to_their_bound_within_the_timeout() -> None:
+    polling = Polling(timeout=60, interval=0.1, max_interval=0.3)
+    pauses = [round(polling.next_pause(), 3) for _ in range(5)]
+    assert pauses == [0.1, 0.15, 0.225, 0.3, 0.3] and not polling.over()
+    short = Polling(timeout=0.05, interval=1, max_interval=5)
+    assert 0 < short.next_pause() <= 0.05
+    time.sleep(0.06)
+    assert short.over() and short.next_pause() == 0
+    for timeout, interval, bound in ((-1, 1, 1), (1, 0, 1), (1, 2, 1)):
+        with pytest.raises(ValueError, match="poll_interval"):
+            Polling(timeout, interval, bound)

@@ -206,19 +206,16 @@ class Pagecast(_Settings[httpx.Client]):
         whose last pages are still under way then is answered as it stands). ``on_progress``
         is called with each status read (the async client awaits what it returns)."""
         polling = Polling(timeout, poll_interval, max_poll_interval)
-        deadline = time.monotonic() + timeout
-        pause = polling.first()
         while True:
             status = self.get_job(job, limit=0)
             if on_progress is not None:
                 on_progress(status)
-            remaining = deadline - time.monotonic()
-            if status.settled or (status.ended and remaining <= 0):
+            over = polling.over()
+            if status.settled or (status.ended and over):
                 return status
-            if remaining <= 0:
+            if over:
                 raise _core.job_timeout(status, timeout)
-            time.sleep(polling.sleep_for(pause, remaining))
-            pause = polling.after(pause)
+            time.sleep(polling.next_pause())
 
     def openapi(self) -> dict[str, Any]:
         """The server's ``/openapi.json``."""
@@ -346,21 +343,18 @@ class AsyncPagecast(_Settings[httpx.AsyncClient]):
         on_progress: Callable[[Job], object] | None = None,
     ) -> Job:
         polling = Polling(timeout, poll_interval, max_poll_interval)
-        deadline = time.monotonic() + timeout
-        pause = polling.first()
         while True:
             status = await self.get_job(job, limit=0)
             if on_progress is not None:
                 told = on_progress(status)
                 if inspect.isawaitable(told):
                     await told
-            remaining = deadline - time.monotonic()
-            if status.settled or (status.ended and remaining <= 0):
+            over = polling.over()
+            if status.settled or (status.ended and over):
                 return status
-            if remaining <= 0:
+            if over:
                 raise _core.job_timeout(status, timeout)
-            await asyncio.sleep(polling.sleep_for(pause, remaining))
-            pause = polling.after(pause)
+            await asyncio.sleep(polling.next_pause())
 
     async def openapi(self) -> dict[str, Any]:
         response = await self._send(Call("GET", "/openapi.json", _core.check))

@@ -9,6 +9,7 @@ as ``raw``.
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -190,30 +191,28 @@ class Job:
         )
 
 
-@dataclass(frozen=True)
 class Polling:
-    """How :meth:`Pagecast.wait_for_job` polls: the first pause, growing by ``factor`` after
-    each poll up to ``max_interval``, and never past ``timeout`` seconds in all."""
+    """The pauses of :meth:`Pagecast.wait_for_job`: the first of ``interval`` seconds, each
+    next ``factor`` times longer up to ``max_interval``, none past ``timeout`` seconds from
+    now."""
 
-    timeout: float
-    interval: float
-    max_interval: float
-    factor: float = 1.5
+    FACTOR = 1.5
 
-    def __post_init__(self) -> None:
-        if self.timeout < 0 or self.interval <= 0 or self.max_interval < self.interval:
+    def __init__(self, timeout: float, interval: float, max_interval: float) -> None:
+        if timeout < 0 or interval <= 0 or max_interval < interval:
             raise ValueError(
                 "wait_for_job needs timeout >= 0 and 0 < poll_interval <= max_poll_interval"
             )
+        self.deadline = time.monotonic() + timeout
+        self.pause = interval
+        self.max_interval = max_interval
 
-    def first(self) -> float:
-        return self.interval
+    def over(self) -> bool:
+        """Whether the time is up."""
+        return time.monotonic() >= self.deadline
 
-    def after(self, pause: float) -> float:
-        """The pause after one of ``pause`` seconds: ``factor`` times longer, at most
-        ``max_interval``."""
-        return min(pause * self.factor, self.max_interval)
-
-    def sleep_for(self, pause: float, remaining: float) -> float:
-        """How long to sleep now: the pause, cut to the time left before the timeout."""
-        return max(0.0, min(pause, remaining))
+    def next_pause(self) -> float:
+        """Seconds to sleep before the next poll (cut to the time left); the one after grows."""
+        pause = max(0.0, min(self.pause, self.deadline - time.monotonic()))
+        self.pause = min(self.pause * self.FACTOR, self.max_interval)
+        return pause
