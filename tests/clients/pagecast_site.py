@@ -25,6 +25,17 @@ INJECTED = "injected.html"
 SLOW_PLAN = "[plans.slow]\nrequests_per_second = 0.5\nburst = 1\nmonthly_credits = 0\n"
 
 
+# The page the example's "Recipes" link leads to (/recipes answers 301 to /recipes/); its other
+# links (/about, /privacy) answer 404.
+RECIPES = """<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Recipes - The Field Kitchen</title></head>
+<body><main><article><h1>Recipes</h1>
+<p>Every loaf we bake, from a country sourdough to a seeded rye, with its schedule.</p>
+<p>Start with <a href="/">sourdough at altitude</a>.</p>
+</article></main></body></html>
+"""
+
+
 @dataclass(frozen=True)
 class Site:
     """Where the running Pagecast and the example page are, and the keys to use."""
@@ -49,11 +60,14 @@ class QuietHandler(http.server.SimpleHTTPRequestHandler):
 @contextmanager
 def example_page(folder: Path) -> Iterator[str]:
     """``docs/example/index.html`` at ``http://127.0.0.1:<port>/``, and beside it a page of the
-    safety corpus at :data:`INJECTED`, served from ``folder``."""
+    safety corpus at :data:`INJECTED` and :data:`RECIPES` at ``/recipes/``, served from
+    ``folder``."""
     shutil.copy(ROOT / "docs" / "example" / "index.html", folder / "index.html")
     shutil.copy(
         ROOT / "tests" / "convert" / "safety_pages" / "injected_ai_plea.html", folder / INJECTED
     )
+    (folder / "recipes").mkdir()
+    (folder / "recipes" / "index.html").write_text(RECIPES)
     handler = functools.partial(QuietHandler, directory=str(folder))
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     thread = threading.Thread(target=server.serve_forever, daemon=True)

@@ -34,12 +34,18 @@ from pagecast_client import (
     Screenshot,
     TargetError,
 )
+from pagecast_client.jobs import Job, JobAccepted, JobResult, MapResult
 from pagecast_client.params import (
     API_ALIASES,
     WIRE_NAMES,
+    BatchParams,
+    CrawlParams,
     FrameListParams,
+    JobResultsParams,
+    MapParams,
     MarkdownParams,
     OembedParams,
+    PageOptions,
     ScreenshotParams,
     allowed,
 )
@@ -47,7 +53,7 @@ from tests.clients.pagecast_site import Site
 
 # Parameters every operation has that the client sends its own way: the key in a header, the
 # target in the path.
-TRANSPORT = {"app_id", "encoded_url", "url"}
+TRANSPORT = {"app_id", "encoded_url", "url", "job_id"}
 OPERATIONS = {
     "markdown": MarkdownParams,
     "markdown_query": MarkdownParams,
@@ -58,6 +64,13 @@ OPERATIONS = {
     "oembed_1_1_query": OembedParams,
     "oembed_3_0_query": OembedParams,
     "listFrames": FrameListParams,
+    "getJob": JobResultsParams,
+}
+# JSON bodies: their keywords, and the fields the client's methods take as arguments.
+BODIES = {
+    "map": (MapParams, {"url"}),
+    "batch": (BatchParams, {"urls"}),
+    "crawl": (CrawlParams, {"url"}),
 }
 TITLE = "Sourdough at altitude"
 
@@ -90,6 +103,25 @@ def test_every_parameter_of_the_openapi_description_is_a_keyword(pagecast: Pagec
     assert seen == set(OPERATIONS)
 
 
+def test_every_field_of_the_openapi_bodies_is_a_keyword(pagecast: Pagecast) -> None:
+    """Fails when a body (map, batch, crawl) or a job's options gain a field the client
+    lacks, or lose one it sends."""
+    seen = set()
+    for path in pagecast.openapi()["paths"].values():
+        for operation in path.values():
+            name = operation.get("operationId") if isinstance(operation, dict) else None
+            if name not in BODIES:
+                continue
+            seen.add(name)
+            keywords, arguments = BODIES[name]
+            schema = operation["requestBody"]["content"]["application/json"]["schema"]
+            assert set(schema["properties"]) == allowed(keywords) | arguments, name
+            options = schema["properties"].get("options")
+            if options is not None:
+                assert set(options["properties"]) == allowed(PageOptions), name
+    assert seen == set(BODIES)
+
+
 # The screenshot result's JSON names -> the Screenshot dataclass's fields.
 SCREENSHOT_FIELDS = {
     "screenshotUrl": "screenshot_url",
@@ -113,6 +145,10 @@ def test_every_field_of_the_openapi_schemas_is_a_result_field(pagecast: Pagecast
     assert set(schemas["Frame"]["properties"]) <= fields(Frame)
     shot = {SCREENSHOT_FIELDS.get(name, name) for name in schemas["ScreenshotResult"]["properties"]}
     assert shot <= fields(Screenshot)
+    assert set(schemas["MapResult"]["properties"]) <= fields(MapResult)
+    assert set(schemas["JobAccepted"]["properties"]) <= fields(JobAccepted)
+    assert set(schemas["Job"]["properties"]) <= fields(Job)
+    assert set(schemas["JobResult"]["properties"]) <= fields(JobResult)
 
 
 def test_markdown_envelope_is_typed(pagecast: Pagecast, site: Site) -> None:
@@ -275,6 +311,8 @@ def test_the_package_stands_alone() -> None:
     extras = {"mcp_server": {"mcp", "pydantic"}, "langchain": {"langchain_core"}}
     extras["mcp_http"] = {"mcp", "starlette", "uvicorn"}  # the mcp package's HTTP transport's
     extras["llama_index"] = {"llama_index"}
+    for module in ("mcp_common", "mcp_frames", "mcp_jobs"):
+        extras[module] = extras["mcp_server"]
     for path in source.glob("*.py"):
         imported = set()
         for node in ast.walk(ast.parse(path.read_text())):

@@ -1,22 +1,31 @@
 """The LangChain loader and the LlamaIndex reader against a real Pagecast, checked with the
 frameworks' own types: one document per page or per chunk, the page's metadata and each
-chunk's heading path in the document's metadata."""
+chunk's heading path in the document's metadata; pages loaded one at a time, and a URL that
+fails logged, kept and gone past (unless told otherwise, or the error would fail every URL)."""
 
 from __future__ import annotations
 
 import asyncio
+import logging
 
 import pytest
 from langchain_core.documents import Document as LangChainDocument
 from llama_index.core.node_parser import MarkdownNodeParser
 from llama_index.core.schema import Document as LlamaDocument
 
-from pagecast_client import InvalidRequestError
+from pagecast_client import (
+    AuthenticationError,
+    BlockedContentError,
+    InvalidRequestError,
+    TargetError,
+)
+from pagecast_client.documents import LoadFailure
 from pagecast_client.langchain import PagecastLoader
 from pagecast_client.llama_index import PagecastReader
 from tests.clients.pagecast_site import Site
 
 TITLE = "Sourdough at altitude"
+UNREACHABLE = "http://127.0.0.1:1/"
 
 
 def test_langchain_one_document_per_page(site: Site) -> None:
@@ -63,3 +72,64 @@ def test_llama_index_reader(site: Site) -> None:
     nodes = MarkdownNodeParser().get_nodes_from_documents([page])
     assert any(node.metadata.get("header_path") == f"/{TITLE}/" for node in nodes)
     assert all(node.metadata["source"] == site.page for node in nodes)
+
+
+def test_langchain_goes_on_past_a_failing_url_lazily(
+    site: Site, caplog: pytest.LogCaptureFixture
+) -> None:
+    loader = PagecastLoader([site.page, UNREACHABLE], api_key=site.key, base_url=site.base_url)
+    docs = loader.lazy_load()
+    first = next(docs)
+    assert first.metadata["source"] == site.page
+    assert loader.failures == []  # the second URL is not asked for until it is read
+    with caplog.at_level(logging.WARNING, logger="pagecast_client.loaders"):
+        assert list(docs) == []
+    [failure] = loader.failures
+    assert isinstance(failure, LoadFailure) and failure.url == UNREACHABLE
+    assert isinstance(failure.error, TargetError) and failure.error.code == -3001
+    assert UNREACHABLE in caplog.text and "-3001" in caplog.text
+    # The async path too, with a page refused as unsafe among them; a new load starts afresh.
+    guarded = PagecastLoader(
+        [site.injected_page, UNREACHABLE, site.page],
+        ai_sanitize=True,
+        ai_sanitize_mode="block",
+        api_key=site.key,
+        base_url=site.base_url,
+    )
+    [doc] = asyncio.run(guarded.aload())
+    assert doc.metadata["source"] == site.page
+    assert [failure.url for failure in guarded.failures] == [site.injected_page, UNREACHABLE]
+    assert isinstance(guarded.failures[0].error, BlockedContentError)
+    assert len(guarded.load()) == 1 and len(guarded.failures) == 2
+
+
+def test_langchain_stops_when_told_or_when_every_url_would_fail(site: Site) -> None:
+    strict = PagecastLoader(
+        [UNREACHABLE, site.page],
+        continue_on_failure=False,
+        api_key=site.key,
+        base_url=site.base_url,
+    )
+    with pytest.raises(TargetError):
+        strict.load()
+    stranger = PagecastLoader([UNREACHABLE, site.page], api_key="pc_nobody", base_url=site.base_url)
+    with pytest.raises(AuthenticationError):
+        stranger.load()
+
+
+def test_llama_index_goes_on_past_a_failing_url_lazily(site: Site) -> None:
+    reader = PagecastReader(mode="chunks", chunk_size=200, api_key=site.key, base_url=site.base_url)
+    docs = reader.lazy_load_data([UNREACHABLE, site.page])
+    first = next(docs)
+    assert first.id_ == f"{site.page}#chunk-0"
+    assert [failure.url for failure in reader.failures] == [UNREACHABLE]
+    assert len(list(docs)) == 3
+    [failure] = reader.failures
+    assert isinstance(failure.error, TargetError) and failure.error.code == -3001
+    [page] = PagecastReader(api_key=site.key, base_url=site.base_url).load_data(
+        [site.page, UNREACHABLE]
+    )
+    assert page.id_ == site.page
+    strict = PagecastReader(raise_on_error=True, api_key=site.key, base_url=site.base_url)
+    with pytest.raises(TargetError):
+        strict.load_data([site.page, UNREACHABLE])

@@ -33,7 +33,7 @@ from pagecast_client.mcp_http import (
     http_access,
     is_loopback,
 )
-from tests.clients.test_mcp import CLIENT_SOURCE
+from tests.clients.test_mcp import CLIENT_SOURCE, REQUIRED
 
 TOKEN = secrets.token_urlsafe(24)
 PROXY_HOST = "mcp.example"
@@ -166,7 +166,7 @@ def test_with_the_token_an_mcp_client_lists_the_tools(guarded: Listener) -> None
             await session.initialize()
             return {tool.name for tool in (await session.list_tools()).tools}
 
-    assert asyncio.run(asyncio.wait_for(scenario(), 60)) == {"markdown", "screenshot", "oembed"}
+    assert asyncio.run(asyncio.wait_for(scenario(), 60)) == set(REQUIRED)
     assert answered(guarded.initialize(Authorization=f"bearer {TOKEN}")), "the scheme's any case"
 
 

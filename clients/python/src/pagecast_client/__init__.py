@@ -11,6 +11,8 @@ Optional parts: ``pagecast_client.mcp_server`` (extra ``mcp``; the ``pagecast-mc
 ``llamaindex``).
 """
 
+# The client's one version (its pyproject.toml reads it from here) is the server's, that of
+# Pagecast's own pyproject.toml: a test fails when they differ. Change both together.
 __version__ = "0.1.0"
 
 from pagecast_client.client import AsyncPagecast, Pagecast
@@ -19,12 +21,21 @@ from pagecast_client.errors import (
     BlockedContentError,
     ConnectionFailedError,
     InvalidRequestError,
+    JobTimeoutError,
     NotFoundError,
     PagecastError,
     PermissionDeniedError,
     RateLimitError,
     ServerError,
     TargetError,
+)
+from pagecast_client.jobs import (
+    Job,
+    JobAccepted,
+    JobProgress,
+    JobResult,
+    MapResult,
+    PageError,
 )
 from pagecast_client.models import (
     AiSafety,
@@ -57,10 +68,17 @@ __all__ = [
     "Heading",
     "Image",
     "InvalidRequestError",
+    "Job",
+    "JobAccepted",
+    "JobProgress",
+    "JobResult",
+    "JobTimeoutError",
     "Link",
+    "MapResult",
     "MarkdownResult",
     "Metadata",
     "NotFoundError",
+    "PageError",
     "Pagecast",
     "PagecastError",
     "PermissionDeniedError",

@@ -6,7 +6,7 @@ from __future__ import annotations
 import email.utils
 import json
 import os
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, Generic, TypeVar
@@ -15,7 +15,13 @@ from urllib.parse import quote
 import httpx
 
 from pagecast_client import __version__
-from pagecast_client.errors import ConnectionFailedError, PagecastError, error_from_response
+from pagecast_client.errors import (
+    ConnectionFailedError,
+    JobTimeoutError,
+    PagecastError,
+    error_from_response,
+)
+from pagecast_client.jobs import Job, JobAccepted, MapResult
 from pagecast_client.models import (
     AiSafety,
     Embed,
@@ -27,11 +33,16 @@ from pagecast_client.models import (
     pick,
 )
 from pagecast_client.params import (
+    BatchParams,
+    CrawlParams,
     FrameListParams,
+    JobResultsParams,
+    MapParams,
     MarkdownParams,
     OembedParams,
     ScreenshotParams,
     encode,
+    encode_body,
 )
 
 T = TypeVar("T")
@@ -41,6 +52,7 @@ KEY_VARIABLE = "PAGECAST_API_KEY"
 URL_VARIABLE = "PAGECAST_URL"
 FRAMES_VARIABLE = "PAGECAST_FRAMES_URL"
 FRAMES_PATH = "/api/v1/frames"
+JOBS_PATH = "/api/3.0/jobs"
 # Answers worth sending again after the wait the server names.
 RETRIED_STATUSES = frozenset({429, 503})
 
@@ -54,6 +66,8 @@ class Call(Generic[T]):
     parse: Callable[[httpx.Response], T]
     query: dict[str, str] = field(default_factory=dict)
     host: str = "api"
+    body: dict[str, Any] | None = None
+    """Sent as JSON (map, batch, crawl)."""
 
 
 @dataclass
@@ -284,6 +298,71 @@ def refresh_frame_call(embed_id: str) -> Call[Frame]:
 
 def delete_frame_call(embed_id: str) -> Call[None]:
     return Call("DELETE", _frame_path(embed_id), _nothing, host="frames")
+
+
+def _map_result(response: httpx.Response) -> MapResult:
+    return MapResult.from_json(_json(response), credits_of(response))
+
+
+def _accepted(response: httpx.Response) -> JobAccepted:
+    return JobAccepted.from_json(_json(response), request_id_of(response))
+
+
+def _job(response: httpx.Response) -> Job:
+    return Job.from_json(_json(response), request_id_of(response))
+
+
+def map_call(url: str, params: Mapping[str, Any]) -> Call[MapResult]:
+    body = encode_body("map", MapParams, params, {"url": url})
+    return Call("POST", "/api/3.0/map", _map_result, body=body)
+
+
+def batch_call(urls: str | Sequence[str], params: Mapping[str, Any]) -> Call[JobAccepted]:
+    listed = [urls] if isinstance(urls, str) else list(urls)
+    body = encode_body("batch", BatchParams, params, {"urls": listed})
+    return Call("POST", "/api/3.0/batch", _accepted, body=body)
+
+
+def crawl_call(url: str, params: Mapping[str, Any]) -> Call[JobAccepted]:
+    body = encode_body("crawl", CrawlParams, params, {"url": url})
+    return Call("POST", "/api/3.0/crawl", _accepted, body=body)
+
+
+def _job_path(job_id: str) -> str:
+    return f"{JOBS_PATH}/{quote(job_id, safe='')}"
+
+
+def get_job_call(job_id: str, params: Mapping[str, Any]) -> Call[Job]:
+    query = encode("get_job", JobResultsParams, params)
+    return Call("GET", _job_path(job_id), _job, query)
+
+
+def cancel_job_call(job_id: str) -> Call[Job]:
+    return Call("DELETE", _job_path(job_id), _job)
+
+
+def job_id_of(job: str | JobAccepted | Job) -> str:
+    """A job's id, given it or what its submission or a read answered."""
+    return job if isinstance(job, str) else job.id
+
+
+def results_page(cursor: str | None, limit: int | None) -> JobResultsParams:
+    """The keywords of one page of a job's results."""
+    page = JobResultsParams()
+    if cursor is not None:
+        page["cursor"] = cursor
+    if limit is not None:
+        page["limit"] = limit
+    return page
+
+
+def job_timeout(job: Job, timeout: float) -> JobTimeoutError:
+    progress = job.progress
+    return JobTimeoutError(
+        f"job {job.id} is still {job.status} after {timeout:g} s "
+        f"({progress.ended} of {progress.total} pages finished)",
+        job,
+    )
 
 
 def download_call(link: str | Screenshot) -> Call[bytes]:

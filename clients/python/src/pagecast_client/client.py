@@ -9,8 +9,9 @@ Both take the key as ``api_key=`` or from ``PAGECAST_API_KEY``, and the server a
 from __future__ import annotations
 
 import asyncio
+import inspect
 import time
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator, Sequence
 from types import TracebackType
 from typing import Any, Generic, Literal, TypeVar, Unpack
 
@@ -18,11 +19,23 @@ import httpx
 
 from pagecast_client import _core
 from pagecast_client._core import Call, Config
+from pagecast_client.jobs import Job, JobAccepted, JobResult, MapResult, Polling
 from pagecast_client.models import Embed, Frame, FramePage, MarkdownResult, Screenshot
-from pagecast_client.params import FrameListParams, MarkdownParams, OembedParams, ScreenshotParams
+from pagecast_client.params import (
+    BatchParams,
+    CrawlParams,
+    FrameListParams,
+    JobResultsParams,
+    MapParams,
+    MarkdownParams,
+    OembedParams,
+    ScreenshotParams,
+)
 
 T = TypeVar("T")
 Version = Literal["1.1", "3.0"]
+JobRef = str | JobAccepted | Job
+"""A job: its id, or what its submission or a read answered."""
 
 
 H = TypeVar("H", httpx.Client, httpx.AsyncClient)
@@ -66,6 +79,7 @@ class _Settings(Generic[H]):
             "method": call.method,
             "url": url,
             "params": call.query,
+            "json": call.body,
             "headers": headers,
             # A link to an image in an object store answers with a redirect to it.
             "follow_redirects": call.host == "absolute",
@@ -140,6 +154,68 @@ class Pagecast(_Settings[httpx.Client]):
 
     def delete_frame(self, embed_id: str) -> None:
         self._run(_core.delete_frame_call(embed_id))
+
+    def map(self, url: str, **params: Unpack[MapParams]) -> MapResult:
+        """The URLs of ``url``'s site, from its sitemaps and the start page's links, at once."""
+        return self._run(_core.map_call(url, params))
+
+    def batch(self, urls: str | Sequence[str], **params: Unpack[BatchParams]) -> JobAccepted:
+        """Start a job that makes up to 1,000 pages Markdown with one set of ``options``."""
+        return self._run(_core.batch_call(urls, params))
+
+    def crawl(self, url: str, **params: Unpack[CrawlParams]) -> JobAccepted:
+        """Start a job that crawls a site from ``url``, breadth first, within its scope and
+        robots.txt, and makes each page Markdown."""
+        return self._run(_core.crawl_call(url, params))
+
+    def get_job(self, job: JobRef, **params: Unpack[JobResultsParams]) -> Job:
+        """A job's status, progress and credits, and its results after ``cursor`` (at most
+        ``limit``; ``limit=0`` for the status alone)."""
+        return self._run(_core.get_job_call(_core.job_id_of(job), params))
+
+    def iter_job_results(
+        self, job: JobRef, *, cursor: str | None = None, limit: int | None = None
+    ) -> Iterator[JobResult]:
+        """Every result the job has so far, from ``cursor`` on, ``limit`` per request (all of
+        them once :meth:`wait_for_job` has returned)."""
+        while True:
+            page = self.get_job(job, **_core.results_page(cursor, limit))
+            yield from page.results
+            if not page.has_more or page.next_cursor == cursor:
+                return
+            cursor = page.next_cursor
+
+    def cancel_job(self, job: JobRef) -> Job:
+        """Cancel a job: its queued pages are skipped, pages under way finish. Answers the job
+        as it now stands (or as it ended, when it had)."""
+        return self._run(_core.cancel_job_call(_core.job_id_of(job)))
+
+    def wait_for_job(
+        self,
+        job: JobRef,
+        *,
+        timeout: float = 600.0,
+        poll_interval: float = 1.0,
+        max_poll_interval: float = 10.0,
+        on_progress: Callable[[Job], object] | None = None,
+    ) -> Job:
+        """The job once it has ended and the pages it had under way are recorded (its status
+        alone; read its results with :meth:`iter_job_results`). Polls after ``poll_interval``
+        seconds, each pause half as long again up to ``max_poll_interval``; raises
+        :class:`JobTimeoutError` when it has not ended after ``timeout`` seconds (an ended job
+        whose last pages are still under way then is answered as it stands). ``on_progress``
+        is called with each status read (the async client awaits what it returns)."""
+        polling = Polling(timeout, poll_interval, max_poll_interval)
+        while True:
+            status = self.get_job(job, limit=0)
+            if on_progress is not None:
+                on_progress(status)
+            over = polling.over()
+            if status.settled or (status.ended and over):
+                return status
+            if over:
+                raise _core.job_timeout(status, timeout)
+            time.sleep(polling.next_pause())
 
     def openapi(self) -> dict[str, Any]:
         """The server's ``/openapi.json``."""
@@ -228,6 +304,57 @@ class AsyncPagecast(_Settings[httpx.AsyncClient]):
 
     async def delete_frame(self, embed_id: str) -> None:
         await self._run(_core.delete_frame_call(embed_id))
+
+    async def map(self, url: str, **params: Unpack[MapParams]) -> MapResult:
+        return await self._run(_core.map_call(url, params))
+
+    async def batch(self, urls: str | Sequence[str], **params: Unpack[BatchParams]) -> JobAccepted:
+        return await self._run(_core.batch_call(urls, params))
+
+    async def crawl(self, url: str, **params: Unpack[CrawlParams]) -> JobAccepted:
+        return await self._run(_core.crawl_call(url, params))
+
+    async def get_job(self, job: JobRef, **params: Unpack[JobResultsParams]) -> Job:
+        return await self._run(_core.get_job_call(_core.job_id_of(job), params))
+
+    async def iter_job_results(
+        self, job: JobRef, *, cursor: str | None = None, limit: int | None = None
+    ) -> AsyncIterator[JobResult]:
+        while True:
+            page = await self.get_job(job, **_core.results_page(cursor, limit))
+            for result in page.results:
+                yield result
+            if not page.has_more or page.next_cursor == cursor:
+                return
+            cursor = page.next_cursor
+
+    async def cancel_job(self, job: JobRef) -> Job:
+        return await self._run(_core.cancel_job_call(_core.job_id_of(job)))
+
+    async def wait_for_job(
+        self,
+        job: JobRef,
+        *,
+        # The sync client's keyword: on timeout the error carries the last status read, which
+        # a caller's asyncio.timeout would lose.
+        timeout: float = 600.0,  # noqa: ASYNC109
+        poll_interval: float = 1.0,
+        max_poll_interval: float = 10.0,
+        on_progress: Callable[[Job], object] | None = None,
+    ) -> Job:
+        polling = Polling(timeout, poll_interval, max_poll_interval)
+        while True:
+            status = await self.get_job(job, limit=0)
+            if on_progress is not None:
+                told = on_progress(status)
+                if inspect.isawaitable(told):
+                    await told
+            over = polling.over()
+            if status.settled or (status.ended and over):
+                return status
+            if over:
+                raise _core.job_timeout(status, timeout)
+            await asyncio.sleep(polling.next_pause())
 
     async def openapi(self) -> dict[str, Any]:
         response = await self._send(Call("GET", "/openapi.json", _core.check))

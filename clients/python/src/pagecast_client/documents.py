@@ -5,13 +5,38 @@ metadata of one document per page, or one per chunk (or per passage matched to a
 from __future__ import annotations
 
 import dataclasses
+import logging
 from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
 from typing import Any, Literal
 
+from pagecast_client.errors import PagecastError, is_page_failure
 from pagecast_client.models import Chunk, MarkdownResult
 
 Mode = Literal["page", "chunks"]
 HEADING_SEPARATOR = " > "
+
+log = logging.getLogger("pagecast_client.loaders")
+
+
+@dataclass(frozen=True)
+class LoadFailure:
+    """A URL a loader could not load, and why."""
+
+    url: str
+    error: PagecastError
+
+
+def skipped(url: str, error: PagecastError, go_on: bool, failures: list[LoadFailure]) -> bool:
+    """Whether a loader goes on past ``url``'s failure: when told to (``go_on``) and the error
+    is about that page alone (:func:`~pagecast_client.errors.is_page_failure`). The failure is
+    then logged and kept in ``failures``; else the caller raises it, since it would fail every
+    page alike (the key, the plan, a parameter, Pagecast unreachable)."""
+    if not go_on or not is_page_failure(error):
+        return False
+    failures.append(LoadFailure(url, error))
+    log.warning("Pagecast could not load %s, skipped: %s", url, error)
+    return True
 
 
 def request_params(mode: Mode, params: Mapping[str, Any]) -> dict[str, Any]:

@@ -78,7 +78,8 @@ class PermissionDeniedError(PagecastError):
 
 
 class NotFoundError(PagecastError):
-    """404 of the frames API (``frame_not_found``)."""
+    """404: no such frame (``frame_not_found``) or job (``-1004``) of the key's
+    organization."""
 
 
 class BlockedContentError(PagecastError):
@@ -102,6 +103,33 @@ class ConnectionFailedError(PagecastError):
     """Pagecast could not be reached, or did not answer in time."""
 
 
+class JobTimeoutError(PagecastError):
+    """A job did not end within the time :meth:`~pagecast_client.Pagecast.wait_for_job` was
+    given; ``job`` is its last status read (the job itself goes on: cancel it, or wait again)."""
+
+    def __init__(self, message: str, job: Any) -> None:
+        super().__init__(message, request_id=getattr(job, "request_id", None) or None)
+        self.job = job
+
+
+PAGE_FAILURES = {-2204, -4002}
+"""Markdown error codes about the page asked for rather than the request: a target URL that
+is not http(s) or malformed, a page whose conversion failed."""
+
+
+def is_page_failure(error: PagecastError) -> bool:
+    """Whether ``error`` is about one page (it could not be fetched, was blocked, is not a URL,
+    could not be converted), so that other pages may still load; the others (the key, the
+    plan, a parameter, the rate, Pagecast unreachable) fail every page alike."""
+    if isinstance(error, (TargetError, BlockedContentError)):
+        return True
+    return isinstance(error, (InvalidRequestError, ServerError)) and error.code in PAGE_FAILURES
+
+
+NOT_FOUND = -1004
+"""The Markdown shape's code of a resource that does not exist (a job)."""
+
+
 def _status_class(status: int, code: int | str | None) -> type[PagecastError]:
     if status == 401:
         return AuthenticationError
@@ -113,7 +141,7 @@ def _status_class(status: int, code: int | str | None) -> type[PagecastError]:
         return BlockedContentError
     if status >= 500 and code not in ("target_unreachable", "navigation_timeout"):
         return ServerError
-    if status == 404 and isinstance(code, str):
+    if status == 404 and (isinstance(code, str) or code == NOT_FOUND):
         return NotFoundError
     if status == 400 and (isinstance(code, str) or (isinstance(code, int) and code > -3000)):
         return InvalidRequestError

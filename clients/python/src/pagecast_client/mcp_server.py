@@ -1,5 +1,7 @@
-"""An MCP server that gives an agent Pagecast's three tools: ``markdown`` (with chunking and a
-query), ``screenshot`` (the image itself, as MCP image content) and ``oembed``.
+"""An MCP server that gives an agent Pagecast's tools: ``markdown`` (with chunking and a query),
+``screenshot`` (the image itself, as MCP image content) and ``oembed`` here; the frames API's
+(:mod:`pagecast_client.mcp_frames`) and the map and job tools
+(:mod:`pagecast_client.mcp_jobs`) beside.
 
 It talks to a running Pagecast with a key, over stdio (an agent starts it) or streamable HTTP
 (it listens)::
@@ -24,14 +26,15 @@ from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from typing import Annotated, Any, Literal
 
-from mcp.server.fastmcp import Context, FastMCP, Image
-from mcp.server.fastmcp.exceptions import ToolError
+from mcp.server.fastmcp import FastMCP, Image
 from mcp.server.transport_security import TransportSecuritySettings
 from pydantic import Field
 
 from pagecast_client._core import DEFAULT_BASE_URL, KEY_VARIABLE, URL_VARIABLE, Config
 from pagecast_client.client import AsyncPagecast
 from pagecast_client.errors import PagecastError
+from pagecast_client.mcp_common import ToolContext, Url, call, client_of, given
+from pagecast_client.mcp_frames import add_frame_tools
 from pagecast_client.mcp_http import (
     TOKEN_VARIABLE,
     ExposureError,
@@ -39,16 +42,19 @@ from pagecast_client.mcp_http import (
     http_access,
     serve_http,
 )
+from pagecast_client.mcp_jobs import add_job_tools
 from pagecast_client.models import MarkdownResult
 
 INSTRUCTIONS = (
     "Pagecast reads web pages for you. `markdown` gives a page's main content as Markdown "
     "(navigation and boilerplate removed); with `query` only the passages that answer it, best "
     "first, each under its heading path. `screenshot` shows what the page looks like. `oembed` "
-    "gives an embeddable card (iframe HTML) for a URL."
+    "gives an embeddable card (iframe HTML) for a URL; `list_frames`, `get_frame`, "
+    "`refresh_frame` and `delete_frame` manage the hosted cards it makes. For many pages: "
+    "`map` lists a site's URLs at once; `batch` (a list of URLs) and `crawl` (a site from a "
+    "start page) start jobs in the background, read with `wait_for_job` and `get_job` (results "
+    "a page at a time, by cursor) and stopped with `cancel_job`."
 )
-
-Url = Annotated[str, Field(description="The page's absolute http(s) URL.")]
 
 
 def passages(page: MarkdownResult) -> str:
@@ -62,10 +68,6 @@ def passages(page: MarkdownResult) -> str:
     if len(parts) == 1:
         parts.append("No passage of the page matches.")
     return "\n\n".join(parts)
-
-
-def _client(ctx: Context[Any, AsyncPagecast, Any]) -> AsyncPagecast:
-    return ctx.request_context.lifespan_context
 
 
 def build_server(
@@ -104,7 +106,7 @@ def build_server(
     )
     async def markdown(
         url: Url,
-        ctx: Context[Any, AsyncPagecast, Any],
+        ctx: ToolContext,
         *,
         query: Annotated[
             str | None,
@@ -150,7 +152,7 @@ def build_server(
             params.update(query=query, query_top_k=query_top_k, include_markdown=False)
         elif chunking:
             params.update(chunking=True, chunk_size=chunk_size, include_markdown=False)
-        page = await _call(_client(ctx).markdown(url, **params))
+        page = await call(client_of(ctx).markdown(url, **params))
         text = passages(page) if query or chunking else page.markdown or ""
         if page.ai_safety is not None:
             text += f"\n\n(prompt-injection risk: {page.ai_safety.risk_level})"
@@ -164,7 +166,7 @@ def build_server(
     )
     async def screenshot(
         url: Url,
-        ctx: Context[Any, AsyncPagecast, Any],
+        ctx: ToolContext,
         *,
         dimensions: Annotated[
             Literal["xs", "sm", "md", "lg"], Field(description="Viewport preset.")
@@ -194,7 +196,7 @@ def build_server(
             capture_delay=capture_delay,
             response_type="image",
         )
-        shot = await _call(_client(ctx).screenshot(url, **params))
+        shot = await call(client_of(ctx).screenshot(url, **params))
         return Image(data=shot.image, format=format)
 
     @server.tool(
@@ -203,7 +205,7 @@ def build_server(
     )
     async def oembed(
         url: Url,
-        ctx: Context[Any, AsyncPagecast, Any],
+        ctx: ToolContext,
         *,
         maxwidth: Annotated[int | None, Field(description="Maximum width in pixels.", ge=1)] = None,
         maxheight: Annotated[
@@ -227,29 +229,19 @@ def build_server(
             maxheight=maxheight,
             template=template,
         )
-        embed = await _call(_client(ctx).oembed(url, **params))
+        embed = await call(client_of(ctx).oembed(url, **params))
         return dict(embed.raw)
 
+    add_job_tools(server)
+    add_frame_tools(server)
     return server
-
-
-def given(**values: Any) -> dict[str, Any]:
-    """The parameters a tool call set (``None`` is left to Pagecast's default)."""
-    return {name: value for name, value in values.items() if value is not None}
-
-
-async def _call(pending: Any) -> Any:
-    """A client call's result; Pagecast's refusals become tool errors the agent reads."""
-    try:
-        return await pending
-    except PagecastError as exc:
-        raise ToolError(f"Pagecast refused: {exc}") from exc
 
 
 def build_parser(default_url: str | None = None) -> argparse.ArgumentParser:
     """``pagecast-mcp``'s options."""
     parser = argparse.ArgumentParser(
-        prog="pagecast-mcp", description="Pagecast's tools (markdown, screenshot, oembed) over MCP."
+        prog="pagecast-mcp",
+        description="Pagecast's tools over MCP: markdown, screenshot, oembed, frames, map, jobs.",
     )
     parser.add_argument(
         "--url",

@@ -8,7 +8,7 @@ API's names, except ``navigation_timeout`` (``navigationTimeout`` on the wire).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, Literal, TypedDict
 
 Dimensions = Literal["xs", "sm", "md", "lg"]
@@ -40,11 +40,10 @@ class FetchParams(TypedDict, total=False):
     """Milliseconds: the oldest cached page accepted."""
 
 
-class MarkdownParams(FetchParams, total=False):
-    """``GET /api/3.0/markdown/{url}``."""
+class PageOptions(FetchParams, total=False):
+    """How a page is fetched and made Markdown: the Markdown endpoint's parameters but those
+    that shape its answer; the ``options`` of a batch or a crawl, for every page."""
 
-    format: Literal["markdown", "json"]
-    """``json`` (the client's default) answers the envelope; ``markdown`` the text alone."""
     only_main_content: bool
     """Drop navigation, sidebars and footers (default true)."""
     include_comments: bool
@@ -55,10 +54,6 @@ class MarkdownParams(FetchParams, total=False):
     """Comma-separated CSS selectors to drop."""
     max_chars: int
     """Cap on the Markdown's length; truncation is reported in ``usage``."""
-    include_markdown: bool
-    include_metadata: bool
-    include_chunks: bool
-    include_ai_safety: bool
     chunking: bool
     """Split into chunks with heading paths (needs format=json, the client's default)."""
     chunk_size: int
@@ -74,9 +69,6 @@ class MarkdownParams(FetchParams, total=False):
     """Keyword question (up to 512 characters): only matching passages, best first."""
     query_top_k: int
     """Passages returned for a query (default 5)."""
-    include_headings: bool
-    include_links: bool
-    include_images: bool
     wait_for_selector: str
     """Wait for this CSS selector (turns rendering on)."""
     scroll_to_bottom: bool
@@ -90,6 +82,20 @@ class MarkdownParams(FetchParams, total=False):
     ai_sanitize: bool
     """Scan for prompt injection (1 extra credit)."""
     ai_sanitize_mode: Literal["sanitize", "warn", "block"]
+
+
+class MarkdownParams(PageOptions, total=False):
+    """``GET /api/3.0/markdown/{url}``: the page's options and what its answer holds."""
+
+    format: Literal["markdown", "json"]
+    """``json`` (the client's default) answers the envelope; ``markdown`` the text alone."""
+    include_markdown: bool
+    include_metadata: bool
+    include_chunks: bool
+    include_ai_safety: bool
+    include_headings: bool
+    include_links: bool
+    include_images: bool
 
 
 class OembedParams(FetchParams, total=False):
@@ -138,6 +144,61 @@ class ScreenshotParams(TypedDict, total=False):
     """Paper size with format=pdf."""
 
 
+class MapParams(TypedDict, total=False):
+    """``POST /api/3.0/map`` (the body, less ``url``)."""
+
+    include: Sequence[str]
+    """Keep only URLs whose path matches one of these shell-style globs, e.g. ``/docs/*``."""
+    exclude: Sequence[str]
+    """Drop URLs whose path matches one of these globs."""
+    subdomains: bool
+    """Also keep URLs on subdomains of the start host."""
+    sitemap: Literal["include", "skip", "only"]
+    """Sitemaps and the start page's links (``include``), links only, or sitemaps only."""
+    limit: int
+    """Most URLs answered, 1 to 5000 (default 1000)."""
+
+
+class JobParams(TypedDict, total=False):
+    """What every job body may carry besides its pages."""
+
+    options: PageOptions
+    """The Markdown options of every page."""
+    webhook_url: str
+    """Called (POST, JSON, signed) on each finished page and when the job ends."""
+    webhook_secret: str
+    """The webhook's signing secret (16 to 128 printable characters); one is made when not
+    given and answered once in :attr:`JobAccepted.webhook_secret`."""
+
+
+class BatchParams(JobParams, total=False):
+    """``POST /api/3.0/batch`` (the body, less ``urls``)."""
+
+
+class CrawlParams(JobParams, total=False):
+    """``POST /api/3.0/crawl`` (the body, less ``url``)."""
+
+    max_pages: int
+    """Most pages fetched, the start page included (default 100)."""
+    max_depth: int
+    """Most links followed from the start page, 0 to 100 (default 3)."""
+    include: Sequence[str]
+    """Paths to crawl: shell-style globs on the URL path (the start page is always fetched)."""
+    exclude: Sequence[str]
+    """Paths to leave out."""
+    subdomains: bool
+    """Also follow links to subdomains of the start host."""
+
+
+class JobResultsParams(TypedDict, total=False):
+    """``GET /api/3.0/jobs/{id}``."""
+
+    cursor: str
+    """``next_cursor`` of the previous answer; none: from the first result."""
+    limit: int
+    """Most results in this answer, 0 to 100 (default 20; 0: the status alone)."""
+
+
 class FrameListParams(TypedDict, total=False):
     """``GET /api/v1/frames`` on the frame host."""
 
@@ -180,3 +241,32 @@ def encode(
         else:
             query[wire] = str(value)
     return query
+
+
+def _json_value(value: Any) -> Any:
+    """A keyword's value as JSON: sequences (a tuple of patterns) as lists."""
+    if isinstance(value, (list, tuple)):
+        return list(value)
+    return value
+
+
+def encode_body(
+    endpoint: str, params: type, given: Mapping[str, Any], required: Mapping[str, Any]
+) -> dict[str, Any]:
+    """The JSON body of a call: ``required`` (the URL or URLs) and every keyword, checked
+    against the endpoint's names (a job's ``options`` against :class:`PageOptions`'), ``None``
+    left out."""
+    names = allowed(params)
+    unknown = sorted(set(given) - names)
+    if unknown:
+        raise TypeError(f"{endpoint}() got unexpected keyword argument(s): {', '.join(unknown)}")
+    body = {name: _json_value(value) for name, value in given.items() if value is not None}
+    if "options" in body:
+        options = body["options"]
+        if not isinstance(options, Mapping):
+            raise TypeError(f"{endpoint}(): options must be a mapping of Markdown options")
+        stray = sorted(set(options) - allowed(PageOptions))
+        if stray:
+            raise TypeError(f"{endpoint}(): not options of a job's pages: {', '.join(stray)}")
+        body["options"] = {name: value for name, value in options.items() if value is not None}
+    return {**required, **body}
