@@ -636,8 +636,9 @@ async def test_wait_for_selector(shared: Shared) -> None:
     assert caught.value.message == (
         "wait_for_selector '#never': no element matched within 500 ms (wait_timeout)"
     )
-    # A wait longer than the request's budget ends with it, and says so.
-    error = await shared.fail("/late", wait_for_selector="#never", navigation_timeout_ms=1000)
+    # A wait longer than the request's budget ends with it, and says so (a navigation timeout
+    # the page loads within even on a busy machine, well below the wait's 10 s).
+    error = await shared.fail("/late", wait_for_selector="#never", navigation_timeout_ms=4000)
     assert "all that was left of the request's time limit" in error.message
 
 
