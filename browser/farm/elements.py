@@ -36,10 +36,10 @@ CLICK_TIMEOUT = 2.0
 actionable)."""
 SELECTOR_CHARS = 200
 """Most characters of a selector quoted in an error message."""
+# How a message says from when, or by what bound, an element was waited for.
 ON_READY = "once the page was ready"
 AWAITED = "(wait_timeout)"
 CUT_SHORT = "(all that was left of the request's time limit)"
-"""How a message says from when, or by what, an element was waited for."""
 
 State = Literal["attached", "visible"]
 

@@ -3,8 +3,8 @@
 Everything here works on a Playwright page the farm has lent to one request (a page of the
 request's organization, reset since its last capture, or a new one). Each wait takes its
 timeout from the request's
-:class:`~browser.farm.navigation.Budget`, so a page can never hold a request past its deadline;
-the waits for the elements a request names are :mod:`browser.farm.elements`'.
+:class:`~browser.farm.navigation.Budget`, so a page can never hold a request past its deadline
+(the waits for the elements a request names are in :mod:`browser.farm.elements`).
 Expected failures become :class:`FarmError`; anything else (the browser going away, protocol
 errors) propagates for the farm to judge.
 """

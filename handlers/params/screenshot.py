@@ -56,7 +56,7 @@ class ScreenshotParams(Params):
         "string",
         "CSS selector: capture only that element. It is looked for once the page is ready and "
         f"given at most {SELECTOR_GRACE:g} s more (and no more than wait_timeout); an element "
-        "the page adds later must be named in wait_for_selector too. None there: "
+        "the page adds later must be named in wait_for_selector too. When none matches: "
         "selector_not_found (422), naming the selector and the time waited.",
         max_length=1000,
     )
