@@ -11,6 +11,8 @@
 - :mod:`browser.farm.flags`: Chromium's command line (its switches, the features turned off);
 - :mod:`browser.farm.supervisor`: replacement, health probes, recycling, reaping;
 - :mod:`browser.farm.page`, :mod:`browser.farm.navigation`: a page's work and its deadlines;
+- :mod:`browser.farm.elements`: the bounded waits for the elements a request names
+  (wait_for_selector, selector, load_more_selector) and the load-more clicks;
 - :mod:`browser.farm.pictures`: the picture of a ready page (PNG, JPEG, an element, a PDF);
 - :mod:`browser.farm.blocking`: requests a capture asks not to load, failed by Chromium;
 - :mod:`browser.farm.loading`: which captures are loading now (background work waits);

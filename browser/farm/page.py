@@ -3,7 +3,8 @@
 Everything here works on a Playwright page the farm has lent to one request (a page of the
 request's organization, reset since its last capture, or a new one). Each wait takes its
 timeout from the request's
-:class:`~browser.farm.navigation.Budget`, so a page can never hold a request past its deadline.
+:class:`~browser.farm.navigation.Budget`, so a page can never hold a request past its deadline
+(the waits for the elements a request names are in :mod:`browser.farm.elements`).
 Expected failures become :class:`FarmError`; anything else (the browser going away, protocol
 errors) propagates for the farm to judge.
 """
@@ -17,20 +18,19 @@ import logging
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Protocol
 
 from playwright.async_api import (
     CDPSession,
     Dialog,
     Download,
-    Locator,
     Page,
     Response,
 )
 from playwright.async_api import Error as PlaywrightError
-from playwright.async_api import TimeoutError as PlaywrightTimeoutError
 
 from browser.farm.blocking import Blocker
+from browser.farm.elements import Wanted, click_load_more, wait_for
 from browser.farm.loading import LoadGate
 from browser.farm.navigation import Budget, navigate
 from browser.farm.notices import hide_notices
@@ -39,8 +39,6 @@ from browser.farm.readiness import NetworkWatch, init_script, wait_for_paint, wa
 from browser.farm.types import (
     CaptureOptions,
     CaptureResult,
-    FarmError,
-    FarmErrorKind,
     Readiness,
     ReadyRules,
     ReadyState,
@@ -50,15 +48,10 @@ from browser.farm.types import (
 
 log = logging.getLogger(__name__)
 
-LOAD_MORE_CLICKS = 3
-"""Most clicks on load_more_selector (SPEC 8)."""
 SETTLE_QUIET = 0.5
 """Seconds without a request in flight that count as the network having settled."""
 SETTLE_LIMIT = 3.0
 """Most seconds to wait for the network to settle after scrolling or a click."""
-CLICK_TIMEOUT = 2.0
-"""Most seconds one click on load_more_selector may take (Playwright waits for it to be
-actionable)."""
 SCROLL_LIMIT = 10.0
 """Most seconds spent scrolling down a page."""
 
@@ -177,9 +170,11 @@ class PageSession:
         with contextlib.suppress(PlaywrightError):
             await self.page.close()
 
-    async def settle(self, budget: Budget, limit: float = SETTLE_LIMIT) -> None:
-        """Wait until no request has been in flight for SETTLE_QUIET seconds, at most ``limit``."""
-        until = min(time.monotonic() + limit, budget.waits)
+    async def settle(self, budget: Budget, *, until: float | None = None) -> None:
+        """Wait until no request has been in flight for SETTLE_QUIET seconds, at most
+        SETTLE_LIMIT seconds and never past ``until``."""
+        end = min(time.monotonic() + SETTLE_LIMIT, budget.waits)
+        until = end if until is None else min(end, until)
         while time.monotonic() < until:
             if self.network.quiet_for(SETTLE_LIMIT) >= SETTLE_QUIET:
                 return
@@ -247,26 +242,6 @@ def exclude_css(selectors: tuple[str, ...]) -> str:
     return "".join(f"{selector} {{ visibility: hidden !important; }}\n" for selector in selectors)
 
 
-async def wait_for(page: Page, selector: str, state: Any, budget: Budget) -> Locator:
-    """The first element matching ``selector`` once it reaches ``state``; selector_not_found if it
-    does not within the time left for waits."""
-    locator = page.locator(selector).first
-    try:
-        await locator.wait_for(state=state, timeout=budget.ms(budget.waits))
-    except PlaywrightTimeoutError as exc:
-        raise FarmError(
-            FarmErrorKind.selector_not_found,
-            f"no element matched the selector {selector!r} in time",
-        ) from exc
-    except PlaywrightError as exc:
-        if "while parsing" in exc.message:  # Playwright's words for a malformed selector
-            raise FarmError(
-                FarmErrorKind.selector_not_found, f"{selector!r} is not a valid CSS selector"
-            ) from exc
-        raise
-    return locator
-
-
 async def scroll_to_bottom(session: PageSession, budget: Budget) -> None:
     """Scroll down in steps so lazy content loads, let the network settle, then go back up."""
     page = session.page
@@ -278,41 +253,24 @@ async def scroll_to_bottom(session: PageSession, budget: Budget) -> None:
     await page.evaluate(_TWO_FRAMES)
 
 
-async def click_load_more(session: PageSession, selector: str, budget: Budget) -> int:
-    """Click ``selector`` up to LOAD_MORE_CLICKS times while it is there; returns the clicks."""
-    clicks = 0
-    for _ in range(LOAD_MORE_CLICKS):
-        locator = session.page.locator(selector).first
-        if not await locator.is_visible():
-            break  # gone or hidden: nothing more to load
-        try:
-            await locator.click(timeout=min(budget.ms(budget.waits), CLICK_TIMEOUT * 1000))
-        except PlaywrightTimeoutError:
-            break  # covered or disabled
-        clicks += 1
-        await session.settle(budget)
-    return clicks
-
-
 async def loaded(
     session: PageSession,
     url: str,
-    wait_for_selector: tuple[str | None, str],
+    awaited: Wanted | None,
     budget: Budget,
     rules: ReadyRules,
     *,
     paint: bool = False,
 ) -> tuple[Response | None, Readiness]:
     """Navigate to ``url`` and wait until the page is ready: until the element the request names
-    in ``wait_for_selector`` (a selector and the state it must reach) is there, else by the
-    readiness rules, and then with ``paint`` for its fonts and images in view."""
+    in wait_for_selector (``awaited``) is there, else by the readiness rules, and then with
+    ``paint`` for its fonts and images in view."""
     started = time.monotonic()
     async with session.gate.navigation():
         response = await navigate(session.page, url, budget)
     load_ms = int((time.monotonic() - started) * 1000)
-    selector, state = wait_for_selector
-    if selector:
-        await wait_for(session.page, selector, state, budget)
+    if awaited is not None:
+        await wait_for(session.page, awaited, budget)
         waited = int((time.monotonic() - started) * 1000) - load_ms
         if paint and rules.timeout > 0:
             await wait_for_paint(session.page, budget)
@@ -331,13 +289,23 @@ async def capture(
     # The paint is waited for last: with the readiness wait (one look at the page for both)
     # unless scrolling or an element's wait come after it.
     paint_last = options.scroll_to_bottom or bool(options.selector)
+    waits = options.wait_timeout_ms
+    awaited = options.wait_for_selector
     response, readiness = await loaded(
-        session, url, (options.wait_for_selector, "visible"), budget, rules, paint=not paint_last
+        session,
+        url,
+        Wanted.awaited(awaited, "visible", waits) if awaited else None,
+        budget,
+        rules,
+        paint=not paint_last,
     )
     if options.scroll_to_bottom:
         await scroll_to_bottom(session, budget)
+    # The page is ready: the element to capture is there, or about to be, or never will be.
     element = (
-        await wait_for(page, options.selector, "visible", budget) if options.selector else None
+        await wait_for(page, Wanted.on_ready("selector", options.selector, waits), budget)
+        if options.selector
+        else None
     )
     if paint_last and rules.timeout > 0:
         await wait_for_paint(page, budget)
@@ -377,13 +345,16 @@ async def render(
 ) -> RenderResult:
     """Render ``url`` on the session's page and serialize its DOM."""
     page = session.page
+    waits = options.wait_timeout_ms
+    awaited = options.wait_for_selector
     response, readiness = await loaded(
-        session, url, (options.wait_for_selector, "attached"), budget, rules
+        session, url, Wanted.awaited(awaited, "attached", waits) if awaited else None, budget, rules
     )
     if options.scroll_to_bottom:
         await scroll_to_bottom(session, budget)
     if options.load_more_selector:
-        await click_load_more(session, options.load_more_selector, budget)
+        button = Wanted.on_ready("load_more_selector", options.load_more_selector, waits)
+        await click_load_more(session, button, waits, budget)
     html = await _content(page, budget)
     return RenderResult(
         html=html,

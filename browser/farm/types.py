@@ -70,6 +70,15 @@ MAX_IMAGE_PIXELS = 64_000_000
 
 MAX_URL_PATTERN = 2048
 """Most characters of one blocked URL pattern."""
+WAIT_TIMEOUT_MS = 10_000
+"""Milliseconds a request waits for the element it names in wait_for_selector (and spends on
+load_more_selector's clicks) when it does not say (wait_timeout)."""
+WAIT_TIMEOUT_LIMITS = (100, 60_000)
+"""The (least, most) milliseconds a request may give its waits for elements."""
+SELECTOR_GRACE = 1.0
+"""Most seconds a ready page is given for an element it does not have yet (the element to
+capture, the load-more button); a page that adds one later is waited for with
+wait_for_selector."""
 
 
 @dataclass(frozen=True)
@@ -109,6 +118,9 @@ class CaptureOptions:
     hide_css: str = ""
     block_url_patterns: tuple[str, ...] = ()
     wait_for_selector: str | None = None
+    wait_timeout_ms: int = WAIT_TIMEOUT_MS
+    """Most milliseconds wait_for_selector's element is waited for; the element to capture
+    (``selector``) is given at most this too."""
     scroll_to_bottom: bool = False
     capture_delay_ms: int = 0
     navigation_timeout_ms: int = 30_000
@@ -129,7 +141,7 @@ class CaptureOptions:
     """A PDF's paper format (PAPER_SIZES)."""
 
     def __post_init__(self) -> None:
-        _check_common(self.preset, self.navigation_timeout_ms)
+        _check_common(self.preset, self.navigation_timeout_ms, self.wait_timeout_ms)
         if self.image_type not in ("png", "jpeg", "pdf"):
             raise ValueError(f"image_type must be png, jpeg or pdf, not {self.image_type!r}")
         if self.quality is not None and (self.image_type != "jpeg" or not 0 <= self.quality <= 100):
@@ -181,20 +193,26 @@ class RenderOptions:
     wait_for_selector: str | None = None
     scroll_to_bottom: bool = False
     load_more_selector: str | None = None
+    wait_timeout_ms: int = WAIT_TIMEOUT_MS
+    """Most milliseconds wait_for_selector's element is waited for, and spent on
+    load_more_selector's clicks."""
     navigation_timeout_ms: int = 30_000
     route: str = "direct"
     org: str = ""
     """The organization asking: it holds at most its share of the farm's pages."""
 
     def __post_init__(self) -> None:
-        _check_common(self.preset, self.navigation_timeout_ms)
+        _check_common(self.preset, self.navigation_timeout_ms, self.wait_timeout_ms)
 
 
-def _check_common(preset: str, navigation_timeout_ms: int) -> None:
+def _check_common(preset: str, navigation_timeout_ms: int, wait_timeout_ms: int) -> None:
     if preset not in PRESETS:
         raise ValueError(f"preset must be one of {', '.join(PRESETS)}, not {preset!r}")
     if not 100 <= navigation_timeout_ms <= 600_000:
         raise ValueError("navigation_timeout_ms must be 100 to 600000")
+    least, most = WAIT_TIMEOUT_LIMITS
+    if not least <= wait_timeout_ms <= most:
+        raise ValueError(f"wait_timeout_ms must be {least} to {most}")
 
 
 @dataclass(frozen=True)
@@ -292,15 +310,22 @@ class FarmErrorKind(StrEnum):
 
 class FarmError(Exception):
     """A capture or render failed. ``message`` is short and safe to show to the API client;
-    ``retry_after`` (seconds) is set for ``busy``."""
+    ``retry_after`` (seconds) is set for ``busy``; ``problems`` names the request's parameters
+    at fault, each with why (an element a selector names that never came)."""
 
     def __init__(
-        self, kind: FarmErrorKind | str, message: str, *, retry_after: int | None = None
+        self,
+        kind: FarmErrorKind | str,
+        message: str,
+        *,
+        retry_after: int | None = None,
+        problems: tuple[tuple[str, str], ...] = (),
     ) -> None:
         super().__init__(message)
         self.kind = FarmErrorKind(kind)
         self.message = message
         self.retry_after = retry_after
+        self.problems = problems
 
     def __repr__(self) -> str:
         return f"FarmError({self.kind.value!r}, {self.message!r})"

@@ -44,6 +44,7 @@ MARKDOWN_GROUPS: Groups = (
             "wait_for_selector",
             "scroll_to_bottom",
             "load_more_selector",
+            "wait_timeout",
             "retry",
             "max_retries",
             "retry_escalate",

@@ -6,7 +6,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from handlers.params.table import Params, ParamTable, param
-from services.markdown import SAFETY_MODES
+from services.fetch_policy import RENDER_TIMEOUT_MS
+from services.markdown import SAFETY_MODES, SELECTOR_GRACE, WAIT_TIMEOUT_LIMITS, WAIT_TIMEOUT_MS
+
+WAIT_LEAST, WAIT_MOST = WAIT_TIMEOUT_LIMITS
 
 
 @dataclass(frozen=True)
@@ -156,7 +159,8 @@ class MarkdownParams(Params):
     )
     wait_for_selector: str | None = param(
         "string",
-        "Wait for this CSS selector; turns rendering on.",
+        "Wait for this CSS selector, at most wait_timeout after the page's load; turns "
+        "rendering on.",
     )
     scroll_to_bottom: bool = param(
         "boolean",
@@ -165,7 +169,20 @@ class MarkdownParams(Params):
     )
     load_more_selector: str | None = param(
         "string",
-        "Click this selector up to 3 times; turns rendering on.",
+        "Click this selector up to 3 times, within wait_timeout; turns rendering on. The "
+        f"button is looked for once the page is ready, for at most {SELECTOR_GRACE:g} s: "
+        "without it, nothing more is loaded (no error).",
+    )
+    wait_timeout: int = param(
+        "integer",
+        f"Milliseconds to wait for wait_for_selector's element after the page's load, and "
+        f"the most spent on load_more_selector's clicks; {WAIT_LEAST} to {WAIT_MOST}. An "
+        "element that never comes answers 422 (-4003), naming the selector and the time "
+        "waited. Never past the render's own time limit "
+        f"(about {RENDER_TIMEOUT_MS // 1000} s).",
+        WAIT_TIMEOUT_MS,
+        minimum=WAIT_LEAST,
+        maximum=WAIT_MOST,
     )
     use_proxy: bool = param("boolean", "Start with the standard proxy tier.", False)
     use_premium: bool = param(

@@ -6,7 +6,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from handlers.params.table import Params, ParamTable, param
-from services.screenshots import PAPER_SIZES, VIEWPORT_LIMITS
+from services.screenshots import (
+    PAPER_SIZES,
+    SELECTOR_GRACE,
+    VIEWPORT_LIMITS,
+    WAIT_TIMEOUT_LIMITS,
+    WAIT_TIMEOUT_MS,
+)
+
+WAIT_LEAST, WAIT_MOST = WAIT_TIMEOUT_LIMITS
 
 
 @dataclass(frozen=True)
@@ -45,7 +53,12 @@ class ScreenshotParams(Params):
         choices=("xs", "sm", "md", "lg"),
     )
     selector: str | None = param(
-        "string", "CSS selector: capture only that element.", max_length=1000
+        "string",
+        "CSS selector: capture only that element. It is looked for once the page is ready and "
+        f"given at most {SELECTOR_GRACE:g} s more (and no more than wait_timeout); an element "
+        "the page adds later must be named in wait_for_selector too. When none matches: "
+        "selector_not_found (422), naming the selector and the time waited.",
+        max_length=1000,
     )
     exclude_selectors: str | None = param(
         "string",
@@ -80,8 +93,19 @@ class ScreenshotParams(Params):
     )
     wait_for_selector: str | None = param(
         "string",
-        "Wait until this CSS selector matches before the capture.",
+        "Wait until this CSS selector matches a visible element before the capture, at most "
+        "wait_timeout after the page's load.",
         max_length=1000,
+    )
+    wait_timeout: int = param(
+        "integer",
+        f"Milliseconds to wait for wait_for_selector's element after the page's load, "
+        f"{WAIT_LEAST} to {WAIT_MOST}; then the answer is selector_not_found (422), naming the "
+        "selector and the time waited. Never past the request's own time limit "
+        "(navigationTimeout and a few seconds for the capture).",
+        WAIT_TIMEOUT_MS,
+        minimum=WAIT_LEAST,
+        maximum=WAIT_MOST,
     )
     device_scale_factor: float = param(
         "number",

@@ -9,6 +9,7 @@ and for every page of a batch or crawl.
   prices the answer.
 """
 
+from browser.farm.types import SELECTOR_GRACE, WAIT_TIMEOUT_LIMITS, WAIT_TIMEOUT_MS
 from convert.metadata import FIELD_HELP as METADATA_FIELD_HELP
 from convert.metadata import FIELDS as METADATA_FIELDS
 from convert.safety import MODES as SAFETY_MODES
@@ -25,6 +26,9 @@ __all__ = [
     "METADATA_FIELDS",
     "METADATA_FIELD_HELP",
     "SAFETY_MODES",
+    "SELECTOR_GRACE",
+    "WAIT_TIMEOUT_LIMITS",
+    "WAIT_TIMEOUT_MS",
     "MarkdownAnswer",
     "MarkdownError",
     "MarkdownFailure",

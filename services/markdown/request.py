@@ -19,7 +19,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from browser.farm.types import RenderOptions
+from browser.farm.types import WAIT_TIMEOUT_MS, RenderOptions
 from convert.html.document import SelectorError, check_selectors, split_selectors
 from convert.markdown.chunks import ChunkOptions
 from convert.markdown.pipeline import ConvertOptions, StructureRequest
@@ -88,6 +88,8 @@ class MarkdownOptions:
     wait_for_selector: str | None = None
     scroll_to_bottom: bool = False
     load_more_selector: str | None = None
+    wait_timeout: int = WAIT_TIMEOUT_MS
+    """Milliseconds."""
     use_proxy: bool = False
     use_premium: bool = False
     use_superior: bool = False
@@ -258,6 +260,7 @@ def plan(request: MarkdownRequest, limits: ConvertSettings) -> MarkdownPlan:
             wait_for_selector=options.wait_for_selector or None,
             scroll_to_bottom=options.scroll_to_bottom,
             load_more_selector=options.load_more_selector or None,
+            wait_timeout_ms=options.wait_timeout,
             org=request.org,
         ),
         render_first=options.render_first,

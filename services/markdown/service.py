@@ -168,7 +168,9 @@ class MarkdownService:
             ) from exc
         except FarmError as exc:
             failure = _FARM_FAILURES.get(exc.kind, FetchError.invalid_response)
-            raise MarkdownError(failure, exc.message, retry_after=exc.retry_after) from exc
+            raise MarkdownError(
+                failure, exc.message, retry_after=exc.retry_after, problems=exc.problems
+            ) from exc
         result = rendered_result(job.url, rendered, tier)
         _raise_for_page(result.fetch)
         return _Rendered(result, rendered.readiness)

@@ -8,7 +8,14 @@
   image, prices it, and serves the link.
 """
 
-from browser.farm.types import PAPER_SIZES, VIEWPORT_LIMITS, ReadyState
+from browser.farm.types import (
+    PAPER_SIZES,
+    SELECTOR_GRACE,
+    VIEWPORT_LIMITS,
+    WAIT_TIMEOUT_LIMITS,
+    WAIT_TIMEOUT_MS,
+    ReadyState,
+)
 from services.screenshots.request import (
     ScreenshotError,
     ScreenshotFailure,
@@ -22,7 +29,10 @@ from store.screenshots import ScreenshotRecord
 __all__ = [
     "CONTENT_TYPES",
     "PAPER_SIZES",
+    "SELECTOR_GRACE",
     "VIEWPORT_LIMITS",
+    "WAIT_TIMEOUT_LIMITS",
+    "WAIT_TIMEOUT_MS",
     "LinkImage",
     "ReadyState",
     "ScreenshotError",

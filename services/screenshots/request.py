@@ -18,6 +18,7 @@ from typing import Any
 
 from browser.farm.types import (
     PRESETS,
+    WAIT_TIMEOUT_MS,
     CaptureOptions,
     ImageType,
     NoticeRules,
@@ -100,6 +101,8 @@ class ScreenshotOptions:
     navigation_timeout: float = 30000
     """Milliseconds."""
     wait_for_selector: str | None = None
+    wait_timeout: int = WAIT_TIMEOUT_MS
+    """Milliseconds."""
     device_scale_factor: float = 1
     scroll_to_bottom: bool = False
     viewport_width: int | None = None
@@ -195,6 +198,7 @@ def capture_plan(request: ScreenshotRequest) -> CapturePlan:
         block_url_patterns=LOADERS if options.block_cookie_banner else (),
         notices=NOTICES if options.block_cookie_banner else None,
         wait_for_selector=options.wait_for_selector or None,
+        wait_timeout_ms=int(options.wait_timeout),
         scroll_to_bottom=options.scroll_to_bottom,
         capture_delay_ms=int(options.capture_delay or 0),
         navigation_timeout_ms=int(options.navigation_timeout),

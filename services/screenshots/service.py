@@ -164,7 +164,9 @@ class ScreenshotService:
                 "use_proxy: the standard tier has no HTTP proxy for browsers",
             ) from exc
         except FarmError as exc:
-            raise ScreenshotError(exc.kind, exc.message, retry_after=exc.retry_after) from exc
+            raise ScreenshotError(
+                exc.kind, exc.message, retry_after=exc.retry_after, problems=exc.problems
+            ) from exc
         try:
             image, width, height = await _encode(shot, job.image_format, job.quality)
         except (OSError, ValueError, Image.DecompressionBombError) as exc:

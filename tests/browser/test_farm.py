@@ -558,12 +558,15 @@ async def test_selector_captures_the_element_or_is_not_found(shared: Shared) -> 
     shot = await shared.capture("/box", selector="#box")
     assert (shot.width, shot.height) == (321, 123)
     assert all(pixel == (0, 0, 255) for pixel in pixels(shot.image))
+    # The ready page is given a second for the element, whatever the navigation timeout.
     started = time.monotonic()
-    # A generous navigation timeout: on a loaded machine the page itself must still load in it.
-    error = await shared.fail("/box", selector="#missing", navigation_timeout_ms=3000)
+    error = await shared.fail("/box", selector="#missing", navigation_timeout_ms=30_000)
     assert error.kind == "selector_not_found"
-    assert "#missing" in error.message
-    assert time.monotonic() - started < 3 + 5 + 2
+    assert error.message == (
+        "selector '#missing': no visible element matched within 1000 ms once the page was ready"
+    )
+    assert error.problems == (("selector", error.message.split(": ", 1)[1]),)
+    assert time.monotonic() - started < 10
     invalid = await shared.fail("/box", selector="#box!!")
     assert invalid.kind == "selector_not_found" and "not a valid" in invalid.message
 
@@ -620,8 +623,23 @@ async def test_wait_for_selector(shared: Shared) -> None:
     assert (shot.width, shot.height) == (77, 55)
     page = await shared.render("/late", wait_for_selector="#late")
     assert 'id="late"' in page.html
-    error = await shared.fail("/late", wait_for_selector="#never", navigation_timeout_ms=3000)
+    started = time.monotonic()
+    error = await shared.fail("/late", wait_for_selector="#never", wait_timeout_ms=1500)
+    elapsed = time.monotonic() - started
     assert error.kind == "selector_not_found"
+    assert error.message == (
+        "wait_for_selector '#never': no visible element matched within 1500 ms (wait_timeout)"
+    )
+    assert 1.5 <= elapsed < 10
+    with pytest.raises(FarmError) as caught:
+        await shared.render("/late", wait_for_selector="#never", wait_timeout_ms=500)
+    assert caught.value.message == (
+        "wait_for_selector '#never': no element matched within 500 ms (wait_timeout)"
+    )
+    # A wait longer than the request's budget ends with it, and says so (a navigation timeout
+    # the page loads within even on a busy machine, well below the wait's 10 s).
+    error = await shared.fail("/late", wait_for_selector="#never", navigation_timeout_ms=4000)
+    assert "all that was left of the request's time limit" in error.message
 
 
 @pytest.mark.gen_test(timeout=30)
@@ -729,8 +747,14 @@ async def test_load_more_is_clicked_up_to_three_times(shared: Shared) -> None:
     assert page.html.count('class="item"') == 3
     once = await shared.render("/more?remove", load_more_selector="#more")
     assert once.html.count('class="item"') == 1
+    # A button the ready page does not have: nothing more to load, after a second at most.
+    started = time.monotonic()
     none = await shared.render("/more", load_more_selector="#absent")
     assert 'class="item"' not in none.html
+    assert time.monotonic() - started < 10
+    # The clicks keep to wait_timeout: one click, and no second one once it has run out.
+    short = await shared.render("/more", load_more_selector="#more", wait_timeout_ms=100)
+    assert short.html.count('class="item"') <= 1
 
 
 @pytest.mark.gen_test(timeout=30)

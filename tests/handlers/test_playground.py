@@ -411,7 +411,7 @@ async def test_guided_form_and_result_buttons(
             "#param-list details.param-group", "groups => groups.map(g => g.dataset.group)"
         )
         assert titles == MARKDOWN_GROUP_TITLES
-        assert await page.locator("#param-list .param").count() == 39
+        assert await page.locator("#param-list .param").count() == 40
         opened = await open_groups(page)
         assert [title for title, is_open in opened.items() if is_open] == ["Essentials"]
         assert await page.is_visible("#param-markdown-format")
@@ -422,7 +422,7 @@ async def test_guided_form_and_result_buttons(
         assert await page.is_visible("#param-markdown-chunk_size")
         assert await page.is_hidden('.param[data-param="format"]')
         status = await text(page, "#param-filter-status")
-        assert re.fullmatch(r"\d+ of 39 parameters", status), status
+        assert re.fullmatch(r"\d+ of 40 parameters", status), status
         await assert_fits(page, "the filtered form")
         await page.press("#param-filter", "Escape")
         opened = await open_groups(page)

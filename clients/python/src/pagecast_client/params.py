@@ -74,6 +74,9 @@ class PageOptions(FetchParams, total=False):
     scroll_to_bottom: bool
     load_more_selector: str
     """Click this selector up to 3 times (turns rendering on)."""
+    wait_timeout: int
+    """Milliseconds to wait for wait_for_selector's element, and the most spent on the
+    load-more clicks; 100 to 60000 (default 10000)."""
     max_retries: int
     """Attempts, 1 to 4 (default 4)."""
     retry_escalate: bool
@@ -132,6 +135,8 @@ class ScreenshotParams(TypedDict, total=False):
     navigation_timeout: float
     """Milliseconds, 1000 to 60000 (``navigationTimeout`` on the wire)."""
     wait_for_selector: str
+    wait_timeout: int
+    """Milliseconds to wait for wait_for_selector's element; 100 to 60000 (default 10000)."""
     device_scale_factor: float
     """1 to 3."""
     scroll_to_bottom: bool
