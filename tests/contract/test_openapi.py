@@ -18,6 +18,7 @@ from openapi_spec_validator import validate
 from app.web import make_api_app, make_frame_app
 from handlers.docs import DocsHandler
 from handlers.errors import KINDS
+from handlers.llms import LlmsTxtHandler
 from handlers.openapi.document import OpenApiHandler, build_openapi
 from handlers.openapi.errors import HEADERS
 from handlers.params.groups import MARKDOWN_GROUPS
@@ -131,8 +132,9 @@ SAMPLES = {
     "job_id": "0123456789abcdef0123456789abcdef",
 }
 """A value for each path parameter the document names, as a client would send it."""
-DOCUMENTATION = (OpenApiHandler, DocsHandler, PlaygroundHandler, RobotsHandler)
-"""Handlers that serve the documentation itself (the document, its page, the playground)."""
+DOCUMENTATION = (OpenApiHandler, DocsHandler, LlmsTxtHandler, PlaygroundHandler, RobotsHandler)
+"""Handlers that serve the documentation itself (the document, its page, /llms.txt, the
+playground)."""
 METHODS = ("get", "post", "put", "patch", "delete")
 
 

@@ -421,6 +421,13 @@ async def test_reference_fits_a_desktop_and_a_phone(api: Origin) -> None:
                 "document.querySelector('#schema-markdownenvelope details').open"
             )
 
+            # Every link of /llms.txt lands on its operation.
+            llms = await (await page.request.get(api.url("/llms.txt"))).text()
+            anchors = re.findall(r"/docs#([\w-]+)\)", llms)
+            assert len(anchors) == len(operation_ids)
+            for anchor in anchors:
+                assert await page.locator(f"section.operation#{anchor}").count() == 1, anchor
+
             await page.set_viewport_size({"width": 375, "height": 800})
             widths = await page.evaluate("[document.documentElement.scrollWidth, innerWidth]")
             assert widths[0] <= widths[1], widths
