@@ -421,13 +421,12 @@
       // A placeholder without braces, which curl would read as a URL glob.
       return name.toUpperCase().replace(/[^A-Z0-9_]/g, "_");
     });
-    const keyParams = new Set(
-      requirements.filter(({ scheme }) => scheme.type === "apiKey" && scheme.in === "query").map(({ scheme }) => scheme.name)
-    );
-    if (requirements.length) keyParams.add("app_id");
+    const inQuery = requirements.filter(({ scheme }) => scheme.type === "apiKey" && scheme.in === "query");
+    const keyParams = new Set(inQuery.map(({ scheme }) => scheme.name));
     const header = keyHeader(requirements);
     const query = [];
-    if (!header && requirements.length) query.push("app_id=YOUR_KEY");
+    // Only an operation that takes its key in the query alone gets it there.
+    if (!header && inQuery.length) query.push(encodeURIComponent(inQuery[0].scheme.name) + "=YOUR_KEY");
     for (const param of params) {
       if (param.in !== "query" || keyParams.has(param.name)) continue;
       // Required parameters, and the target URL when the path does not carry it.
@@ -493,9 +492,7 @@
     const curl = curlCommand(baseUrl, method, path, params, requirements, body);
     const base = variantBase(operation);
     const details = base
-      ? [
-          variantDetails(doc, params, base, anchor),
-        ]
+      ? variantDetails(doc, params, base, anchor)
       : [
           el("h4", { text: "Parameters" }),
           parameterTable(doc, params, anchor),
