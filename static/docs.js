@@ -348,20 +348,26 @@
     const response = deref(doc, responses[code]) || {};
     const media = Object.entries(response.content || {});
     const shown = media.filter(([, body]) => body && body.example !== undefined);
-    const status = el("span", { className: "status-code ok", text: code });
+    const status = () => el("span", { className: "status-code ok", text: code });
     if (!shown.length) {
       const binary = media.map(([type]) => type);
       const text = binary.length ? " the file itself, as " + binary.join(", ") + "." : " no body.";
-      return el("p", { className: "success-example", "data-status": code }, status, text);
+      return el("p", { className: "success-example", "data-status": code }, status(), text);
     }
-    return shown.map(([type, body]) =>
-      el(
+    // A text body (Markdown, HTML) wraps its lines; JSON keeps its indentation and scrolls.
+    return shown.map(([type, body]) => {
+      const text = typeof body.example === "string";
+      return el(
         "div",
         { className: "success-example", "data-status": code, "data-media": type },
-        el("p", { className: "example-title" }, status, " ", el("code", { text: type })),
-        el("pre", { className: "example-body" }, el("code", { text: typeof body.example === "string" ? body.example : JSON.stringify(body.example, null, 2) }))
-      )
-    );
+        el("p", { className: "example-title" }, status(), " ", el("code", { text: type })),
+        el(
+          "pre",
+          { className: "example-body" + (text ? " text" : "") },
+          el("code", { text: text ? body.example : JSON.stringify(body.example, null, 2) })
+        )
+      );
+    });
   }
 
   function securityRequirements(doc, operation) {

@@ -403,6 +403,14 @@ async def test_reference_fits_a_desktop_and_a_phone(api: Origin) -> None:
             markdown = page.locator('[data-operation-id="markdown"] .success-example')
             media = [await markdown.nth(i).get_attribute("data-media") for i in range(2)]
             assert media == ["text/markdown", "application/json"]
+            titles = [
+                await cell_text(
+                    page,
+                    f'[data-operation-id="markdown"] .success-example >> nth={i} >> .example-title',
+                )
+                for i in range(2)
+            ]
+            assert titles == ["200 text/markdown", "200 application/json"]
             envelope = json.loads(await markdown.nth(1).locator("pre").text_content() or "")
             example = document["paths"]["/api/3.0/markdown/{encoded_url}"]["get"]["responses"]
             assert envelope == example["200"]["content"]["application/json"]["example"]
