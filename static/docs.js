@@ -732,6 +732,8 @@
       el("code", { text: baseUrl || "(this server)" }),
       ". Machine-readable: ",
       el("a", { href: "openapi.json", text: "openapi.json" }),
+      "; for language-model agents: ",
+      el("a", { href: "llms.txt", text: "llms.txt" }),
       ".",
     ]);
   }

@@ -429,7 +429,9 @@ async def test_reference_fits_a_desktop_and_a_phone(api: Origin) -> None:
                 "document.querySelector('#schema-markdownenvelope details').open"
             )
 
-            # Every link of /llms.txt lands on its operation.
+            # The page links to /llms.txt, and every link of /llms.txt lands on its operation.
+            intro = page.locator('#intro a[href="llms.txt"]')
+            assert await intro.evaluate("a => a.href") == api.url("/llms.txt")
             llms = await (await page.request.get(api.url("/llms.txt"))).text()
             anchors = re.findall(r"/docs#([\w-]+)\)", llms)
             assert len(anchors) == len(operation_ids)
