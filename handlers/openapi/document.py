@@ -17,7 +17,7 @@ from handlers.openapi.errors import (
 )
 from handlers.openapi.examples import attach_examples
 from handlers.openapi.frames import FRAME, FRAME_LIST, frame_paths
-from handlers.openapi.health import HEALTH_PATHS, HEALTH_SCHEMAS
+from handlers.openapi.health import HEALTH_SCHEMAS, health_paths
 from handlers.openapi.jobs import SCHEMAS as JOB_SCHEMAS
 from handlers.openapi.jobs import job_paths
 from handlers.openapi.map import MAP_SCHEMAS, map_paths
@@ -270,7 +270,7 @@ def _oembed_paths() -> dict[str, Any]:
         # The query form keeps its historical name.
         forms[f"/api/{version}/oembed"]["get"]["operationId"] = f"{name}_query"
         if version == "1.1":
-            # Version 1.1 answers as 3.0 does (SPEC section 4); only its price differs.
+            # Version 1.1 answers as 3.0 does (SPEC 4.2); only its price differs.
             for form in ("path", "query"):
                 get = forms[_ONE_ONE_PATHS[form]]["get"]
                 get["x-variant-of"] = f"oembed_3_0_{form}"
@@ -328,7 +328,7 @@ def build_openapi(base_url: str, frame_host: str = "") -> dict[str, Any]:
         **_oembed_paths(),
         **_screenshot_paths(),
         **map_paths(COMMON_HEADERS, _SECURITY, error_responses("markdown")),
-        **HEALTH_PATHS,
+        **health_paths(),
         **frame_paths(frame_host or base_url, error_responses("oembed")),
     }
     attach_examples(paths, base_url, frame_host or base_url)

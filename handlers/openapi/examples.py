@@ -267,17 +267,24 @@ SAME_EXAMPLES = {
 
 
 def attach_examples(paths: dict[str, Any], base_url: str, frame_host: str) -> None:
-    """Set the ``example`` of every success media type that has one in :func:`success_examples`
-    (the first 2xx answer of each operation)."""
+    """Give every operation of ``paths`` its examples from :func:`success_examples`: on the
+    media types of its first 2xx answer. The answer and its content are copied, never changed
+    in place: operations share them (a frame's read and refresh answer the same ``Frame``) and
+    each has its own example."""
     examples = success_examples(base_url, frame_host)
     for item in paths.values():
         for operation in item.values():
             name = operation.get("operationId", "")
             bodies = examples.get(SAME_EXAMPLES.get(name, name), {})
-            success = next(
-                (answer for status, answer in operation["responses"].items() if status < "300"),
-                None,
-            )
-            for media, content in ((success or {}).get("content") or {}).items():
-                if media in bodies:
-                    content["example"] = bodies[media]
+            status = min((code for code in operation["responses"] if code < "300"), default=None)
+            if status is None or not bodies:
+                continue
+            success = operation["responses"][status]
+            content = {
+                media: {**body, "example": bodies[media]} if media in bodies else body
+                for media, body in success.get("content", {}).items()
+            }
+            operation["responses"] = {
+                **operation["responses"],
+                status: {**success, "content": content},
+            }

@@ -34,40 +34,42 @@ HEALTH_SCHEMAS = {"Readiness": READINESS}
 
 _READINESS = {"application/json": {"schema": {"$ref": "#/components/schemas/Readiness"}}}
 
-HEALTH_PATHS: dict[str, Any] = {
-    "/healthz": {
-        "get": {
-            "operationId": "health",
-            "summary": "Liveness",
-            "responses": {
-                "200": {
-                    "description": "The process answers.",
-                    "content": {
-                        "application/json": {
-                            "schema": {
-                                "type": "object",
-                                "required": ["status"],
-                                "properties": {"status": {"const": "ok"}},
+
+def health_paths() -> dict[str, Any]:
+    """The two paths, as the document lists them."""
+    return {
+        "/healthz": {
+            "get": {
+                "operationId": "health",
+                "summary": "Liveness",
+                "responses": {
+                    "200": {
+                        "description": "The process answers.",
+                        "content": {
+                            "application/json": {
+                                "schema": {
+                                    "type": "object",
+                                    "required": ["status"],
+                                    "properties": {"status": {"const": "ok"}},
+                                }
                             }
-                        }
-                    },
-                }
-            },
-        }
-    },
-    "/readyz": {
-        "get": {
-            "operationId": "ready",
-            "summary": "Readiness (database, browser, disk, memory, farm load, not draining)",
-            "responses": {
-                "200": {"description": "Ready.", "content": _READINESS},
-                "503": {
-                    "description": "Not ready: failed lists the checks that failed (database, "
-                    "farm, draining, disk, memory, farm_capacity) and reasons says why, each.",
-                    "content": _READINESS,
+                        },
+                    }
                 },
-            },
-        }
-    },
-}
-"""The two paths, as the document lists them."""
+            }
+        },
+        "/readyz": {
+            "get": {
+                "operationId": "ready",
+                "summary": "Readiness (database, browser, disk, memory, farm load, not draining)",
+                "responses": {
+                    "200": {"description": "Ready.", "content": _READINESS},
+                    "503": {
+                        "description": "Not ready: failed lists the checks that failed (database, "
+                        "farm, draining, disk, memory, farm_capacity) and reasons says why, each.",
+                        "content": _READINESS,
+                    },
+                },
+            }
+        },
+    }

@@ -284,3 +284,23 @@ def test_query_forms_are_variants_of_the_path_forms() -> None:
         else:
             assert own == theirs, name
         assert by_id[name]["responses"] == by_id[base]["responses"], name
+
+
+def test_each_operation_keeps_its_own_example() -> None:
+    """Operations that share an answer's schema each keep their example (a frame read and a
+    frame refreshed), an error answer gets none, and building the document changes nothing that
+    a second build would see."""
+    document = build_openapi("http://x", "http://frames")
+    frame = document["paths"]["/api/v1/frames/{embed_id}"]["get"]["responses"]["200"]
+    refreshed = document["paths"]["/api/v1/frames/{embed_id}/refresh"]["post"]["responses"]["200"]
+    read = frame["content"]["application/json"]["example"]
+    assert read["refreshed_at"] is None
+    assert refreshed["content"]["application/json"]["example"]["refreshed_at"]
+    not_ready = document["paths"]["/readyz"]["get"]["responses"]["503"]
+    assert "example" not in not_ready["content"]["application/json"]
+    assert build_openapi("http://x", "http://frames") == document
+    other = build_openapi("http://y", "http://other-frames")
+    listed = other["paths"]["/api/v1/frames"]["get"]["responses"]["200"]["content"]
+    assert listed["application/json"]["example"]["frames"][0]["frame_url"].startswith(
+        "http://other-frames/oembed/"
+    )
