@@ -17,6 +17,7 @@ from handlers import (
     frames,
     health,
     jobs,
+    llms,
     markdown,
     metrics,
     oembed,
@@ -107,7 +108,8 @@ def _routes(services: Services, *modules: Any) -> list[Any]:
 
 
 def make_api_app(services: Services) -> tornado.web.Application:
-    """The API listener: endpoints, health, OpenAPI, its reference page and the playground."""
+    """The API listener: endpoints, health, OpenAPI, its reference page, ``/llms.txt`` and the
+    playground."""
     routes = [
         *_routes(
             services,
@@ -119,6 +121,7 @@ def make_api_app(services: Services) -> tornado.web.Application:
             health,
             openapi,
             docs,
+            llms,
             playground,
         ),
         (r"/robots\.txt", static.RobotsHandler, {"services": use_cases(services)}),

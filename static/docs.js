@@ -19,6 +19,8 @@
   // Filter index: one entry per rendered operation, and each group's contents entry.
   const operations = [];
   const groupTocItems = new Map();
+  // Every operation by its operationId: {method, path, pathItem, operation}.
+  const byOperationId = new Map();
 
   // --- DOM helpers -------------------------------------------------------------------------
 
@@ -185,6 +187,8 @@
 
   // --- Rendering ---------------------------------------------------------------------------
 
+  // One row per parameter: its name with where it goes, its type and whether it is required
+  // beside it, so the description keeps most of the width.
   function parameterTable(doc, params, anchor) {
     if (!params.length) return el("p", { className: "muted", text: "No parameters." });
     const rows = params.map((param) => {
@@ -195,7 +199,16 @@
         { className: "name" },
         el("code", { text: param.name }),
         alias ? el("span", { className: "badge alias", text: "alias" }) : null,
-        param.deprecated ? el("span", { className: "badge deprecated", text: "deprecated" }) : null
+        param.deprecated ? el("span", { className: "badge deprecated", text: "deprecated" }) : null,
+        " ",
+        el(
+          "div",
+          { className: "meta" },
+          el("span", { className: "in", text: param.in }),
+          " · ",
+          el("span", { className: "type" }, typeNode(schema)),
+          param.required ? [" · ", el("span", { className: "required", text: "required" })] : null
+        )
       );
       const description = el("td", { className: "description" }, richText(param.description));
       if (param.example !== undefined) {
@@ -210,19 +223,12 @@
           className: alias ? "alias-row" : null,
         },
         nameCell,
-        el("td", { text: param.in }),
-        el("td", {}, typeNode(schema)),
         el("td", { className: "default" }, defaultNode(schema)),
         el("td", { className: "constraints" }, constraintNodes(param, schema)),
-        el("td", { className: param.required ? "required" : "optional", text: param.required ? "yes" : "no" }),
         description
       );
     });
-    return table(
-      ["Name", "In", "Type", "Default", "Range / values", "Required", "Description"],
-      rows,
-      "params"
-    );
+    return table(["Name", "Default", "Range / values", "Description"], rows, "params");
   }
 
   function statusOrder(code) {
@@ -231,22 +237,37 @@
     return Number.isNaN(number) ? 999 : number;
   }
 
+  // The name of a shared component ("#/components/<kind>/<name>") a value refers to, else null.
+  function sharedName(raw, kind) {
+    const prefix = "#/components/" + kind + "/";
+    return raw && typeof raw.$ref === "string" && raw.$ref.startsWith(prefix) ? raw.$ref.slice(prefix.length) : null;
+  }
+
+  function headerItem(doc, name, header) {
+    return el(
+      "li",
+      {},
+      el("code", { text: name }),
+      " ",
+      el("span", { className: "muted" }, "(", typeNode(deref(doc, header.schema) || {}), ")"),
+      header.description ? [" — ", richText(header.description)] : null
+    );
+  }
+
+  // The operation's own answers, one row each; the headers every answer shares and the shared
+  // error answers are described once (#headers, #errors) and only named here.
   function responsesBlock(doc, responses) {
     const codes = Object.keys(responses || {}).sort((a, b) => statusOrder(a) - statusOrder(b));
-    if (!codes.length) return el("p", { className: "muted", text: "No responses described." });
-    const rows = codes.map((code) => {
+    const own = codes.filter((code) => !sharedName(responses[code], "responses"));
+    if (!own.length) return el("p", { className: "muted", text: "No responses described." });
+    const rows = own.map((code) => {
       const response = deref(doc, responses[code]) || {};
-      const headers = Object.entries(response.headers || {}).map(([name, raw]) => {
-        const header = deref(doc, raw) || {};
-        return el(
-          "li",
-          {},
-          el("code", { text: name }),
-          " ",
-          el("span", { className: "muted" }, "(", typeNode(deref(doc, header.schema) || {}), ")"),
-          header.description ? [" — ", richText(header.description)] : null
-        );
-      });
+      const entries = Object.entries(response.headers || {});
+      const common = entries.some(([, raw]) => sharedName(raw, "headers"));
+      const headers = entries
+        .filter(([, raw]) => !sharedName(raw, "headers"))
+        .map(([name, raw]) => headerItem(doc, name, deref(doc, raw) || {}));
+      if (common) headers.unshift(el("li", { className: "common-headers" }, el("a", { href: "#headers", text: "The common headers" })));
       const content = Object.entries(response.content || {}).map(([media, body]) =>
         el("li", {}, el("code", { text: media }), " → ", typeNode((body && body.schema) || {}))
       );
@@ -284,10 +305,12 @@
   // The preferred example body: a missing key, which every keyed operation can answer.
   const EXAMPLE_ERROR = "unauthorized";
 
+  // The operation's error statuses in one line, its codes and an example body folded beneath.
   function errorsBlock(examples) {
     if (!examples.length) return null;
     // The Markdown shape has no stage: its table has no such column.
     const staged = examples.some((example) => example.stage);
+    const statuses = [...new Set(examples.map((example) => example.status))];
     const rows = examples.map((example) =>
       el(
         "tr",
@@ -300,17 +323,51 @@
     );
     const sample = examples.find((example) => example.name === EXAMPLE_ERROR) || examples[0];
     return el(
-      "div",
-      { className: "error-block" },
+      "details",
+      { className: "error-codes", "data-shape": staged ? "oembed" : "markdown" },
       el(
-        "details",
-        { className: "error-codes" },
-        el("summary", { text: "Every error code (" + examples.length + "), with its meaning" }),
-        table(staged ? ["Status", "Code", "Stage", "Meaning"] : ["Status", "Code", "Meaning"], rows, "error-table")
+        "summary",
+        {},
+        statuses.map((status, i) => [i ? " " : "", el("span", { className: "status-code error", text: status })]),
+        " — " + examples.length + " error codes in the " + (staged ? "oEmbed" : "Markdown") + " shape"
       ),
+      el("p", {}, "Each is described once under ", el("a", { href: "#errors", text: "Errors" }), "."),
+      table(staged ? ["Status", "Code", "Stage", "Meaning"] : ["Status", "Code", "Meaning"], rows, "error-table"),
       el("p", { className: "example-title" }, "Example error body (", el("code", { text: sample.name }), "):"),
       el("pre", { className: "example-body" }, el("code", { text: JSON.stringify(sample.value, null, 2) }))
     );
+  }
+
+  // The first successful answer's example body for each of its media types; a line instead
+  // when the answer has no body or only a binary one.
+  function successBlock(doc, responses) {
+    const code = Object.keys(responses || {})
+      .filter((status) => statusOrder(status) < 300)
+      .sort((a, b) => statusOrder(a) - statusOrder(b))[0];
+    if (code === undefined) return null;
+    const response = deref(doc, responses[code]) || {};
+    const media = Object.entries(response.content || {});
+    const shown = media.filter(([, body]) => body && body.example !== undefined);
+    const status = () => el("span", { className: "status-code ok", text: code });
+    if (!shown.length) {
+      const binary = media.map(([type]) => type);
+      const text = binary.length ? " the file itself, as " + binary.join(", ") + "." : " no body.";
+      return el("p", { className: "success-example", "data-status": code }, status(), text);
+    }
+    // A text body (Markdown, HTML) wraps its lines; JSON keeps its indentation and scrolls.
+    return shown.map(([type, body]) => {
+      const text = typeof body.example === "string";
+      return el(
+        "div",
+        { className: "success-example", "data-status": code, "data-media": type },
+        el("p", { className: "example-title" }, status(), " ", el("code", { text: type })),
+        el(
+          "pre",
+          { className: "example-body" + (text ? " text" : "") },
+          el("code", { text: text ? body.example : JSON.stringify(body.example, null, 2) })
+        )
+      );
+    });
   }
 
   function securityRequirements(doc, operation) {
@@ -347,6 +404,21 @@
     }
   }
 
+  // The shell variable the examples read the key from, in a header so it stays out of URLs
+  // and logs.
+  const KEY_VARIABLE = "$PAGECAST_API_KEY";
+
+  // The header that carries the key: the first header scheme the operation accepts (api-key),
+  // else Authorization: Bearer; null when it takes the key in the query only (or none).
+  function keyHeader(requirements) {
+    const named = requirements.find(({ scheme }) => scheme.type === "apiKey" && scheme.in === "header");
+    if (named) return named.scheme.name + ": " + KEY_VARIABLE;
+    const bearer = requirements.find(({ scheme }) => scheme.type === "http" && String(scheme.scheme).toLowerCase() === "bearer");
+    return bearer ? "Authorization: Bearer " + KEY_VARIABLE : null;
+  }
+
+  // A curl command, one option a line: the key in a header, the required parameters (and the
+  // target URL when the path does not carry it) in the query, the JSON body with -d.
   function curlCommand(baseUrl, method, path, params, requirements, body) {
     const byPath = new Map(params.filter((p) => p.in === "path").map((p) => [p.name, p]));
     const target = path.replace(/\{([^}]+)\}/g, (whole, name) => {
@@ -355,14 +427,14 @@
       // A placeholder without braces, which curl would read as a URL glob.
       return name.toUpperCase().replace(/[^A-Z0-9_]/g, "_");
     });
+    const inQuery = requirements.filter(({ scheme }) => scheme.type === "apiKey" && scheme.in === "query");
+    const keyParams = new Set(inQuery.map(({ scheme }) => scheme.name));
+    const header = keyHeader(requirements);
     const query = [];
-    const keyScheme = requirements.find(({ scheme }) => scheme.type === "apiKey" && scheme.in === "query");
-    const hasAppIdParam = params.some((p) => p.in === "query" && p.name === "app_id");
-    const keyName = keyScheme ? keyScheme.scheme.name : hasAppIdParam ? "app_id" : null;
-    if (keyName) query.push(encodeURIComponent(keyName) + "=YOUR_KEY");
-    const headerOnly = !keyName && requirements.find(({ scheme }) => scheme.type === "apiKey" && scheme.in === "header");
+    // Only an operation that takes its key in the query alone gets it there.
+    if (!header && inQuery.length) query.push(encodeURIComponent(inQuery[0].scheme.name) + "=YOUR_KEY");
     for (const param of params) {
-      if (param.in !== "query" || param.name === keyName) continue;
+      if (param.in !== "query" || keyParams.has(param.name)) continue;
       // Required parameters, and the target URL when the path does not carry it.
       const wanted = param.required || (param.name === "url" && !byPath.size);
       if (!wanted) continue;
@@ -370,13 +442,52 @@
       query.push(encodeURIComponent(param.name) + "=" + encodeURIComponent(value));
     }
     const url = baseUrl + target + (query.length ? "?" + query.join("&") : "");
-    let header = headerOnly ? " -H '" + headerOnly.scheme.name + ": YOUR_KEY'" : "";
-    if (method !== "get") header = " -X " + method.toUpperCase() + header;
+    const parts = ["curl"];
+    if (method !== "get") parts.push("-X " + method.toUpperCase());
+    if (header) parts.push('-H "' + header + '"');
     if (body !== null) {
-      const data = JSON.stringify(body).replace(/'/g, "'\\''");
-      header += " -H 'Content-Type: application/json' -d '" + data + "'";
+      parts.push("-H 'Content-Type: application/json'");
+      parts.push("-d '" + JSON.stringify(body).replace(/'/g, "'\\''") + "'");
     }
-    return "curl" + header + " '" + url.replace(/'/g, "%27") + "'";
+    parts.push("'" + url.replace(/'/g, "%27") + "'");
+    return parts.length > 2 ? parts[0] + " " + parts.slice(1).join(" \\\n  ") : parts.join(" ");
+  }
+
+  // The operation another one is a form of (x-variant-of: the same parameters and answers but
+  // for the parameters that differ), as rendered; null when it names none or an unknown one.
+  function variantBase(operation) {
+    const name = operation["x-variant-of"];
+    return (name && byOperationId.get(name)) || null;
+  }
+
+  function paramKey(param) {
+    return param.in + ":" + param.name;
+  }
+
+  // A variant's parameters that its base does not have, or has with another requiredness.
+  function ownParameters(doc, params, base) {
+    const baseParams = new Map(parametersOf(doc, base.pathItem, base.operation).map((p) => [paramKey(p), p]));
+    return params.filter((param) => {
+      const other = baseParams.get(paramKey(param));
+      return !other || Boolean(other.required) !== Boolean(param.required);
+    });
+  }
+
+  function operationLink(entry) {
+    return el(
+      "a",
+      { href: "#" + operationAnchor(entry.method, entry.path, entry.operation) },
+      entry.method.toUpperCase() + " ",
+      el("code", { text: entry.path })
+    );
+  }
+
+  function variantDetails(doc, params, base, anchor) {
+    const own = ownParameters(doc, params, base);
+    const note = el("p", { className: "variant-of" }, "The parameters, answers and errors of ", operationLink(base));
+    if (!own.length) return append(note, ["."]);
+    append(note, [", but for the parameters below."]);
+    return [note, el("h4", { text: "Parameters" }), parameterTable(doc, own, anchor)];
   }
 
   function operationCard(doc, baseUrl, method, path, pathItem, operation, group) {
@@ -385,7 +496,16 @@
     const requirements = securityRequirements(doc, operation);
     const body = bodyExample(doc, operation, params);
     const curl = curlCommand(baseUrl, method, path, params, requirements, body);
-    const errors = errorsBlock(errorExamples(doc, operation));
+    const base = variantBase(operation);
+    const details = base
+      ? variantDetails(doc, params, base, anchor)
+      : [
+          el("h4", { text: "Parameters" }),
+          parameterTable(doc, params, anchor),
+          el("h4", { text: "Responses" }),
+          responsesBlock(doc, operation.responses),
+          errorsBlock(errorExamples(doc, operation)),
+        ];
     const card = el(
       "section",
       { className: "operation", id: anchor, "data-operation-id": operation.operationId || anchor },
@@ -401,13 +521,11 @@
       operation.description ? el("p", { className: "op-description" }, richText(operation.description)) : null,
       operation.deprecated ? el("p", { className: "badge deprecated", text: "deprecated" }) : null,
       securityLine(requirements),
-      el("h4", { text: "Parameters" }),
-      parameterTable(doc, params, anchor),
-      el("h4", { text: "Responses" }),
-      responsesBlock(doc, operation.responses),
-      errors ? [el("h4", { text: "Errors" }), errors] : null,
-      el("h4", { text: "Example" }),
-      el("pre", { className: "curl" }, el("code", { text: curl }))
+      details,
+      el("h4", { text: "Example request" }),
+      el("pre", { className: "curl" }, el("code", { text: curl })),
+      el("h4", { text: "Example answer" }),
+      successBlock(doc, operation.responses)
     );
     const words = [
       group,
@@ -461,17 +579,42 @@
       names.map((name) => {
         const schema = deref(doc, schemas[name]) || {};
         const rows = schemaRows(doc, schema, "", 0, []);
+        // Folded: the operations link here (a link opens it), and the browser's find opens
+        // the one that holds what it found.
         return el(
           "section",
           { className: "schema", id: schemaAnchor(name), "data-schema": name },
-          el("h3", {}, el("code", { text: name }), " ", el("span", { className: "muted", text: typeText(schema) })),
-          schema.description ? el("p", {}, richText(schema.description)) : null,
-          rows.length
-            ? table(["Property", "Type", "Required", "Notes"], rows, "properties")
-            : el("p", { className: "muted", text: "No declared properties." })
+          el(
+            "details",
+            {},
+            el(
+              "summary",
+              {},
+              el("h3", {}, el("code", { text: name }), " ", el("span", { className: "muted", text: typeText(schema) + (rows.length ? ", " + rows.length + " properties" : "") }))
+            ),
+            schema.description ? el("p", {}, richText(schema.description)) : null,
+            rows.length
+              ? table(["Property", "Type", "Required", "Notes"], rows, "properties")
+              : el("p", { className: "muted", text: "No declared properties." })
+          )
         );
       })
     );
+  }
+
+  // One example body of each error shape (a missing key), from the shared examples.
+  function shapeExamples(doc) {
+    const examples = (doc.components && doc.components.examples) || {};
+    return ["oembed", "markdown"].map((shape) => {
+      const example = deref(doc, examples[shape + "_" + EXAMPLE_ERROR]);
+      if (!example || example.value === undefined) return null;
+      return el(
+        "div",
+        { className: "shape-example", "data-shape": shape },
+        el("p", { className: "example-title" }, (shape === "oembed" ? "oEmbed" : "Markdown") + " shape (", el("code", { text: EXAMPLE_ERROR }), "):"),
+        el("pre", { className: "example-body" }, el("code", { text: JSON.stringify(example.value, null, 2) }))
+      );
+    });
   }
 
   // Every error kind once, with its code in each error shape (the oEmbed shape's string codes,
@@ -515,9 +658,35 @@
         el("code", { text: '{"error": {"code", "message"}, "request_id"}' }),
         " with an integer code; oEmbed, screenshots and frames answer ",
         el("code", { text: '{"success": false, "error": {"code", "message", "stage", "details"}}' }),
-        ". Each operation below shows an example body."
+        ". Each operation lists its statuses and, folded, its codes with an example body."
       ),
-      table(["Status", "oEmbed, screenshot, frames", "Markdown", "Stage", "Meaning"], rows, "error-table")
+      table(["Status", "oEmbed, screenshot, frames", "Markdown", "Stage", "Meaning"], rows, "error-table"),
+      shapeExamples(doc)
+    );
+  }
+
+  // The headers the answers share (components.headers), once: each answer that carries them
+  // links here.
+  function headersSection(doc) {
+    const headers = (doc.components && doc.components.headers) || {};
+    const names = Object.keys(headers);
+    if (!names.length) return null;
+    const rows = names.map((name) => {
+      const header = deref(doc, headers[name]) || {};
+      return el(
+        "tr",
+        { "data-header": name },
+        el("td", { className: "name" }, el("code", { text: name })),
+        el("td", {}, typeNode(deref(doc, header.schema) || {})),
+        el("td", { className: "description" }, header.description ? richText(header.description) : "—")
+      );
+    });
+    return el(
+      "section",
+      { className: "group", id: "headers" },
+      el("h2", {}, "Common response headers", el("a", { className: "anchor", href: "#headers", "aria-label": "Link to common response headers", text: "#" })),
+      el("p", {}, "Described here once: the answers that carry them say so under Headers (", el("em", { text: "The common headers" }), ") beside the headers of their own; every error answer carries them."),
+      table(["Header", "Type", "Meaning"], rows, "headers")
     );
   }
 
@@ -563,6 +732,8 @@
       el("code", { text: baseUrl || "(this server)" }),
       ". Machine-readable: ",
       el("a", { href: "openapi.json", text: "openapi.json" }),
+      "; for language-model agents: ",
+      el("a", { href: "llms.txt", text: "llms.txt" }),
       ".",
     ]);
   }
@@ -581,7 +752,9 @@
         if (!operation) continue;
         const group = groupOf(path, operation);
         if (!groups.has(group)) groups.set(group, []);
-        groups.get(group).push({ method, path, pathItem, operation });
+        const entry = { method, path, pathItem, operation };
+        groups.get(group).push(entry);
+        if (operation.operationId) byOperationId.set(operation.operationId, entry);
       }
     }
     // The catch-all group goes last, after any tag-named groups.
@@ -626,6 +799,11 @@
       groupTocItems.set(section, tocItem);
       tocList.append(tocItem);
       content.append(section);
+    }
+    const headers = headersSection(doc);
+    if (headers) {
+      content.append(headers);
+      tocList.append(el("li", {}, el("a", { href: "#headers", text: "Common response headers" })));
     }
     const errors = errorsSection(doc);
     if (errors) {
@@ -690,7 +868,11 @@
       return;
     }
     const target = id ? document.getElementById(id) : null;
-    if (target) target.scrollIntoView();
+    if (!target) return;
+    // A folded section opens when linked to, as does any fold around the target.
+    for (const fold of target.querySelectorAll(":scope > details")) fold.open = true;
+    for (let fold = target.closest("details"); fold; fold = fold.parentElement.closest("details")) fold.open = true;
+    target.scrollIntoView();
   }
 
   async function main() {
@@ -699,6 +881,7 @@
     render(doc);
     setUpFilter();
     jumpToHash();
+    window.addEventListener("hashchange", jumpToHash);
     document.body.dataset.ready = "true";
   }
 

@@ -1,7 +1,10 @@
 """``/openapi.json``: the API described from the parameter tables and the error table.
 
 - :mod:`~handlers.openapi.document`: the document and the handler that serves it;
-- :mod:`~handlers.openapi.errors`: the error responses of each shape;
-- :mod:`~handlers.openapi.frames`, :mod:`~handlers.openapi.jobs`, :mod:`~handlers.openapi.map`:
-  the frame management API's, the jobs' and the map's operations and schemas.
+- :mod:`~handlers.openapi.errors`: the error responses of each shape and the common headers,
+  each described once under ``components``;
+- :mod:`~handlers.openapi.examples`: an example body of every operation's successful answer;
+- :mod:`~handlers.openapi.frames`, :mod:`~handlers.openapi.jobs`, :mod:`~handlers.openapi.map`,
+  :mod:`~handlers.openapi.health`: the frame management API's, the jobs', the map's and the health
+  checks' operations and schemas.
 """

@@ -7,13 +7,17 @@ from typing import Any
 
 from handlers.base import BaseHandler
 from handlers.openapi.errors import (
+    COMMON_HEADERS,
     HEADERS,
     MARKDOWN_ERROR,
     OEMBED_ERROR,
     error_examples,
     error_responses,
+    response_components,
 )
+from handlers.openapi.examples import attach_examples
 from handlers.openapi.frames import FRAME, FRAME_LIST, frame_paths
+from handlers.openapi.health import HEALTH_SCHEMAS, health_paths
 from handlers.openapi.jobs import SCHEMAS as JOB_SCHEMAS
 from handlers.openapi.jobs import job_paths
 from handlers.openapi.map import MAP_SCHEMAS, map_paths
@@ -117,8 +121,9 @@ def _two_forms(
     groups: Groups = (),
 ) -> dict[str, Any]:
     """``operation`` at ``path``/{encoded_url} (the target in the path) and at ``path`` (the
-    target as url=): ``operation_id`` and ``operation_id``_query; the parameters in ``groups``
-    (when given) carry their group."""
+    target as url=): ``operation_id`` and ``operation_id``_query, the second marked as a variant
+    of the first (``x-variant-of``: the same operation, but for the parameters that differ); the
+    parameters in ``groups`` (when given) carry their group."""
     parameters = grouped(table.openapi(), groups) if groups else table.openapi()
     in_path = [_TARGET, *(item for item in parameters if item["name"] != "url")]
     in_query = [
@@ -133,6 +138,7 @@ def _two_forms(
                 "operationId": f"{operation_id}_query",
                 **operation,
                 "summary": operation["summary"] + " (the target as url=)",
+                "x-variant-of": operation_id,
                 "parameters": in_query,
             }
         },
@@ -151,7 +157,7 @@ def _screenshot_paths() -> dict[str, Any]:
             "200": {
                 "description": "The result with its link (response_type=json), or the image "
                 "itself (response_type=image).",
-                "headers": HEADERS,
+                "headers": COMMON_HEADERS,
                 "content": {
                     "application/json": {
                         "schema": {"$ref": "#/components/schemas/ScreenshotResult"}
@@ -239,6 +245,9 @@ _EMBED = {
 }
 
 
+_ONE_ONE_PATHS = {"path": "/api/1.1/oembed/{encoded_url}", "query": "/api/1.1/oembed"}
+
+
 def _oembed_paths() -> dict[str, Any]:
     paths: dict[str, Any] = {}
     for version in ("1.1", "3.0"):
@@ -248,7 +257,7 @@ def _oembed_paths() -> dict[str, Any]:
             "responses": {
                 "200": {
                     "description": "The embed: native, discovery or a hosted frame.",
-                    "headers": HEADERS,
+                    "headers": COMMON_HEADERS,
                     "content": {
                         "application/json": {"schema": {"$ref": "#/components/schemas/Embed"}}
                     },
@@ -260,6 +269,16 @@ def _oembed_paths() -> dict[str, Any]:
         forms = _two_forms(f"/api/{version}/oembed", f"{name}_path", operation, OEMBED_PARAMS)
         # The query form keeps its historical name.
         forms[f"/api/{version}/oembed"]["get"]["operationId"] = f"{name}_query"
+        if version == "1.1":
+            # Version 1.1 answers as 3.0 does (SPEC 4.2); only its price differs.
+            for form in ("path", "query"):
+                get = forms[_ONE_ONE_PATHS[form]]["get"]
+                get["x-variant-of"] = f"oembed_3_0_{form}"
+                get["description"] = (
+                    f"Version 1.1 of `oembed_3_0_{form}`: the same parameters and answers; "
+                    "each request costs `credits.oembed_v1` credits (10 by default), whatever "
+                    "it used."
+                )
         paths.update(forms)
     return paths
 
@@ -274,7 +293,7 @@ def build_openapi(base_url: str, frame_host: str = "") -> dict[str, Any]:
             "200": {
                 "description": "The Markdown (format=markdown) or the JSON envelope (format=json).",
                 "headers": {
-                    **HEADERS,
+                    **COMMON_HEADERS,
                     "X-Markdown-Character-Count": {
                         "description": "Length of the Markdown (format=markdown).",
                         "schema": {"type": "integer"},
@@ -301,24 +320,18 @@ def build_openapi(base_url: str, frame_host: str = "") -> dict[str, Any]:
             **error_responses("markdown"),
         },
     }
-    health = {
-        "get": {
-            "summary": "Liveness",
-            "responses": {"200": {"description": "The process answers."}},
-        }
+    paths = {
+        **_two_forms(
+            "/api/3.0/markdown", "markdown", markdown_op, MARKDOWN_PARAMS, MARKDOWN_GROUPS
+        ),
+        **job_paths(_SECURITY, error_responses("markdown")),
+        **_oembed_paths(),
+        **_screenshot_paths(),
+        **map_paths(COMMON_HEADERS, _SECURITY, error_responses("markdown")),
+        **health_paths(),
+        **frame_paths(frame_host or base_url, error_responses("oembed")),
     }
-    ready = {
-        "get": {
-            "summary": "Readiness (database, browser, disk, memory, farm load, not draining)",
-            "responses": {
-                "200": {"description": "Ready."},
-                "503": {
-                    "description": "Not ready: failed lists the checks that failed (database, "
-                    "farm, draining, disk, memory, farm_capacity) and reasons says why, each."
-                },
-            },
-        }
-    }
+    attach_examples(paths, base_url, frame_host or base_url)
     return {
         "openapi": "3.1.0",
         "info": {
@@ -327,18 +340,7 @@ def build_openapi(base_url: str, frame_host: str = "") -> dict[str, Any]:
             "description": "Screenshots, oEmbed embeds and Markdown of web pages.",
         },
         "servers": [{"url": base_url}],
-        "paths": {
-            **_two_forms(
-                "/api/3.0/markdown", "markdown", markdown_op, MARKDOWN_PARAMS, MARKDOWN_GROUPS
-            ),
-            **job_paths(_SECURITY, error_responses("markdown")),
-            **_oembed_paths(),
-            **_screenshot_paths(),
-            **map_paths(HEADERS, _SECURITY, error_responses("markdown")),
-            "/healthz": health,
-            "/readyz": ready,
-            **frame_paths(frame_host or base_url, error_responses("oembed")),
-        },
+        "paths": paths,
         "components": {
             "securitySchemes": {
                 "app_id": {"type": "apiKey", "in": "query", "name": "app_id"},
@@ -346,6 +348,8 @@ def build_openapi(base_url: str, frame_host: str = "") -> dict[str, Any]:
                 "x_api_key": {"type": "apiKey", "in": "header", "name": "X-API-Key"},
                 "bearer": {"type": "http", "scheme": "bearer"},
             },
+            "headers": HEADERS,
+            "responses": response_components(),
             "examples": error_examples(),
             "schemas": {
                 "MarkdownError": MARKDOWN_ERROR,
@@ -357,6 +361,7 @@ def build_openapi(base_url: str, frame_host: str = "") -> dict[str, Any]:
                 "FrameList": FRAME_LIST,
                 **JOB_SCHEMAS,
                 **MAP_SCHEMAS,
+                **HEALTH_SCHEMAS,
             },
         },
     }

@@ -1,5 +1,9 @@
 """The parts of ``/openapi.json`` every operation shares: the two error bodies (Markdown's and
-oEmbed's) with one example per error kind, and the headers every answer carries."""
+oEmbed's) with one example per error kind, and the headers every answer carries.
+
+Each is described once under ``components`` (``headers``, ``responses``, ``examples``) and named
+by reference from the operations, so the document, and the reference page drawn from it, say
+them once."""
 
 from __future__ import annotations
 
@@ -72,7 +76,34 @@ HEADERS = {
 }
 
 
+COMMON_HEADERS = {name: {"$ref": f"#/components/headers/{name}"} for name in HEADERS}
+"""The common headers as an operation's response names them: by reference to ``HEADERS``."""
+
+
 def error_responses(shape: Shape) -> dict[str, Any]:
+    """The error answers of an operation of ``shape``, by status: each a reference to the one
+    description of that status in that shape (:func:`response_components`)."""
+    return {
+        status: {"$ref": f"#/components/responses/{response_name(shape, status)}"}
+        for status in _error_responses(shape)
+    }
+
+
+def response_name(shape: Shape, status: str) -> str:
+    return f"{shape}_{status}"
+
+
+def response_components() -> dict[str, Any]:
+    """Every error answer of both shapes, by name, for ``components.responses``."""
+    shapes: tuple[Shape, ...] = ("markdown", "oembed")
+    return {
+        response_name(shape, status): response
+        for shape in shapes
+        for status, response in _error_responses(shape).items()
+    }
+
+
+def _error_responses(shape: Shape) -> dict[str, Any]:
     ref = (
         "#/components/schemas/MarkdownError"
         if shape == "markdown"
@@ -88,7 +119,7 @@ def error_responses(shape: Shape) -> dict[str, Any]:
                     if kind.status == status
                 )
             ),
-            "headers": HEADERS,
+            "headers": COMMON_HEADERS,
             "content": {
                 "application/json": {
                     "schema": {"$ref": ref},

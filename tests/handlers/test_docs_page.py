@@ -20,7 +20,8 @@ from app.web import make_api_app
 from browser.farm.flags import LAUNCH_ARGS
 from handlers.docs import CONTENT_SECURITY_POLICY, STATIC, DocsHandler
 from handlers.errors import KINDS, ApiError, render
-from handlers.openapi.errors import EXAMPLE_REQUEST_ID
+from handlers.openapi.document import build_openapi
+from handlers.openapi.errors import EXAMPLE_REQUEST_ID, HEADERS
 from handlers.static import page
 from tests.origin import Origin, serve
 from tests.static_pages import assert_no_inline_code, assert_safe_script, collect_problems
@@ -198,32 +199,52 @@ async def test_reference_renders_in_chromium(api: Origin, services: Services) ->
             assert await page.locator(f'{markdown} tr[data-param="max_chars"]').count() == 1
             chunk_size = f'{markdown} tr[data-param="chunk_size"]'
             assert await cell_text(page, f"{chunk_size} .range") == "200\u201320000"
-            assert "2000" in await cell_text(page, f"{chunk_size} td:nth-child(4)")
+            assert "2000" in await cell_text(page, f"{chunk_size} td.default")
             mode = await cell_text(page, f'{markdown} tr[data-param="ai_sanitize_mode"] .enum')
             assert all(value in mode for value in ("sanitize", "warn", "block")), mode
             fmt = await cell_text(page, f'{markdown} tr[data-param="format"] .enum')
             assert "markdown" in fmt and "json" in fmt
             responses = await cell_text(page, f"{markdown} table.responses")
-            assert "X-Markdown-Character-Count" in responses and "401" in responses
+            assert "X-Markdown-Character-Count" in responses and "The common headers" in responses
+            assert "X-BILLING-REQUESTS" not in responses, "described once, under #headers"
+            assert "401" in await cell_text(page, f"{markdown} .error-codes summary")
             schema_link = page.locator(f'{markdown} a.schema-link[href="#schema-markdownenvelope"]')
             assert await schema_link.count() == 1
             assert await page.locator("#schema-markdownenvelope").count() == 1
-            curl = await cell_text(page, f"{markdown} pre.curl")
+            curl = await page.locator(f"{markdown} pre.curl").inner_text()
             assert curl == (
-                f"curl '{server_url}/api/3.0/markdown/https%3A%2F%2Fexample.com%2F?app_id=YOUR_KEY'"
+                'curl -H "api-key: $PAGECAST_API_KEY" \\\n'
+                f"  '{server_url}/api/3.0/markdown/https%3A%2F%2Fexample.com%2F'"
             )
 
             image = await cell_text(page, '[data-operation-id="screenshotImage"] pre.curl')
             assert image == f"curl '{server_url}/screenshots/FILE'"  # no key, no braces
 
+            # The other forms of oEmbed 3.0 by path name it and list only what differs.
             oembed = page.locator('[data-group="oEmbed"] section.operation')
             assert await oembed.count() == 4
-            for index in range(4):
-                alias = oembed.nth(index).locator('tr[data-param="maxWidth"]')
-                text = " ".join((await alias.inner_text()).split())
-                assert "Alias of maxwidth" in text and "alias" in text, text
+            alias = '[data-operation-id="oembed_3_0_path"] tr[data-param="maxWidth"]'
+            text = await cell_text(page, alias)
+            assert "Alias of maxwidth" in text and "alias" in text, text
+            for variant, base in (
+                ("oembed_1_1_path", "oembed_3_0_path"),
+                ("oembed_1_1_query", "oembed_3_0_query"),
+                ("oembed_3_0_query", "oembed_3_0_path"),
+            ):
+                card = f'[data-operation-id="{variant}"]'
+                link = page.locator(f"{card} .variant-of a")
+                assert await link.get_attribute("href") == f"#op-{base}"
+                params = page.locator(f"{card} tr[data-param]")
+                names = [
+                    await params.nth(i).get_attribute("data-param")
+                    for i in range(await params.count())
+                ]
+                assert names == (
+                    ["url"] if variant.endswith("query") and "3_0" in variant else []
+                ), names
             query_form = await cell_text(page, '[data-operation-id="oembed_3_0_query"] pre.curl')
-            assert "app_id=YOUR_KEY&url=https%3A%2F%2Fwww.youtube.com%2F" in query_form
+            assert "/api/3.0/oembed?url=https%3A%2F%2Fwww.youtube.com%2F" in query_form
+            assert "app_id" not in query_form and "api-key: $PAGECAST_API_KEY" in query_form
 
             # A JSON body: its fields in the parameter table, the example with -d.
             site_map = '[data-group="Sites and jobs"] [data-operation-id="map"]'
@@ -231,11 +252,15 @@ async def test_reference_renders_in_chromium(api: Origin, services: Services) ->
             assert "body" in include and "array of string" in include, include
             assert "at most 50 items" in include and "each at most 512 characters" in include
             url_row = await cell_text(page, f'{site_map} tr[data-in="body"][data-param="url"]')
-            assert "yes" in url_row
+            assert "body · string · required" in url_row, url_row
             assert await page.locator(f'{site_map} tr[data-in="query"]').count() == 1  # app_id
-            curl = await cell_text(page, f"{site_map} pre.curl")
-            assert curl.startswith("curl -X POST -H 'Content-Type: application/json' -d '{")
-            assert curl.endswith(f"'{server_url}/api/3.0/map?app_id=YOUR_KEY'"), curl
+            curl = (await page.locator(f"{site_map} pre.curl").inner_text()).split(" \\\n  ")
+            assert curl[:3] == [
+                "curl -X POST",
+                '-H "api-key: $PAGECAST_API_KEY"',
+                "-H 'Content-Type: application/json'",
+            ]
+            assert curl[3].startswith("-d '{") and curl[4] == f"'{server_url}/api/3.0/map'", curl
 
             security = await cell_text(page, "#security")
             assert "app_id" in security and "api-key" in security
@@ -262,13 +287,14 @@ async def test_reference_renders_in_chromium(api: Origin, services: Services) ->
             )
             for operation, shape in (("markdown", "markdown"), ("screenshot", "oembed")):
                 card = f'[data-operation-id="{operation}"]'
-                rows = page.locator(f"{card} .error-block tr[data-error]")
+                rows = page.locator(f"{card} .error-codes tr[data-error]")
                 assert await rows.count() == len(KINDS)
-                body = json.loads(await page.locator(f"{card} pre.example-body").inner_text())
+                example = page.locator(f"{card} .error-codes pre.example-body")
+                body = json.loads(await example.text_content() or "")
                 assert body == render(shape, ApiError("unauthorized"), EXAMPLE_REQUEST_ID)
             await page.click(f"{markdown} .error-codes summary")
             quota = await cell_text(
-                page, f'{markdown} .error-block tr[data-error="quota_exceeded"]'
+                page, f'{markdown} .error-codes tr[data-error="quota_exceeded"]'
             )
             assert quota == "429 -1003 the monthly credit quota is used up"
 
@@ -279,6 +305,143 @@ async def test_reference_renders_in_chromium(api: Origin, services: Services) ->
 
             violations = await page.evaluate("window.__cspViolations")
             assert violations == []
+        finally:
+            await browser.close()
+    assert problems == []
+
+
+# Elements whose right edge passes the window's, leaving out those inside a box that scrolls
+# sideways (a table's wrapper, a code block): what a reader would have to scroll the page for.
+OVERFLOWING = """
+() => [...document.querySelectorAll("body *")].filter((node) => {
+  if (node.getBoundingClientRect().right <= innerWidth + 0.5) return false;
+  for (let box = node.parentElement; box && box !== document.body; box = box.parentElement) {
+    if (["auto", "scroll", "hidden"].includes(getComputedStyle(box).overflowX)) return false;
+  }
+  return true;
+}).map((node) => node.tagName + "." + node.className)
+"""
+DESKTOP_HEIGHT = 30_000
+
+
+@pytest.mark.chromium
+@pytest.mark.gen_test(timeout=60)
+async def test_reference_fits_a_desktop_and_a_phone(api: Origin) -> None:
+    """At 1366 px wide the whole reference is under 30,000 px tall: the common headers and the
+    errors are described once, each operation names them and shows an example request (its key
+    in a header) and an example answer. At 375 px nothing makes the page scroll sideways."""
+    document = build_openapi("http://x")
+    operation_ids = [
+        operation["operationId"]
+        for item in document["paths"].values()
+        for operation in item.values()
+    ]
+    problems: list[str] = []
+    async with async_playwright() as playwright:
+        browser = await playwright.chromium.launch(
+            executable_path=CHROMIUM, args=list(LAUNCH_ARGS), timeout=30_000
+        )
+        try:
+            page = await browser.new_page(viewport={"width": 1366, "height": 900})
+            problems.extend(collect_problems(page))
+            await page.goto(api.url("/docs"), timeout=15_000)
+            await page.wait_for_selector("body[data-ready=true]", timeout=15_000)
+            height = await page.evaluate("document.documentElement.scrollHeight")
+            assert height < DESKTOP_HEIGHT, f"{height} px tall"
+
+            # The shared sections, each once.
+            html = await page.content()
+            for section in ("headers", "errors", "security", "schemas"):
+                assert html.count(f'id="{section}"') == 1, section
+            headers = page.locator("#headers tr[data-header]")
+            names = [
+                await headers.nth(i).get_attribute("data-header")
+                for i in range(await headers.count())
+            ]
+            assert names == list(HEADERS)
+            cards = page.locator("section.operation")
+            assert await cards.count() == len(operation_ids)
+            common = page.locator("section.operation", has_text="X-Pagecast-Warnings")
+            assert await common.count() == 0, "the common headers are described under #headers"
+            # Each operation that carries them links there (their other forms link to them).
+            carrying = [
+                operation["operationId"]
+                for item in document["paths"].values()
+                for operation in item.values()
+                if "x-variant-of" not in operation
+                and any(
+                    "#/components/headers/" in json.dumps(answer.get("headers", {}))
+                    for answer in operation["responses"].values()
+                )
+            ]
+            assert set(carrying) == {"markdown", "oembed_3_0_path", "screenshot", "map"}
+            for operation_id in carrying:
+                card = f'section.operation[data-operation-id="{operation_id}"]'
+                assert await page.locator(f'{card} a[href="#headers"]').count() == 1
+
+            for operation_id in operation_ids:
+                card = f'section.operation[data-operation-id="{operation_id}"]'
+                assert await page.locator(card).count() == 1, operation_id
+                answers = page.locator(f"{card} .success-example")
+                assert await answers.count() >= 1, f"{operation_id}: no example answer"
+                curl = await page.locator(f"{card} pre.curl").inner_text()
+                keyed = "security" in next(
+                    op
+                    for item in document["paths"].values()
+                    for op in item.values()
+                    if op["operationId"] == operation_id
+                )
+                assert ('-H "api-key: $PAGECAST_API_KEY"' in curl) == keyed, curl
+                assert "app_id=" not in curl, curl
+                # Its error codes are folded: the statuses show, the table opens on demand.
+                folded = page.locator(f"{card} details.error-codes")
+                if await folded.count():
+                    assert await folded.get_attribute("open") is None
+                    assert await page.locator(f"{card} .error-codes table").is_hidden()
+
+            # Example answers come from the document's examples.
+            markdown = page.locator('[data-operation-id="markdown"] .success-example')
+            media = [await markdown.nth(i).get_attribute("data-media") for i in range(2)]
+            assert media == ["text/markdown", "application/json"]
+            titles = [
+                await cell_text(
+                    page,
+                    f'[data-operation-id="markdown"] .success-example >> nth={i} >> .example-title',
+                )
+                for i in range(2)
+            ]
+            assert titles == ["200 text/markdown", "200 application/json"]
+            envelope = json.loads(await markdown.nth(1).locator("pre").text_content() or "")
+            example = document["paths"]["/api/3.0/markdown/{encoded_url}"]["get"]["responses"]
+            assert envelope == example["200"]["content"]["application/json"]["example"]
+            image = await cell_text(page, '[data-operation-id="screenshotImage"] .success-example')
+            assert image.startswith("200 the file itself, as image/jpeg")
+            deleted = await cell_text(page, '[data-operation-id="deleteFrame"] .success-example')
+            assert deleted == "204 no body."
+
+            # A folded schema opens when an operation links to it.
+            envelope_schema = page.locator("#schema-markdownenvelope details")
+            assert await envelope_schema.get_attribute("open") is None
+            await page.click(
+                '[data-operation-id="markdown"] a.schema-link[href="#schema-markdownenvelope"]'
+            )
+            await page.wait_for_function(
+                "document.querySelector('#schema-markdownenvelope details').open"
+            )
+
+            # The page links to /llms.txt, and every link of /llms.txt lands on its operation.
+            intro = page.locator('#intro a[href="llms.txt"]')
+            assert await intro.evaluate("a => a.href") == api.url("/llms.txt")
+            llms = await (await page.request.get(api.url("/llms.txt"))).text()
+            anchors = re.findall(r"/docs#([\w-]+)\)", llms)
+            assert len(anchors) == len(operation_ids)
+            for anchor in anchors:
+                assert await page.locator(f"section.operation#{anchor}").count() == 1, anchor
+
+            await page.set_viewport_size({"width": 375, "height": 800})
+            widths = await page.evaluate("[document.documentElement.scrollWidth, innerWidth]")
+            assert widths[0] <= widths[1], widths
+            assert await page.evaluate(OVERFLOWING) == []
         finally:
             await browser.close()
     assert problems == []
