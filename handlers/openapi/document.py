@@ -231,7 +231,13 @@ _EMBED = {
         "source": {"enum": ["native", "discovery", "og_frame"]},
         "embed_id": {"type": "string", "format": "uuid"},
         "frame_url": {"type": "string", "format": "uri"},
-        "html": {"type": "string"},
+        "html": {
+            "type": "string",
+            "description": "The snippet to insert. og_frame: an iframe of frame_url that loads "
+            "lazily; without maxwidth or maxheight it is responsive (inside a div as wide as "
+            "its place, whose aspect-ratio is width/height), with them it keeps that fixed "
+            "size.",
+        },
         **{
             name: {**schema, "description": OEMBED_OPTIONAL[name]}
             for name, schema in (
