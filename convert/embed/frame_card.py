@@ -260,8 +260,8 @@ def _template_rules(template: str) -> list[str]:
 def _media_rules(
     template: str, layout: Layout, content: Content, frame: tuple[int, int]
 ) -> list[str]:
-    """The image area: its size, its placeholder colour, the size of the initial and the room
-    around an icon."""
+    """The image area: its size, its placeholder colour, the size of the initial, and the
+    icon's square when the page's icon stands in for its image."""
     size = layout.media
     common = f"--placeholder:{_placeholder_color(content)};"
     inner_width, inner_height = frame[0] - 2 * BORDER, frame[1] - 2 * BORDER
