@@ -27,7 +27,7 @@ from typing import ClassVar
 from urllib.parse import urlsplit
 
 from handlers.static import PageFileHandler, StaticFile, file_routes, load, page
-from services.embeds.frames import sample_snippet
+from services.embeds.frames import sample_snippets
 
 
 def _origin(url: str) -> str:
@@ -43,12 +43,14 @@ def _hash_source(text: str) -> str:
 
 
 def _snippet_style_hashes() -> tuple[str, ...]:
-    """Hash sources of the style attributes in the embed snippet of hosted frames (taken from a
-    sample snippet, so they follow any change to it)."""
-    sample = sample_snippet()
-    return tuple(
-        _hash_source(html.unescape(style)) for style in re.findall(r'\sstyle="([^"]*)"', sample)
-    )
+    """Hash sources of the style attributes in the embed snippets of hosted frames (taken from
+    sample snippets, so they follow any change to them)."""
+    styles = {
+        html.unescape(style)
+        for sample in sample_snippets()
+        for style in re.findall(r'\sstyle="([^"]*)"', sample)
+    }
+    return tuple(_hash_source(style) for style in sorted(styles))
 
 
 SNIPPET_STYLE_HASHES = _snippet_style_hashes()

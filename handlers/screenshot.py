@@ -73,21 +73,32 @@ class ScreenshotImageHandler(BaseHandler):
     With an object store behind the screenshots, a live link answers 302 to a presigned URL of
     the object that expires no later than the link (and within ``s3_link_seconds``); the answer
     itself is never cached, so every visit checks the row again.
+
+    ``HEAD`` answers as ``GET`` does (status, Content-Type, Content-Length, caching headers,
+    the same errors) without a body and without reading the image; its redirect is presigned
+    for HEAD.
     """
 
     endpoint = "screenshot_image"
 
     async def get(self, token: str, extension: str) -> None:
-        served = await self.services.screenshot_service.open_link(token, extension)
+        await self._serve(token, extension, body=True)
+
+    async def head(self, token: str, extension: str) -> None:
+        await self._serve(token, extension, body=False)
+
+    async def _serve(self, token: str, extension: str, *, body: bool) -> None:
+        served = await self.services.screenshot_service.open_link(token, extension, body=body)
         if served.direct:
             self.redirect(served.direct, status=302)
             return
         record = served.record
         self.set_header("Content-Type", CONTENT_TYPES[record.extension])
+        self.set_header("Content-Length", str(served.size))
         self.set_header("Cache-Control", f"public, max-age={served.seconds_left}, immutable")
         self.set_header("Expires", format_datetime(record.expires_at, usegmt=True))
         self.set_header("Last-Modified", format_datetime(record.created_at, usegmt=True))
-        self.finish(served.image)
+        self.finish(served.image if body else None)
 
 
 ROUTES: list[tuple[str, Any]] = [

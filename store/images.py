@@ -45,12 +45,16 @@ class ImageStorage(Protocol):
     def read(self, name: str) -> bytes | None:
         """The bytes stored under ``name``; None when there are none."""
 
+    def size(self, name: str) -> int | None:
+        """How many bytes are stored under ``name`` (without reading them); None when there
+        are none."""
+
     def delete(self, names: Sequence[str]) -> None:
         """Remove the images ``names``; names already gone are fine."""
 
-    def link(self, name: str, seconds: int) -> str | None:
-        """A URL clients may fetch ``name`` from directly for at most ``seconds``, or None when
-        Pagecast serves the bytes itself."""
+    def link(self, name: str, seconds: int, method: str = "GET") -> str | None:
+        """A URL clients may fetch ``name`` from directly for at most ``seconds`` with the HTTP
+        ``method`` (GET or HEAD), or None when Pagecast serves the bytes itself."""
 
     @property
     def direct_origin(self) -> str | None:
@@ -89,6 +93,14 @@ class ImageFiles:
         except OSError as exc:
             raise _disk_error("read", exc) from exc
 
+    def size(self, name: str) -> int | None:
+        try:
+            return (self.folder / safe_name(name)).stat().st_size
+        except FileNotFoundError:
+            return None
+        except OSError as exc:
+            raise _disk_error("read", exc) from exc
+
     def delete(self, names: Sequence[str]) -> None:
         for name in names:
             try:
@@ -96,7 +108,7 @@ class ImageFiles:
             except OSError as exc:
                 raise _disk_error("delete", exc) from exc
 
-    def link(self, name: str, seconds: int) -> str | None:
+    def link(self, name: str, seconds: int, method: str = "GET") -> str | None:
         return None  # the link handler serves files itself
 
     direct_origin = None

@@ -121,6 +121,17 @@ class ObjectStorage:
         except BotoCoreError as exc:
             raise self._failed("read", exc) from exc
 
+    def size(self, name: str) -> int | None:
+        try:
+            answer = self._client.head_object(Bucket=self.bucket, Key=self.key(name))
+            return int(answer["ContentLength"])
+        except ClientError as exc:
+            if _code(exc) in _MISSING:
+                return None
+            raise self._failed("read", exc) from exc
+        except BotoCoreError as exc:
+            raise self._failed("read", exc) from exc
+
     def delete(self, names: Sequence[str]) -> None:
         keys = [self.key(name) for name in names]
         for start in range(0, len(keys), _DELETE_BATCH):
@@ -144,17 +155,19 @@ class ObjectStorage:
                 )
                 raise ImageStorageError(UNAVAILABLE)
 
-    def link(self, name: str, seconds: int) -> str | None:
+    def link(self, name: str, seconds: int, method: str = "GET") -> str | None:
         if not self.redirect:
             return None
         lifetime = max(1, min(seconds, self.link_seconds))
+        # A presigned URL is signed for one method: a HEAD gets a URL that answers HEAD.
+        operation = "head_object" if method == "HEAD" else "get_object"
         url: str = self._call(
             "sign",
             self._signer.generate_presigned_url,
-            "get_object",
+            operation,
             Params={"Bucket": self.bucket, "Key": self.key(name)},
             ExpiresIn=lifetime,
-            HttpMethod="GET",
+            HttpMethod="HEAD" if method == "HEAD" else "GET",
         )
         return url
 

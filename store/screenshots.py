@@ -330,11 +330,16 @@ class ScreenshotStore:
         """The image bytes; None when they are gone. Raises :class:`ImageStorageError`."""
         return await self._storage("read", self.files.read, record.filename)
 
-    async def link(self, record: ScreenshotRecord, seconds: int) -> str | None:
-        """A direct URL of the image valid for at most ``seconds`` (the caller passes what is
-        left of the link's life), or None when the image is to be served from here. Raises
+    async def size(self, record: ScreenshotRecord) -> int | None:
+        """How many bytes the image has, without reading them; None when it is gone. Raises
         :class:`ImageStorageError`."""
-        return await self._storage("link", self.files.link, record.filename, seconds)
+        return await self._storage("read", self.files.size, record.filename)
+
+    async def link(self, record: ScreenshotRecord, seconds: int, method: str = "GET") -> str | None:
+        """A direct URL of the image valid for at most ``seconds`` (the caller passes what is
+        left of the link's life) with the HTTP ``method`` (GET or HEAD), or None when the image
+        is to be served from here. Raises :class:`ImageStorageError`."""
+        return await self._storage("link", self.files.link, record.filename, seconds, method)
 
     async def sweep(self, now: datetime | None = None) -> int:
         """Delete expired images, then their rows, a batch at a time; the number of captures

@@ -51,8 +51,8 @@ class Content:
 
     @property
     def has_media(self) -> bool:
-        """Whether the card has an image area (an image, a placeholder, or both)."""
-        return bool(self.image or self.initial)
+        """Whether the card has an image area: its image, else its icon, else the initial."""
+        return bool(self.image or self.favicon or self.initial)
 
 
 def card_content(card: CardData) -> Content:

@@ -50,26 +50,32 @@ DOCUMENT: Final = (
 
 MEDIA: Final = (
     '{% if content.has_media %}<div class="media">'
-    "{% if content.initial %}"
-    '<span class="initial" aria-hidden="true">{{ content.initial }}</span>'
-    "{% end %}"
     "{% if content.image %}"
     '<img class="image" src="{{ content.image }}" alt=""'
     '{% if content.initial %} data-initial="{{ content.initial }}"{% end %}'
     + _LOADING
-    + "{% end %}"
+    + "{% elif content.favicon %}"
+    '<img class="image icon" src="{{ content.favicon }}" alt=""'
+    '{% if content.initial %} data-initial="{{ content.initial }}"{% end %}'
+    + _LOADING
+    + "{% else %}"
+    '<span class="initial" aria-hidden="true">{{ content.initial }}</span>'
+    "{% end %}"
     "</div>{% end %}"
 )
-"""The image area: the initial on its coloured block, the image over both (``data-initial``
-gives a failed image the same placeholder)."""
+"""The image area, by the first the page has: its image, else its icon (centred on a plain
+tile), else the site's initial on its coloured block. The initial is only the last fallback: it
+never lies under an image or icon (a transparent one would show it through), and an image or
+icon that fails to load shows it in its place (``data-initial``)."""
 
 SITE: Final = (
     '{% if content.site %}<div class="site">'
-    '{% if content.favicon %}<img class="favicon" src="{{ content.favicon }}" alt=""'
-    + _LOADING
-    + "{% end %}"
+    '{% if content.favicon and content.image %}<img class="favicon" src="{{ content.favicon }}"'
+    ' alt=""' + _LOADING + "{% end %}"
     '<span class="site-name" dir="auto">{{ content.site }}</span></div>{% end %}'
 )
+"""The site line: the icon (unless it is the image area's already) and the site's name; an
+icon that fails to load takes no room (see ``frame_card``'s ``.favicon`` rule)."""
 
 TITLE: Final = '<div class="title" dir="auto">{{ content.title }}</div>'
 

@@ -25,8 +25,8 @@ Insecure images
     Such URLs are still accepted and written as given, and the page asks the browser to upgrade
     its own subresource requests (``upgrade-insecure-requests`` in a ``<meta>`` policy), so the
     image is fetched over HTTPS where the site serves it. Metadata should prefer an ``https``
-    image when the page offers both. Whatever fails to load leaves the placeholder showing: the
-    image lies over a coloured block with the site's initial.
+    image when the page offers both. An image or icon of the image area that fails to load shows
+    the coloured block with the site's initial instead.
 
 Templates (``TEMPLATES``)
     ``default``
@@ -39,8 +39,11 @@ Templates (``TEMPLATES``)
         a banner: a full-height thumbnail on the left, then the title, a one-line description
         and the site line.
 
-    Without an image the image area shows a coloured block with the site's initial (the colour
-    is chosen from the site's name); without anything to take an initial from, the card is text.
+    The image area shows the page's image; without one, the page's icon centred on a plain
+    tile; without either, a coloured block with the site's initial (the colour is chosen from
+    the site's name). The initial is the last fallback only: it never lies under an image or
+    icon, and stands in for one that fails to load. Without anything to take an initial from,
+    the card is text. The site line's icon takes no room when it fails to load.
     Without a title the card shows the page's host and path, without a site name its host.
     Font sizes and the number of lines each text gets follow from the frame's width and height;
     titles and descriptions are clamped to those lines in CSS (``-webkit-line-clamp``).
@@ -91,6 +94,12 @@ PLACEHOLDER_COLORS = (
     "#8a6a1f",
 )
 """Backgrounds of the image placeholder: calm colours that carry white initials in both themes."""
+ICON_SHARE = 0.5
+ICON_MAX = 64
+"""An icon in the image area is drawn at ``ICON_SHARE`` of the area's shorter side, at most
+``ICON_MAX`` pixels."""
+FAVICON_GAP = 6
+"""Room between the site line's icon and the site's name, in pixels."""
 
 _LOADER = DictLoader(dict(SOURCES), autoescape="xhtml_escape", whitespace="all")
 """``whitespace="all"``: the sources' newlines are the document's, and nothing else is written."""
@@ -107,6 +116,8 @@ class Palette:
     muted: str
     border: str
     focus: str
+    tile: str
+    """Behind an icon in the image area."""
 
 
 LIGHT = Palette(
@@ -115,6 +126,7 @@ LIGHT = Palette(
     muted="#5f6368",
     border="#e3e3e3",
     focus="#1a73e8",
+    tile="#f1f3f4",
 )
 DARK = Palette(
     background="#121212",
@@ -122,6 +134,7 @@ DARK = Palette(
     muted="#a3a3a3",
     border="#2e2e2e",
     focus="#8ab4f8",
+    tile="#202124",
 )
 
 
@@ -132,7 +145,9 @@ def render_card(
     _check(template, theme, width, height)
     content = card_content(card)
     layout = LAYOUTS[template](content, width, height, badge)
-    return _document(template, theme, content, layout, badge)
+    return _document(
+        template, theme, content=content, layout=layout, badge=badge, frame=(width, height)
+    )
 
 
 def _check(template: str, theme: str, width: int, height: int) -> None:
@@ -155,7 +170,7 @@ def _placeholder_color(content: Content) -> str:
 def _variables(palette: Palette) -> str:
     return (
         f"--bg:{palette.background};--fg:{palette.text};--muted:{palette.muted};"
-        f"--border:{palette.border};--focus:{palette.focus}"
+        f"--border:{palette.border};--focus:{palette.focus};--tile:{palette.tile}"
     )
 
 
@@ -192,15 +207,38 @@ def _base_rules(layout: Layout) -> list[str]:
         f".text{{box-sizing:border-box;flex:1 1 auto;min-width:0;min-height:0;display:flex;"
         f"flex-direction:column;gap:{layout.gap}px;overflow:hidden;padding:{layout.pad}px "
         f"{layout.pad}px {layout.pad + layout.reserve}px}}",
-        f".site{{display:flex;align-items:center;gap:6px;flex:none;min-width:0;color:var(--muted);"
+        f".site{{display:flex;align-items:center;flex:none;min-width:0;color:var(--muted);"
         f"font-size:{layout.site.size}px;line-height:{layout.site.line}px}}",
-        f".favicon{{flex:none;width:{layout.site.size + 2}px;height:{layout.site.size + 2}px;"
-        "border-radius:3px;object-fit:contain}",
+        _favicon_rule(layout.site.size + 2),
         ".site-name{min-width:0;overflow:hidden;white-space:nowrap;text-overflow:ellipsis}",
         _clamped("title", layout.title, layout.title_lines) + "font-weight:600}",
         _clamped("description", layout.description, layout.description_lines)
         + "color:var(--muted)}",
     ]
+
+
+def _favicon_rule(side: int) -> str:
+    """The site line's icon: ``side`` pixels square, followed by ``FAVICON_GAP`` pixels of room,
+    and nothing at all when it fails to load.
+
+    A broken image takes room only when its size is set, so the box is sized from the icon's
+    own: at most ``side`` wide, in the proportions of icon plus gap (the icon drawn contained at
+    its left, the rest the gap); then ``zoom`` scales that box up so that an icon as small as
+    ``side`` still fills its height. A broken image has no size of its own, so its box, gap
+    included, is 0 by 0.
+    """
+    full = side + FAVICON_GAP
+    zoom = full / side
+    return (
+        f".favicon{{flex:none;max-width:{side}px;max-height:{_number(side / zoom)}px;"
+        f"aspect-ratio:{full}/{side};zoom:{_number(zoom)};object-fit:contain;"
+        "object-position:left center}"
+    )
+
+
+def _number(value: float) -> str:
+    """A CSS number with at most four decimals."""
+    return f"{value:.4f}".rstrip("0").rstrip(".")
 
 
 def _clamped(name: str, kind: Type, lines: int) -> str:
@@ -219,21 +257,47 @@ def _template_rules(template: str) -> list[str]:
     return [".text{justify-content:center}"]
 
 
-def _media_rules(template: str, layout: Layout, content: Content) -> list[str]:
-    """The image area: its size, its placeholder colour and the size of the initial."""
+def _media_rules(
+    template: str, layout: Layout, content: Content, frame: tuple[int, int]
+) -> list[str]:
+    """The image area: its size, its placeholder colour, the size of the initial, and the
+    icon's square when the page's icon stands in for its image."""
     size = layout.media
     common = f"--placeholder:{_placeholder_color(content)};"
+    inner_width, inner_height = frame[0] - 2 * BORDER, frame[1] - 2 * BORDER
     if template == "default":
-        return [
+        rules = [
             f".media{{{common}width:100%;height:{size}px;font-size:{_initial_size(size, 0.4)}}}"
         ]
-    if template == "compact":
-        return [
+        area = (inner_width, size)
+    elif template == "compact":
+        rules = [
             f".card{{align-items:center;padding-left:{layout.pad}px}}",
             f".media{{{common}width:{size}px;height:{size}px;border-radius:6px;"
             f"font-size:{_initial_size(size, 0.45)}}}",
         ]
-    return [f".media{{{common}width:{size}px;height:100%;font-size:{_initial_size(size, 0.35)}}}"]
+        area = (size, size)
+    else:
+        rules = [
+            f".media{{{common}width:{size}px;height:100%;font-size:{_initial_size(size, 0.35)}}}"
+        ]
+        area = (size, inner_height)
+    if content.favicon and not content.image:
+        rules.append(_icon_rule(min(area)))
+    return rules
+
+
+def _icon_rule(shorter: int) -> str:
+    """The icon in an image area whose shorter side is ``shorter``: a centred square of
+    ``ICON_SHARE`` of it (at most ``ICON_MAX``) on the plain tile; when it fails to load, that
+    square shows the initial on its coloured block (a broken image draws its ``::after`` in its
+    own box only, so the square is the icon's box itself)."""
+    icon = min(ICON_MAX, round(shorter * ICON_SHARE))
+    return (
+        ".media{background:var(--tile)}"
+        f".icon{{top:50%;left:50%;width:{icon}px;height:{icon}px;transform:translate(-50%,-50%);"
+        f"object-fit:contain;border-radius:{max(2, icon // 8)}px;font-size:{round(icon * 0.55)}px}}"
+    )
 
 
 def _initial_size(media: int, ratio: float) -> str:
@@ -249,20 +313,36 @@ def _badge_rules() -> list[str]:
     ]
 
 
-def _style(template: str, theme: str, layout: Layout, content: Content, badge: bool) -> str:
+def _style(
+    template: str,
+    theme: str,
+    *,
+    layout: Layout,
+    content: Content,
+    badge: bool,
+    frame: tuple[int, int],
+) -> str:
     rules = _theme_rules(theme) + _base_rules(layout) + _template_rules(template)
     if content.has_media:
-        rules += _media_rules(template, layout, content)
+        rules += _media_rules(template, layout, content, frame)
     if badge:
         rules += _badge_rules()
     return "\n".join(rules)
 
 
-def _document(template: str, theme: str, content: Content, layout: Layout, badge: bool) -> str:
+def _document(
+    template: str,
+    theme: str,
+    *,
+    content: Content,
+    layout: Layout,
+    badge: bool,
+    frame: tuple[int, int],
+) -> str:
     document = _COMPILED[template].generate(
         content=content,
         layout=layout,
-        style=_style(template, theme, layout, content, badge),
+        style=_style(template, theme, layout=layout, content=content, badge=badge, frame=frame),
         color_scheme=COLOR_SCHEMES[theme],
         badge=badge,
         badge_text=BADGE_TEXT,

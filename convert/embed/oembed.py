@@ -9,6 +9,7 @@ import hashlib
 import hmac
 import html
 import json
+import math
 import re
 import uuid
 from dataclasses import dataclass, field
@@ -305,10 +306,35 @@ def frame_oembed_fields(metadata: dict[str, str], page_url: str) -> dict[str, An
     return found
 
 
-def iframe_snippet(frame_url: str, width: int, height: int, title: str) -> str:
-    """The ``html`` of an og_frame embed."""
-    return (
-        f'<iframe src="{html.escape(frame_url, quote=True)}" width="{width}" height="{height}" '
+def iframe_snippet(
+    frame_url: str, width: int, height: int, title: str, *, responsive: bool = False
+) -> str:
+    """The ``html`` of an og_frame embed: an iframe of the hosted frame.
+
+    ``responsive``: the iframe fills a wrapper ``<div>`` as wide as the place it is put in, whose
+    height follows the frame's proportions (``aspect-ratio``); for frames whose size was not
+    asked for (no maxwidth or maxheight). Otherwise the iframe keeps its fixed size (shrunk
+    to the width available). Either way the iframe loads lazily and carries the frame's
+    ``width`` and ``height`` (what a page without styles shows).
+    """
+    attributes = (
+        f'src="{html.escape(frame_url, quote=True)}" width="{width}" height="{height}" '
         f'title="{html.escape(title or "Embedded page", quote=True)}" loading="lazy" '
-        f'frameborder="0" style="border:0;max-width:100%"></iframe>'
+        'frameborder="0"'
     )
+    if not responsive:
+        return f'<iframe {attributes} style="{FIXED_IFRAME_STYLE}"></iframe>'
+    divisor = math.gcd(width, height) or 1
+    ratio = f"{width // divisor}/{height // divisor}"
+    return (
+        f'<div style="{RESPONSIVE_WRAPPER_STYLE}{ratio}">'
+        f'<iframe {attributes} style="{RESPONSIVE_IFRAME_STYLE}"></iframe></div>'
+    )
+
+
+FIXED_IFRAME_STYLE = "border:0;max-width:100%"
+"""The style of a fixed-size frame's iframe."""
+RESPONSIVE_WRAPPER_STYLE = "position:relative;width:100%;aspect-ratio:"
+"""The style of a responsive frame's wrapper, before its width/height ratio."""
+RESPONSIVE_IFRAME_STYLE = "position:absolute;top:0;left:0;width:100%;height:100%;border:0"
+"""The style of a responsive frame's iframe: the whole wrapper."""

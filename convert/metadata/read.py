@@ -12,9 +12,12 @@ Sources are read lazily: a page whose head says everything costs one pass over i
 
 The title is the page's headline as the reader sees it when it agrees with a title the page
 states (the stated titles have the site's name trimmed first), else the first stated title
-with its site name trimmed. The site name falls back to the JSON-LD publisher, the application
-name, the part of the ``<title>`` or the logo's text that names the domain, then a readable
-form of the domain.
+with its site name trimmed. A stated title that is only the site's name (a blog's name as its
+post's ``og:title``) comes last away from the site's home, and a repository's stated
+"owner/name: description" stands over the heading that spells "owner / name". The site name
+falls back to the JSON-LD publisher, the application name, the part of the ``<title>`` or the
+logo's text that names the domain, then a readable form of the domain; for a page fetched by
+address (an IP address, another host) the domain of its canonical URL is named too.
 
 Every field is capped here, where the page is read, so that a hostile page (a 5 MB ``<title>``)
 cannot make the frames, answers and caches built from its metadata large: texts are cut to
@@ -48,6 +51,7 @@ from convert.metadata.titles import (
 from convert.metadata.values import (
     URL_LIMIT,
     absolute_url,
+    address_host,
     author_name,
     clean_text,
     compact,
@@ -174,11 +178,41 @@ class _Reader:
         self.sources = sources
         self.url = url
         self.headline: etree._Element | None = None
-        self.domain = readable_domain(url)
-        self._domain_names = sites.domain_names(self.domain)
         self.at_home = urlsplit(url).path in ("", "/")
         """Whether the page is its site's home page."""
         self._sites: set[str] | None = None
+
+    @cached_property
+    def _fetched_domain(self) -> str:
+        return readable_domain(self.url)
+
+    @cached_property
+    def _canonical_domain(self) -> str:
+        """The canonical URL's domain when it is not the one the page was fetched from (""
+        otherwise, or with :data:`~convert.metadata.rules.CANONICAL_DOMAIN` off)."""
+        if not rules.CANONICAL_DOMAIN or not self.canonical():
+            return ""
+        canonical = readable_domain(self.canonical())
+        return canonical if canonical != self._fetched_domain else ""
+
+    @cached_property
+    def domain(self) -> str:
+        """The site's domain as a person writes it: the page's, or its canonical URL's when the
+        page was fetched by an IP address or a local name."""
+        if self._canonical_domain and address_host(self._fetched_domain):
+            return self._canonical_domain
+        return self._fetched_domain
+
+    @cached_property
+    def _domain_names(self) -> set[str]:
+        """The names the domains of the page give its site: the fetched host's (unless it is
+        an address) and the canonical URL's."""
+        names: set[str] = set()
+        if not address_host(self._fetched_domain):
+            names |= sites.domain_names(self._fetched_domain)
+        if self._canonical_domain:
+            names |= sites.domain_names(self._canonical_domain)
+        return names
 
     # -- raw values by source name --------------------------------------------------------------
 
@@ -247,11 +281,17 @@ class _Reader:
 
     def title(self) -> str:
         """The visible headline when it agrees with a stated title, else the first stated
-        title (its site name trimmed), else the first visible headline."""
+        title (its site name trimmed), else the first visible headline. A stated title that is
+        only the site's name comes last away from the site's home
+        (:data:`~convert.metadata.rules.SITE_TITLE_LAST`); a repository's stated title stands
+        over the heading that spells its identifier
+        (:data:`~convert.metadata.rules.IDENTIFIER_TITLE`)."""
         stated: list[str] = []
+        only_site: list[str] = []
         sites = self._site_names()
         seen: set[str] = set()
         overlong = ""
+        set_aside = rules.SITE_TITLE_LAST and not self.at_home
         for source in (*rules.TITLE_SOURCES, *rules.TITLE_FALLBACK_SOURCES):
             if stated and source in rules.TITLE_FALLBACK_SOURCES:
                 break
@@ -265,17 +305,27 @@ class _Reader:
                 if not text or len(text) > rules.TITLE_MAX_CHARS:
                     continue
                 trimmed = trim_site(text, sites)
-                if not junk_title(trimmed) and trimmed not in stated:
+                if junk_title(trimmed) or trimmed in stated or trimmed in only_site:
+                    continue
+                if set_aside and compact(trimmed) in sites:
+                    only_site.append(trimmed)
+                else:
                     stated.append(trimmed)
-        parts = [set(words(part)) for title in stated for part in variants(title)]
+        parts = [(title, [set(words(part)) for part in variants(title)]) for title in stated]
         first: _Shown | None = None
         for tag in ("h1", "h2"):
             group = self.sources.h1 if tag == "h1" else self.sources.h2  # h2 only when needed
             for element, text in self._shown(group, sites):
                 first = first or (element, text)
                 shown = set(words(text))
-                if any(agrees(shown, part) for part in parts):
+                said = next(
+                    (title for title, its in parts if any(agrees(shown, part) for part in its)),
+                    None,
+                )
+                if said is not None:
                     self.headline = element
+                    if rules.IDENTIFIER_TITLE.match(said):
+                        return said
                     trimmed = trim_site(text, sites)
                     tagged = rules.HEADLINE_TAGLINE.search(trimmed)
                     return main_part(trimmed) if tagged else trimmed
@@ -283,7 +333,9 @@ class _Reader:
                 break  # a page with a visible <h1> has its headline there, if anywhere
         if stated:
             return main_part(stated[0])
-        return first[1] if first else overlong  # a paragraph for a title, as a last resort
+        if first:
+            return first[1]
+        return only_site[0] if only_site else overlong  # a paragraph, as a last resort
 
     def _shown(self, elements: list[etree._Element], sites: set[str]) -> Iterator[_Shown]:
         """The visible headlines among ``elements`` worth comparing with the stated titles."""
@@ -321,6 +373,10 @@ class _Reader:
         return next(self._checked(rules.DESCRIPTION_SOURCES, check), "")
 
     def canonical(self) -> str:
+        return self._canonical
+
+    @cached_property
+    def _canonical(self) -> str:
         at_home = self.at_home
 
         def check(raw: str) -> str:

@@ -309,6 +309,16 @@ JUNK_TITLES = frozenset(
      "follow the author"}
 )  # fmt: skip
 """Titles that say nothing about the page (compared in lower case, stripped of punctuation)."""
+SITE_TITLE_LAST = True
+"""A stated title that is only the site's name (a blog's post whose ``og:title`` is the blog's
+name, as its ``og:site_name`` is) is the title of a page away from the site's home only when
+nothing else names the page: its headline, or another stated title (a JSON-LD headline, the
+story before the site's name in its ``<title>``), is the story's title."""
+IDENTIFIER_TITLE = re.compile(r"^[\w.-]*[^\W\d_][\w.-]*/[\w.-]*[^\W\d_][\w.-]*(?=$|:\s)")
+"""A stated title that starts with a repository's identifier ("owner/name", then its
+description after a colon): the page's title as it states it. The visible heading that agrees
+with it spells the identifier for show ("owner / name" and a badge such as "Public"), so it
+does not replace the stated title."""
 HEADING_ANCHORS = "\u00b6#\u00a7\U0001f517"
 """Permalink signs documentation generators put after a heading's text (removed)."""
 
@@ -349,6 +359,17 @@ TIMES_READ = 10
 
 DOMAIN_PREFIXES = ("www.", "www1.", "www2.", "m.", "mobile.", "amp.", "en.")
 """Host prefixes dropped from the domain shown as a site's name."""
+CANONICAL_DOMAIN = True
+"""A page fetched by address (an IP address, or another host than its canonical URL's: a
+mirror, a staging host) has its site's name matched against the names of its canonical URL's
+domain (``link rel=canonical``, ``og:url``...) as well ("Harbour Watch" in the logo of a page
+fetched from a staging host whose ``og:url`` is on harbourwatch.example). Fetched by an IP
+address or a local name (:data:`LOCAL_HOST_SUFFIXES`), the page is shown under its canonical
+domain when it names its site nowhere; fetched from another public host (a syndicated copy),
+under the host that shows it."""
+LOCAL_HOST_SUFFIXES = (".local", ".localhost", ".internal", ".lan", ".home.arpa", ".localdomain")
+"""Endings of host names that are a machine's address on a private network, never a site's
+name (as are an IP address and a name without a dot, such as "localhost")."""
 LANGUAGE_TAG = re.compile(
     r"^(?P<language>[a-z]{2,3})(?:-(?P<script>[a-z]{4}))?(?:-(?P<region>[a-z]{2}|\d{3}))?"
     r"(?P<rest>(?:-[a-z\d]{1,8})*)$",

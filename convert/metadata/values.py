@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import html
+import ipaddress
 import re
 import unicodedata
 from datetime import date
@@ -129,6 +130,18 @@ def readable_domain(url: str) -> str:
         with contextlib.suppress(UnicodeError):
             host = host.encode("ascii").decode("idna")
     return host
+
+
+def address_host(host: str) -> bool:
+    """Whether a host is a machine's address rather than a site's name: an IP address, a name
+    without a dot ("localhost") or one of a private network (``rules.LOCAL_HOST_SUFFIXES``)."""
+    bare = host.strip("[]")
+    try:
+        ipaddress.ip_address(bare)
+        return True
+    except ValueError:
+        pass
+    return "." not in bare or bare.endswith(rules.LOCAL_HOST_SUFFIXES)
 
 
 # -- languages ----------------------------------------------------------------------------------

@@ -168,39 +168,47 @@ def _screenshot_paths() -> dict[str, Any]:
             **error_responses("oembed"),
         },
     }
+    link: dict[str, Any] = {
+        "summary": "A screenshot link: the image until 24 hours after capture, then 410",
+        "parameters": [
+            {
+                "name": "file",
+                "in": "path",
+                "required": True,
+                "schema": {"type": "string"},
+                "description": "<token>.<jpeg|png|webp|pdf>",
+            }
+        ],
+        "responses": {
+            "200": {"description": "The image.", "content": image},
+            "302": {
+                "description": "With screenshots in an object store (screenshots."
+                "backend = s3): a redirect to a presigned URL of the image that "
+                "expires no later than the link.",
+                "headers": {
+                    "Location": {
+                        "description": "The presigned URL.",
+                        "schema": {"type": "string", "format": "uri"},
+                    }
+                },
+            },
+            "404": {"description": "No such screenshot."},
+            "410": {"description": "The link has expired."},
+            "503": {"description": "The screenshot storage is unavailable; retry."},
+        },
+    }
     return {
         **_two_forms("/api/1.1/screenshot", "screenshot", operation, SCREENSHOT_PARAMS),
         "/screenshots/{file}": {
-            "get": {
-                "operationId": "screenshotImage",
-                "summary": "A screenshot link: the image until 24 hours after capture, then 410",
-                "parameters": [
-                    {
-                        "name": "file",
-                        "in": "path",
-                        "required": True,
-                        "schema": {"type": "string"},
-                        "description": "<token>.<jpeg|png|webp|pdf>",
-                    }
-                ],
-                "responses": {
-                    "200": {"description": "The image.", "content": image},
-                    "302": {
-                        "description": "With screenshots in an object store (screenshots."
-                        "backend = s3): a redirect to a presigned URL of the image that "
-                        "expires no later than the link.",
-                        "headers": {
-                            "Location": {
-                                "description": "The presigned URL.",
-                                "schema": {"type": "string", "format": "uri"},
-                            }
-                        },
-                    },
-                    "404": {"description": "No such screenshot."},
-                    "410": {"description": "The link has expired."},
-                    "503": {"description": "The screenshot storage is unavailable; retry."},
-                },
-            }
+            "get": {"operationId": "screenshotImage", **link},
+            "head": {
+                "operationId": "screenshotImageHead",
+                **link,
+                "summary": "The headers of a screenshot link (as GET, without the body)",
+                "description": "The same status, Content-Type, Content-Length and caching "
+                "headers as GET, and the same 404 and 410; no body. With an object store, the "
+                "redirect goes to a URL presigned for HEAD.",
+            },
         },
     }
 
@@ -229,7 +237,13 @@ _EMBED = {
         "source": {"enum": ["native", "discovery", "og_frame"]},
         "embed_id": {"type": "string", "format": "uuid"},
         "frame_url": {"type": "string", "format": "uri"},
-        "html": {"type": "string"},
+        "html": {
+            "type": "string",
+            "description": "The snippet to insert. og_frame: an iframe of frame_url that loads "
+            "lazily; without maxwidth or maxheight it is responsive (inside a div as wide as "
+            "its place, whose aspect-ratio is width/height), with them it keeps that fixed "
+            "size.",
+        },
         **{
             name: {**schema, "description": OEMBED_OPTIONAL[name]}
             for name, schema in (

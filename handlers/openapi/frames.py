@@ -29,7 +29,11 @@ FRAME = {
             "its image's size).",
             "properties": {name: {"type": "string"} for name in FRAME_FIELDS},
         },
-        "html": {"type": "string", "description": "The iframe snippet."},
+        "html": {
+            "type": "string",
+            "description": "The iframe snippet (responsive unless maxwidth or maxheight set "
+            "its size).",
+        },
         "created_at": {"type": ["string", "null"], "format": "date-time"},
         "updated_at": {"type": ["string", "null"], "format": "date-time"},
         "refreshed_at": {"type": ["string", "null"], "format": "date-time"},

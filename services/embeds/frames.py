@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from convert.embed.card_content import CardData
 from convert.embed.frame_card import CSP, render_card
 from convert.embed.oembed import (
+    TEMPLATE_SIZES,
     EmbedPage,
     customer_hash,
     embed_id,
@@ -202,7 +203,13 @@ class FrameService:
                 "maxwidth": spec.maxwidth,
                 "maxheight": spec.maxheight,
                 "metadata": metadata,
-                "html": iframe_snippet(frame_url, width, height, metadata["title"]),
+                "html": iframe_snippet(
+                    frame_url,
+                    width,
+                    height,
+                    metadata["title"],
+                    responsive=not (spec.maxwidth or spec.maxheight),
+                ),
             },
             refreshed=refreshed,
         )
@@ -231,7 +238,13 @@ class FrameService:
         return '"' + hashlib.sha256(body).hexdigest()[:32] + '"', body
 
 
-def sample_snippet() -> str:
-    """The embed snippet of a hosted frame, for a sample URL: what a page embedding frames has
-    to allow in its own Content-Security-Policy (its style attributes)."""
-    return iframe_snippet("https://frames.invalid/oembed/a/b", 1, 1, "title")
+def sample_snippets() -> list[str]:
+    """Every form of a hosted frame's embed snippet, for a sample URL: what a page embedding
+    frames has to allow in its own Content-Security-Policy (their style attributes). A
+    responsive snippet's style names the proportions of its template's size; a fixed one's
+    does not depend on its size."""
+    url = "https://frames.invalid/oembed/a/b"
+    return [
+        iframe_snippet(url, width, height, "title", responsive=True)
+        for width, height in TEMPLATE_SIZES.values()
+    ] + [iframe_snippet(url, 1, 1, "title")]

@@ -60,12 +60,15 @@ class Shot:
 
 @dataclass
 class LinkImage:
-    """What a live link serves: a presigned URL of the object, or the bytes."""
+    """What a live link serves: a presigned URL of the object, or the bytes (for a HEAD, only
+    their count)."""
 
     record: ScreenshotRecord
     seconds_left: int
     direct: str | None
     image: bytes | None
+    size: int = 0
+    """The image's length in bytes (0 with ``direct``)."""
 
 
 class ScreenshotService:
@@ -136,8 +139,10 @@ class ScreenshotService:
             )
         return image
 
-    async def open_link(self, token: str, extension: str) -> LinkImage:
-        """What the link ``token.extension`` serves while it lives."""
+    async def open_link(self, token: str, extension: str, *, body: bool = True) -> LinkImage:
+        """What the link ``token.extension`` serves while it lives; with ``body`` false (a
+        HEAD), the same answer without reading the image: its size, or a presigned URL that
+        answers HEAD."""
         record = await self.store.find(token)
         if record is None or record.extension != extension:
             raise ScreenshotError(ScreenshotFailure.UNKNOWN_LINK, "no such screenshot")
@@ -148,11 +153,17 @@ class ScreenshotService:
                 ScreenshotFailure.EXPIRED_LINK,
                 "this screenshot link has expired (links live 24 hours)",
             )
-        direct = await self.store.link(record, left) or None
-        image = None if direct else await self.store.read(record)
-        if direct is None and image is None:
+        direct = await self.store.link(record, left, "GET" if body else "HEAD") or None
+        if direct:
+            return LinkImage(record, left, direct, None)
+        if body:
+            image = await self.store.read(record)
+            size = None if image is None else len(image)
+        else:
+            image, size = None, await self.store.size(record)
+        if size is None:
             raise ScreenshotError(ScreenshotFailure.GONE, "this screenshot is no longer available")
-        return LinkImage(record, left, direct, image)
+        return LinkImage(record, left, None, image, size)
 
     async def _capture(self, job: CapturePlan) -> tuple[ScreenshotRecord, bytes, CaptureResult]:
         """Capture, encode and store; the stored record, the image bytes and the capture."""

@@ -83,7 +83,7 @@ async def use_pagecast_tools(session: ClientSession, site: Site) -> None:
     assert base64.b64decode(image.data)[:3] == b"\xff\xd8\xff"
 
     embed = json.loads(text_of(await session.call_tool("oembed", {"url": site.page})))
-    assert embed["source"] == "og_frame" and embed["html"].startswith("<iframe")
+    assert embed["source"] == "og_frame" and "<iframe src=" in embed["html"]
 
     refused = await session.call_tool("markdown", {"url": "http://127.0.0.1:1/"})
     assert refused.isError and "-3001" in text_of(refused)

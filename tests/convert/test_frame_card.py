@@ -32,6 +32,7 @@ FRAME_URL = "https://frame.pagecast.test/card"
 IMAGE_URL = "https://img.example/red.png"
 FAVICON_URL = "https://img.example/favicon.png"
 MISSING_URL = "https://img.example/missing.png"
+CLEAR_URL = "https://img.example/clear.png"
 SIZES = {"default": (800, 600), "compact": (400, 300), "horizontal": (400, 150)}
 """The templates' own frame sizes."""
 SMALL_SIZES = {"default": (320, 280), "compact": (300, 90), "horizontal": (600, 120)}
@@ -258,7 +259,11 @@ def test_templates_take_only_the_style_raw_and_quote_every_attribute() -> None:
         unquoted = re.sub(r'="[^"]*"', "", tag)
         assert "=" not in unquoted and "'" not in unquoted, f"unquoted attribute in {tag}"
     urls = re.findall(r"\b(?:href|src)=\"([^\"]*)\"", sources)
-    assert sorted(urls) == ["{{ content.favicon }}", "{{ content.href }}", "{{ content.image }}"]
+    assert sorted(set(urls)) == [
+        "{{ content.favicon }}",
+        "{{ content.href }}",
+        "{{ content.image }}",
+    ]
 
 
 @pytest.mark.parametrize(
@@ -386,11 +391,29 @@ def test_templates_show_their_parts() -> None:
     assert "-webkit-line-clamp:1;" in style.split(".description{")[1]
 
 
-def test_without_an_image_the_site_initial_stands_in() -> None:
+def test_the_image_area_shows_the_image_else_the_icon_else_the_initial() -> None:
     for template in TEMPLATES:
+        # The image, and no initial under it (a transparent image would show it through): the
+        # initial waits in data-initial for an image that fails to load.
+        root = parse(render(CARD, template=template))
+        image = only(root, "//div[@class='media']/img")
+        assert image.get("class") == "image" and image.get("src") == IMAGE_URL
+        assert image.get("data-initial") == "E"
+        assert not root.xpath("//span[@class='initial']")
+        assert only(root, "//div[@class='site']/img").get("src") == FAVICON_URL
+        # No image: the icon in the image area (and not again in the site line).
         root = parse(render(replace(CARD, image=""), template=template))
+        icon = only(root, "//div[@class='media']/img")
+        assert icon.get("class") == "image icon" and icon.get("src") == FAVICON_URL
+        assert icon.get("data-initial") == "E"
+        assert not root.xpath("//span[@class='initial']") and not root.xpath(
+            "//div[@class='site']/img"
+        )
+        assert ".icon{" in only(root, "//style").text
+        # Neither: the initial, the last fallback.
+        root = parse(render(replace(CARD, image="", favicon=""), template=template))
         assert only(root, "//span[@class='initial']").text == "E"
-        assert not root.xpath("//img[@class='image']")
+        assert not root.xpath("//img") and ".icon{" not in only(root, "//style").text
     bare = replace(CARD, url="", title="", description="", image="", site_name="", favicon="")
     text_only = parse(render(replace(bare, canonical_url="", title="...")))
     assert not text_only.xpath("//div[@class='media']")
@@ -523,9 +546,16 @@ def test_the_markup_is_what_it_was() -> None:
 # ----- real Chromium ------------------------------------------------------------------------------
 
 
-def png(color: RGB) -> bytes:
+def clear_png() -> bytes:
+    """An 8x8 image with nothing in it: every pixel transparent."""
     buffer = io.BytesIO()
-    Image.new("RGB", (8, 8), color).save(buffer, format="PNG")
+    Image.new("RGBA", (8, 8), (0, 0, 0, 0)).save(buffer, format="PNG")
+    return buffer.getvalue()
+
+
+def png(color: RGB, side: int = 8) -> bytes:
+    buffer = io.BytesIO()
+    Image.new("RGB", (side, side), color).save(buffer, format="PNG")
     return buffer.getvalue()
 
 
@@ -538,12 +568,14 @@ class Frame:
         self.document = ""
         self.dialogs: list[str] = []
         self.errors: list[str] = []
-        red, blue = png(RED), png(BLUE)
+        red, blue = png(RED), png(BLUE, 32)
         page.route("**/*", lambda route: route.abort())
         page.route(FRAME_URL, self._frame)
         page.route(IMAGE_URL, lambda route: route.fulfill(body=red, content_type="image/png"))
         page.route(FAVICON_URL, lambda route: route.fulfill(body=blue, content_type="image/png"))
         page.route(MISSING_URL, lambda route: route.fulfill(status=404, body=b"gone"))
+        clear = clear_png()
+        page.route(CLEAR_URL, lambda route: route.fulfill(body=clear, content_type="image/png"))
         page.on("dialog", self._dialog)
         page.on("console", self._console)
         page.on("pageerror", lambda error: self.errors.append(str(error)))
@@ -644,6 +676,13 @@ def share_of(
     return matching / (inner.width * inner.height)
 
 
+def icon_square(favicon: tuple[int, int, int, int]) -> tuple[int, int, int, int]:
+    """The part of the site line's icon box the icon is drawn in: a square at its left (the
+    rest of the box is the room before the site's name)."""
+    side = favicon[3] - favicon[1]
+    return (favicon[0], favicon[1], favicon[0] + side, favicon[3])
+
+
 def assert_fills_the_frame(page: Page, width: int, height: int) -> None:
     sizes = page.evaluate(
         "() => [document.documentElement.scrollWidth, document.documentElement.scrollHeight,"
@@ -699,7 +738,7 @@ def test_pixels(frame: Frame, template: str, theme: str) -> None:
         shot = frame.screenshot()
         assert near(dominant(shot, media), background_for(theme, reader)), reader
         assert share_of(shot, media, RED) > 0.95
-        assert share_of(shot, favicon, BLUE, inset=3) > 0.9
+        assert share_of(shot, icon_square(favicon), BLUE, inset=3) > 0.9
     assert_fills_the_frame(frame.page, width, height)
     assert_text_is_clear(frame.page, width, height)
     assert frame.errors == []  # the policy blocked nothing the card needs
@@ -722,11 +761,81 @@ def test_failed_images_leave_the_placeholder(frame: Frame, template: str) -> Non
     assert not near(placeholder, NEAR_BLACK, 40)
     assert shot.getpixel((media[0] + 8, media[1] + 8)) == placeholder  # no broken-image icon
     assert share_of(shot, media, placeholder) > 0.8  # the rest is the white initial
-    favicon = box(frame.page, ".favicon")
-    assert favicon is not None
-    assert all(near(color, NEAR_BLACK) for _, color in colors(shot.crop(favicon)))
+    # The site line's icon that failed takes no room: the site's name starts the line.
+    favicon, site, name = (box(frame.page, part) for part in (".favicon", ".site", ".site-name"))
+    assert favicon is not None and site is not None and name is not None
+    assert favicon[2] - favicon[0] == 0 and name[0] == site[0]
     assert near(dominant(shot, media), NEAR_BLACK)
     assert_fills_the_frame(frame.page, width, height)
+
+
+@pytest.mark.chromium
+@pytest.mark.parametrize("template", TEMPLATES)
+def test_site_line_icon_and_its_room(frame: Frame, template: str) -> None:
+    """A loaded icon of the site line stands its own size plus a gap before the site's name."""
+    width, height = SIZES[template]
+    document = render_card(
+        CARD, template=template, theme="light", width=width, height=height, badge=False
+    )
+    frame.show(document, width, height)
+    favicon, name = box(frame.page, ".favicon"), box(frame.page, ".site-name")
+    assert favicon is not None and name is not None
+    side = favicon[3] - favicon[1]
+    assert side >= 12 and favicon[2] - favicon[0] == side + 6 and name[0] == favicon[2]
+
+
+@pytest.mark.chromium
+@pytest.mark.parametrize("template", TEMPLATES)
+def test_without_an_image_the_icon_stands_on_a_plain_tile(frame: Frame, template: str) -> None:
+    width, height = SIZES[template]
+    card = replace(CARD, image="")
+    document = render_card(
+        card, template=template, theme="light", width=width, height=height, badge=False
+    )
+    shot = frame.show(document, width, height)
+    media = box(frame.page, ".media")
+    assert media is not None
+    found = colors(shot.crop(media))
+    tile = max(found)[1]
+    assert near(tile, (0xF1, 0xF3, 0xF4), 2)  # the plain tile, not the coloured placeholder
+    blue = sum(count for count, color in found if near(color, BLUE))
+    shorter = min(media[2] - media[0], media[3] - media[1])
+    icon = min(64, round((shorter - 2) * 0.5))
+    assert blue >= 0.8 * icon * icon  # the icon, drawn large and centred
+    inside = shot.crop((media[0] + 6, media[1] + 6, media[2] - 6, media[3] - 6))  # no corners
+    assert not any(near(color, WHITE, 4) for _, color in colors(inside))  # and no initial
+    # It fails to load: the initial on its coloured block, the last fallback.
+    shot = frame.show(
+        render_card(
+            replace(card, favicon=MISSING_URL),
+            template=template,
+            theme="light",
+            width=width,
+            height=height,
+            badge=False,
+        ),
+        width,
+        height,
+    )
+    icon = box(frame.page, ".icon")
+    assert icon is not None
+    placeholder = shot.getpixel((icon[0] + 2, icon[1] + 2))
+    assert not near(placeholder, (0xF1, 0xF3, 0xF4), 8) and not near(placeholder, WHITE, 8)
+    assert any(near(color, WHITE, 4) for _, color in colors(shot.crop(icon)))
+
+
+@pytest.mark.chromium
+def test_a_transparent_image_shows_no_initial(frame: Frame) -> None:
+    width, height = SIZES["default"]
+    card = replace(CARD, image=CLEAR_URL)
+    document = render_card(
+        card, template="default", theme="light", width=width, height=height, badge=False
+    )
+    shot = frame.show(document, width, height)
+    media = box(frame.page, ".media")
+    assert media is not None
+    assert frame.page.evaluate("document.querySelector('.media img').naturalWidth") == 8
+    assert len(colors(shot.crop(media))) == 1  # the plain placeholder: no letter behind
 
 
 @pytest.mark.chromium

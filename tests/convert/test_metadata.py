@@ -12,6 +12,7 @@ from convert.html.document import read_document
 from convert.metadata.read import FIELD_HELP, FIELDS, page_metadata
 from convert.metadata.values import (
     absolute_url,
+    address_host,
     author_name,
     clean_text,
     iso_date,
@@ -303,3 +304,134 @@ def test_an_image_inside_main_and_article_is_read_once_and_huge_values_are_refus
     meta = read(page)
     assert meta["image"] == "https://site.example/pictures/harbour.jpg"
     assert "Acme" not in meta["site_name"] and len(meta["title"]) < 1000
+
+
+def test_a_post_is_titled_by_its_story_not_by_its_blogs_name() -> None:
+    blog = (
+        '<meta property="og:site_name" content="Crumb &amp; Kettle">'
+        '<meta property="og:title" content="Crumb &amp; Kettle">'
+    )
+    post = f"<html><head>{blog}<title>Crumb &amp; Kettle</title></head><body>BODY</body></html>"
+    story = "<main><h1>Pear galette with thyme</h1></main>"
+    assert read(post.replace("BODY", story), "https://crumb.example/pear-galette")["title"] == (
+        "Pear galette with thyme"
+    )
+    # The story before the blog's name in the <title>, no headline to agree with.
+    titled = post.replace(
+        "<title>Crumb &amp; Kettle</title>", "<title>Pear galette | Crumb &amp; Kettle</title>"
+    )
+    assert read(titled.replace("BODY", ""), "https://crumb.example/pear-galette")["title"] == (
+        "Pear galette"
+    )
+    # A JSON-LD headline names the story too.
+    headline = (
+        '<script type="application/ld+json">{"@type":"BlogPosting",'
+        '"headline":"Pear galette, step by step"}</script>'
+    )
+    with_headline = post.replace("</head>", headline + "</head>")
+    assert read(with_headline.replace("BODY", ""), "https://crumb.example/p/1")["title"] == (
+        "Pear galette, step by step"
+    )
+    # The site's home is called by the site's name; a post that says nothing else is too.
+    assert read(post.replace("BODY", story), "https://crumb.example/")["title"] == "Crumb & Kettle"
+    assert read(post.replace("BODY", ""), "https://crumb.example/pear-galette")["title"] == (
+        "Crumb & Kettle"
+    )
+
+
+@pytest.mark.parametrize(
+    ("stated", "badge", "title"),
+    [
+        (
+            "ada/tidepool: Tide tables from open data",
+            "Public",
+            "ada/tidepool: Tide tables from open data",
+        ),
+        ("ada/tidepool", "Public", "ada/tidepool"),
+        (
+            "ada/tidepool: Tide tables from open data",
+            "Private",
+            "ada/tidepool: Tide tables from open data",
+        ),
+    ],
+)
+def test_a_repository_is_titled_by_its_stated_title_not_its_badge(
+    stated: str, badge: str, title: str
+) -> None:
+    page = (
+        f"<html><head><title>{stated} · CodeHarbor</title>"
+        '<meta property="og:site_name" content="CodeHarbor"></head><body><main>'
+        f'<h1><a href="/ada">ada</a> / <a href="/ada/tidepool">tidepool</a> <span>{badge}</span>'
+        "</h1></main></body></html>"
+    )
+    assert read(page, "https://codeharbor.example/ada/tidepool")["title"] == title
+
+
+def test_a_colon_title_still_gives_way_to_an_agreeing_headline() -> None:
+    page = (
+        "<html><head><title>Hiking Boots: Shop Boots for Hiking | Trailhead</title></head>"
+        "<body><h1>Hiking Boots</h1></body></html>"
+    )
+    assert read(page, "https://trailhead.example/c/boots")["title"] == "Hiking Boots"
+
+
+CANONICAL_PAGE = (
+    "<html><head><title>Pear loaf | Crumb and Kettle</title>{head}</head>"
+    "<body><article><h1>Pear loaf</h1></article></body></html>"
+)
+
+
+@pytest.mark.parametrize(
+    ("fetched", "canonical", "site", "title"),
+    [
+        # By IP address or a local name: the canonical domain's names, and its domain shown.
+        ("http://203.0.113.7/r/pear-loaf", "https://www.crumbandkettle.example/r/pear-loaf",
+         "Crumb and Kettle", "Pear loaf"),
+        ("http://[2001:db8::7]:8080/r/pear-loaf", "https://crumbandkettle.example/r/pear-loaf",
+         "Crumb and Kettle", "Pear loaf"),
+        ("http://web01.internal/r/pear-loaf", "https://crumbandkettle.example/r/pear-loaf",
+         "Crumb and Kettle", "Pear loaf"),
+        # From another public host: its title's part still names the canonical site.
+        ("https://staging.hostingco.example/r/pear-loaf",
+         "https://crumbandkettle.example/r/pear-loaf", "Crumb and Kettle", "Pear loaf"),
+        # Without a canonical URL the fetched address is all there is.
+        ("http://203.0.113.7/r/pear-loaf", "", "203.0.113.7", "Pear loaf"),
+    ],
+)  # fmt: skip
+def test_the_site_name_matches_the_canonical_domain_when_fetched_by_address(
+    fetched: str, canonical: str, site: str, title: str
+) -> None:
+    head = f'<link rel="canonical" href="{canonical}">' if canonical else ""
+    meta = read(CANONICAL_PAGE.format(head=head), fetched)
+    assert (meta["site_name"], meta["title"]) == (site, title)
+    assert meta["canonical_url"] == (canonical or fetched)
+
+
+def test_a_page_named_nowhere_shows_its_canonical_domain_only_when_fetched_by_address() -> None:
+    page = "<html><head><title>Holiday hours</title>{head}</head><body></body></html>"
+    og_url = '<meta property="og:url" content="https://lanternworks.example/news/hours">'
+    by_ip = read(page.format(head=og_url), "http://198.51.100.20:8080/news/hours")
+    assert by_ip["site_name"] == "lanternworks.example"
+    by_name = read(page.format(head=og_url), "http://localhost:8080/news/hours")
+    assert by_name["site_name"] == "lanternworks.example"
+    # A syndicated copy on another site keeps the name of the host that shows it.
+    copy = read(page.format(head=og_url), "https://reprints.example/2024/hours")
+    assert copy["site_name"] == "reprints.example"
+
+
+@pytest.mark.parametrize(
+    ("host", "address"),
+    [
+        ("203.0.113.7", True),
+        ("[2001:db8::7]", True),
+        ("2001:db8::7", True),
+        ("localhost", True),
+        ("web01.internal", True),
+        ("printer.local", True),
+        ("crumbandkettle.example", False),
+        ("staging.hostingco.example", False),
+        ("127.0.0.1.nip.example", False),
+    ],
+)
+def test_address_hosts(host: str, address: bool) -> None:
+    assert address_host(host) is address

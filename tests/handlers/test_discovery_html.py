@@ -162,7 +162,8 @@ async def test_hostile_discovered_html_falls_back_to_the_card(
     body = await oembed(http_client, base_url, origin.url(f"/card/{name}"), key)
     assert body["source"] == "og_frame", body
     assert_inert(body["html"])
-    assert body["html"].startswith('<iframe src="' + body["frame_url"])
+    assert body["html"].startswith('<div style="position:relative;width:100%;aspect-ratio:4/3">')
+    assert '<iframe src="' + body["frame_url"] + '"' in body["html"]
     card = await http_client.fetch(body["frame_url"])
     assert "Card title" in card.body.decode()
     assert_inert(card.body.decode())

@@ -6,22 +6,28 @@ from __future__ import annotations
 
 import asyncio
 import json
+import math
+import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
+import lxml.html
 import pytest
 import tornado.web
+from playwright.async_api import async_playwright
 from tornado.httpclient import AsyncHTTPClient, HTTPResponse
 
 from app.config import Settings
 from app.services import Services
 from app.web import make_api_app, make_frame_app
+from browser.farm.flags import LAUNCH_ARGS
 from convert.embed.providers import Endpoint, Provider, ProviderRegistry
 from tests.conftest import make_settings
 from tests.origin import Origin, serve
 
+CHROMIUM = os.environ.get("PAGECAST_TEST_CHROMIUM", "/usr/bin/chromium")
 PROVIDER_HTML = '<iframe src="https://player.example/v/1" width="640" height="360"></iframe>'
 DISCOVERED_HTML = '<iframe src="https://player.example/d/1" height="80"></iframe>'
 
@@ -405,6 +411,67 @@ async def test_markup_in_metadata_is_inert(http_client, base_url, sites, key) ->
 async def test_frame_sizes(http_client, base_url, sites, key, params, size) -> None:
     _, body = await oembed(http_client, base_url, sites["origin"].url("/og"), app_id=key, **params)
     assert (body["width"], body["height"]) == size
+    # The html: responsive unless a size was asked for, then fixed at that size.
+    parts = lxml.html.fragments_fromstring(body["html"])
+    assert len(parts) == 1
+    iframe = parts[0] if parts[0].tag == "iframe" else parts[0].find("iframe")
+    assert iframe is not None and iframe.get("src") == body["frame_url"]
+    assert iframe.get("loading") == "lazy"
+    assert (iframe.get("width"), iframe.get("height")) == (str(size[0]), str(size[1]))
+    sized = any(name.lower() in ("maxwidth", "maxheight") for name in params)
+    if sized:
+        assert parts[0].tag == "iframe" and iframe.get("style") == "border:0;max-width:100%"
+    else:
+        wrapper = parts[0]
+        assert wrapper.tag == "div" and list(wrapper) == [iframe]
+        ratio = size[0] // math.gcd(*size), size[1] // math.gcd(*size)
+        assert wrapper.get("style") == (
+            f"position:relative;width:100%;aspect-ratio:{ratio[0]}/{ratio[1]}"
+        )
+        assert "width:100%;height:100%" in iframe.get("style")
+
+
+@pytest.mark.chromium
+@pytest.mark.gen_test(timeout=60)
+async def test_a_responsive_frame_fills_its_column(http_client, base_url, sites, key) -> None:
+    """In real Chromium: the html of a frame without asked sizes takes the width of where it is
+    put, in the frame's proportions; with maxwidth it keeps its size (shrunk only to fit)."""
+    _, free = await oembed(http_client, base_url, sites["origin"].url("/og"), app_id=key)
+    _, fixed = await oembed(
+        http_client, base_url, sites["origin"].url("/og"), app_id=key, maxwidth="400"
+    )
+    page_html = (
+        "<!doctype html><body style='margin:0'>"
+        + "".join(
+            f"<div id='c{width}{name}' style='width:{width}px'>{body['html']}</div>"
+            for width in (320, 1000)
+            for name, body in (("free", free), ("fixed", fixed))
+        )
+        + "</body>"
+    )
+    async with async_playwright() as playwright:
+        browser = await playwright.chromium.launch(
+            executable_path=CHROMIUM, args=list(LAUNCH_ARGS), timeout=30_000
+        )
+        try:
+            page = await browser.new_page(viewport={"width": 1200, "height": 800})
+            await page.route("**/*", lambda route: route.abort())  # the frames need not load
+            await page.set_content(page_html)
+            sizes = {
+                f"{width}{name}": await page.evaluate(
+                    "id => { const r = document.querySelector('#' + id + ' iframe')"
+                    ".getBoundingClientRect();"
+                    " return [Math.round(r.width), Math.round(r.height)]; }",
+                    f"c{width}{name}",
+                )
+                for width in (320, 1000)
+                for name in ("free", "fixed")
+            }
+        finally:
+            await browser.close()
+    assert sizes["320free"] == [320, 240] and sizes["1000free"] == [1000, 750]
+    assert sizes["1000fixed"] == [400, 300]
+    assert sizes["320fixed"][0] == 320  # max-width:100%
 
 
 @pytest.mark.gen_test(timeout=30)

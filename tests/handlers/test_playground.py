@@ -130,8 +130,11 @@ def test_policy_is_strict_and_names_only_our_hosts() -> None:
     assert policy["img-src"] == "'self' data: blob: https://api.example.com"
     assert policy["frame-ancestors"] == "'none'"
     assert policy["base-uri"] == "'none'" and policy["form-action"] == "'none'"
-    # Only the embed snippet's own style attribute, by its hash.
-    assert re.fullmatch(r"'unsafe-hashes' 'sha256-[A-Za-z0-9+/]{43}='", policy["style-src-attr"])
+    # Only the embed snippets' own style attributes, by their hashes: the fixed iframe's, and
+    # the responsive wrapper's (one per template's proportions) and iframe's.
+    assert re.fullmatch(
+        r"'unsafe-hashes'( 'sha256-[A-Za-z0-9+/]{43}='){4}", policy["style-src-attr"]
+    )
     whole = " ".join(policy.values())
     assert "unsafe-inline" not in whole and "unsafe-eval" not in whole and "*" not in whole
 
@@ -338,9 +341,12 @@ async def test_playground_runs_every_endpoint_in_chromium(
         assert card is not None, "the hosted frame was not loaded"
         await card.wait_for_load_state()
         assert "Playground test article" in await card.locator("body").inner_text()
-        # The snippet's style attribute applies: the policy allows it by its hash.
+        # The snippet's style attributes apply: the policy allows them by their hashes.
         snippet = page.frame_locator("#embed-frame iframe").locator("iframe")
-        assert await snippet.evaluate("f => getComputedStyle(f).maxWidth") == "100%"
+        assert await snippet.evaluate("f => getComputedStyle(f).position") == "absolute"
+        assert await snippet.evaluate("f => getComputedStyle(f.parentElement).aspectRatio") == (
+            "4 / 3"
+        )
 
         # An unknown key: the error in its documented shape, nothing billed.
         await page.fill("#api-key", "not-a-key")

@@ -108,6 +108,20 @@ def test_presigned_link_works_and_is_capped(s3: LocalS3, bucket: str) -> None:
     assert serving.link("0123abcd.jpeg", 600) is None  # Pagecast serves the bytes itself
 
 
+def test_size_and_a_link_presigned_for_head(s3: LocalS3, bucket: str) -> None:
+    objects = ObjectStorage(s3.settings(bucket))
+    objects.write("0123abcd.png", b"\x89PNG eleven")
+    assert objects.size("0123abcd.png") == len(b"\x89PNG eleven")
+    assert objects.size("89abcdef.png") is None  # missing is not a failure
+    url = objects.link("0123abcd.png", 600, "HEAD")
+    assert url is not None and url != objects.link("0123abcd.png", 600)
+    request = urllib.request.Request(url, method="HEAD")
+    with urllib.request.urlopen(request, timeout=10) as response:  # loopback only
+        assert response.status == 200 and response.read() == b""
+        assert response.headers["Content-Type"] == "image/png"
+        assert response.headers["Content-Length"] == str(len(b"\x89PNG eleven"))
+
+
 @pytest.mark.gen_test(timeout=30)
 async def test_store_round_trip_and_link_bounded_by_expiry(
     s3: LocalS3, bucket: str, shots: ScreenshotStore
@@ -376,6 +390,44 @@ async def test_endpoint_with_the_object_store(
     response = await http_client.fetch(old_link, raise_error=False)
     assert response.code == 404
     assert (await http_client.fetch(link)).code == 200  # the live link is untouched
+
+
+@pytest.mark.gen_test(timeout=30)
+async def test_head_of_links_with_the_object_store(http_client, base_url, services, s3) -> None:
+    stored = {"org_id": 1, "width": 1, "height": 1, "host": "example.com", "response_code": 200}
+    services.store.create_key("shots", "pro")
+    live = await services.screenshots.save(
+        b"\x89PNG live", request_hash="h" * 64, extension="png", **stored
+    )
+    link = f"{base_url}/screenshots/{live.filename}"
+    get = await http_client.fetch(link, follow_redirects=False, raise_error=False)
+    head = await http_client.fetch(link, method="HEAD", follow_redirects=False, raise_error=False)
+    assert get.code == head.code == 302 and head.body == b""
+    assert head.headers["Cache-Control"] == get.headers["Cache-Control"] == "no-store"
+    # Each answer is presigned for its own method, so following the HEAD's redirect works.
+    assert head.headers["Location"] != get.headers["Location"]
+    followed = await http_client.fetch(link, method="HEAD")
+    assert followed.code == 200 and followed.headers["Content-Type"] == "image/png"
+    assert followed.headers["Content-Length"] == str(len(b"\x89PNG live"))
+    # Served by Pagecast itself (no redirects): the size comes from the store, not a read.
+    services.screenshots.files = ObjectStorage(s3.settings(s3.bucket(), s3_redirect=False))
+    services.screenshots.files.write(live.filename, b"\x89PNG served here")
+    get = await http_client.fetch(link)
+    head = await http_client.fetch(link, method="HEAD")
+    assert get.body == b"\x89PNG served here" and head.body == b""
+    for name in ("Content-Type", "Content-Length", "Expires", "Last-Modified"):
+        assert head.headers[name] == get.headers[name], name
+    old = await services.screenshots.save(
+        b"\x89PNG old",
+        request_hash="o" * 64,
+        extension="png",
+        now=datetime.now(UTC) - timedelta(hours=25),
+        **stored,
+    )
+    head = await http_client.fetch(
+        f"{base_url}/screenshots/{old.filename}", method="HEAD", raise_error=False
+    )
+    assert head.code == 410 and head.body == b""
 
 
 @pytest.mark.chromium
