@@ -16,7 +16,7 @@ from typing import Any
 from handlers.base import BaseHandler
 from handlers.openapi.document import build_openapi
 
-METHODS = ("get", "put", "post", "delete", "patch")
+METHODS = ("get", "head", "put", "post", "delete", "patch")
 """The methods an operation may have, in the order each path lists them."""
 
 SUMMARY = (
