@@ -1,12 +1,15 @@
 """The command line as a user types it: the one-shots' help, ``config`` with the source of every
-value, ``usage`` for the current month, and ``PAGECAST_*`` variables that name no setting."""
+value, ``usage`` for the current month, ``PAGECAST_*`` variables that name no setting, and a
+wrong command line refused with what to type instead (status 2, no traceback)."""
 
 from __future__ import annotations
 
 import re
+import subprocess
 from datetime import UTC, date, datetime
 from pathlib import Path
 
+from app.oneshot import own_params
 from handlers.params.markdown import MARKDOWN_PARAMS
 from handlers.params.oembed import OEMBED_PARAMS
 from handlers.params.screenshot import SCREENSHOT_PARAMS
@@ -24,12 +27,14 @@ def test_one_shot_help_lists_the_endpoint_parameters(env: dict[str, str]) -> Non
         done = run_cli(env, command, "--help")
         assert done.returncode == 0, done.stderr
         listed = set(re.findall(r"^  (\w+): ", done.stdout, flags=re.MULTILINE))
-        expected = {param.name for param in table.params} - {"app_id", "url"}
+        expected = {param.name for param in table.params} - set(own_params(command))
         assert listed == expected, command
-        assert "-o OUTPUT" in done.stdout and "--verbose" in done.stdout
+        assert "-o FILE" in done.stdout and "--verbose" in done.stdout
+        assert f"examples:\n  server.py {command} https://example.com/" in done.stdout
     help_text = run_cli(env, "screenshot", "--help").stdout
     assert "format: one of jpeg, png, webp, pdf, default jpeg" in help_text
     assert ".png png" in help_text, "the extension rule is told"
+    assert "response_type:" not in help_text, "the command writes the image itself"
     assert "Viewport: xs 375x812" in help_text, "each parameter's help, from its table"
 
 
@@ -123,3 +128,116 @@ def test_usage_defaults_to_the_current_month(env: dict[str, str]) -> None:  # no
     assert "month all" in every.stdout and re.search(r"acme +markdown +6 +47\n", every.stdout)
     old = run_cli(env, "usage", "--month", "2024-02")
     assert re.search(r"acme +markdown +3 +40\n", old.stdout)
+
+
+def refused(done: subprocess.CompletedProcess[str]) -> list[str]:
+    """The lines a refused command line printed: status 2, nothing on stdout, no traceback."""
+    assert done.returncode == 2, done.stderr
+    assert done.stdout == "" and "Traceback" not in done.stderr
+    return done.stderr.splitlines()
+
+
+def test_a_missing_piece_says_what_to_type(env: dict[str, str], tmp_path: Path) -> None:  # noqa: F811
+    keys = refused(run_cli(env, "keys"))
+    assert keys[:2] == [
+        "server.py keys: which keys command? create, list or revoke",
+        "usage: server.py keys [-h] COMMAND ...",
+    ]
+    assert keys[2] == "for example:" and "  server.py keys list" in keys
+    assert keys[-1] == "(server.py keys --help tells more)"
+    for command in ("markdown", "screenshot", "oembed"):
+        lines = refused(run_cli(env, command))
+        assert lines[:2] == [
+            f"server.py {command}: the page's URL is missing",
+            f"usage: server.py {command} URL [name=value ...] [-o FILE] [-v]",
+        ]
+        assert any(line.startswith(f"  server.py {command} https://example.com/") for line in lines)
+    # Parameters and options alone are no URL either.
+    only_params = refused(run_cli(env, "markdown", "format=json", "-o", "-"))
+    assert only_params[0] == "server.py markdown: the page's URL is missing"
+    crawl = refused(run_cli(env, "crawl", "--out", str(tmp_path / "site")))
+    assert crawl[0] == "server.py crawl: the start page's URL is missing"
+    assert "  server.py crawl https://example.com/ --out site" in crawl
+    providers = refused(run_cli(env, "providers"))
+    assert providers[0] == "server.py providers: which providers command? import"
+    revoke = refused(run_cli(env, "keys", "revoke"))
+    assert "prefix" in revoke[0] and "  server.py keys revoke pc_AbCd1234" in revoke
+    shot = refused(run_cli(env, "screenshot", "https://example.com/"))
+    assert (
+        shot[0]
+        == "server.py screenshot: a screenshot needs -o FILE (-o - writes it to standard output)"
+    )
+    assert not (tmp_path / "site").exists()
+
+
+def test_a_near_miss_gets_a_did_you_mean(env: dict[str, str]) -> None:  # noqa: F811
+    command = refused(run_cli(env, "markdwn", "https://example.com/"))
+    assert command[0] == (
+        "server.py: unknown command 'markdwn' (did you mean markdown?); the commands: serve, "
+        "config, keys, screenshot, markdown, oembed, crawl, usage, mcp, providers"
+    )
+    assert command[1].startswith("usage: server.py ")
+    keys = refused(run_cli(env, "keys", "lst"))
+    assert keys[0] == (
+        "server.py keys: unknown command 'lst' (did you mean list?); "
+        "the commands: create, list, revoke"
+    )
+    providers = refused(run_cli(env, "providers", "imprt", "providers.json"))
+    assert "(did you mean import?)" in providers[0]
+    far = refused(run_cli(env, "zzz"))
+    assert far[0].startswith("server.py: unknown command 'zzz'; the commands: serve,")
+
+
+def test_wrong_values_are_refused_before_any_work(env: dict[str, str], tmp_path: Path) -> None:  # noqa: F811
+    site = str(tmp_path / "site")
+    page = "https://example.com/"
+    cases = [
+        (
+            ("crawl", page, "--out", site, "--max-pages", "0"),
+            "server.py crawl: argument --max-pages: must be an integer of at least 1, not '0'",
+        ),
+        (
+            ("crawl", page, "--out", site, "--max-depth", "deep"),
+            "server.py crawl: argument --max-depth: must be an integer from 0 to 100, not 'deep'",
+        ),
+        (
+            ("crawl", page, "--out", site, "retyr=false", "format=json"),
+            "server.py crawl: retyr= is not a Markdown parameter (did you mean retry?); "
+            "format= does not apply to a crawl (it shapes one page's answer)",
+        ),
+        (
+            ("markdown", "url=https://example.org/", page),
+            "server.py markdown: url= is the command's own: give the page as the URL argument",
+        ),
+        (
+            ("screenshot", page, "-o", str(tmp_path / "shot.png"), "response_type=json"),
+            "server.py screenshot: response_type= is the command's own: it writes the image "
+            "itself, to -o FILE",
+        ),
+        (
+            ("markdown", page, "https://example.org/"),
+            f"server.py markdown: one page at a time: {page} and https://example.org/ are "
+            "both URLs",
+        ),
+        (
+            ("markdown", page, "include_metadata"),
+            "server.py markdown: parameters look like name=value, not 'include_metadata'",
+        ),
+        (
+            ("markdown", page, "-o", str(tmp_path / "missing" / "page.md")),
+            f"server.py markdown: -o {tmp_path / 'missing' / 'page.md'}: there is no folder "
+            f"{tmp_path / 'missing'}",
+        ),
+        (
+            ("markdown", page, "-o", str(tmp_path)),
+            f"server.py markdown: -o {tmp_path} is a folder; name a file in it",
+        ),
+    ]
+    for argv, first_line in cases:
+        assert refused(run_cli(env, *argv))[0] == first_line, argv
+    occupied = tmp_path / "occupied"
+    occupied.write_text("a file, not a folder")
+    out = refused(run_cli(env, "crawl", page, "--out", str(occupied)))
+    assert out == [f"cannot make the folder {occupied}: File exists"]
+    assert not (tmp_path / "site").exists() and not (tmp_path / "missing").exists()
+    assert not (Path(env["PAGECAST_STORE_DATA_DIR"]) / "pagecast.db").exists()
