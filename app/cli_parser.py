@@ -59,7 +59,6 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
 SUBCOMMANDS = {"keys": "keys_command", "providers": "providers_command"}
 # A name=value parameter: a name with none of a URL's marks, then '='.
 _PAIR = re.compile(r"[^/:?#=]+=")
-_SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:")
 # A host (a dotted name, localhost, an IPv4 or bracketed IPv6 address) with an optional port,
 # then the rest of a URL: what a URL typed without its scheme looks like.
 _SCHEMELESS = re.compile(
@@ -121,14 +120,12 @@ def did_you_mean(word: str, known: Sequence[str]) -> str:
 
 def url_problem(url: str) -> str | None:
     """Why ``url`` cannot be the page a command asks for, with the URL meant when it only
-    lacks its scheme; None when it names one (the API judges the rest: an unknown scheme, a
-    malformed host)."""
+    lacks its scheme; None when it has one (the API judges the rest: a scheme other than http
+    and https, a malformed host)."""
     if not url.strip():
         return "the page's URL is empty"
-    if os.path.exists(url):
+    if "://" not in url and os.path.exists(url):
         return f"{url} is a file here, not a URL: Pagecast fetches pages over http or https"
-    if _SCHEME.match(url) and not _SCHEMELESS.fullmatch(url):
-        return None
     typed = _SCHEMELESS.fullmatch(url)
     if typed is None:
         return None

@@ -9,6 +9,9 @@ import subprocess
 from datetime import UTC, date, datetime
 from pathlib import Path
 
+import pytest
+
+from app.cli_parser import url_problem
 from app.oneshot import own_params
 from handlers.params.markdown import MARKDOWN_PARAMS
 from handlers.params.oembed import OEMBED_PARAMS
@@ -220,6 +223,11 @@ def test_wrong_values_are_refused_before_any_work(env: dict[str, str], tmp_path:
             "both URLs",
         ),
         (
+            ("markdown", "README.md"),
+            "server.py markdown: README.md is a file here, not a URL: Pagecast fetches pages "
+            "over http or https",
+        ),
+        (
             ("markdown", page, "include_metadata"),
             "server.py markdown: parameters look like name=value, not 'include_metadata'",
         ),
@@ -241,3 +249,29 @@ def test_wrong_values_are_refused_before_any_work(env: dict[str, str], tmp_path:
     assert out == [f"cannot make the folder {occupied}: File exists"]
     assert not (tmp_path / "site").exists() and not (tmp_path / "missing").exists()
     assert not (Path(env["PAGECAST_STORE_DATA_DIR"]) / "pagecast.db").exists()
+
+
+@pytest.mark.parametrize(
+    ("typed", "meant"),
+    [
+        ("https://example.com/a?b=c", None),
+        ("HTTP://example.com/", None),
+        ("http:/example.com/", None),  # the API mends the slash, and warns
+        ("ftp://example.com/", None),  # the API refuses it
+        ("mailto:someone@example.com", None),
+        ("example.com", "https://example.com"),
+        ("www.example.com/page?id=3#top", "https://www.example.com/page?id=3#top"),
+        ("example.com:8443/", "https://example.com:8443/"),
+        ("//cdn.example.com/a.js", "https://cdn.example.com/a.js"),
+        ("localhost:3000/x", "http://localhost:3000/x"),
+        ("10.0.0.7/status", "http://10.0.0.7/status"),
+        ("[::1]:8080/", "http://[::1]:8080/"),
+    ],
+)
+def test_a_url_without_its_scheme_is_told_the_url_meant(typed: str, meant: str | None) -> None:
+    problem = url_problem(typed)
+    if meant is None:
+        assert problem is None
+    else:
+        assert problem == f"{typed} is not a URL (no http:// or https://); did you mean {meant}?"
+    assert url_problem(" ") == "the page's URL is empty"
