@@ -275,3 +275,11 @@ def test_a_url_without_its_scheme_is_told_the_url_meant(typed: str, meant: str |
     else:
         assert problem == f"{typed} is not a URL (no http:// or https://); did you mean {meant}?"
     assert url_problem(" ") == "the page's URL is empty"
+
+
+def test_a_key_for_a_plan_or_org_that_cannot_be_is_refused(env: dict[str, str]) -> None:  # noqa: F811
+    plan = refused(run_cli(env, "keys", "create", "--org", "acme", "--plan", "Pro"))
+    assert plan[-1] == "unknown plan 'Pro' (did you mean pro?); configured: free, pro"
+    org = refused(run_cli(env, "keys", "create", "--org", " "))
+    assert org[-1] == "cannot create the key: organization must not be empty"
+    assert "acme" not in run_cli(env, "keys", "list").stdout, "no key was issued"
