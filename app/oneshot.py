@@ -5,7 +5,8 @@ Each starts Pagecast's services with a temporary SQLite store, serves the API ap
 loopback port for the length of one request, asks it exactly as a client would, and writes the
 answer. The same parameter tables, fetchers, farm and converters answer; nothing is kept, so a
 hosted frame's card is handed out inline rather than as a link to a frame host that would be
-gone when the command ends.
+gone when the command ends. The answer alone goes to standard output (or the output file); the
+warnings the API sent with it go to standard error, a ``warning:`` line each.
 """
 
 from __future__ import annotations
@@ -202,7 +203,8 @@ async def run_once(settings: Settings, shot: OneShot) -> int:
         try:
             await _write(shot, body, response.headers.get("X-BILLING-REQUESTS", "0"))
         except OSError as exc:
-            print(f"cannot write {shot.output}: {exc.strerror or exc}", file=sys.stderr)
+            where = "standard output" if shot.output in (None, STDOUT) else shot.output
+            print(f"cannot write to {where}: {exc.strerror or exc}", file=sys.stderr)
             return 1
         return 0
 
