@@ -23,6 +23,7 @@ from pathlib import Path
 
 from app.admin import keys_command, providers_command, usage_command
 from app.allocator import release_large_blocks
+from app.cli_parser import ONE_SHOTS, parse_args
 from app.config import (
     Settings,
     load_settings,
@@ -32,7 +33,7 @@ from app.config import (
 )
 from app.crawl_cli import CrawlCommand, run_crawl
 from app.effective import render_effective, unknown_variables
-from app.oneshot import OneShot, parameters_help, parse_pairs, run_once
+from app.oneshot import OneShot, run_once
 from app.services import close_services, open_services
 from app.web import make_api_app, make_frame_app, make_metrics_app, make_server
 from handlers.base import RequestIdFilter
@@ -135,117 +136,6 @@ async def serve(settings: Settings) -> None:
     log.info("stopped")
 
 
-ONE_SHOTS = {
-    "screenshot": "one screenshot without a server (-o FILE is required; -o - for stdout)",
-    "markdown": "one page as Markdown without a server",
-    "oembed": "one oEmbed answer without a server",
-}
-
-
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="server.py", description=__doc__.splitlines()[0])
-    parser.add_argument(
-        "--config",
-        type=Path,
-        default=os.environ.get("PAGECAST_CONFIG"),
-        help="config file (default: $PAGECAST_CONFIG, else config.toml beside server.py)",
-    )
-    commands = parser.add_subparsers(dest="command")
-    commands.add_parser("serve", help="run the server (the default)")
-    config = commands.add_parser(
-        "config",
-        help="print the effective settings and where each comes from (file, environment)",
-    )
-    config.add_argument(
-        "--defaults",
-        action="store_true",
-        help="print the commented config.toml with every default instead",
-    )
-    config.add_argument(
-        "--markdown", action="store_true", help="print the configuration reference in Markdown"
-    )
-    config.add_argument(
-        "--into", type=Path, help="with --markdown: replace the reference kept in this file"
-    )
-    keys = commands.add_parser("keys", help="manage API keys")
-    key_commands = keys.add_subparsers(dest="keys_command", required=True)
-    create = key_commands.add_parser("create", help="issue a key; prints it once, on the last line")
-    create.add_argument("--org", required=True, help="organization name (created if new)")
-    create.add_argument("--plan", default="free", help="plan of the organization (default: free)")
-    key_commands.add_parser("list", help="list keys: prefix, org, plan, created, revoked")
-    revoke = key_commands.add_parser("revoke", help="revoke a key by its prefix")
-    revoke.add_argument("prefix")
-    for name, text in ONE_SHOTS.items():
-        one = commands.add_parser(
-            name,
-            help=text,
-            description=text[0].upper() + text[1:] + ".",
-            epilog=parameters_help(name),
-            formatter_class=argparse.RawDescriptionHelpFormatter,
-        )
-        one.add_argument("url", help="the page (http or https)")
-        one.add_argument("params", nargs="*", metavar="name=value", help="API parameters")
-        one.add_argument(
-            "-o", "--output", type=Path, help="write the answer to this file (- for stdout)"
-        )
-        one.add_argument(
-            "-v", "--verbose", action="store_true", help="also log and report progress on stderr"
-        )
-    crawl = commands.add_parser(
-        "crawl",
-        help="a site as Markdown files without a server, with a progress bar",
-        description="Crawl a site breadth first from URL (its host only, robots.txt obeyed) "
-        "and write each page as DIR/<path>.md, with DIR/index.json listing every page.",
-        epilog="Markdown parameters for every page may follow as name=value "
-        "(see `server.py markdown --help`).",
-    )
-    crawl.add_argument("url", help="the start page (http or https)")
-    crawl.add_argument("params", nargs="*", metavar="name=value", help="Markdown parameters")
-    crawl.add_argument("--out", type=Path, required=True, metavar="DIR", help="output folder")
-    crawl.add_argument("--max-pages", type=int, default=100, help="most pages (default 100)")
-    crawl.add_argument("--max-depth", type=int, default=3, help="most links deep (default 3)")
-    crawl.add_argument(
-        "--include", action="append", default=[], metavar="GLOB", help="paths to crawl"
-    )
-    crawl.add_argument(
-        "--exclude", action="append", default=[], metavar="GLOB", help="paths to leave out"
-    )
-    crawl.add_argument("--subdomains", action="store_true", help="follow subdomains too")
-    usage = commands.add_parser("usage", help="credits by organization and endpoint")
-    usage.add_argument("--org", help="one organization")
-    usage.add_argument(
-        "--month", help="one month, YYYY-MM, or all (default: the current month, UTC)"
-    )
-    mcp = commands.add_parser(
-        "mcp",
-        help="Pagecast's tools for agents over MCP (stdio or streamable HTTP): pagecast-mcp "
-        "pointed at this server; its options follow (mcp --help)",
-        add_help=False,
-    )
-    mcp.add_argument("options", nargs=argparse.REMAINDER, help="pagecast-mcp's options")
-    providers = commands.add_parser("providers", help="manage the oEmbed provider registry")
-    provider_commands = providers.add_subparsers(dest="providers_command", required=True)
-    importer = provider_commands.add_parser(
-        "import", help="import a providers.json (the oembed.com registry format)"
-    )
-    importer.add_argument("file", type=Path)
-    return parser
-
-
-def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
-    """The command line; a one-shot's parameters may come before, between or after its options
-    (``screenshot URL -o shot.png format=png``), so what argparse leaves over is theirs."""
-    parser = build_parser()
-    args, rest = parser.parse_known_args(argv)
-    if rest and args.command not in (*ONE_SHOTS, "crawl", "mcp"):
-        parser.error(f"unrecognized arguments: {' '.join(rest)}")
-    if args.command in (*ONE_SHOTS, "crawl"):
-        args.params = [*args.params, *rest]
-    if args.command == "mcp":
-        args.options = [*rest, *args.options]
-    return args
-
-
 def _static_config(args: argparse.Namespace) -> int:
     """``config --defaults`` and ``config --markdown [--into FILE]``: what the declarations say,
     whatever the environment holds."""
@@ -267,15 +157,7 @@ def _static_config(args: argparse.Namespace) -> int:
 
 
 def _one_shot(settings: Settings, args: argparse.Namespace) -> int:
-    try:
-        params = parse_pairs(args.params)
-    except ValueError as exc:
-        print(exc, file=sys.stderr)
-        return 2
-    if args.command == "screenshot" and args.output is None:
-        print("a screenshot needs -o FILE (-o - writes it to standard output)", file=sys.stderr)
-        return 2
-    shot = OneShot(args.command, args.url, params, args.output, args.verbose)
+    shot = OneShot(args.command, args.url, args.params, args.output, args.verbose)
     return asyncio.run(run_once(settings, shot))
 
 
@@ -297,11 +179,6 @@ def _mcp(settings: Settings, args: argparse.Namespace) -> int:
 
 
 def _crawl(settings: Settings, args: argparse.Namespace) -> int:
-    try:
-        params = parse_pairs(args.params)
-    except ValueError as exc:
-        print(exc, file=sys.stderr)
-        return 2
     command = CrawlCommand(
         url=args.url,
         out=args.out,
@@ -310,13 +187,13 @@ def _crawl(settings: Settings, args: argparse.Namespace) -> int:
         include=tuple(args.include),
         exclude=tuple(args.exclude),
         subdomains=args.subdomains,
-        options=params,
+        options=args.params,
     )
     return asyncio.run(run_crawl(settings, command))
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = parse_args(argv)
+    args = parse_args(argv, description=(__doc__ or "").splitlines()[0])
     if args.command == "config" and (args.defaults or args.markdown or args.into):
         return _static_config(args)
     config_path = args.config or (DEFAULT_CONFIG if DEFAULT_CONFIG.exists() else None)

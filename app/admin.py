@@ -10,6 +10,7 @@ import sys
 from datetime import UTC, datetime
 from pathlib import Path
 
+from app.cli_parser import did_you_mean
 from app.config import Settings
 from app.services import registry_path
 from convert.embed.providers import RegistryError
@@ -24,12 +25,17 @@ def keys_command(settings: Settings, args: argparse.Namespace) -> int:
     try:
         if args.keys_command == "create":
             if args.plan not in settings.plans:
+                hint = did_you_mean(args.plan, list(settings.plans))
                 print(
-                    f"unknown plan {args.plan!r}; configured: {', '.join(settings.plans)}",
+                    f"unknown plan {args.plan!r}{hint}; configured: {', '.join(settings.plans)}",
                     file=sys.stderr,
                 )
                 return 2
-            issued = store.create_key(args.org, args.plan)
+            try:
+                issued = store.create_key(args.org, args.plan)
+            except ValueError as exc:  # the organization's name: empty, or too long
+                print(f"cannot create the key: {exc}", file=sys.stderr)
+                return 2
             print(
                 f"created key {issued.prefix} for org {issued.org} (plan {issued.plan});"
                 " it is shown once:"
@@ -43,7 +49,7 @@ def keys_command(settings: Settings, args: argparse.Namespace) -> int:
                 print(f"{row.prefix:<12} {row.org:<24} {row.plan:<8} {created:<20} {revoked}")
         elif args.keys_command == "revoke":
             if not store.revoke_key(args.prefix):
-                print(f"no active key with prefix {args.prefix}", file=sys.stderr)
+                print(f"no active key with prefix {args.prefix!r}", file=sys.stderr)
                 return 1
             print(f"revoked {args.prefix}")
     finally:

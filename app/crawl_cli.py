@@ -13,6 +13,7 @@ import json
 import re
 import sys
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
@@ -21,7 +22,8 @@ from urllib.parse import urlsplit
 from tornado.httpclient import AsyncHTTPClient, HTTPClientError
 
 from app.config import Settings
-from app.oneshot import local_api
+from app.oneshot import local_api, report_warnings
+from handlers.params.jobs import ANSWER_ONLY, OPTIONS
 
 POLL_SECONDS = 0.5
 BAR_WIDTH = 30
@@ -44,9 +46,27 @@ class CrawlCommand:
     """Markdown parameters for every page (name=value)."""
 
 
+def option_problems(options: Mapping[str, str]) -> list[str]:
+    """Why each of ``options`` is no Markdown parameter a crawl's pages take, with the one
+    probably meant."""
+    problems = []
+    for name in OPTIONS.unknown(list(options)):
+        if name in ANSWER_ONLY:
+            problems.append(f"{name}= does not apply to a crawl (it shapes one page's answer)")
+            continue
+        close = OPTIONS.suggestion(name)
+        hint = f" (did you mean {close}?)" if close else ""
+        problems.append(f"{name}= is not a Markdown parameter{hint}")
+    return problems
+
+
 async def run_crawl(settings: Settings, command: CrawlCommand) -> int:
     """Crawl, write the pages; the exit code (0 when the crawl completed)."""
-    command.out.mkdir(parents=True, exist_ok=True)
+    try:
+        command.out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        print(f"cannot make the folder {command.out}: {exc.strerror or exc}", file=sys.stderr)
+        return 2
     async with local_api(settings) as (_, port, key):
         client = AsyncHTTPClient()
         base = f"http://127.0.0.1:{port}"
@@ -71,6 +91,7 @@ async def run_crawl(settings: Settings, command: CrawlCommand) -> int:
         except (HTTPClientError, OSError) as exc:
             print(f"crawl failed: {exc}", file=sys.stderr)
             return 1
+        report_warnings(response)
         if response.code != 202:
             print(f"crawl refused ({response.code}):", file=sys.stderr)
             print(response.body.decode("utf-8", "replace"), file=sys.stderr)

@@ -5,7 +5,8 @@ Each starts Pagecast's services with a temporary SQLite store, serves the API ap
 loopback port for the length of one request, asks it exactly as a client would, and writes the
 answer. The same parameter tables, fetchers, farm and converters answer; nothing is kept, so a
 hosted frame's card is handed out inline rather than as a link to a frame host that would be
-gone when the command ends.
+gone when the command ends. The answer alone goes to standard output (or the output file); the
+warnings the API sent with it go to standard error, a ``warning:`` line each.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ import sys
 import tempfile
 import textwrap
 import time
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -35,6 +36,7 @@ from app.web import make_api_app
 from browser.deny import DenyList
 from browser.resolver import ResolutionError, system_resolver
 from browser.ssrf import AddressPolicy, Refusal, URLRefusedError, normalise_url
+from handlers.base import WARNINGS_HEADER
 from handlers.params.markdown import MARKDOWN_PARAMS
 from handlers.params.oembed import OEMBED_PARAMS
 from handlers.params.screenshot import SCREENSHOT_PARAMS
@@ -51,8 +53,17 @@ TABLES: dict[str, ParamTable[Any]] = {
     "markdown": MARKDOWN_PARAMS,
     "oembed": OEMBED_PARAMS,
 }
-# Parameters the command itself fills in: the key, and the target given as the URL argument.
-OWN_PARAMS = frozenset({"app_id", "url"})
+# Parameters the command itself fills in, with what a person does instead.
+OWN_PARAMS = {
+    "app_id": "it asks with a key of its own",
+    "url": "give the page as the URL argument",
+}
+COMMAND_OWN = {
+    "screenshot": {"response_type": "it writes the image itself, to -o FILE"},
+}
+# How the API joins its warnings in one X-Pagecast-Warnings header (when the answer is no JSON
+# object with a warnings list, the header is all there is).
+WARNING_SEPARATOR = " | "
 # The format an output file's extension asks for, when the command line names none.
 EXTENSION_FORMATS: dict[str, dict[str, str]] = {
     "screenshot": {
@@ -86,18 +97,15 @@ class OneShot:
     verbose: bool = False
 
 
-def parse_pairs(pairs: Sequence[str]) -> dict[str, str]:
-    """``name=value`` arguments as parameters (ValueError for anything else, an option the
-    command does not know included)."""
-    params: dict[str, str] = {}
-    for pair in pairs:
-        if pair.startswith("-"):
-            raise ValueError(f"unknown option {pair}; parameters look like name=value")
-        name, sep, value = pair.partition("=")
-        if not sep or not name:
-            raise ValueError(f"parameters look like name=value, not {pair!r}")
-        params[name] = value
-    return params
+def own_params(command: str) -> dict[str, str]:
+    """The parameters the command fills in itself, each with what to do instead."""
+    return {**OWN_PARAMS, **COMMAND_OWN.get(command, {})}
+
+
+def own_param_problems(command: str, params: Mapping[str, str]) -> list[str]:
+    """Why each parameter the command fills in itself cannot come from the command line."""
+    own = own_params(command)
+    return [f"{name}= is the command's own: {own[name]}" for name in params if name in own]
 
 
 def with_output_format(command: str, params: dict[str, str], output: Path | None) -> dict[str, str]:
@@ -114,7 +122,7 @@ def parameters_help(command: str) -> str:
     request and describes it in ``/openapi.json``."""
     lines = ["parameters (name=value, in any order with the options; /docs has the details):"]
     for param in TABLES[command].params:
-        if param.name in OWN_PARAMS:
+        if param.name in own_params(command):
             continue
         lines.append(f"  {param.name}: {_kind(param)}")
         lines += textwrap.wrap(param.help, 76, initial_indent="      ", subsequent_indent="      ")
@@ -185,14 +193,41 @@ async def run_once(settings: Settings, shot: OneShot) -> int:
         response = await _ask(port, key, shot)
         if response is None:
             return 1
+        report_warnings(response)
         if response.code >= 400:
             await _report_failure(services.settings, shot, response)
             return 1
         body = response.body
         if shot.command == "oembed":
             body = await _lasting_embed(services, body, shot)
-        await _write(shot, body, response.headers.get("X-BILLING-REQUESTS", "0"))
+        try:
+            await _write(shot, body, response.headers.get("X-BILLING-REQUESTS", "0"))
+        except OSError as exc:
+            where = "standard output" if shot.output in (None, STDOUT) else shot.output
+            print(f"cannot write to {where}: {exc.strerror or exc}", file=sys.stderr)
+            return 1
         return 0
+
+
+def api_warnings(response: HTTPResponse) -> list[str]:
+    """What the API warned about the request: a JSON answer's ``warnings`` list (each warning
+    whole), else the X-Pagecast-Warnings header's."""
+    if response.headers.get("Content-Type", "").startswith("application/json"):
+        try:
+            answer = json.loads(response.body)
+        except ValueError:
+            answer = None
+        listed = answer.get("warnings") if isinstance(answer, dict) else None
+        if isinstance(listed, list) and all(isinstance(item, str) for item in listed):
+            return listed
+    header = response.headers.get(WARNINGS_HEADER, "")
+    return [item for item in header.split(WARNING_SEPARATOR) if item.strip()]
+
+
+def report_warnings(response: HTTPResponse) -> None:
+    """The API's warnings on standard error, one ``warning:`` line each."""
+    for warning in api_warnings(response):
+        print(f"warning: {warning}", file=sys.stderr)
 
 
 def _private(settings: Settings, folder: str) -> Settings:

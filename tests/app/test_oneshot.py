@@ -24,7 +24,10 @@ PAGE = (
 
 
 class Page(http.server.BaseHTTPRequestHandler):
+    served: list[str] = []  # noqa: RUF012  (the paths asked for, for the test to read)
+
     def do_GET(self) -> None:
+        self.served.append(self.path)
         if self.path != "/":
             self.send_error(404)
             return
@@ -40,6 +43,7 @@ class Page(http.server.BaseHTTPRequestHandler):
 
 @pytest.fixture
 def page() -> Iterator[str]:
+    Page.served.clear()
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Page)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
@@ -68,6 +72,60 @@ def test_markdown_one_shot(env: dict[str, str], page: str, tmp_path: Path) -> No
     assert bad.returncode == 1 and "-2200" in bad.stderr
     assert run_cli(env, "markdown", page, "not-a-pair").returncode == 2
     assert not (Path(env["PAGECAST_STORE_DATA_DIR"]) / "pagecast.db").exists(), "nothing kept"
+
+
+def test_the_api_warnings_go_to_stderr(env: dict[str, str], page: str) -> None:  # noqa: F811
+    # A text answer: the warnings come from the X-Pagecast-Warnings header, stdout is the page.
+    done = run_cli(env, "markdown", page, "formt=json", "include_metadat=false")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("# Hello") and "warning" not in done.stdout
+    assert done.stderr.splitlines() == [
+        "warning: not parameters of this endpoint, ignored: 'formt' (did you mean format?), "
+        "'include_metadat' (did you mean include_metadata?)"
+    ]
+    # A JSON answer: one line for each warning it lists, whole.
+    merged = page.replace("http://", "http:/")
+    listed = run_cli(env, "markdown", merged, "format=json", "retyr=false")
+    assert listed.returncode == 0, listed.stderr
+    warnings = json.loads(listed.stdout)["warnings"]
+    assert len(warnings) == 2
+    assert "the target URL's scheme had one slash; read as two" in warnings
+    assert "not parameters of this endpoint, ignored: 'retyr' (did you mean retry?)" in warnings
+    assert listed.stderr.splitlines() == [f"warning: {warning}" for warning in warnings]
+    # A refused request still tells what it ignored, before the error.
+    failed = run_cli(env, "markdown", page, "format=yaml", "retyr=false")
+    assert failed.returncode == 1 and failed.stdout == ""
+    lines = failed.stderr.splitlines()
+    assert "'retyr' (did you mean retry?)" in lines[0] and lines[0].startswith("warning: ")
+    assert lines[1] == "markdown failed with 400:" and "-2200" in lines[2]
+
+
+def test_a_url_without_its_scheme_is_refused_not_fetched(
+    env: dict[str, str],  # noqa: F811
+    page: str,
+    tmp_path: Path,
+) -> None:
+    bare = page.removeprefix("http://")  # 127.0.0.1:PORT/
+    for argv in (
+        ("markdown", bare),
+        ("screenshot", bare, "-o", str(tmp_path / "shot.png")),
+        ("crawl", bare, "--out", str(tmp_path / "site")),
+    ):
+        done = run_cli(env, *argv)
+        assert done.returncode == 2 and done.stdout == ""
+        assert done.stderr == (
+            f"server.py {argv[0]}: {bare} is not a URL (no http:// or https://); "
+            f"did you mean http://{bare}?\n"
+        )
+    assert Page.served == [], "nothing was fetched"
+    assert not (tmp_path / "shot.png").exists() and not (tmp_path / "site").exists()
+    named = run_cli(env, "markdown", "example.com/page?id=3")
+    assert named.returncode == 2
+    assert "did you mean https://example.com/page?id=3?" in named.stderr
+    # The URL it suggests is the page.
+    meant = run_cli(env, "markdown", f"http://{bare}")
+    assert meant.returncode == 0 and meant.stdout.startswith("# Hello")
+    assert Page.served == ["/"]
 
 
 def test_refused_loopback_names_the_setting(env: dict[str, str], page: str) -> None:  # noqa: F811
@@ -117,8 +175,12 @@ def test_screenshot_one_shot(env: dict[str, str], page: str, tmp_path: Path) -> 
     assert run_cli(env, "screenshot", page, "-o", str(webp)).returncode == 0
     with Image.open(io.BytesIO(webp.read_bytes())) as image:
         assert image.format == "WEBP"
-    piped = run_bytes(env, "screenshot", "-o", "-", page, "format=png", "dimensions=xs")
+    # An unknown parameter: warned about on stderr, the image alone on stdout.
+    piped = run_bytes(env, "screenshot", "-o", "-", page, "format=png", "dimensions=xs", "qualty=5")
     assert piped.returncode == 0, piped.stderr
+    assert piped.stderr.decode().splitlines() == [
+        "warning: not parameters of this endpoint, ignored: 'qualty' (did you mean quality?)"
+    ]
     with Image.open(io.BytesIO(piped.stdout)) as image:
         assert image.format == "PNG" and image.size == (375, 812)
     refused = run_cli(env, "screenshot", page)
