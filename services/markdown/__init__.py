@@ -9,6 +9,7 @@ and for every page of a batch or crawl.
   prices the answer.
 """
 
+from convert.markdown import passages_markdown
 from convert.metadata import FIELD_HELP as METADATA_FIELD_HELP
 from convert.metadata import FIELDS as METADATA_FIELDS
 from convert.safety import MODES as SAFETY_MODES
@@ -32,4 +33,5 @@ __all__ = [
     "MarkdownRequest",
     "MarkdownService",
     "check_options",
+    "passages_markdown",
 ]
