@@ -1,10 +1,12 @@
-"""The ports browsers refuse to load a page from: Chromium's restricted ports, the Fetch
-standard's "bad ports". Each is the well-known port of a protocol that tolerates stray lines of
-text (mail, chat, printing, X11...), so an HTTP request sent there could be read as that
-protocol's commands. Pagecast refuses these targets before any fetch, on every endpoint, so a
-page is never fetched by one path (the HTTP client) that the browser refuses on another.
+"""The ports browsers refuse to load a page from: Chromium's restricted ports (the Fetch
+standard's "bad ports" but 4190 and 6679, which Chromium still loads). Each is the well-known
+port of a protocol that tolerates stray lines of text (mail, chat, printing, X11...), so an
+HTTP request sent there could be read as that protocol's commands. Pagecast refuses these
+targets before any fetch, on every endpoint, so a page is never fetched by one path (the HTTP
+client) that the browser refuses on another.
 
-The list is data: a port, the service it belongs to. A test holds it against the browser.
+The list is data: a port, the service it belongs to. A test holds it against the farm's
+Chromium: every port listed is refused, and none beside them.
 """
 
 from __future__ import annotations
@@ -83,7 +85,6 @@ UNSAFE_PORTS: Mapping[int, str] = MappingProxyType(
         2049: "nfs",
         3659: "apple-sasl",
         4045: "npp",
-        4190: "sieve",
         5060: "sip",
         5061: "sips",
         6000: "x11",
@@ -93,7 +94,6 @@ UNSAFE_PORTS: Mapping[int, str] = MappingProxyType(
         6667: "ircu",
         6668: "ircu",
         6669: "ircu",
-        6679: "osaut",
         6697: "ircs-u",
         10080: "amanda",
     }
