@@ -7,6 +7,7 @@ without it. Where the parameter applies, or is sent at its default, nothing is s
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -69,6 +70,7 @@ OEMBED_CASES: dict[str, dict[str, str]] = {
     "max_cache_age": {"cache_ok": "false", "max_cache_age": "60000"},
     "proxy_country": {"proxy_country": "de"},
 }
+DOC = Path(__file__).resolve().parent.parent.parent / "docs" / "parameters.md"
 VARYING = frozenset(
     {"warnings", "request_id", "debug", "screenshotUrl", "expiresAt", "timing", "cached"}
 )
@@ -176,6 +178,23 @@ def test_every_rule_has_a_case() -> None:
             # The parameter is sent, at a valid value that is not its default.
             value = table.by_name[name]
             assert params[name] != str(value.default).lower(), name
+
+
+def documented_rules(title: str) -> list[tuple[str, str]]:
+    """(parameter, condition) rows of the docs' table that follows the line ``title``."""
+    lines = DOC.read_text(encoding="utf-8").split(title + "\n", 1)[1].splitlines()
+    table = [line for line in lines[1 : lines.index("", 2)] if line.startswith("| `")]
+    return [re.fullmatch(r"\| `(\w+)` \| (.+) \|", line).groups() for line in table]  # type: ignore[union-attr]
+
+
+def test_the_docs_list_every_rule_in_its_words() -> None:
+    for title, table in (
+        ("Markdown (`/api/3.0/markdown`):", MARKDOWN_PARAMS),
+        ("Screenshot (`/api/1.1/screenshot`):", SCREENSHOT_PARAMS),
+        ("oEmbed (`/api/{1.1,3.0}/oembed`):", OEMBED_PARAMS),
+    ):
+        rules = [(rule.name, rule.unless.words()) for rule in table.inert]
+        assert documented_rules(title) == rules, title
 
 
 @pytest.mark.parametrize("name", list(MARKDOWN_CASES))

@@ -315,7 +315,7 @@ async def test_unexpected_exception_is_a_clean_500(
     http_client, base_url, services, key, caplog
 ) -> None:
     services.pages.fetcher = ExplodingFetcher()  # type: ignore[assignment]
-    response = await get(http_client, markdown_url(base_url, "http://127.0.0.1:1/", app_id=key))
+    response = await get(http_client, markdown_url(base_url, "http://127.0.0.1:2/", app_id=key))
     assert response.code == 500
     body = json.loads(response.body)
     assert body["error"]["code"] == -5000 and body["request_id"] == response.headers["X-Request-Id"]
