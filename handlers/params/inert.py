@@ -137,10 +137,12 @@ def one_of(name: str, *values: Any) -> Is:
 
 
 def any_of(*conditions: Condition) -> AnyOf:
+    """At least one of ``conditions``."""
     return AnyOf(conditions)
 
 
 def all_of(*conditions: Condition) -> AllOf:
+    """Every one of ``conditions``."""
     return AllOf(conditions)
 
 
