@@ -261,7 +261,18 @@ class ApiHandler(BaseHandler):
         elif unknown:
             names = ", ".join(_shown(name) + _hint(name, self.params) for name in unknown)
             self.warn(f"not parameters of this endpoint, ignored: {names}")
+        values = self.adjust(values)
+        if not problems:
+            # Judged on valid values only: a refused one would read as its default here.
+            values, ignored = self.params.settle(values)
+            for warning in ignored:
+                self.warn(warning)
         return cast(P, values), problems
+
+    def adjust(self, values: P) -> P:
+        """The parameters as this request means them, before the table's ``inert`` rules judge
+        them (the Markdown endpoint takes its format from the Accept header)."""
+        return values
 
     def read_body(self, model: type[P]) -> P:
         """The JSON body read into the endpoint's parameter class ``model`` (see

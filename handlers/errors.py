@@ -54,9 +54,6 @@ KINDS: dict[str, ErrorKind] = {
     "invalid_max_chars": ErrorKind(
         400, "invalid_request", -2201, "validation", "invalid max_chars; must be a positive integer"
     ),
-    "chunking_needs_json": ErrorKind(
-        400, "invalid_request", -2202, "validation", "chunking requires format=json"
-    ),
     "invalid_url": ErrorKind(
         400, "invalid_request", -2204, "validation", "the target URL must be an http or https URL"
     ),
@@ -277,7 +274,6 @@ FAILURE_KINDS: dict[enum.Enum, str] = {
     FrameFailure.GENERATION_FAILED: "frame_generation_failed",
     PageProblem.TIER_NOT_IN_PLAN: "forbidden",
     PageProblem.NOT_CONFIGURED: "invalid_parameter",
-    PageProblem.COUNTRY_WITHOUT_TIER: "invalid_parameter",
     EmbedFailure.NOTHING_TO_EMBED: "oembed_resolution_failed",
     EmbedFailure.TARGET_REFUSED: "fetch_not_allowed",
     EmbedFailure.TARGET_GONE: "oembed_target_gone",

@@ -70,7 +70,9 @@ class JobEndpoint(ApiHandler):
         (refused under ``strict_params``), as every JSON body is read; then the jobs' own rules
         (the options', the webhook's)."""
         table = BODY_TABLES[model]
-        values, options, problems, unknown = read_job_body(table, self.request.body)
+        values, options, problems, unknown, warnings = read_job_body(table, self.request.body)
+        for warning in warnings:
+            self.warn(warning)
         stray = [name for name in self.request.query_arguments if name != "app_id"]
         if stray:
             names = ", ".join(repr(name[:40]) for name in stray)

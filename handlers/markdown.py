@@ -4,17 +4,18 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
-from typing import Any
+from typing import Any, cast
 
 from handlers.base import ApiHandler, params_error
 from handlers.errors import ApiError
 from handlers.params.markdown import MARKDOWN_PARAMS, MarkdownParams
-from services.markdown import MarkdownAnswer, MarkdownOptions, MarkdownRequest
+from handlers.params.table import P
+from services.markdown import MarkdownAnswer, MarkdownOptions, MarkdownRequest, passages_markdown
 
 
 class MarkdownHandler(ApiHandler):
     """Read the request, have the Markdown service fetch (or render) and convert the page,
-    answer Markdown or the JSON envelope."""
+    answer Markdown (with a query: the matched passages) or the JSON envelope."""
 
     endpoint = "markdown"
     error_shape = "markdown"
@@ -23,11 +24,6 @@ class MarkdownHandler(ApiHandler):
 
     async def get(self, encoded_url: str | None = None) -> None:
         params, problems = self.read_params(MarkdownParams)
-        if "format" not in params.sent and prefers_json(self.request.headers.get("Accept", "")):
-            params = replace(params, format="json")
-        format_ok = not any(problem.name == "format" for problem in problems)
-        if format_ok and (params.chunking or params.query) and params.format != "json":
-            raise ApiError("chunking_needs_json")
         if problems:
             raise params_error(problems)
         service = self.services.markdown_service
@@ -66,11 +62,27 @@ class MarkdownHandler(ApiHandler):
         if not markdown_format:
             self.write_json(self._envelope(params, answer))
             return
+        body = result.markdown
+        if params.query and result.chunks is not None:
+            body = passages_markdown(params.query, result.chunks)
+            self.set_header("X-Markdown-Passage-Count", str(len(result.chunks)))
+        elif params.query:
+            self.warn(f"{result.chunk_error or 'matching failed'}: the whole page is answered")
         self.set_header("Content-Type", "text/markdown; charset=utf-8")
-        self.set_header("X-Markdown-Character-Count", str(result.character_count))
+        self.set_header("X-Markdown-Character-Count", str(len(body)))
         for name, value in safety_headers.items():
             self.set_header(name, value)
-        self.finish(result.markdown)
+        self.finish(body)
+
+    def adjust(self, values: P) -> P:
+        # Without a format parameter, an Accept header preferring JSON asks for the envelope.
+        if (
+            isinstance(values, MarkdownParams)
+            and "format" not in values.sent
+            and prefers_json(self.request.headers.get("Accept", ""))
+        ):
+            return cast(P, replace(values, format="json"))
+        return values
 
     # -- answering -------------------------------------------------------------------------------
 

@@ -1,5 +1,6 @@
-"""The target URL of a request: decoded from the path (or a parameter) and checked for shape.
-Whether its address may be fetched is the SSRF guard's call (:mod:`services.target_guard`).
+"""The target URL of a request: decoded from the path (or a parameter) and checked for shape,
+and for a port browsers refuse. Whether its address may be fetched is the SSRF guard's call
+(:mod:`services.target_guard`).
 
 The documented rule is that the path holds the target URL percent-encoded. A target pasted
 unencoded (``/api/3.0/markdown/https://host/page?q=1&app_id=KEY``) is accepted too: its own
@@ -13,6 +14,7 @@ import re
 from urllib.parse import unquote_plus, urlsplit, urlunsplit
 
 from handlers.errors import ApiError
+from services.target_guard import unsafe_port_refusal
 
 MAX_URL_LENGTH = 8192
 _SPACE_OR_CONTROL = re.compile(r"[\x00-\x20\x7f\s]")
@@ -57,11 +59,14 @@ def decode_target(raw: str | None) -> str:
     try:
         parts = urlsplit(url)
         hostname = parts.hostname
-        parts.port  # noqa: B018  (raises ValueError for a malformed port)
+        port = parts.port  # raises ValueError for a malformed port
     except ValueError as exc:
         raise ApiError("invalid_url", "the target URL is malformed") from exc
     if parts.scheme.lower() not in ("http", "https"):
         raise ApiError("invalid_url", "the target URL must start with http:// or https://")
     if not hostname:
         raise ApiError("invalid_url", "the target URL has no host")
+    refused = unsafe_port_refusal(port)
+    if refused is not None:
+        raise ApiError("invalid_url", refused, details={"parameter": "url", "port": port})
     return url

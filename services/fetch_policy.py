@@ -45,8 +45,6 @@ class PageProblem(enum.Enum):
     """A proxy tier the key's plan does not include."""
     NOT_CONFIGURED = "not_configured"
     """A proxy tier (or a country of one) this server has not configured."""
-    COUNTRY_WITHOUT_TIER = "country_without_tier"
-    """proxy_country without a proxy tier to apply it to."""
 
 
 class PageRequestError(ServiceError):
@@ -94,6 +92,12 @@ class PageRequest:
         if self.use_proxy:
             return "standard"
         return None
+
+    @property
+    def country(self) -> str | None:
+        """The proxy country in force: proxy_country applies to a forced tier only, and is
+        ignored without one (the endpoints warn the client that it was)."""
+        return self.proxy_country if self.forced_tier is not None else None
 
 
 @dataclass
@@ -151,17 +155,15 @@ class PageFetcher:
                     PageProblem.NOT_CONFIGURED,
                     f"{flag}: no {tier} proxy is configured on this server",
                 )
-        if request.proxy_country:
-            if forced is None:
-                raise PageRequestError(
-                    PageProblem.COUNTRY_WITHOUT_TIER,
-                    "proxy_country applies only alongside use_proxy, use_premium or use_superior",
-                )
-            if not self.proxies.serves(forced, request.proxy_country):
-                raise PageRequestError(
-                    PageProblem.NOT_CONFIGURED,
-                    f"proxy_country: no {forced} proxy for {request.proxy_country} is configured",
-                )
+        if (
+            forced is not None
+            and request.country
+            and not self.proxies.serves(forced, request.country)
+        ):
+            raise PageRequestError(
+                PageProblem.NOT_CONFIGURED,
+                f"proxy_country: no {forced} proxy for {request.country} is configured",
+            )
 
     async def get(self, request: PageRequest) -> PageResult:
         """The page, from the cache when allowed, else fetched (see the module docstring)."""
@@ -193,7 +195,7 @@ class PageFetcher:
         while plan:
             tier = plan.pop(0)
             number += 1
-            route = self.proxies.route(tier, request.proxy_country)
+            route = self.proxies.route(tier, request.country)
             # Every attempt keeps to the request's one deadline: it gets what is left of it.
             fetched = await self.fetcher.fetch(
                 request.url, accept_lang=request.accept_lang, proxy=route, deadline=deadline

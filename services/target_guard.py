@@ -1,5 +1,6 @@
 """Whether a browser may load a target: the SSRF guard's verdict on its address, asked before
-the farm navigates (the egress guard then checks every request the page makes too)."""
+the farm navigates (the egress guard then checks every request the page makes too), and the
+ports browsers refuse, judged from the URL alone before anything else."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import enum
 
 from browser.fetch.client import Fetcher
 from browser.ssrf import URLRefusedError
+from browser.unsafe_ports import unsafe_port_service
 from services.failure import ServiceError
 
 
@@ -40,3 +42,15 @@ async def check_target(fetcher: Fetcher, url: str) -> None:
         raise TargetRefusedError(
             TargetProblem.UNRESOLVED, "the target host could not be resolved"
         ) from exc
+
+
+def unsafe_port_refusal(port: int | None) -> str | None:
+    """Why a target on ``port`` is refused before any fetch: browsers refuse that port
+    (:mod:`browser.unsafe_ports`); None for any other port."""
+    service = unsafe_port_service(port)
+    if service is None:
+        return None
+    return (
+        f"the target URL's port {port} ({service}) is one browsers refuse to load; "
+        "Pagecast does not fetch it"
+    )

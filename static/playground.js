@@ -172,11 +172,15 @@
     let control;
     let read;
     let reset;
+    let set;
     if (isBoolean(schema) && hasDefault) {
       const checked = defaultText === "true" || defaultText === "1";
       control = el("input", { type: "checkbox", id, name: param.name, "aria-describedby": helpId });
       reset = () => {
         control.checked = checked;
+      };
+      set = (value) => {
+        control.checked = value === "true";
       };
       read = () => (control.checked === checked ? null : control.checked ? "true" : "false");
     } else if (choices) {
@@ -190,6 +194,9 @@
       );
       reset = () => {
         control.value = hasDefault ? defaultText : "";
+      };
+      set = (value) => {
+        control.value = value;
       };
       read = () => (control.value === "" || control.value === defaultText ? null : control.value);
     } else {
@@ -210,6 +217,9 @@
       });
       reset = () => {
         control.value = "";
+      };
+      set = (value) => {
+        control.value = value;
       };
       read = () => {
         const value = control.value.trim();
@@ -235,8 +245,12 @@
       reset();
       mark();
     };
+    const setRow = (value) => {
+      set(value);
+      mark();
+    };
     const words = (param.name + " " + (param.description || "") + " " + (param["x-group"] || "")).toLowerCase();
-    return { name: param.name, group: param["x-group"] || null, row, read, reset: resetRow, words };
+    return { name: param.name, group: param["x-group"] || null, row, read, reset: resetRow, set: setRow, words };
   }
 
   // A family's parameters (every variant's, once), in groups when the document names them.
@@ -351,6 +365,50 @@
       saved.setItem(VERSION_STORAGE, $("version").value);
       saved.setItem(FORM_STORAGE, $("form").value);
     }
+  }
+
+  // --- Examples ----------------------------------------------------------------------------
+
+  // Fills the form with an example (a button of playground.html): its endpoint, its parameters
+  // (every other one back to its default, the groups holding them opened) and its page when the
+  // form has none.
+  function applyExample(button) {
+    $("operation").value = button.dataset.operation;
+    showOperation();
+    const form = formFor(currentFamily());
+    for (const row of form.rows) row.reset();
+    for (const [name, value] of new URLSearchParams(button.dataset.params || "")) {
+      const row = form.rows.find((candidate) => candidate.name === name);
+      if (!row) continue;
+      row.set(value);
+      const group = row.row.closest("details");
+      if (group) group.open = true;
+    }
+    const target = $("target-url");
+    if (!target.value.trim()) target.value = button.dataset.target || "";
+    for (const other of $("example-buttons").querySelectorAll("button")) {
+      other.setAttribute("aria-pressed", String(other === button));
+    }
+    $("example-help").textContent = button.dataset.help || "";
+  }
+
+  // Offers the examples whose endpoint and parameters the API description has. Each button of
+  // #example-buttons names its endpoint (data-operation), the parameters it sets as a query
+  // string (data-params), the page it tries when the form has none (data-target) and what it
+  // shows (data-help).
+  function setUpExamples() {
+    let offered = 0;
+    for (const button of $("example-buttons").querySelectorAll("button")) {
+      const family = state.families.get(button.dataset.operation);
+      const names = new Set(family ? family.variants.flatMap((variant) => variant.params.map((param) => param.name)) : []);
+      const wanted = [...new URLSearchParams(button.dataset.params || "").keys()];
+      button.hidden = !family || !wanted.every((name) => names.has(name));
+      button.setAttribute("aria-pressed", "false");
+      if (button.hidden) continue;
+      button.addEventListener("click", () => applyExample(button));
+      offered += 1;
+    }
+    $("examples").hidden = offered === 0;
   }
 
   // --- Building the request ----------------------------------------------------------------
@@ -1183,6 +1241,7 @@
     showOperation();
     $("params").disabled = false;
     $("reset-params").addEventListener("click", () => formFor(currentFamily()).rows.forEach((row) => row.reset()));
+    setUpExamples();
     const filter = $("param-filter");
     filter.addEventListener("input", applyParamFilter);
     filter.addEventListener("keydown", (event) => {

@@ -5,10 +5,12 @@ answer: reveal, main content (:mod:`convert.extract`), metadata (:mod:`convert.m
 safety scan (:mod:`convert.safety`), the renderer (:mod:`~convert.markdown.render`), the
 outline, links and images (:mod:`~convert.markdown.structure`), chunks with heading paths
 (:mod:`~convert.markdown.chunks`) and passages ranked against a query
-(:mod:`~convert.markdown.query`).
+(:mod:`~convert.markdown.query`), which :mod:`~convert.markdown.passages` writes as one
+Markdown document.
 """
 
 from convert.markdown.chunks import ChunkOptions
+from convert.markdown.passages import passages_markdown
 from convert.markdown.pipeline import (
     METADATA_ONLY,
     ConvertOptions,
@@ -27,4 +29,5 @@ __all__ = [
     "StructureLimits",
     "StructureRequest",
     "convert_page",
+    "passages_markdown",
 ]

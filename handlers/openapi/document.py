@@ -305,11 +305,17 @@ def build_openapi(base_url: str, frame_host: str = "") -> dict[str, Any]:
         "security": _SECURITY,
         "responses": {
             "200": {
-                "description": "The Markdown (format=markdown) or the JSON envelope (format=json).",
+                "description": "The Markdown (format=markdown; with a query, the matched "
+                "passages, best first, each under its score and heading path) or the JSON "
+                "envelope (format=json).",
                 "headers": {
                     **COMMON_HEADERS,
                     "X-Markdown-Character-Count": {
                         "description": "Length of the Markdown (format=markdown).",
+                        "schema": {"type": "integer"},
+                    },
+                    "X-Markdown-Passage-Count": {
+                        "description": "Passages in the body (format=markdown with a query).",
                         "schema": {"type": "integer"},
                     },
                     "X-Markdown-Truncated": {

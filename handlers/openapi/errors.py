@@ -56,8 +56,10 @@ HEADERS = {
     },
     "X-Pagecast-Warnings": {
         "description": "Present when something in the request was not used as sent: parameters "
-        "the endpoint does not know (with the likely intended name), a replaced value, query "
-        "parameters kept in an unencoded target URL. JSON answers also list them in warnings.",
+        "the endpoint does not know (with the likely intended name), parameters that have no "
+        "effect with the others sent (ignored, see each parameter), a replaced or lowered "
+        "value, query parameters kept in an unencoded target URL. JSON answers also list them "
+        "in warnings.",
         "schema": {"type": "string"},
     },
     "X-RateLimit-Limit": {

@@ -144,33 +144,43 @@ RESULTS_PARAMS = ParamTable.of(ResultsParams)
 
 def read_job_body(
     table: ParamTable[P], body: bytes
-) -> tuple[P, MarkdownOptions, list[ParamProblem], list[str]]:
-    """A job body read with ``table``, its Markdown options, every problem, and the fields
-    neither knows."""
+) -> tuple[P, MarkdownOptions, list[ParamProblem], list[str], list[str]]:
+    """A job body read with ``table``, its Markdown options, every problem, the fields neither
+    knows, and what the client should hear about its options (see :func:`read_options`)."""
     values, problems, unknown = read_json_body(table, body)
     options = MarkdownOptions()
+    warnings: list[str] = []
     if "options" in unknown:
         unknown.remove("options")
         sent = json.loads(body)["options"]  # the body parsed above: a JSON object
         if not isinstance(sent, dict):
             problems.append(ParamProblem("options", "must be an object of Markdown parameters"))
         else:
-            options, more = read_options(sent)
+            options, more, warnings = read_options(sent)
             problems += more
-    return values, options, problems, unknown
+    return values, options, problems, unknown, warnings
 
 
-def read_options(sent: Mapping[str, Any]) -> tuple[MarkdownOptions, list[ParamProblem]]:
-    """The ``options`` object read with the Markdown endpoint's table, and every problem (named
-    ``options.NAME``); the parameters that only shape a single page's answer are refused."""
+def read_options(
+    sent: Mapping[str, Any],
+) -> tuple[MarkdownOptions, list[ParamProblem], list[str]]:
+    """The ``options`` object read with the Markdown endpoint's table, every problem (named
+    ``options.NAME``; the parameters that only shape a single page's answer are refused), and
+    the warnings about options replaced or doing nothing (the endpoint's inert rules, less those
+    about the answer's format, which a job's pages do not have)."""
     parsed, problems, unknown = read_json_body(MARKDOWN_PARAMS, json.dumps(dict(sent)).encode())
     named = [ParamProblem(f"options.{p.name}", p.message, p.kind) for p in problems]
     named += [
         ParamProblem(f"options.{name[:40]}", "is not a Markdown option of a job")
         for name in [*unknown, *sorted(parsed.sent & ANSWER_ONLY)]
     ]
+    warnings = list(parsed.warnings)
+    if not named:
+        parsed, ignored = MARKDOWN_PARAMS.settle(parsed, skip=ANSWER_ONLY)
+        warnings += ignored
     kept = {name: MARKDOWN_PARAMS.by_name[name].default for name in ANSWER_ONLY}
-    return MarkdownOptions.of(replace(parsed, **kept)), named
+    options = MarkdownOptions.of(replace(parsed, **kept))
+    return options, named, [f"options.{warning}" for warning in warnings]
 
 
 def job_body_schema(table: ParamTable[Any], description: str) -> dict[str, Any]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from handlers.params.inert import TIER_FORCED, Given, Inert, all_of, any_of, one_of
 from handlers.params.table import Params, ParamTable, param
 from services.fetch_policy import RENDER_TIMEOUT_MS
 from services.markdown import SAFETY_MODES, SELECTOR_GRACE, WAIT_TIMEOUT_LIMITS, WAIT_TIMEOUT_MS
@@ -56,7 +57,8 @@ class MarkdownParams(Params):
     # Choosing what comes back.
     format: str = param(
         "string",
-        "markdown: a text/markdown body; json: the JSON envelope.",
+        "markdown: a text/markdown body (with a query: the matched passages, see query); "
+        "json: the JSON envelope.",
         "markdown",
         choices=("markdown", "json"),
         problem="invalid_format",
@@ -76,7 +78,7 @@ class MarkdownParams(Params):
     # Chunking.
     chunking: bool = param(
         "boolean",
-        "Split the document into chunks with heading paths; needs format=json.",
+        "Split the document into chunks with heading paths (the chunks field of format=json).",
         False,
     )
     chunk_size: int = param(
@@ -111,7 +113,11 @@ class MarkdownParams(Params):
     # Question matching.
     query: str | None = param(
         "string",
-        "Keywords; implies chunking and returns only matching passages, best first.",
+        "Keywords; implies chunking and returns only matching passages, best first. With "
+        "format=markdown the body is those passages as Markdown: a '# Passages for \"...\"' "
+        "title, then for each a '## Passage N · score S' line, its heading path quoted "
+        "('> Section \u203a Subsection'; none before the first heading) and its text; a page "
+        "with no match says so under the title.",
         max_length=512,
         example="pricing limits",
     )
@@ -232,4 +238,34 @@ class MarkdownParams(Params):
     )
 
 
-MARKDOWN_PARAMS = ParamTable.of(MarkdownParams)
+JSON = one_of("format", "json")
+CHUNKED = any_of(one_of("chunking", True), Given("query"))
+"""Chunks are made: chunking asked, or a query to match."""
+
+MARKDOWN_INERT = (
+    # What only the JSON envelope carries (a job's pages have no answer format: rules reading
+    # format are not applied to them).
+    Inert("chunking", any_of(JSON, Given("query"))),
+    Inert("include_markdown", JSON),
+    Inert("include_metadata", JSON),
+    Inert("include_chunks", all_of(JSON, CHUNKED)),
+    Inert("include_ai_safety", all_of(JSON, one_of("ai_sanitize", True))),
+    Inert("include_headings", JSON),
+    Inert("include_links", JSON),
+    Inert("include_images", JSON),
+    # How the page is chunked, matched, fetched and scanned.
+    Inert("chunk_size", CHUNKED),
+    Inert("chunk_overlap", CHUNKED),
+    Inert("heading_aware", CHUNKED),
+    Inert("heading_aware_level", all_of(one_of("heading_aware", True), CHUNKED)),
+    Inert("max_chunks", CHUNKED),
+    Inert("query_top_k", Given("query")),
+    Inert("max_retries", one_of("retry", True)),
+    Inert("retry_escalate", one_of("retry", True)),
+    Inert("proxy_country", TIER_FORCED),
+    Inert("max_cache_age", one_of("cache_ok", True)),
+    Inert("ai_sanitize_mode", one_of("ai_sanitize", True)),
+)
+"""When a Markdown parameter does nothing: sent then, it is ignored with a warning."""
+
+MARKDOWN_PARAMS = ParamTable.of(MarkdownParams, MARKDOWN_INERT)

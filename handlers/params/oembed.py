@@ -5,8 +5,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from handlers.params.inert import TIER_FORCED, Absent, Inert, one_of
 from handlers.params.table import Params, ParamTable, param
 from services.embeds import DEFAULT_MAX_CACHE_AGE_MS, TEMPLATE_SIZES
+
+MAX_EMBED_SIDE = 4000
+"""The largest maxwidth or maxheight taken; a larger one is lowered to it, with a warning."""
 
 
 @dataclass(frozen=True)
@@ -37,14 +41,16 @@ class OembedParams(Params):
         "integer",
         "Maximum width in pixels; forwarded to providers, applied to the frame.",
         minimum=1,
-        maximum=4000,
+        maximum=MAX_EMBED_SIDE,
+        clamp=True,
         aliases=("maxWidth",),
     )
     maxheight: int | None = param(
         "integer",
         "Maximum height in pixels; forwarded to providers, applied to the frame.",
         minimum=1,
-        maximum=4000,
+        maximum=MAX_EMBED_SIDE,
+        clamp=True,
         aliases=("maxHeight",),
     )
     theme: str = param(
@@ -103,4 +109,11 @@ class OembedParams(Params):
     )
 
 
-OEMBED_PARAMS = ParamTable.of(OembedParams)
+OEMBED_INERT = (
+    Inert("orientation", Absent("template"), keep=True),
+    Inert("max_cache_age", one_of("cache_ok", True)),
+    Inert("proxy_country", TIER_FORCED),
+)
+"""When an oEmbed parameter does nothing: sent then, it is ignored with a warning."""
+
+OEMBED_PARAMS = ParamTable.of(OembedParams, OEMBED_INERT)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from handlers.params.inert import Inert, one_of
 from handlers.params.table import Params, ParamTable, param
 from services.screenshots import (
     PAPER_SIZES,
@@ -37,7 +38,7 @@ class ScreenshotParams(Params):
     )
     quality: float = param(
         "number",
-        "Image quality, 10 to 80, rounded to the nearest 10; ignored for png.",
+        "Image quality, 10 to 80, rounded to the nearest 10.",
         80,
         minimum=10,
         maximum=80,
@@ -141,4 +142,10 @@ class ScreenshotParams(Params):
     paper: str = param("string", "Paper format of a pdf.", "a4", choices=tuple(PAPER_SIZES))
 
 
-SCREENSHOT_PARAMS = ParamTable.of(ScreenshotParams)
+SCREENSHOT_INERT = (
+    Inert("quality", one_of("format", "jpeg", "webp")),
+    Inert("paper", one_of("format", "pdf")),
+)
+"""When a screenshot parameter does nothing: sent then, it is ignored with a warning."""
+
+SCREENSHOT_PARAMS = ParamTable.of(ScreenshotParams, SCREENSHOT_INERT)

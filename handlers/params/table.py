@@ -11,6 +11,11 @@ An ``array`` parameter is a list of strings: every value of a repeated query par
 JSON array in a request body (:mod:`handlers.params.json_body` reads bodies with the same tables);
 ``max_items`` bounds its length and the string rules (``max_length``, ``pattern``) apply to
 each item.
+
+A numeric parameter with ``clamp`` takes a value above its maximum as the maximum, with a
+warning, instead of refusing it. A table's ``inert`` rules (:mod:`handlers.params.inert`) name
+the parameters that do nothing in some combinations; :meth:`ParamTable.settle` puts those back
+to their defaults and warns, after the values are read.
 """
 
 from __future__ import annotations
@@ -22,6 +27,8 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, Literal, TypeVar
+
+from handlers.params.inert import Inert, check_rules
 
 ParamType = Literal["string", "integer", "number", "boolean", "array"]
 
@@ -58,6 +65,8 @@ class Param:
     secret: bool = False
     max_items: int | None = None
     """The most items an ``array`` parameter may hold."""
+    clamp: bool = False
+    """A number above ``maximum`` is lowered to it, with a warning, instead of refused."""
 
 
 @dataclass(frozen=True)
@@ -108,24 +117,33 @@ class ParamTable(Generic[P]):
     """The parameters of one endpoint, in the order the docs list them; ``model`` is the class
     a request's values are read into (None for a table built from bare :class:`Param` s)."""
 
-    def __init__(self, params: Sequence[Param], model: type[P] | None = None) -> None:
+    def __init__(
+        self,
+        params: Sequence[Param],
+        model: type[P] | None = None,
+        inert: Sequence[Inert] = (),
+    ) -> None:
         self.params = tuple(params)
         self.model = model
         self.by_name = {p.name: p for p in self.params}
         if len(self.by_name) != len(self.params):
             raise ValueError("duplicate parameter name")
+        check_rules(inert, self.by_name)
+        self.inert = tuple(inert)
+        """The rules naming parameters that do nothing in some combinations, in order."""
         self.known = frozenset(name for p in self.params for name in (p.name, *p.aliases))
         """Every name the table answers to, aliases included."""
 
     @classmethod
-    def of(cls, model: type[P]) -> ParamTable[P]:
-        """The table an endpoint's parameter class declares, in its fields' order."""
+    def of(cls, model: type[P], inert: Sequence[Inert] = ()) -> ParamTable[P]:
+        """The table an endpoint's parameter class declares, in its fields' order, with the
+        rules saying when some of its parameters do nothing."""
         params = [
             Param(name=item.name, default=item.default, **item.metadata["param"])
             for item in dataclasses.fields(model)
             if "param" in item.metadata
         ]
-        return cls(params, model)
+        return cls(params, model, inert)
 
     def read(self, args: Mapping[str, Sequence[str]]) -> tuple[P, list[ParamProblem]]:
         """Parse query arguments into the table's class; return it and all problems."""
@@ -167,11 +185,39 @@ class ParamTable(Generic[P]):
             try:
                 value = convert(param, raw)
             except ValueError as exc:
-                problems.append(ParamProblem(param.name, str(exc), param.problem))
-                values[param.name] = param.default
-                continue
+                lowered = _clamped(param, raw)
+                if lowered is None:
+                    problems.append(ParamProblem(param.name, str(exc), param.problem))
+                    values[param.name] = param.default
+                    continue
+                value = lowered
+                warnings.append(
+                    f"{param.name}: {raw.strip()[:20]} is above the largest allowed, "
+                    f"{lowered}; {lowered} is used"
+                )
             values[param.name] = value
         return ParsedParams(values, sent, warnings), problems
+
+    def settle(self, values: P, *, skip: frozenset[str] = frozenset()) -> tuple[P, list[str]]:
+        """``values`` with every parameter that was sent but has no effect (the table's
+        ``inert`` rules, in order, each judged on what the rules before it left) put back to
+        its default, and a warning for each. A parameter sent at its default changes nothing
+        either way, so it is not warned about. Rules that read a parameter in ``skip`` are
+        passed over (a job's options have no answer format)."""
+        current = {param.name: getattr(values, param.name) for param in self.params}
+        changed: dict[str, Any] = {}
+        warnings: list[str] = []
+        for rule in self.inert:
+            name = rule.name
+            if ({name} | rule.unless.names()) & skip or name not in values.sent:
+                continue
+            default = self.by_name[name].default
+            if current[name] == default or rule.unless.holds(current):
+                continue
+            if not rule.keep:
+                current[name] = changed[name] = default
+            warnings.append(f"{name} ignored: it {rule.words()}")
+        return (dataclasses.replace(values, **changed) if changed else values), warnings
 
     def unknown(self, names: Sequence[str]) -> list[str]:
         """The names among ``names`` this table does not know, in their order."""
@@ -183,10 +229,16 @@ class ParamTable(Generic[P]):
         return close[0] if close else None
 
     def openapi(self) -> list[dict[str, Any]]:
-        """OpenAPI 3.1 parameter objects for every parameter and alias."""
+        """OpenAPI 3.1 parameter objects for every parameter and alias; a parameter an
+        ``inert`` rule names says when it applies."""
+        rules = {rule.name: rule for rule in self.inert}
         out: list[dict[str, Any]] = []
         for param in self.params:
-            out.append(_openapi_param(param, param.name, param.help))
+            text = param.help
+            rule = rules.get(param.name)
+            if rule is not None:
+                text += f" It {rule.words()}; otherwise it is ignored, with a warning."
+            out.append(_openapi_param(param, param.name, text))
             for alias in param.aliases:
                 text = f"Alias of `{param.name}`; `{param.name}` wins when both are sent."
                 out.append(_openapi_param(param, alias, text, required=False))
@@ -279,6 +331,18 @@ def _convert_number(param: Param, text: str) -> int | float:
     return value
 
 
+def _clamped(param: Param, raw: str) -> int | float | None:
+    """The maximum of a ``clamp`` parameter when ``raw`` is a number above it, else None."""
+    if not param.clamp or param.maximum is None or param.type not in ("integer", "number"):
+        return None
+    text = raw.strip()
+    if not (_INTEGER if param.type == "integer" else _NUMBER).fullmatch(text):
+        return None
+    if float(text) <= param.maximum:
+        return None
+    return int(param.maximum) if param.type == "integer" else param.maximum
+
+
 def _range_words(param: Param) -> str:
     low, high = param.minimum, param.maximum
     if low is not None and high is not None:
@@ -304,7 +368,7 @@ def _openapi_param(
         schema["default"] = param.default
     if param.minimum is not None:
         schema["minimum"] = param.minimum
-    if param.maximum is not None:
+    if param.maximum is not None and not param.clamp:
         schema["maximum"] = param.maximum
     if param.choices is not None and not param.lenient_choice:
         schema["enum"] = list(param.choices)
@@ -318,6 +382,11 @@ def _openapi_param(
         if param.default is not None:
             schema["default"] = "true" if param.default else "false"
     description = text
+    if param.clamp and param.maximum is not None:
+        largest = _num(param.maximum)
+        description += (
+            f" At most {largest}: a larger value is lowered to {largest}, with a warning."
+        )
     if param.choices is not None and param.lenient_choice:
         description += (
             " Allowed: " + ", ".join(param.choices) + "; anything else means the default."

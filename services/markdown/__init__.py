@@ -10,6 +10,7 @@ and for every page of a batch or crawl.
 """
 
 from browser.farm.types import SELECTOR_GRACE, WAIT_TIMEOUT_LIMITS, WAIT_TIMEOUT_MS
+from convert.markdown import passages_markdown
 from convert.metadata import FIELD_HELP as METADATA_FIELD_HELP
 from convert.metadata import FIELDS as METADATA_FIELDS
 from convert.safety import MODES as SAFETY_MODES
@@ -36,4 +37,5 @@ __all__ = [
     "MarkdownRequest",
     "MarkdownService",
     "check_options",
+    "passages_markdown",
 ]

@@ -50,6 +50,7 @@ from pagecast_client.params import (
     allowed,
 )
 from tests.clients.pagecast_site import Site
+from tests.origin import closed_port
 
 # Parameters every operation has that the client sends its own way: the key in a header, the
 # target in the path.
@@ -197,7 +198,7 @@ def test_both_error_shapes_raise_one_family(pagecast: Pagecast, site: Site) -> N
     assert error.code == "invalid_request" and error.stage == "validation"
     assert error.details[0]["parameter"] == "maxwidth" and error.request_id
     with pytest.raises(TargetError) as fetch_error:
-        pagecast.markdown("http://127.0.0.1:1/")
+        pagecast.markdown(f"http://127.0.0.1:{closed_port()}/")
     assert fetch_error.value.code == -3001 and isinstance(fetch_error.value, PagecastError)
     with (
         Pagecast(api_key="pc_nobody", base_url=site.base_url) as stranger,

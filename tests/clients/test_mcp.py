@@ -23,6 +23,7 @@ from mcp.types import ImageContent, TextContent
 
 from bench.pagecast_process import ROOT, free_port
 from tests.clients.pagecast_site import Site
+from tests.origin import closed_port
 
 CLIENT_SOURCE = str(ROOT / "clients" / "python" / "src")
 UNREACHABLE = "http://127.0.0.1:1/"
@@ -85,7 +86,7 @@ async def use_pagecast_tools(session: ClientSession, site: Site) -> None:
     embed = json.loads(text_of(await session.call_tool("oembed", {"url": site.page})))
     assert embed["source"] == "og_frame" and "<iframe src=" in embed["html"]
 
-    refused = await session.call_tool("markdown", {"url": "http://127.0.0.1:1/"})
+    refused = await session.call_tool("markdown", {"url": f"http://127.0.0.1:{closed_port()}/"})
     assert refused.isError and "-3001" in text_of(refused)
 
 

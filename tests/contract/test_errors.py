@@ -103,7 +103,6 @@ def test_markdown_codes_are_unique_and_match_the_spec() -> None:
     spec = {
         "invalid_format": (400, -2200),
         "invalid_max_chars": (400, -2201),
-        "chunking_needs_json": (400, -2202),
         "invalid_parameter": (400, -2203),
         "invalid_url": (400, -2204),
         "unauthorized": (401, -1000),

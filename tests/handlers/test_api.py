@@ -205,11 +205,13 @@ async def test_missing_and_bad_keys_are_401(http_client, base_url, origin, servi
         ({"format": "xml"}, -2200, ["format"]),
         ({"max_chars": "0"}, -2201, ["max_chars"]),
         ({"max_chars": "ten"}, -2201, ["max_chars"]),
-        ({"chunking": "true"}, -2202, []),
-        ({"query": "price"}, -2202, []),
         ({"include_links": "maybe"}, -2203, ["include_links"]),
         ({"chunk_size": "100", "max_chunks": "0"}, -2203, ["chunk_size", "max_chunks"]),
-        ({"chunk_size": "400", "chunk_overlap": "300"}, -2203, ["chunk_overlap"]),
+        (
+            {"format": "json", "chunking": "true", "chunk_size": "400", "chunk_overlap": "300"},
+            -2203,
+            ["chunk_overlap"],
+        ),
         ({"use_proxy": "true"}, -2203, ["use_proxy"]),
     ],
 )
@@ -238,7 +240,7 @@ async def test_the_parameters_rules_are_judged_before_the_target(
     http_client, base_url, key
 ) -> None:
     for rule_breaker in (
-        {"chunk_size": "400", "chunk_overlap": "300"},
+        {"format": "json", "chunking": "true", "chunk_size": "400", "chunk_overlap": "300"},
         {"include_tags": "div[["},
     ):
         url = markdown_url(base_url, "ftp://example.com/", app_id=key, **rule_breaker)
@@ -313,7 +315,7 @@ async def test_unexpected_exception_is_a_clean_500(
     http_client, base_url, services, key, caplog
 ) -> None:
     services.pages.fetcher = ExplodingFetcher()  # type: ignore[assignment]
-    response = await get(http_client, markdown_url(base_url, "http://127.0.0.1:1/", app_id=key))
+    response = await get(http_client, markdown_url(base_url, "http://127.0.0.1:2/", app_id=key))
     assert response.code == 500
     body = json.loads(response.body)
     assert body["error"]["code"] == -5000 and body["request_id"] == response.headers["X-Request-Id"]

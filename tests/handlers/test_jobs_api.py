@@ -336,6 +336,34 @@ async def test_active_jobs_and_queued_pages_are_bounded_by_the_plan(
     assert code == 202 and again["pages_queued"] == 1 and "admission_bound" not in again
 
 
+@pytest.mark.gen_test(timeout=60)
+async def test_options_that_do_nothing_are_ignored_with_a_warning(
+    http_client: AsyncHTTPClient, base_url: str, site: CrawlSite, key: str
+) -> None:
+    options = {"chunk_overlap": 50, "proxy_country": "de", "chunking": True, "max_chunks": 3}
+    response = await http_client.fetch(
+        f"{base_url}/api/3.0/batch",
+        method="POST",
+        body=json.dumps({"urls": [site.url("/docs/page-1")], "options": options}),
+        headers={"X-API-Key": key, "Content-Type": "application/json"},
+        raise_error=False,
+    )
+    accepted = json.loads(response.body)
+    assert response.code == 202, accepted
+    # chunking (and what shapes chunks) applies to a job's pages whatever the format, which a
+    # job does not have; a country without a forced proxy tier does nothing.
+    warning = (
+        "options.proxy_country ignored: it applies only with use_proxy=true or use_premium=true "
+        "or use_superior=true"
+    )
+    assert response.headers["X-Pagecast-Warnings"] == warning
+    assert accepted["warnings"] == [warning]
+    job = await wait_ended(http_client, base_url, accepted["id"], key)
+    assert job["status"] == "completed", job
+    (result,) = await all_results(http_client, base_url, accepted["id"], key)
+    assert len(result["chunks"]) <= 3 and result["chunks"], result
+
+
 @pytest.mark.gen_test(timeout=30)
 async def test_malformed_job_requests_are_refused(
     http_client: AsyncHTTPClient, base_url: str, key: str

@@ -280,13 +280,74 @@ async def test_query_returns_ranked_passages(http_client, base_url, origin, key)
 
 
 @pytest.mark.gen_test(timeout=30)
-async def test_chunking_needs_json(http_client, base_url, origin, key) -> None:
-    for params in ({"chunking": "true"}, {"query": "mills"}):
-        response = await http_client.fetch(
-            markdown_url(base_url, origin.url("/article"), app_id=key, **params),
-            raise_error=False,
-        )
-        assert_markdown_error(response, 400, -2202)
+async def test_query_without_json_answers_the_passages_as_markdown(
+    http_client, base_url, origin, key
+) -> None:
+    query = {"query": "oak volunteers restoration", "chunk_size": "300", "query_top_k": "2"}
+    _, envelope = await fetch_json(
+        http_client, base_url, origin.url("/article"), app_id=key, **query
+    )
+    passages = envelope["chunks"]
+    assert len(passages) == 2
+    response = await http_client.fetch(
+        markdown_url(base_url, origin.url("/article"), app_id=key, **query), raise_error=False
+    )
+    assert response.code == 200, response.body
+    assert response.headers["Content-Type"] == "text/markdown; charset=utf-8"
+    assert "X-Pagecast-Warnings" not in response.headers
+    assert response.headers["X-BILLING-REQUESTS"] == "1"
+    text = response.body.decode()
+    assert response.headers["X-Markdown-Character-Count"] == str(len(text))
+    assert response.headers["X-Markdown-Passage-Count"] == "2"
+    # The title, then each passage best first: its score, its heading path, its text.
+    title, *blocks = text.split("\n\n## Passage ")
+    assert title == '# Passages for "oak volunteers restoration"'
+    assert len(blocks) == 2
+    for number, (block, passage) in enumerate(zip(blocks, passages, strict=True), 1):
+        head, path, body = block.split("\n\n", 2)
+        assert head == f"{number} \u00b7 score {passage['relevance_score']:.4f}"
+        assert path == "> " + " \u203a ".join(passage["heading_path"])
+        assert body.strip() == passage["text"].strip()
+    assert blocks[0].split("\n\n")[1] == "> Tide mills of the estuary \u203a Restoration"
+    assert "Volunteers rebuilt the wheel" in blocks[0]
+    assert "Copyright Estuary Gazette" not in text and "Most read" not in text
+
+    # No passage matches: the title and a line saying so, still 200.
+    response = await http_client.fetch(
+        markdown_url(base_url, origin.url("/article"), app_id=key, query="zeppelin"),
+        raise_error=False,
+    )
+    assert response.code == 200
+    assert response.body.decode() == (
+        '# Passages for "zeppelin"\n\nNo passage of the page matches the query.\n'
+    )
+    assert response.headers["X-Markdown-Passage-Count"] == "0"
+
+
+@pytest.mark.gen_test(timeout=30)
+async def test_chunking_without_json_answers_the_document_with_a_warning(
+    http_client, base_url, origin, key
+) -> None:
+    plain = await http_client.fetch(markdown_url(base_url, origin.url("/article"), app_id=key))
+    response = await http_client.fetch(
+        markdown_url(base_url, origin.url("/article"), app_id=key, chunking="true"),
+        raise_error=False,
+    )
+    assert response.code == 200 and response.body == plain.body
+    assert response.headers["Content-Type"] == "text/markdown; charset=utf-8"
+    assert response.headers["X-Pagecast-Warnings"] == (
+        "chunking ignored: it applies only with format=json or a query"
+    )
+    assert "X-Markdown-Passage-Count" not in response.headers
+    # The same request asking for JSON by its Accept header gets the chunks, without a word.
+    response = await http_client.fetch(
+        markdown_url(base_url, origin.url("/article"), app_id=key, chunking="true"),
+        headers={"Accept": "application/json"},
+        raise_error=False,
+    )
+    body = json.loads(response.body)
+    assert response.code == 200 and len(body["chunks"]) > 1
+    assert "X-Pagecast-Warnings" not in response.headers and "warnings" not in body
 
 
 @pytest.mark.gen_test(timeout=30)

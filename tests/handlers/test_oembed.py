@@ -475,6 +475,41 @@ async def test_a_responsive_frame_fills_its_column(http_client, base_url, sites,
 
 
 @pytest.mark.gen_test(timeout=30)
+async def test_a_size_above_the_cap_is_lowered_with_a_warning(
+    http_client, base_url, sites, key
+) -> None:
+    page = sites["origin"].url("/og")
+    _, capped = await oembed(http_client, base_url, page, app_id=key, maxwidth="4000")
+    for params in ({"maxwidth": "5000"}, {"maxWidth": "99999"}):
+        response, body = await oembed(http_client, base_url, page, app_id=key, **params)
+        assert response.code == 200, body
+        sent = next(iter(params.values()))
+        warning = f"maxwidth: {sent} is above the largest allowed, 4000; 4000 is used"
+        assert response.headers["X-Pagecast-Warnings"] == warning
+        assert body["warnings"] == [warning]
+        # The frame made is the one maxwidth=4000 makes: the same size, the same record.
+        assert (body["width"], body["height"]) == (4000, 3000)
+        assert body["embed_id"] == capped["embed_id"]
+    response, body = await oembed(
+        http_client, base_url, page, app_id=key, maxwidth="640", maxheight="4001"
+    )
+    assert response.code == 200 and (body["width"], body["height"]) == (640, 4000)
+    assert "maxheight: 4001 is above" in response.headers["X-Pagecast-Warnings"]
+    # A native provider is asked for the lowered width.
+    response, body = await oembed(
+        http_client, base_url, sites["origin"].url("/video/good"), app_id=key, maxwidth="8000"
+    )
+    assert response.code == 200 and body["source"] == "native" and body["width"] == 4000
+    assert "maxwidth: 8000 is above" in response.headers["X-Pagecast-Warnings"]
+    # Below the least, or not a number, is still refused.
+    for wrong in ("0", "-5", "wide", "4000.5"):
+        response, body = await oembed(http_client, base_url, page, app_id=key, maxwidth=wrong)
+        assert response.code == 400, wrong
+        assert body["error"]["code"] == "invalid_request"
+        assert body["error"]["details"][0]["parameter"] == "maxwidth"
+
+
+@pytest.mark.gen_test(timeout=30)
 async def test_always_og_frame_skips_the_provider(http_client, base_url, sites, key) -> None:
     _, body = await oembed(
         http_client,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from handlers.params.inert import Absent, Given, Inert, all_of, any_of, one_of
 from handlers.params.markdown import MARKDOWN_PARAMS
 from handlers.params.table import Param, ParamTable
 
@@ -156,3 +157,34 @@ def test_markdown_bounds_match_the_spec() -> None:
     assert (p["heading_aware_level"].minimum, p["heading_aware_level"].maximum) == (1, 6)
     assert p["query"].max_length == 512 and p["query_top_k"].default == 5
     assert p["format"].choices == ("markdown", "json")
+
+
+def test_a_rule_naming_an_unknown_parameter_is_refused_when_the_table_is_made() -> None:
+    with pytest.raises(ValueError, match="names unknown"):
+        ParamTable(TABLE.params, inert=[Inert("count", Given("cuont"))])
+    with pytest.raises(ValueError, match="names unknown"):
+        ParamTable(TABLE.params, inert=[Inert("conut", Given("count"))])
+
+
+def test_a_rules_words_group_an_or_inside_an_and() -> None:
+    condition = all_of(one_of("mode", "b"), any_of(one_of("flag", True), Given("text")))
+    assert condition.words() == "mode=b and (flag=true or a text)"
+    assert Absent("text").words() == "no text"
+    assert condition.holds({"mode": "b", "flag": False, "text": "hi"})
+    assert not condition.holds({"mode": "b", "flag": False, "text": ""})
+    assert not condition.holds({"mode": "a", "flag": True, "text": None})
+
+
+def test_clamp_lowers_only_what_is_above_the_maximum() -> None:
+    table = ParamTable(
+        [Param("side", "integer", "a side", None, minimum=1, maximum=40, clamp=True)]
+    )
+    for raw, value, warned in (("40", 40, False), ("41", 40, True), (" 900 ", 40, True)):
+        parsed, problems = table.parse({"side": [raw]})
+        assert problems == [] and parsed["side"] == value, raw
+        assert bool(parsed.warnings) == warned, raw
+    for raw in ("0", "x", "41.5", "9" * 30):
+        _, problems = table.parse({"side": [raw]})
+        assert [p.name for p in problems] == ["side"], raw
+    (schema,) = table.openapi()
+    assert "maximum" not in schema["schema"] and "lowered to 40" in schema["description"]

@@ -321,6 +321,30 @@ async def test_playground_runs_every_endpoint_in_chromium(
         assert "format=json" in curl and "query=pricing" in curl and "ai_sanitize=true" in curl
         assert "include_markdown" not in curl, "parameters left at their default are not sent"
 
+        # The first example asks the page a question: the passages, best first, as Markdown.
+        examples = await page.eval_on_selector_all(
+            "#example-buttons button", "buttons => buttons.map(b => b.dataset.example)"
+        )
+        assert examples[0] == "question"
+        await page.click('#example-buttons button[data-example="question"]')
+        assert await page.input_value("#target-url") == target, "a page given is kept"
+        assert await page.input_value("#param-markdown-query") == "pricing limits"
+        assert await page.input_value("#param-markdown-format") == "markdown"
+        assert not await page.is_checked("#param-markdown-ai_sanitize"), "the rest is reset"
+        assert "passages" in await text(page, "#example-help")
+        await page.click("#run")
+        await page.wait_for_selector("#result[data-state=done]", timeout=30_000)
+        rendered = page.locator("#markdown-rendered")
+        assert await rendered.locator("h1").first.inner_text() == 'Passages for "pricing limits"'
+        first = await rendered.locator("h2").first.inner_text()
+        assert re.fullmatch(r"Passage 1 \u00b7 score 0\.\d{4}", first), first
+        paths = await rendered.locator("blockquote").all_inner_texts()
+        assert "Playground test article \u203a Pricing" in paths
+        curl = await text(page, "#curl")
+        assert "query=pricing%20limits" in curl and "query_top_k=3" in curl
+        assert "format=" not in curl and "ai_sanitize" not in curl
+        assert await text(page, "#credits") == "1"
+
         # oEmbed: the hosted frame's snippet in a sandboxed srcdoc frame, loaded from the
         # frame host (the only frame source the policy allows).
         await run(page, "oembed")

@@ -217,10 +217,21 @@ async def test_unconfigured_tier_is_a_clear_400(
 
 @pytest.mark.gen_test(timeout=30)
 async def test_proxy_country(http_client, base_url, origin, proxies, pro_key, hits):
+    # Without a forced tier the country is ignored, with a warning: the page comes direct, or
+    # through an escalated tier's own proxies, never the country's.
     response, body = await markdown(
         http_client, base_url, origin.url("/open"), pro_key, proxy_country="de"
     )
-    assert response.code == 400 and "proxy_country" in body["error"]["message"]
+    assert response.code == 200 and "Through direct" in body["markdown"], body
+    warning = "proxy_country ignored: it applies only with use_proxy=true or use_premium=true"
+    assert warning in response.headers["X-Pagecast-Warnings"]
+    assert any(w.startswith(warning) for w in body["warnings"])
+    response, body = await markdown(
+        http_client, base_url, origin.url("/need/standard"), pro_key, proxy_country="de"
+    )
+    assert response.code == 200 and "Through standard" in body["markdown"], body
+    assert "proxy_country ignored" in response.headers["X-Pagecast-Warnings"]
+    assert seen(proxies) == {"standard": 1, "premium": 0, "superior": 0, "german": 0}
     response, body = await markdown(
         http_client, base_url, origin.url("/open"), pro_key, proxy_country="d1"
     )
@@ -230,10 +241,17 @@ async def test_proxy_country(http_client, base_url, origin, proxies, pro_key, hi
     )
     assert response.code == 400 and "no premium proxy for de" in body["error"]["message"]
     response, body = await markdown(
-        http_client, base_url, origin.url("/open"), pro_key, use_proxy="true", proxy_country="DE"
+        http_client,
+        base_url,
+        origin.url("/open"),
+        pro_key,
+        use_proxy="true",
+        proxy_country="DE",
+        cache_ok="false",  # the page fetched direct above is cached
     )
     assert response.code == 200 and "Through german" in body["markdown"]
-    assert seen(proxies) == {"standard": 0, "premium": 0, "superior": 0, "german": 1}
+    assert seen(proxies) == {"standard": 1, "premium": 0, "superior": 0, "german": 1}
+    assert "X-Pagecast-Warnings" not in response.headers
 
 
 @pytest.mark.gen_test(timeout=30)
