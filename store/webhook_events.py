@@ -14,10 +14,12 @@ from datetime import datetime, timedelta
 import peewee
 
 from store.db import is_sqlite, write_transaction
-from store.models import Organization, WebhookEvent, utc_now
+from store.job_types import RUNNING
+from store.models import JobPage, Organization, WebhookEvent, utc_now
 
 END_KIND = "job"
-"""The kind of a job's end event (its body's ``event``), sent after the job's other events."""
+"""The kind of a job's end event (its body's ``event``), sent after every other event of its
+job: see :func:`_claimable`."""
 
 
 @dataclass(frozen=True)
@@ -188,15 +190,27 @@ def _waiting(db: peewee.Database, where: peewee.Expression) -> tuple[int, int]:
 
 
 def _claimable(now: datetime) -> peewee.Expression:
-    """Due, not held by a live lease, and, for a job's end event, after every earlier event of
-    its job is gone (delivered or given up): a receiver hears of the end last."""
-    earlier = WebhookEvent.alias("earlier")
-    pending_before = earlier.select(earlier.id).where(
-        (earlier.job_id == WebhookEvent.job_id) & (earlier.id < WebhookEvent.id)
+    """Due, not held by a live lease, and, for a job's end event, once nothing else of its job
+    can still reach the receiver: no other event of the job waiting (delivered or given up, be
+    it stored before the end or after it), and no page of the job being worked on under a live
+    lease (a job cancelled or stopped with pages in flight records them, and stores their
+    events, after its end event). A receiver hears of the end last. A page whose worker died
+    holds the end back until its lease expires."""
+    other = WebhookEvent.alias("other")
+    pending_other = other.select(other.id).where(
+        (other.job_id == WebhookEvent.job_id) & (other.kind != END_KIND)
+    )
+    in_flight = JobPage.select(JobPage.id).where(
+        (JobPage.job == WebhookEvent.job_id)
+        & (JobPage.status == RUNNING)
+        & (JobPage.lease_expires >= now)
     )
     claimable: peewee.Expression = (
         (WebhookEvent.due_at <= now)
         & (WebhookEvent.lease_owner.is_null() | (WebhookEvent.lease_expires < now))
-        & ((WebhookEvent.kind != END_KIND) | ~peewee.fn.EXISTS(pending_before))
+        & (
+            (WebhookEvent.kind != END_KIND)
+            | (~peewee.fn.EXISTS(pending_other) & ~peewee.fn.EXISTS(in_flight))
+        )
     )
     return claimable

@@ -17,6 +17,8 @@ Durability: every claim is a lease in the database, renewed while the page is wo
 result is recorded only by the lease holder. At shutdown the pages in flight get
 ``shutdown_timeout`` to finish, the rest are given back to the queue. Pages of a process that
 died are taken over when their lease expires.
+
+What it does is logged and counted by :mod:`services.jobs.observe`.
 """
 
 from __future__ import annotations
@@ -33,10 +35,12 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
+from typing import Any
 
 import peewee
 
 from services.accounts import AccountService
+from services.jobs import observe
 from services.jobs.pages import PageWork, page_event
 from services.jobs.settings import JobSettings
 from services.jobs.work import (
@@ -48,9 +52,11 @@ from services.jobs.work import (
     ended_event,
 )
 from services.markdown import MarkdownService
+from services.metrics import JOB_PAGES_IN_FLIGHT
+from services.webhooks import EncodedEvent
 from store import job_views
 from store import jobs as job_rows
-from store.job_types import ActiveJob, Claim, NewPage, Outcome, Recorded
+from store.job_types import Abandoned, ActiveJob, Claim, NewPage, Outcome, Recorded
 from store.periodic import repeat
 from store.store import Store, StoreUnavailable
 
@@ -60,6 +66,9 @@ ACTIVE_CACHE_SECONDS = 0.5
 """How long the list of active jobs is reused between claims."""
 BUSY_BACKOFF_SECONDS = 1.0
 """How long a host is left alone after the conversion workers were found busy."""
+COUNT_SECONDS = 15.0
+"""How often the database's active jobs and queued pages are counted for the metrics (and at
+once when a job is created, started or ended in this process)."""
 
 
 @dataclass
@@ -104,6 +113,7 @@ class JobRunner:
         self._failures: dict[str, tuple[float, int]] = {}
         """Each organization's failed job pages this month, and when they were read."""
         self._wake = asyncio.Event()
+        self._recount = asyncio.Event()
         self._background: list[asyncio.Task[None]] = []
         self._stopping = False
         self._last_start = 0.0
@@ -116,6 +126,7 @@ class JobRunner:
         """Start the workers (none when ``workers`` is 0), lease renewal and the sweep."""
         loop = asyncio.get_running_loop()
         self._wake = asyncio.Event()
+        self._recount = asyncio.Event()
         if self.settings.workers > 0:
             renew = self.settings.lease_seconds / 3
             self._background = [
@@ -125,11 +136,15 @@ class JobRunner:
         self._background.append(
             loop.create_task(repeat(self.settings.sweep_interval, self.sweep, "job sweep"))
         )
+        self._background.append(
+            loop.create_task(repeat(COUNT_SECONDS, self.count, "job counts", wake=self._recount))
+        )
 
     def wake(self) -> None:
         """Look for work now (a job was just created here)."""
         self._active = (0.0, [])
         self._wake.set()
+        self._recount.set()
 
     async def close(self, grace: float | None = None) -> None:
         """Stop claiming; give the pages in flight ``grace`` seconds (``shutdown_timeout``) to
@@ -226,6 +241,8 @@ class JobRunner:
                 continue
             if not await self._within_quota(job):
                 continue
+            events = self.events if job.webhook_url else None
+            dropped: list[str] = []
             work = partial(
                 job_rows.claim_page,
                 job_id=job.id,
@@ -233,12 +250,39 @@ class JobRunner:
                 lease_seconds=self.settings.lease_seconds,
                 skip_hosts=sorted(set(busy)),
                 max_attempts=self.settings.max_attempts,
+                then=None if events is None else self._abandoned_writer(events, job, dropped),
             )
             claim = await self.store.run(work, "job claim", write=True)
+            if isinstance(claim, Abandoned):
+                self._abandoned(job, claim, dropped)
+                continue
             if claim is not None:
                 self._turns[job.id] = next(self._turn)
+                if claim.started:
+                    observe.started(job, claim)
+                    self._recount.set()
+                if claim.took_over:
+                    observe.took_over(job, claim)
                 return claim, job
         return None
+
+    def _abandoned_writer(
+        self, events: JobEvents, job: ActiveJob, dropped: list[str]
+    ) -> Callable[[peewee.Database, Outcome, Recorded], None]:
+        """What :func:`store.jobs.claim_page` calls to store the events of a page it fails as
+        abandoned (:meth:`_write_events`)."""
+
+        def write(db: peewee.Database, outcome: Outcome, recorded: Recorded) -> None:
+            self._write_events(events, job, outcome, dropped, db, recorded)
+
+        return write
+
+    def _abandoned(self, job: ActiveJob, page: Abandoned, dropped: list[str]) -> None:
+        """A page of ``job`` failed as abandoned when it was to be claimed: told as a failed
+        page (its events stored with it), and the job's end if it was the last."""
+        observe.abandoned(job, page.page_id, page.url)
+        self._counted(job, page.url, page.outcome, page.recorded, dropped)
+        self._wake.set()
 
     async def _within_quota(self, job: ActiveJob) -> bool:
         """False (and the job stopped as quota_exceeded, or failure_limit) once its organization
@@ -286,11 +330,14 @@ class JobRunner:
             retention_seconds=self.settings.retention_seconds,
             then=end_writer(self.events, job, status),
         )
-        stopped = bool(await self.store.run(stop, "job stop", write=True))
-        if stopped and self.events is not None and job.webhook_url:
-            self.events.wake()
+        end = await self.store.run(stop, "job stop", write=True)
+        if end is not None:
+            observe.ended(job.id, job.kind, job.org, end)
+            self._recount.set()
+            if self.events is not None and job.webhook_url:
+                self.events.wake()
         self._active = (0.0, [])
-        return stopped
+        return end is not None
 
     # -- working on a page -------------------------------------------------------------------
 
@@ -301,6 +348,7 @@ class JobRunner:
         counts.hosts[claim.host] += 1
         task = asyncio.get_running_loop().create_task(self._work(claim, job))
         self._tasks[claim.id] = task
+        JOB_PAGES_IN_FLIGHT.inc()
 
     async def _work(self, claim: Claim, job: ActiveJob) -> None:
         try:
@@ -320,7 +368,8 @@ class JobRunner:
             log.exception("jobs: page %d of %s failed unexpectedly", claim.id, job.id)
             await self._release(claim)
         finally:
-            self._tasks.pop(claim.id, None)
+            if self._tasks.pop(claim.id, None) is not None:
+                JOB_PAGES_IN_FLIGHT.dec()
             counts = self._counts
             for counter, name in (
                 (counts.orgs, job.org),
@@ -351,6 +400,7 @@ class JobRunner:
         self, claim: Claim, job: ActiveJob, outcome: Outcome, links: list[NewPage]
     ) -> None:
         events = self.events if job.webhook_url else None
+        dropped: list[str] = []
         work = partial(
             job_rows.record_page,
             job_id=claim.job_id,
@@ -360,7 +410,9 @@ class JobRunner:
             links=links,
             max_pages=int(job.options.get("max_pages", 0)),
             retention_seconds=self.settings.retention_seconds,
-            then=None if events is None else partial(self._write_events, events, job, outcome),
+            then=None
+            if events is None
+            else partial(self._write_events, events, job, outcome, dropped),
         )
         recorded: Recorded | None = await self.store.run(work, "job result", write=True)
         if recorded is None:
@@ -368,31 +420,51 @@ class JobRunner:
             return
         self.fetched += 1
         self.accounts.charge(job.org, job.kind, outcome.credits if outcome.ok else 0)
+        if recorded.queued:
+            self._wake.set()
+        self._counted(job, claim.url, outcome, recorded, dropped)
+
+    def _counted(
+        self,
+        job: ActiveJob,
+        url: str,
+        outcome: Outcome,
+        recorded: Recorded,
+        dropped: list[str],
+    ) -> None:
+        """After the commit that recorded a page of ``job``: its failure counted against the
+        plan, its events' sender woken (``dropped``: those its organization's bound left out),
+        the job's end told."""
+        observe.page_ended(job, url, outcome)
         if not outcome.ok:
             self.accounts.charge(job.org, FAILED_PAGES, 0)
             read_at, count = self._failures.get(job.org, (0.0, 0))
             self._failures[job.org] = (read_at, count + 1)
-        if recorded.queued:
-            self._wake.set()
-        if events is not None:
-            events.wake()
-        if recorded.ended is not None:
+        if self.events is not None and job.webhook_url:
+            self.events.wake(dropped)
+        if recorded.end is not None:
+            observe.ended(job.id, job.kind, job.org, recorded.end)
             self._active = (0.0, [])
+            self._recount.set()
 
-    def _write_events(
+    def _write_events(  # noqa: PLR0917 (a partial's arguments, then the store's)
         self,
         events: JobEvents,
         job: ActiveJob,
         outcome: Outcome,
+        dropped: list[str],
         db: peewee.Database,
         recorded: Recorded,
     ) -> None:
         """The page's event, and the job's end event when the page ended it, stored in the
-        transaction that records the page (in the store's thread)."""
-        written = [page_event(job, recorded, outcome, self.settings.event_result_bytes)]
+        transaction that records the page (in the store's thread); the ids of those dropped
+        for the organization's bound added to ``dropped``, to be counted after the commit."""
+        written: list[dict[str, Any] | EncodedEvent] = [
+            page_event(job, recorded, outcome, self.settings.event_result_bytes)
+        ]
         if recorded.ended is not None:
             written.append(ended_event(job.id, recorded.ended))
-        events.write(db, job, written)
+        dropped.extend(events.write(db, job, written))
 
     async def _release(self, claim: Claim) -> None:
         work = partial(job_rows.release_page, page_id=claim.id, owner=self.owner)
@@ -413,6 +485,10 @@ class JobRunner:
                 lease_seconds=self.settings.lease_seconds,
             )
             await self.store.run(work, "lease renewal", write=True)
+
+    async def count(self) -> None:
+        """Read the database's active jobs and queued pages into the metrics."""
+        observe.counted(await self.store.run(job_views.active_counts, "job counts"))
 
     async def sweep(self) -> int:
         """Delete the jobs whose retention ended, with their pages; return how many."""
