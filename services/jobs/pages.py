@@ -6,12 +6,15 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit
 
+import peewee
+
 from services.accounts import AccountService
 from services.failure import ServiceError
-from services.jobs.work import Discovery, PageErrors
+from services.jobs.work import Discovery, JobEvents, PageErrors, ended_event
 from services.markdown import (
     MarkdownAnswer,
     MarkdownError,
@@ -150,3 +153,30 @@ def page_event(
         result_url=f"/api/3.0/jobs/{job.id}?cursor={recorded.seq - 1}&limit=1",
     )
     return encoded(event)
+
+
+@dataclass
+class EventWriter:
+    """What stores the webhook events of a page of ``job`` (and the job's end event when the
+    page ended it) in the store's transaction that records the page, in the store's thread;
+    ``dropped`` collects the ids of those the organization's bound left out, to be told to
+    ``events`` after the commit."""
+
+    events: JobEvents
+    job: ActiveJob
+    max_result_bytes: int
+    dropped: list[str] = field(default_factory=list)
+
+    def page(self, outcome: Outcome) -> Callable[[peewee.Database, Recorded], None]:
+        """What :func:`store.jobs.record_page` calls for a page worked to ``outcome``."""
+        return lambda db, recorded: self.write(db, outcome, recorded)
+
+    def write(self, db: peewee.Database, outcome: Outcome, recorded: Recorded) -> None:
+        """Store the events of a page recorded as ``recorded`` (also what
+        :func:`store.jobs.claim_page` calls for a page it fails as abandoned)."""
+        written: list[dict[str, Any] | EncodedEvent] = [
+            page_event(self.job, recorded, outcome, self.max_result_bytes)
+        ]
+        if recorded.ended is not None:
+            written.append(ended_event(self.job.id, recorded.ended))
+        self.dropped.extend(self.events.write(db, self.job, written))

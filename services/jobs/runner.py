@@ -35,25 +35,20 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
-from typing import Any
-
-import peewee
 
 from services.accounts import AccountService
 from services.jobs import observe
-from services.jobs.pages import PageWork, page_event
+from services.jobs.pages import EventWriter, PageWork
+from services.jobs.quota import MonthBounds
 from services.jobs.settings import JobSettings
 from services.jobs.work import (
     FAILED_PAGES,
     Discovery,
     JobEvents,
     PageErrors,
-    end_writer,
-    ended_event,
 )
 from services.markdown import MarkdownService
 from services.metrics import JOB_PAGES_IN_FLIGHT
-from services.webhooks import EncodedEvent
 from store import job_views
 from store import jobs as job_rows
 from store.job_types import Abandoned, ActiveJob, Claim, NewPage, Outcome, Recorded
@@ -110,8 +105,7 @@ class JobRunner:
         self._turns: dict[str, int] = {}
         self._turn = itertools.count()
         self._active: tuple[float, list[ActiveJob]] = (0.0, [])
-        self._failures: dict[str, tuple[float, int]] = {}
-        """Each organization's failed job pages this month, and when they were read."""
+        self.bounds = MonthBounds(store, accounts, settings, events, self._stopped)
         self._wake = asyncio.Event()
         self._recount = asyncio.Event()
         self._background: list[asyncio.Task[None]] = []
@@ -239,10 +233,9 @@ class JobRunner:
         for job in order:
             if counts.orgs[job.org] >= self.settings.org_workers:
                 continue
-            if not await self._within_quota(job):
+            if not await self.bounds.allow(job, counts.orgs[job.org]):
                 continue
-            events = self.events if job.webhook_url else None
-            dropped: list[str] = []
+            writer = self._writer(job)
             work = partial(
                 job_rows.claim_page,
                 job_id=job.id,
@@ -250,11 +243,11 @@ class JobRunner:
                 lease_seconds=self.settings.lease_seconds,
                 skip_hosts=sorted(set(busy)),
                 max_attempts=self.settings.max_attempts,
-                then=None if events is None else self._abandoned_writer(events, job, dropped),
+                then=None if writer is None else writer.write,
             )
             claim = await self.store.run(work, "job claim", write=True)
             if isinstance(claim, Abandoned):
-                self._abandoned(job, claim, dropped)
+                self._abandoned(job, claim, writer)
                 continue
             if claim is not None:
                 self._turns[job.id] = next(self._turn)
@@ -266,78 +259,23 @@ class JobRunner:
                 return claim, job
         return None
 
-    def _abandoned_writer(
-        self, events: JobEvents, job: ActiveJob, dropped: list[str]
-    ) -> Callable[[peewee.Database, Outcome, Recorded], None]:
-        """What :func:`store.jobs.claim_page` calls to store the events of a page it fails as
-        abandoned (:meth:`_write_events`)."""
+    def _stopped(self) -> None:
+        """A job was stopped for its plan's bounds: the active jobs and the counts read again."""
+        self._active = (0.0, [])
+        self._recount.set()
 
-        def write(db: peewee.Database, outcome: Outcome, recorded: Recorded) -> None:
-            self._write_events(events, job, outcome, dropped, db, recorded)
+    def _writer(self, job: ActiveJob) -> EventWriter | None:
+        """What stores the events of ``job``'s pages; None when it has no webhook."""
+        if self.events is None or not job.webhook_url:
+            return None
+        return EventWriter(self.events, job, self.settings.event_result_bytes)
 
-        return write
-
-    def _abandoned(self, job: ActiveJob, page: Abandoned, dropped: list[str]) -> None:
+    def _abandoned(self, job: ActiveJob, page: Abandoned, writer: EventWriter | None) -> None:
         """A page of ``job`` failed as abandoned when it was to be claimed: told as a failed
         page (its events stored with it), and the job's end if it was the last."""
         observe.abandoned(job, page.page_id, page.url)
-        self._counted(job, page.url, page.outcome, page.recorded, dropped)
+        self._counted(job, page.url, page.outcome, page.recorded, writer)
         self._wake.set()
-
-    async def _within_quota(self, job: ActiveJob) -> bool:
-        """False (and the job stopped as quota_exceeded, or failure_limit) once its organization
-        used its plan's monthly credits, or the failed job pages the plan allows a month."""
-        allowance = self.accounts.monthly_failed_pages(job.plan)
-        if allowance > 0 and await self._failed_pages(job.org) >= allowance:
-            if await self._stop(job, "failure_limit"):
-                log.info(
-                    "jobs: %s stopped, %s had %d failed pages this month",
-                    job.id,
-                    job.org,
-                    allowance,
-                )
-            return False
-        quota = self.accounts.monthly_credits(job.plan)
-        if quota <= 0:
-            return True
-        used = await self.store.month_credits(job.org)
-        in_flight = self._counts.orgs[job.org]  # each page in flight costs at least a credit
-        if used + in_flight < quota:
-            return True
-        if in_flight:
-            return False  # wait for them: they may fail and cost nothing
-        if await self._stop(job, "quota_exceeded"):
-            log.info("jobs: %s stopped, %s used its %d monthly credits", job.id, job.org, quota)
-        return False
-
-    async def _failed_pages(self, org: str) -> int:
-        """The failed job pages of ``org`` this month, read from the store at most every
-        :data:`ACTIVE_CACHE_SECONDS` (those this process records meanwhile counted at once)."""
-        read_at, count = self._failures.get(org, (0.0, 0))
-        if time.monotonic() - read_at > ACTIVE_CACHE_SECONDS:
-            count = await self.store.month_requests(org, FAILED_PAGES)
-            self._failures[org] = (time.monotonic(), count)
-        return count
-
-    async def _stop(self, job: ActiveJob, status: str) -> bool:
-        """End ``job`` as ``status`` (its queued pages skipped, its end event stored with the
-        stop); False when it had ended already."""
-        stop = partial(
-            job_rows.stop_job,
-            job_id=job.id,
-            status=status,
-            reason=status,
-            retention_seconds=self.settings.retention_seconds,
-            then=end_writer(self.events, job, status),
-        )
-        end = await self.store.run(stop, "job stop", write=True)
-        if end is not None:
-            observe.ended(job.id, job.kind, job.org, end)
-            self._recount.set()
-            if self.events is not None and job.webhook_url:
-                self.events.wake()
-        self._active = (0.0, [])
-        return end is not None
 
     # -- working on a page -------------------------------------------------------------------
 
@@ -399,8 +337,7 @@ class JobRunner:
     async def _record(
         self, claim: Claim, job: ActiveJob, outcome: Outcome, links: list[NewPage]
     ) -> None:
-        events = self.events if job.webhook_url else None
-        dropped: list[str] = []
+        writer = self._writer(job)
         work = partial(
             job_rows.record_page,
             job_id=claim.job_id,
@@ -410,9 +347,7 @@ class JobRunner:
             links=links,
             max_pages=int(job.options.get("max_pages", 0)),
             retention_seconds=self.settings.retention_seconds,
-            then=None
-            if events is None
-            else partial(self._write_events, events, job, outcome, dropped),
+            then=None if writer is None else writer.page(outcome),
         )
         recorded: Recorded | None = await self.store.run(work, "job result", write=True)
         if recorded is None:
@@ -422,7 +357,7 @@ class JobRunner:
         self.accounts.charge(job.org, job.kind, outcome.credits if outcome.ok else 0)
         if recorded.queued:
             self._wake.set()
-        self._counted(job, claim.url, outcome, recorded, dropped)
+        self._counted(job, claim.url, outcome, recorded, writer)
 
     def _counted(
         self,
@@ -430,41 +365,21 @@ class JobRunner:
         url: str,
         outcome: Outcome,
         recorded: Recorded,
-        dropped: list[str],
+        writer: EventWriter | None,
     ) -> None:
         """After the commit that recorded a page of ``job``: its failure counted against the
-        plan, its events' sender woken (``dropped``: those its organization's bound left out),
+        plan, its events' sender woken (told those the organization's bound left out),
         the job's end told."""
         observe.page_ended(job, url, outcome)
         if not outcome.ok:
             self.accounts.charge(job.org, FAILED_PAGES, 0)
-            read_at, count = self._failures.get(job.org, (0.0, 0))
-            self._failures[job.org] = (read_at, count + 1)
-        if self.events is not None and job.webhook_url:
-            self.events.wake(dropped)
+            self.bounds.failed(job.org)
+        if writer is not None:
+            writer.events.wake(writer.dropped)
         if recorded.end is not None:
             observe.ended(job.id, job.kind, job.org, recorded.end)
             self._active = (0.0, [])
             self._recount.set()
-
-    def _write_events(  # noqa: PLR0917 (a partial's arguments, then the store's)
-        self,
-        events: JobEvents,
-        job: ActiveJob,
-        outcome: Outcome,
-        dropped: list[str],
-        db: peewee.Database,
-        recorded: Recorded,
-    ) -> None:
-        """The page's event, and the job's end event when the page ended it, stored in the
-        transaction that records the page (in the store's thread); the ids of those dropped
-        for the organization's bound added to ``dropped``, to be counted after the commit."""
-        written: list[dict[str, Any] | EncodedEvent] = [
-            page_event(job, recorded, outcome, self.settings.event_result_bytes)
-        ]
-        if recorded.ended is not None:
-            written.append(ended_event(job.id, recorded.ended))
-        dropped.extend(events.write(db, job, written))
 
     async def _release(self, claim: Claim) -> None:
         work = partial(job_rows.release_page, page_id=claim.id, owner=self.owner)
