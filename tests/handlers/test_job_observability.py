@@ -13,6 +13,7 @@ in-process runner, a local origin and a local webhook receiver:
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import time
@@ -73,19 +74,30 @@ def key(services: Services) -> str:
 
 
 class _Page(tornado.web.RequestHandler):
+    def initialize(self, release: asyncio.Event) -> None:
+        self.release = release
+
     async def get(self, name: str) -> None:
         if name == "missing":
             self.set_status(404)
-        if name.startswith("slow"):
-            await asyncio.sleep(2.0)
+        if name == "held":  # answered once the test lets it go (4 s at most)
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(4.0):
+                    await self.release.wait()
         self.write(f"<html><head><title>{name}</title></head><body><article><h1>{name}</h1>")
         self.write(f"<p>The page {name} has a paragraph of text to convert.</p></article></body>")
 
 
 @pytest.fixture
-def origin(io_loop: Any) -> Iterator[Origin]:
-    """Pages ``/p/<name>``: ``missing`` answers 404, ``slow...`` takes 2 s."""
-    site = serve(tornado.web.Application([(r"/p/(.*)", _Page)]))
+def release() -> asyncio.Event:
+    """Set to let the origin answer ``/p/held``."""
+    return asyncio.Event()
+
+
+@pytest.fixture
+def origin(io_loop: Any, release: asyncio.Event) -> Iterator[Origin]:
+    """Pages ``/p/<name>``: ``missing`` answers 404, ``held`` once ``release`` is set."""
+    site = serve(tornado.web.Application([(r"/p/(.*)", _Page, {"release": release})]))
     yield site
     io_loop.run_sync(site.close)
 
@@ -397,16 +409,21 @@ async def test_the_end_event_waits_for_a_slow_page_event_delivery(
 
 @pytest.mark.gen_test(timeout=60)
 async def test_a_cancelled_jobs_end_event_follows_the_page_in_flight(
-    http_client: AsyncHTTPClient, base_url: str, origin: Origin, hook: Hook, key: str
+    http_client: AsyncHTTPClient,
+    base_url: str,
+    origin: Origin,
+    release: asyncio.Event,
+    hook: Hook,
+    key: str,
 ) -> None:
     body = {
-        "urls": [origin.url("/p/fast"), origin.url("/p/slow")],
+        "urls": [origin.url("/p/fast"), origin.url("/p/held")],
         "webhook_url": hook.url(),
         "webhook_secret": SECRET,
     }
     accepted = await post(http_client, base_url, key, body)
     job_id = accepted["id"]
-    await until(lambda: _heard(hook, 1))  # the fast page's event: the slow page is in flight
+    await until(lambda: _heard(hook, 1))  # the fast page's event: the held page is in flight
     response = await http_client.fetch(
         f"{base_url}/api/3.0/jobs/{job_id}",
         method="DELETE",
@@ -414,6 +431,7 @@ async def test_a_cancelled_jobs_end_event_follows_the_page_in_flight(
         raise_error=False,
     )
     assert response.code in (200, 202), response.body
+    release.set()  # the page in flight is answered, converted and recorded after the end
     await until(lambda: _heard(hook, 3))
     await asyncio.sleep(0.5)
     events = [(event["event"], event.get("status")) for event, _, _ in hook.delivered()]
