@@ -206,7 +206,11 @@ class WebhookOutbox:
                 event.attempts + 1,
                 owner=event.org,
             )
+            # A job's end event waited behind its job's other events: its time runs from its
+            # first attempt.
+            first_end = event.kind == rows.END_KIND and event.attempts == 0
             age = (datetime.now(UTC) - as_utc(event.created_at)).total_seconds()
+            age = 0.0 if first_end else age
             wait = self.sender.backoff(tried)
             again = (
                 attempt.again
@@ -216,7 +220,13 @@ class WebhookOutbox:
             if attempt.delivered or again:
                 attempt_log(event.kind, event.event_id, tried, attempt)
             if again:
-                retry = partial(rows.retry_event, event_id=event.id, owner=self.owner, after=wait)
+                retry = partial(
+                    rows.retry_event,
+                    event_id=event.id,
+                    owner=self.owner,
+                    after=wait,
+                    restart=first_end,
+                )
                 await self.store.run(retry, "webhook retry", write=True)
                 asyncio.get_running_loop().call_later(wait, self._wake.set)
                 return

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import Any
 
 import peewee
 
@@ -138,17 +139,24 @@ def claim_events(
     ]
 
 
-def retry_event(db: peewee.Database, *, event_id: int, owner: str, after: float) -> bool:
-    """Give a claimed event back after a failed attempt, due ``after`` seconds from now."""
-    due = utc_now() + timedelta(seconds=after)
+def retry_event(
+    db: peewee.Database, *, event_id: int, owner: str, after: float, restart: bool = False
+) -> bool:
+    """Give a claimed event back after a failed attempt, due ``after`` seconds from now; with
+    ``restart``, its time to deliver (``created_at``) counts from now (a job's end event after
+    its first attempt: the time it waited behind its job's other events is not its own)."""
+    now = utc_now()
+    values: dict[Any, Any] = {
+        WebhookEvent.attempts: WebhookEvent.attempts + 1,
+        WebhookEvent.due_at: now + timedelta(seconds=after),
+        WebhookEvent.lease_owner: None,
+        WebhookEvent.lease_expires: None,
+    }
+    if restart:
+        values[WebhookEvent.created_at] = now
     with write_transaction(db):
         changed = (
-            WebhookEvent.update(
-                attempts=WebhookEvent.attempts + 1,
-                due_at=due,
-                lease_owner=None,
-                lease_expires=None,
-            )
+            WebhookEvent.update(values)
             .where((WebhookEvent.id == event_id) & (WebhookEvent.lease_owner == owner))
             .execute(db)
         )

@@ -298,3 +298,25 @@ def test_a_dropped_event_is_counted_after_the_commit_only(
         assert dropped == ["job1-2", "job1-3"] and _dropped() == before
         outbox.wake(dropped)  # after the commit
         assert _dropped() == before + 2
+
+
+@pytest.mark.gen_test(timeout=30)
+async def test_an_end_event_that_waited_behind_its_pages_still_gets_its_retries(
+    store: Store, fetcher: Fetcher, receiver: Origin, received: Received
+) -> None:
+    # The page event fails until it is given up at max_seconds; only then may the end go, older
+    # than max_seconds by then: its first attempt fails, and it is tried again all the same.
+    received.plans["pages"] = [503]
+    received.plans["end"] = [503, 200]
+    settings = quick(attempts=20, max_seconds=1.5)
+    outbox = WebhookOutbox(store, WebhookSender(fetcher, settings), settings)
+    assert await outbox.put("acme", "job1", receiver.url("/pages"), SECRET, page(1))
+    end = {"event": "job", "event_id": "job1-end", "job_id": "job1", "status": "completed"}
+    assert await outbox.put("acme", "job1", receiver.url("/end"), SECRET, end)
+    outbox.start()
+    try:
+        await until(lambda: _none_waiting(store, "acme"), 15.0)
+    finally:
+        await outbox.close(0.5)
+    assert len(received.on("pages")) >= 3
+    assert len(received.on("end")) == 2  # the 503, then the delivery
