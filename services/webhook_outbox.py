@@ -19,12 +19,11 @@ from __future__ import annotations
 import asyncio
 import collections
 import contextlib
-import json
 import logging
 import os
 import secrets
 import socket
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from datetime import UTC, datetime
 from functools import partial
 from typing import Any
@@ -32,7 +31,13 @@ from typing import Any
 import peewee
 
 from services.metrics import WEBHOOK_DELIVERIES
-from services.webhooks import WebhookSender, WebhookSettings
+from services.webhooks import (
+    EncodedEvent,
+    WebhookSender,
+    WebhookSettings,
+    attempt_log,
+    encoded,
+)
 from store import webhook_events as rows
 from store.job_types import ActiveJob
 from store.models import as_utc
@@ -64,7 +69,7 @@ class WebhookOutbox:
         self._loop_task: asyncio.Task[None] | None = None
 
     async def put(
-        self, org: str, job_id: str, url: str, secret: str, event: dict[str, Any]
+        self, org: str, job_id: str, url: str, secret: str, event: dict[str, Any] | EncodedEvent
     ) -> bool:
         """Store ``event`` for ``url`` in a transaction of its own; False when a page event was
         dropped (its organization's bound) or could not be stored (the database away: logged)."""
@@ -76,16 +81,17 @@ class WebhookOutbox:
             log.warning("webhook event %s not stored: the database is away", new.event_id)
             return False
         if not stored:
-            self._dropped(new)
+            self.wake([new.event_id])
             return False
         self._wake.set()
         return True
 
     @staticmethod
-    def _new(org: str, job_id: str, url: str, secret: str, event: dict[str, Any]) -> NewEvent:
-        body = json.dumps(event, ensure_ascii=False, separators=(",", ":"))
-        kind = str(event.get("event", ""))
-        return NewEvent(org, job_id, str(event.get("event_id", "")), kind, url, secret, body)
+    def _new(
+        org: str, job_id: str, url: str, secret: str, event: dict[str, Any] | EncodedEvent
+    ) -> NewEvent:
+        made = event if isinstance(event, EncodedEvent) else encoded(event)
+        return NewEvent(org, job_id, made.event_id, made.kind, url, secret, made.body)
 
     def _bounds(self, event: NewEvent) -> dict[str, Any]:
         """The organization's bounds on waiting events; a page event is held to them, a job's
@@ -96,28 +102,40 @@ class WebhookOutbox:
             "bounded": event.kind == "page",
         }
 
-    def _dropped(self, event: NewEvent) -> None:
-        WEBHOOK_DELIVERIES.labels("dropped").inc()
-        log.warning(
-            "webhook event %s dropped: its organization has %d events or %d bytes waiting",
-            event.event_id,
-            self.settings.max_pending_per_org,
-            self.settings.max_pending_bytes_per_org,
-        )
+    def _dropped(self, event_ids: Iterable[str]) -> None:
+        for event_id in event_ids:
+            WEBHOOK_DELIVERIES.labels("dropped").inc()
+            log.warning(
+                "webhook event %s dropped: its organization has %d events or %d bytes waiting",
+                event_id,
+                self.settings.max_pending_per_org,
+                self.settings.max_pending_bytes_per_org,
+            )
 
-    def write(self, db: peewee.Database, job: ActiveJob, events: Sequence[dict[str, Any]]) -> None:
+    def write(
+        self,
+        db: peewee.Database,
+        job: ActiveJob,
+        events: Sequence[dict[str, Any] | EncodedEvent],
+    ) -> list[str]:
         """Store ``events`` of ``job`` within the caller's write transaction (the one that
         records the page or the end they tell); nothing when the job has no webhook. Runs in
-        the store's thread: :meth:`wake` after the commit."""
+        the store's thread. Answers the ids of the events dropped for their organization's
+        bound: give them to :meth:`wake` after the commit (a transaction that rolls back
+        dropped nothing)."""
         if not (job.webhook_url and job.webhook_secret):
-            return
+            return []
+        dropped = []
         for event in events:
             new = self._new(job.org, job.id, job.webhook_url, job.webhook_secret, event)
             if not rows.insert_event(db, new, **self._bounds(new)):
-                self._dropped(new)
+                dropped.append(new.event_id)
+        return dropped
 
-    def wake(self) -> None:
-        """Wake the sender loop: events were stored."""
+    def wake(self, dropped: Sequence[str] = ()) -> None:
+        """After the commit that stored events: count and log those ``dropped``
+        (:meth:`write`'s answer), and wake the sender loop."""
+        self._dropped(dropped)
         self._wake.set()
 
     # -- the sender loop ---------------------------------------------------------------------
@@ -188,19 +206,38 @@ class WebhookOutbox:
                 event.attempts + 1,
                 owner=event.org,
             )
+            # A job's end event waited behind its job's other events: its time runs from its
+            # first attempt.
+            first_end = event.kind == rows.END_KIND and event.attempts == 0
             age = (datetime.now(UTC) - as_utc(event.created_at)).total_seconds()
+            age = 0.0 if first_end else age
             wait = self.sender.backoff(tried)
             again = (
                 attempt.again
                 and tried < self.settings.attempts
                 and age + wait < self.settings.max_seconds
             )
+            if attempt.delivered or again:
+                attempt_log(event.kind, event.event_id, tried, attempt)
             if again:
-                retry = partial(rows.retry_event, event_id=event.id, owner=self.owner, after=wait)
+                retry = partial(
+                    rows.retry_event,
+                    event_id=event.id,
+                    owner=self.owner,
+                    after=wait,
+                    restart=first_end,
+                )
                 await self.store.run(retry, "webhook retry", write=True)
                 asyncio.get_running_loop().call_later(wait, self._wake.set)
                 return
-            self.sender.count(attempt.delivered, event.event_id, tried, attempt.error)
+            self.sender.count(
+                attempt.delivered,
+                event.event_id,
+                tried,
+                attempt.error,
+                kind=event.kind,
+                status=attempt.status,
+            )
             await self.store.run(partial(rows.delete_event, event_id=event.id), "webhook done")
         except StoreUnavailable:
             log.warning("webhook event %s: the database is away; its lease will end", event.id)
@@ -227,5 +264,5 @@ class WebhookOutbox:
                 )
                 await self.store.run(retry, "webhook retry", write=True)
             else:
-                self.sender.count(False, event.event_id, tried, "internal")
+                self.sender.count(False, event.event_id, tried, "internal", kind=event.kind)
                 await self.store.run(partial(rows.delete_event, event_id=event.id), "webhook done")

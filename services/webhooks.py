@@ -17,6 +17,8 @@ Public API:
   - ``await sender.refusal(url) -> str | None``: why the SSRF guard would refuse ``url`` (or a
     malformed URL), None when it may be called: check a webhook URL when a job is submitted.
 
+- :class:`EncodedEvent` and :func:`encoded` (event, raw members): an event's body made once,
+  with members already JSON (a page's stored result) put in as they are.
 - :func:`sign` (secret, body) -> str: the signature header's value, ``sha256=<hex>``.
 - :func:`verify` (secret, body, header) -> bool: a receiver's check, in constant time.
 - :class:`DeliveryResult`: ``delivered``, ``attempts``, ``status`` (the last answer's HTTP
@@ -30,6 +32,10 @@ drop repeats by it), :data:`TIMESTAMP_HEADER` (Unix seconds of this attempt) and
 :data:`ATTEMPT_HEADER` (1, 2, ...). Every attempt goes through the fetcher: the SSRF guard checks
 the URL and pins the connection to the checked addresses, so a webhook can never reach an
 internal address; redirects are not followed.
+
+Each attempt is logged (the event's kind and id, the attempt, the status or the failure's name:
+never the URL, which may carry a token, nor the secret), and each event's end is counted in
+``pagecast_webhook_deliveries_total`` by outcome.
 
 Any 2xx is a delivery. A timeout, a broken connection, a 408, a 429 or a 5xx is tried again after
 ``backoff * 2**(attempt-1)`` seconds (at most ``max_backoff``, with up to 20% jitter), up to
@@ -48,6 +54,7 @@ import math
 import random
 import time
 import uuid
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -163,6 +170,53 @@ def encode_event(event: dict[str, Any]) -> bytes:
     return json.dumps(event, ensure_ascii=False, separators=(",", ":")).encode()
 
 
+@dataclass(frozen=True)
+class EncodedEvent:
+    """An event whose body is made: its kind (the body's ``event``), its id and the body (compact
+    JSON, as :func:`encode_event` makes it)."""
+
+    kind: str
+    event_id: str
+    body: str
+
+
+def encoded(event: Mapping[str, Any], raw: Mapping[str, str] | None = None) -> EncodedEvent:
+    """``event`` as sent, with the members of ``raw`` appended as they are (each a JSON text
+    already made, such as a page's stored result: it is not encoded again)."""
+    body = json.dumps(event, ensure_ascii=False, separators=(",", ":"))
+    if raw:
+        members = ",".join(f"{json.dumps(name)}:{text}" for name, text in raw.items())
+        body = f"{body[:-1]},{members}}}" if len(body) > 2 else f"{{{members}}}"
+    return EncodedEvent(str(event.get("event", "")), str(event.get("event_id", "")), body)
+
+
+def attempt_log(kind: str, event_id: str, attempt: int, answer: Attempt) -> None:
+    """Log one attempt at an event that was delivered or will be tried again."""
+    if answer.delivered:
+        log.info(
+            "webhook %s event %s delivered: attempt %d, status %s",
+            kind,
+            event_id,
+            attempt,
+            answer.status,
+        )
+    else:
+        log.info(
+            "webhook %s event %s: attempt %d failed (%s); tried again later",
+            kind,
+            event_id,
+            attempt,
+            _failure(answer.status, answer.error),
+        )
+
+
+def _failure(status: int | None, error: str | None) -> str:
+    """A failed attempt in a few words: ``status 503``, ``timeout``, ``connect``..."""
+    if status is not None:
+        return f"status {status}"
+    return error or "no answer"
+
+
 class WebhookSender:
     """Delivers events through the fetcher (see the module docstring)."""
 
@@ -218,7 +272,14 @@ class WebhookSender:
                 break
             await asyncio.sleep(wait)
         result.elapsed = time.monotonic() - started
-        self.count(result.delivered, result.event_id, result.attempts, result.error)
+        self.count(
+            result.delivered,
+            result.event_id,
+            result.attempts,
+            result.error,
+            kind=str(event.get("event", "")),
+            status=result.status,
+        )
         return result
 
     def backoff(self, attempts: int) -> float:
@@ -228,12 +289,24 @@ class WebhookSender:
         return float(wait * (1 + random.uniform(0, JITTER)))
 
     @staticmethod
-    def count(delivered: bool, event_id: str, attempts: int, error: str | None) -> None:
+    def count(
+        delivered: bool,
+        event_id: str,
+        attempts: int,
+        error: str | None,
+        *,
+        kind: str = "",
+        status: int | None = None,
+    ) -> None:
         """Count an event's delivery (or its giving up) in the metrics, and log a failure."""
         WEBHOOK_DELIVERIES.labels("delivered" if delivered else "failed").inc()
         if not delivered:
-            log.info(
-                "webhook event %s not delivered after %d attempts: %s", event_id, attempts, error
+            log.warning(
+                "webhook %s event %s given up after %d attempt(s): %s",
+                kind or "-",
+                event_id,
+                attempts,
+                _failure(status, error),
             )
 
     async def post(

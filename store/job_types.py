@@ -5,7 +5,9 @@ them)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import json
+from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 QUEUED, RUNNING, DONE, FAILED, SKIPPED = "queued", "running", "done", "failed", "skipped"
@@ -40,7 +42,8 @@ class ActiveJob:
 
 @dataclass(frozen=True)
 class Claim:
-    """A page claimed under a lease."""
+    """A page claimed under a lease; ``started`` when this claim started its job (its first
+    page), ``took_over`` when another worker's lease on the page had expired."""
 
     id: int
     job_id: str
@@ -48,25 +51,59 @@ class Claim:
     host: str
     depth: int
     attempts: int
+    started: bool = field(default=False, compare=False)
+    took_over: bool = field(default=False, compare=False)
 
 
 @dataclass(frozen=True)
 class Outcome:
-    """What became of a page: ``result`` is its answer (or its error), ``ok`` says which."""
+    """What became of a page: ``result`` is its answer (or its error), ``ok`` says which;
+    ``kind`` names a failure for the logs (not stored)."""
 
     ok: bool
     result: dict[str, Any]
     credits: int = 0
+    kind: str = field(default="", compare=False)
+
+    @cached_property
+    def result_json(self) -> str:
+        """``result`` as stored and sent: compact JSON, made once however often it is asked."""
+        return json.dumps(self.result, ensure_ascii=False, separators=(",", ":"))
+
+
+@dataclass(frozen=True)
+class JobEnd:
+    """How a job ended: its final status, its pages done and failed, and the seconds from its
+    submission to its end."""
+
+    status: str
+    pages_done: int
+    pages_failed: int
+    seconds: float
 
 
 @dataclass(frozen=True)
 class Recorded:
     """A result recorded: its number in the finishing order, the pages queued from its links,
-    and the job's status when this page ended it (else None)."""
+    and the job's status when this page ended it (else None; ``end`` tells more)."""
 
     seq: int
     queued: int
     ended: str | None
+    end: JobEnd | None = field(default=None, compare=False)
+
+
+@dataclass(frozen=True)
+class Abandoned:
+    """A page found with its lease expired once too often (its workers died or stalled on it):
+    failed instead of claimed again, with what its failure recorded (``outcome`` the error
+    stored)."""
+
+    page_id: int
+    job_id: str
+    url: str
+    outcome: Outcome
+    recorded: Recorded
 
 
 @dataclass(frozen=True)

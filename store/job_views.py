@@ -13,7 +13,7 @@ from typing import Any
 import peewee
 
 from store.db import is_sqlite, write_transaction
-from store.job_types import JOB_ACTIVE, JOB_ENDED, RUNNING, SKIPPED, OrgLoad
+from store.job_types import JOB_ACTIVE, JOB_ENDED, QUEUED, RUNNING, SKIPPED, OrgLoad
 from store.models import Job, JobPage, as_utc, utc_now
 
 _SWEEP_BATCH = 500
@@ -135,6 +135,36 @@ def page_counts(db: peewee.Database, *, job_id: str) -> dict[str, int]:
         .group_by(JobPage.status)
         .tuples()
         .execute(db)
+    )
+
+
+@dataclass(frozen=True)
+class ActiveCounts:
+    """The database's active jobs, by state, and the pages they have queued (the queue's
+    depth), for the metrics."""
+
+    queued_jobs: int
+    running_jobs: int
+    queued_pages: int
+
+
+def active_counts(db: peewee.Database) -> ActiveCounts:
+    """How many jobs are queued and running, and how many of their pages are queued."""
+    by_state = dict(
+        Job.select(Job.status, peewee.fn.COUNT(Job.id))
+        .where(Job.status.in_(JOB_ACTIVE))
+        .group_by(Job.status)
+        .tuples()
+        .execute(db)
+    )
+    active = Job.select(Job.id).where(Job.status.in_(JOB_ACTIVE))
+    pages = (
+        JobPage.select(peewee.fn.COUNT(JobPage.id))
+        .where(JobPage.job.in_(active) & (JobPage.status == QUEUED))
+        .scalar(db)
+    )
+    return ActiveCounts(
+        int(by_state.get("queued", 0)), int(by_state.get("running", 0)), int(pages or 0)
     )
 
 

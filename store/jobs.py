@@ -30,8 +30,10 @@ from store.job_types import (
     QUEUED,
     RUNNING,
     SKIPPED,
+    Abandoned,
     ActiveJob,
     Claim,
+    JobEnd,
     NewPage,
     OrgLoad,
     Outcome,
@@ -123,17 +125,20 @@ def claim_page(
     lease_seconds: float,
     skip_hosts: Sequence[str] = (),
     max_attempts: int = 3,
-) -> Claim | None:
+    then: Callable[[peewee.Database, Outcome, Recorded], None] | None = None,
+) -> Claim | Abandoned | None:
     """Claim the next page of ``job_id`` (shallowest first, then in queue order) for ``owner``:
-    a queued page, or one whose lease expired. None when there is none (hosts in ``skip_hosts``
-    are left alone). A page whose lease expired ``max_attempts`` times fails instead.
+    a queued page, or one whose lease expired (``took_over``). None when there is none (hosts in
+    ``skip_hosts`` are left alone). A page whose lease expired ``max_attempts`` times fails
+    instead (:class:`Abandoned`; ``then`` is called with its outcome and record in the same
+    transaction, as :func:`record_page` calls its own).
 
     The queries of this and :func:`record_page`, run for every page, are written out: Peewee
     would spend more time building them than the database spends running them."""
     now = utc_now()
     hosts = list(skip_hosts)
     text = (
-        "SELECT id, url, host, depth, attempts FROM job_page WHERE job_id = ? AND "
+        "SELECT id, url, host, depth, attempts, status FROM job_page WHERE job_id = ? AND "
         "(status = ? OR (status = ? AND lease_expires < ?))"
     )
     if hosts:
@@ -145,22 +150,35 @@ def claim_page(
         row = _run(db, text, (job_id, QUEUED, RUNNING, now, *hosts)).fetchone()
         if row is None:
             return None
-        page_id, url, host, depth, attempts = row
+        page_id, url, host, depth, attempts, status = row
         if attempts >= max_attempts:
-            _fail_abandoned(db, job_id, page_id, now)
-            return None
+            outcome, recorded = _fail_abandoned(db, job_id, page_id, now)
+            if recorded is None:
+                return None
+            if then is not None:
+                then(db, outcome, recorded)
+            return Abandoned(page_id, job_id, url, outcome, recorded)
         _run(
             db,
             "UPDATE job_page SET status = ?, lease_owner = ?, lease_expires = ?, "
             "attempts = attempts + 1 WHERE id = ?",
             (RUNNING, owner, now + timedelta(seconds=lease_seconds), page_id),
         )
-        _run(
+        started = _run(
             db,
             "UPDATE job SET status = ?, updated_at = ? WHERE id = ? AND status = ?",
             ("running", now, job_id, "queued"),
-        )
-    return Claim(page_id, job_id, url, host, depth, attempts + 1)
+        ).rowcount
+    return Claim(
+        page_id,
+        job_id,
+        url,
+        host,
+        depth,
+        attempts + 1,
+        started=bool(started),
+        took_over=status == RUNNING,
+    )
 
 
 def _run(db: peewee.Database, text: str, params: Sequence[Any]) -> Any:
@@ -170,16 +188,19 @@ def _run(db: peewee.Database, text: str, params: Sequence[Any]) -> Any:
     return execute_sql(db, text, tuple(params))
 
 
-def _fail_abandoned(db: peewee.Database, job_id: str, page_id: int, now: datetime) -> None:
+def _fail_abandoned(
+    db: peewee.Database, job_id: str, page_id: int, now: datetime
+) -> tuple[Outcome, Recorded | None]:
     """A page whose workers died (or lost it) too often: failed, so the job can end."""
     outcome = Outcome(
         False,
         {"error": {"code": -5000, "message": "the page was abandoned by its workers too often"}},
+        kind="abandoned",
     )
     _run(
         db, "UPDATE job_page SET status = ?, lease_owner = ? WHERE id = ?", (RUNNING, "-", page_id)
     )
-    _record(db, job_id, page_id, "-", outcome, (), 0, now)
+    return outcome, _record(db, job_id, page_id, "-", outcome, (), 0, now)
 
 
 def renew_leases(
@@ -271,7 +292,7 @@ def _record(  # noqa: PLR0917 (the record_page call, spelled out)
     status, results, total_credits, pages_total, pages_done, pages_failed = row
     seq = results + 1
     credits = outcome.credits if outcome.ok else 0
-    result = json.dumps(outcome.result, ensure_ascii=False, separators=(",", ":"))
+    result = outcome.result_json
     changed = _run(
         db,
         # lease_owner stays: which process did the page.
@@ -302,7 +323,7 @@ def _record(  # noqa: PLR0917 (the record_page call, spelled out)
         "UPDATE job SET results = ?, credits = ?, pages_total = ?, pages_done = ?, "
         "pages_failed = ?, updated_at = ?"
     )
-    ended = None
+    ended = end = None
     left = _run(
         db,
         "SELECT id FROM job_page WHERE job_id = ? AND status IN (?, ?) LIMIT 1",
@@ -313,8 +334,15 @@ def _record(  # noqa: PLR0917 (the record_page call, spelled out)
         ended = "completed" if pages_done > 0 else "failed"
         text += ", status = ?, stop_reason = NULL, finished_at = ?, expires_at = ?"
         values += [ended, now, now + timedelta(seconds=retention_seconds)]
+        end = JobEnd(ended, pages_done, pages_failed, _age(db, job_id, now))
     _run(db, text + " WHERE id = ?", (*values, job_id))
-    return Recorded(seq, queued, ended)
+    return Recorded(seq, queued, ended, end)
+
+
+def _age(db: peewee.Database, job_id: str, now: datetime) -> float:
+    """Seconds since ``job_id`` was submitted."""
+    job = Job.select(Job.created_at).where(Job.id == job_id).first(db)
+    return max((now - job.created_at).total_seconds(), 0.0) if job is not None else 0.0
 
 
 def _ending(status: str, reason: str | None, now: datetime, retention: float) -> dict[Any, Any]:
@@ -370,10 +398,10 @@ def stop_job(
     org_id: int | None = None,
     retention_seconds: float = 86400.0,
     then: Callable[[peewee.Database], None] | None = None,
-) -> bool:
+) -> JobEnd | None:
     """End an active job as ``status`` (cancelled, quota_exceeded, failed): its queued pages are
     skipped; pages being worked on finish and are recorded; ``then`` is called in the same
-    transaction (the job's end event). False when the job is not active (or not
+    transaction (the job's end event). How it ended, or None when the job is not active (or not
     ``org_id``'s)."""
     now = utc_now()
     with write_transaction(db):
@@ -384,10 +412,13 @@ def stop_job(
             Job.update(_ending(status, reason, now, retention_seconds)).where(where).execute(db)
         )
         if not changed:
-            return False
+            return None
         JobPage.update(status=SKIPPED, finished_at=now).where(
             (JobPage.job == job_id) & (JobPage.status == QUEUED)
         ).execute(db)
         if then is not None:
             then(db)
-    return True
+        job = Job.select(Job.pages_done, Job.pages_failed, Job.created_at).where(Job.id == job_id)
+        row = job.first(db)
+    seconds = max((now - row.created_at).total_seconds(), 0.0)
+    return JobEnd(status, row.pages_done, row.pages_failed, seconds)

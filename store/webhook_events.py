@@ -10,14 +10,17 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import Any
 
 import peewee
 
 from store.db import is_sqlite, write_transaction
-from store.models import Organization, WebhookEvent, utc_now
+from store.job_types import RUNNING
+from store.models import JobPage, Organization, WebhookEvent, utc_now
 
 END_KIND = "job"
-"""The kind of a job's end event (its body's ``event``), sent after the job's other events."""
+"""The kind of a job's end event (its body's ``event``), sent after every other event of its
+job: see :func:`_claimable`."""
 
 
 @dataclass(frozen=True)
@@ -136,17 +139,24 @@ def claim_events(
     ]
 
 
-def retry_event(db: peewee.Database, *, event_id: int, owner: str, after: float) -> bool:
-    """Give a claimed event back after a failed attempt, due ``after`` seconds from now."""
-    due = utc_now() + timedelta(seconds=after)
+def retry_event(
+    db: peewee.Database, *, event_id: int, owner: str, after: float, restart: bool = False
+) -> bool:
+    """Give a claimed event back after a failed attempt, due ``after`` seconds from now; with
+    ``restart``, its time to deliver (``created_at``) counts from now (a job's end event after
+    its first attempt: the time it waited behind its job's other events is not its own)."""
+    now = utc_now()
+    values: dict[Any, Any] = {
+        WebhookEvent.attempts: WebhookEvent.attempts + 1,
+        WebhookEvent.due_at: now + timedelta(seconds=after),
+        WebhookEvent.lease_owner: None,
+        WebhookEvent.lease_expires: None,
+    }
+    if restart:
+        values[WebhookEvent.created_at] = now
     with write_transaction(db):
         changed = (
-            WebhookEvent.update(
-                attempts=WebhookEvent.attempts + 1,
-                due_at=due,
-                lease_owner=None,
-                lease_expires=None,
-            )
+            WebhookEvent.update(values)
             .where((WebhookEvent.id == event_id) & (WebhookEvent.lease_owner == owner))
             .execute(db)
         )
@@ -188,15 +198,27 @@ def _waiting(db: peewee.Database, where: peewee.Expression) -> tuple[int, int]:
 
 
 def _claimable(now: datetime) -> peewee.Expression:
-    """Due, not held by a live lease, and, for a job's end event, after every earlier event of
-    its job is gone (delivered or given up): a receiver hears of the end last."""
-    earlier = WebhookEvent.alias("earlier")
-    pending_before = earlier.select(earlier.id).where(
-        (earlier.job_id == WebhookEvent.job_id) & (earlier.id < WebhookEvent.id)
+    """Due, not held by a live lease, and, for a job's end event, once nothing else of its job
+    can still reach the receiver: no other event of the job waiting (delivered or given up, be
+    it stored before the end or after it), and no page of the job being worked on under a live
+    lease (a job cancelled or stopped with pages in flight records them, and stores their
+    events, after its end event). A receiver hears of the end last. A page whose worker died
+    holds the end back until its lease expires."""
+    other = WebhookEvent.alias("other")
+    pending_other = other.select(other.id).where(
+        (other.job_id == WebhookEvent.job_id) & (other.kind != END_KIND)
+    )
+    in_flight = JobPage.select(JobPage.id).where(
+        (JobPage.job == WebhookEvent.job_id)
+        & (JobPage.status == RUNNING)
+        & (JobPage.lease_expires >= now)
     )
     claimable: peewee.Expression = (
         (WebhookEvent.due_at <= now)
         & (WebhookEvent.lease_owner.is_null() | (WebhookEvent.lease_expires < now))
-        & ((WebhookEvent.kind != END_KIND) | ~peewee.fn.EXISTS(pending_before))
+        & (
+            (WebhookEvent.kind != END_KIND)
+            | (~peewee.fn.EXISTS(pending_other) & ~peewee.fn.EXISTS(in_flight))
+        )
     )
     return claimable

@@ -21,7 +21,7 @@ import os
 import ssl
 import time
 from collections.abc import Iterable, Mapping
-from urllib.parse import urljoin
+from urllib.parse import urljoin, urlsplit
 
 from tornado.curl_httpclient import CurlAsyncHTTPClient, CurlError
 from tornado.httpclient import HTTPRequest
@@ -100,7 +100,8 @@ class Fetcher:
         """POST ``body`` to ``url`` behind the same guard, pinning and limits as :meth:`fetch`
         (webhooks use it). A redirect is not followed: its 3xx is the answer, and counts as a
         success only to a caller that reads ``status``. ``headers`` are added to (and override)
-        the defaults; raises ValueError for header names or values with line breaks."""
+        the defaults; raises ValueError for header names or values with line breaks. A failure
+        is logged without the URL's query and user: a receiver's token may be there."""
         return await self._run(url, self._headers(None, headers), deadline, None, body)
 
     async def _run(
@@ -120,12 +121,13 @@ class Fetcher:
         outcome = result.error.value if result.error else "ok"
         FETCHES.labels(outcome).inc()
         FETCH_DURATION.observe(result.elapsed)
+        shown = result.final_url if body is None else _without_secrets(result.final_url)
         if result.error is None:
-            log.debug("fetched %s: %s in %.3fs", result.final_url, result.status, result.elapsed)
+            log.debug("fetched %s: %s in %.3fs", shown, result.status, result.elapsed)
         else:
             log.info(
                 "fetch of %s failed: %s (%s) after %.3fs",
-                result.final_url,
+                shown,
                 outcome,
                 result.message,
                 result.elapsed,
@@ -284,3 +286,14 @@ def _location(value: str) -> str:
         return value.encode("latin-1").decode("utf-8")
     except UnicodeError:
         return value
+
+
+def _without_secrets(url: str) -> str:
+    """``url`` for a log line without its user, password, query and fragment (a webhook's
+    token may be in any of them)."""
+    try:
+        parts = urlsplit(url)
+        port = f":{parts.port}" if parts.port is not None else ""
+    except ValueError:
+        return "(malformed URL)"
+    return f"{parts.scheme}://{parts.hostname or ''}{port}{parts.path}"

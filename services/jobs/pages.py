@@ -4,13 +4,17 @@ sent to the webhook, and the links a crawl queues from it."""
 
 from __future__ import annotations
 
-import json
 import logging
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any
+from urllib.parse import urlsplit
+
+import peewee
 
 from services.accounts import AccountService
-from services.jobs.work import Discovery, PageErrors
+from services.failure import ServiceError
+from services.jobs.work import Discovery, JobEvents, PageErrors, ended_event
 from services.markdown import (
     MarkdownAnswer,
     MarkdownError,
@@ -20,6 +24,7 @@ from services.markdown import (
     MarkdownService,
 )
 from services.pool import ConversionTimeoutError, PoolBusyError
+from services.webhooks import EncodedEvent, encoded
 from store.job_types import ActiveJob, Claim, NewPage, Outcome, Recorded
 
 log = logging.getLogger(__name__)
@@ -60,7 +65,7 @@ class PageWork:
         result = answer.result
         if result.blocked:
             blocked = {"url": claim.url, "error": self.errors.blocked(result.ai_safety)}
-            return Outcome(False, blocked), []
+            return Outcome(False, blocked, kind="ai_blocked"), []
         fetch = answer.got.fetch
         body: dict[str, Any] = {
             "url": claim.url,
@@ -84,14 +89,35 @@ class PageWork:
             except PoolBusyError:
                 return None, []  # the workers stayed busy: the page again later, links and all
             except ConversionTimeoutError:
-                log.warning("jobs: links of %s not read in time; none followed", claim.url[:200])
+                log.warning("jobs: links of %s not read in time; none followed", shown(claim.url))
         return Outcome(True, body, answer.credits), links
 
     def _failed(self, claim: Claim, exc: BaseException) -> Outcome:
         error, known = self.errors.error(exc)
         if not known:
-            log.error("jobs: page %s failed unexpectedly", claim.url[:200], exc_info=exc)
-        return Outcome(False, {"url": claim.url, "error": error})
+            log.error("jobs: page %s failed unexpectedly", shown(claim.url), exc_info=exc)
+        return Outcome(False, {"url": claim.url, "error": error}, kind=failure_kind(exc))
+
+
+def failure_kind(exc: BaseException) -> str:
+    """A page's failure in a word, for the logs: the service's failure kind (``timeout``,
+    ``http_error``...), else the exception's class."""
+    if isinstance(exc, ServiceError):
+        return str(getattr(exc.failure, "value", exc.failure))
+    return type(exc).__name__
+
+
+def shown(url: str) -> str:
+    """``url`` for a log line: scheme, host and path only (a user, a password or a query may
+    carry a secret), at most 200 characters."""
+    try:
+        parts = urlsplit(url)
+        host = parts.hostname or ""
+        port = f":{parts.port}" if parts.port is not None else ""
+    except ValueError:
+        return "(malformed URL)"
+    query = "?..." if parts.query else ""
+    return f"{parts.scheme}://{host}{port}{parts.path}{query}"[:200]
 
 
 EVENT_FIELDS = ("url", "final_url", "status_code", "metadata", "error")
@@ -100,10 +126,12 @@ EVENT_FIELDS = ("url", "final_url", "status_code", "metadata", "error")
 
 def page_event(
     job: ActiveJob, recorded: Recorded, outcome: Outcome, max_result_bytes: int
-) -> dict[str, Any]:
+) -> EncodedEvent:
     """The webhook event of a page of ``job`` recorded as ``recorded``: with its whole result
     when that is at most ``max_result_bytes`` of JSON; else with the result's URL, metadata or
-    error, and ``result_url``, the job's results from this page on (``limit=1``: this one)."""
+    error, and ``result_url``, the job's results from this page on (``limit=1``: this one).
+    The result's JSON is the one the store keeps (:attr:`Outcome.result_json`), not made
+    again."""
     event: dict[str, Any] = {
         "event": "page",
         "event_id": f"{job.id}-{recorded.seq}",
@@ -112,10 +140,11 @@ def page_event(
         "status": "done" if outcome.ok else "failed",
         "credits": outcome.credits if outcome.ok else 0,
     }
-    size = len(json.dumps(outcome.result, ensure_ascii=False, separators=(",", ":")).encode())
+    text = outcome.result_json
+    # A character is 1 to 4 bytes of UTF-8: a short text is within without being encoded.
+    size = len(text) if len(text) * 4 <= max_result_bytes else len(text.encode())
     if size <= max_result_bytes:
-        event["result"] = outcome.result
-        return event
+        return encoded(event, {"result": text})
     kept = {name: outcome.result[name] for name in EVENT_FIELDS if name in outcome.result}
     event.update(
         result=kept,
@@ -123,4 +152,31 @@ def page_event(
         result_bytes=size,
         result_url=f"/api/3.0/jobs/{job.id}?cursor={recorded.seq - 1}&limit=1",
     )
-    return event
+    return encoded(event)
+
+
+@dataclass
+class EventWriter:
+    """What stores the webhook events of a page of ``job`` (and the job's end event when the
+    page ended it) in the store's transaction that records the page, in the store's thread;
+    ``dropped`` collects the ids of those the organization's bound left out, to be told to
+    ``events`` after the commit."""
+
+    events: JobEvents
+    job: ActiveJob
+    max_result_bytes: int
+    dropped: list[str] = field(default_factory=list)
+
+    def page(self, outcome: Outcome) -> Callable[[peewee.Database, Recorded], None]:
+        """What :func:`store.jobs.record_page` calls for a page worked to ``outcome``."""
+        return lambda db, recorded: self.write(db, outcome, recorded)
+
+    def write(self, db: peewee.Database, outcome: Outcome, recorded: Recorded) -> None:
+        """Store the events of a page recorded as ``recorded`` (also what
+        :func:`store.jobs.claim_page` calls for a page it fails as abandoned)."""
+        written: list[dict[str, Any] | EncodedEvent] = [
+            page_event(self.job, recorded, outcome, self.max_result_bytes)
+        ]
+        if recorded.ended is not None:
+            written.append(ended_event(self.job.id, recorded.ended))
+        self.dropped.extend(self.events.write(db, self.job, written))

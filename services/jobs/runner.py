@@ -17,6 +17,8 @@ Durability: every claim is a lease in the database, renewed while the page is wo
 result is recorded only by the lease holder. At shutdown the pages in flight get
 ``shutdown_timeout`` to finish, the rest are given back to the queue. Pages of a process that
 died are taken over when their lease expires.
+
+What it does is logged and counted by :mod:`services.jobs.observe`.
 """
 
 from __future__ import annotations
@@ -34,23 +36,22 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
 
-import peewee
-
 from services.accounts import AccountService
-from services.jobs.pages import PageWork, page_event
+from services.jobs import observe
+from services.jobs.pages import EventWriter, PageWork
+from services.jobs.quota import MonthBounds
 from services.jobs.settings import JobSettings
 from services.jobs.work import (
     FAILED_PAGES,
     Discovery,
     JobEvents,
     PageErrors,
-    end_writer,
-    ended_event,
 )
 from services.markdown import MarkdownService
+from services.metrics import JOB_PAGES_IN_FLIGHT
 from store import job_views
 from store import jobs as job_rows
-from store.job_types import ActiveJob, Claim, NewPage, Outcome, Recorded
+from store.job_types import Abandoned, ActiveJob, Claim, NewPage, Outcome, Recorded
 from store.periodic import repeat
 from store.store import Store, StoreUnavailable
 
@@ -60,6 +61,9 @@ ACTIVE_CACHE_SECONDS = 0.5
 """How long the list of active jobs is reused between claims."""
 BUSY_BACKOFF_SECONDS = 1.0
 """How long a host is left alone after the conversion workers were found busy."""
+COUNT_SECONDS = 15.0
+"""How often the database's active jobs and queued pages are counted for the metrics (and at
+once when a job is created, started or ended in this process)."""
 
 
 @dataclass
@@ -101,9 +105,9 @@ class JobRunner:
         self._turns: dict[str, int] = {}
         self._turn = itertools.count()
         self._active: tuple[float, list[ActiveJob]] = (0.0, [])
-        self._failures: dict[str, tuple[float, int]] = {}
-        """Each organization's failed job pages this month, and when they were read."""
+        self.bounds = MonthBounds(store, accounts, settings, events, self._stopped)
         self._wake = asyncio.Event()
+        self._recount = asyncio.Event()
         self._background: list[asyncio.Task[None]] = []
         self._stopping = False
         self._last_start = 0.0
@@ -116,6 +120,7 @@ class JobRunner:
         """Start the workers (none when ``workers`` is 0), lease renewal and the sweep."""
         loop = asyncio.get_running_loop()
         self._wake = asyncio.Event()
+        self._recount = asyncio.Event()
         if self.settings.workers > 0:
             renew = self.settings.lease_seconds / 3
             self._background = [
@@ -125,11 +130,15 @@ class JobRunner:
         self._background.append(
             loop.create_task(repeat(self.settings.sweep_interval, self.sweep, "job sweep"))
         )
+        self._background.append(
+            loop.create_task(repeat(COUNT_SECONDS, self.count, "job counts", wake=self._recount))
+        )
 
     def wake(self) -> None:
         """Look for work now (a job was just created here)."""
         self._active = (0.0, [])
         self._wake.set()
+        self._recount.set()
 
     async def close(self, grace: float | None = None) -> None:
         """Stop claiming; give the pages in flight ``grace`` seconds (``shutdown_timeout``) to
@@ -224,8 +233,9 @@ class JobRunner:
         for job in order:
             if counts.orgs[job.org] >= self.settings.org_workers:
                 continue
-            if not await self._within_quota(job):
+            if not await self.bounds.allow(job, counts.orgs[job.org]):
                 continue
+            writer = self._writer(job)
             work = partial(
                 job_rows.claim_page,
                 job_id=job.id,
@@ -233,64 +243,39 @@ class JobRunner:
                 lease_seconds=self.settings.lease_seconds,
                 skip_hosts=sorted(set(busy)),
                 max_attempts=self.settings.max_attempts,
+                then=None if writer is None else writer.write,
             )
             claim = await self.store.run(work, "job claim", write=True)
+            if isinstance(claim, Abandoned):
+                self._abandoned(job, claim, writer)
+                continue
             if claim is not None:
                 self._turns[job.id] = next(self._turn)
+                if claim.started:
+                    observe.started(job, claim)
+                    self._recount.set()
+                if claim.took_over:
+                    observe.took_over(job, claim)
                 return claim, job
         return None
 
-    async def _within_quota(self, job: ActiveJob) -> bool:
-        """False (and the job stopped as quota_exceeded, or failure_limit) once its organization
-        used its plan's monthly credits, or the failed job pages the plan allows a month."""
-        allowance = self.accounts.monthly_failed_pages(job.plan)
-        if allowance > 0 and await self._failed_pages(job.org) >= allowance:
-            if await self._stop(job, "failure_limit"):
-                log.info(
-                    "jobs: %s stopped, %s had %d failed pages this month",
-                    job.id,
-                    job.org,
-                    allowance,
-                )
-            return False
-        quota = self.accounts.monthly_credits(job.plan)
-        if quota <= 0:
-            return True
-        used = await self.store.month_credits(job.org)
-        in_flight = self._counts.orgs[job.org]  # each page in flight costs at least a credit
-        if used + in_flight < quota:
-            return True
-        if in_flight:
-            return False  # wait for them: they may fail and cost nothing
-        if await self._stop(job, "quota_exceeded"):
-            log.info("jobs: %s stopped, %s used its %d monthly credits", job.id, job.org, quota)
-        return False
-
-    async def _failed_pages(self, org: str) -> int:
-        """The failed job pages of ``org`` this month, read from the store at most every
-        :data:`ACTIVE_CACHE_SECONDS` (those this process records meanwhile counted at once)."""
-        read_at, count = self._failures.get(org, (0.0, 0))
-        if time.monotonic() - read_at > ACTIVE_CACHE_SECONDS:
-            count = await self.store.month_requests(org, FAILED_PAGES)
-            self._failures[org] = (time.monotonic(), count)
-        return count
-
-    async def _stop(self, job: ActiveJob, status: str) -> bool:
-        """End ``job`` as ``status`` (its queued pages skipped, its end event stored with the
-        stop); False when it had ended already."""
-        stop = partial(
-            job_rows.stop_job,
-            job_id=job.id,
-            status=status,
-            reason=status,
-            retention_seconds=self.settings.retention_seconds,
-            then=end_writer(self.events, job, status),
-        )
-        stopped = bool(await self.store.run(stop, "job stop", write=True))
-        if stopped and self.events is not None and job.webhook_url:
-            self.events.wake()
+    def _stopped(self) -> None:
+        """A job was stopped for its plan's bounds: the active jobs and the counts read again."""
         self._active = (0.0, [])
-        return stopped
+        self._recount.set()
+
+    def _writer(self, job: ActiveJob) -> EventWriter | None:
+        """What stores the events of ``job``'s pages; None when it has no webhook."""
+        if self.events is None or not job.webhook_url:
+            return None
+        return EventWriter(self.events, job, self.settings.event_result_bytes)
+
+    def _abandoned(self, job: ActiveJob, page: Abandoned, writer: EventWriter | None) -> None:
+        """A page of ``job`` failed as abandoned when it was to be claimed: told as a failed
+        page (its events stored with it), and the job's end if it was the last."""
+        observe.abandoned(job, page.page_id, page.url)
+        self._counted(job, page.url, page.outcome, page.recorded, writer)
+        self._wake.set()
 
     # -- working on a page -------------------------------------------------------------------
 
@@ -301,6 +286,7 @@ class JobRunner:
         counts.hosts[claim.host] += 1
         task = asyncio.get_running_loop().create_task(self._work(claim, job))
         self._tasks[claim.id] = task
+        JOB_PAGES_IN_FLIGHT.inc()
 
     async def _work(self, claim: Claim, job: ActiveJob) -> None:
         try:
@@ -320,7 +306,8 @@ class JobRunner:
             log.exception("jobs: page %d of %s failed unexpectedly", claim.id, job.id)
             await self._release(claim)
         finally:
-            self._tasks.pop(claim.id, None)
+            if self._tasks.pop(claim.id, None) is not None:
+                JOB_PAGES_IN_FLIGHT.dec()
             counts = self._counts
             for counter, name in (
                 (counts.orgs, job.org),
@@ -350,7 +337,7 @@ class JobRunner:
     async def _record(
         self, claim: Claim, job: ActiveJob, outcome: Outcome, links: list[NewPage]
     ) -> None:
-        events = self.events if job.webhook_url else None
+        writer = self._writer(job)
         work = partial(
             job_rows.record_page,
             job_id=claim.job_id,
@@ -360,7 +347,7 @@ class JobRunner:
             links=links,
             max_pages=int(job.options.get("max_pages", 0)),
             retention_seconds=self.settings.retention_seconds,
-            then=None if events is None else partial(self._write_events, events, job, outcome),
+            then=None if writer is None else writer.page(outcome),
         )
         recorded: Recorded | None = await self.store.run(work, "job result", write=True)
         if recorded is None:
@@ -368,31 +355,31 @@ class JobRunner:
             return
         self.fetched += 1
         self.accounts.charge(job.org, job.kind, outcome.credits if outcome.ok else 0)
-        if not outcome.ok:
-            self.accounts.charge(job.org, FAILED_PAGES, 0)
-            read_at, count = self._failures.get(job.org, (0.0, 0))
-            self._failures[job.org] = (read_at, count + 1)
         if recorded.queued:
             self._wake.set()
-        if events is not None:
-            events.wake()
-        if recorded.ended is not None:
-            self._active = (0.0, [])
+        self._counted(job, claim.url, outcome, recorded, writer)
 
-    def _write_events(
+    def _counted(
         self,
-        events: JobEvents,
         job: ActiveJob,
+        url: str,
         outcome: Outcome,
-        db: peewee.Database,
         recorded: Recorded,
+        writer: EventWriter | None,
     ) -> None:
-        """The page's event, and the job's end event when the page ended it, stored in the
-        transaction that records the page (in the store's thread)."""
-        written = [page_event(job, recorded, outcome, self.settings.event_result_bytes)]
-        if recorded.ended is not None:
-            written.append(ended_event(job.id, recorded.ended))
-        events.write(db, job, written)
+        """After the commit that recorded a page of ``job``: its failure counted against the
+        plan, its events' sender woken (told those the organization's bound left out),
+        the job's end told."""
+        observe.page_ended(job, url, outcome)
+        if not outcome.ok:
+            self.accounts.charge(job.org, FAILED_PAGES, 0)
+            self.bounds.failed(job.org)
+        if writer is not None:
+            writer.events.wake(writer.dropped)
+        if recorded.end is not None:
+            observe.ended(job.id, job.kind, job.org, recorded.end)
+            self._active = (0.0, [])
+            self._recount.set()
 
     async def _release(self, claim: Claim) -> None:
         work = partial(job_rows.release_page, page_id=claim.id, owner=self.owner)
@@ -413,6 +400,10 @@ class JobRunner:
                 lease_seconds=self.settings.lease_seconds,
             )
             await self.store.run(work, "lease renewal", write=True)
+
+    async def count(self) -> None:
+        """Read the database's active jobs and queued pages into the metrics."""
+        observe.counted(await self.store.run(job_views.active_counts, "job counts"))
 
     async def sweep(self) -> int:
         """Delete the jobs whose retention ended, with their pages; return how many."""

@@ -18,6 +18,7 @@ from convert.crawl.urls import CrawlURLError
 from services.accounts import Account, AccountService
 from services.accounts.billing import Usage
 from services.failure import ServiceError
+from services.jobs import observe
 from services.jobs.admission import Admission, Month
 from services.jobs.crawl import crawl_options, new_page
 from services.jobs.settings import JobSettings
@@ -318,8 +319,10 @@ class JobService:
             retention_seconds=self.settings.retention_seconds,
             then=end_writer(self.events, job, "cancelled"),
         )
-        cancelled = bool(await self.store.run(work, "job cancel", write=True))
+        end = await self.store.run(work, "job cancel", write=True)
         self.wake()
-        if cancelled and self.events is not None:
+        if end is not None and job is not None:
+            observe.ended(job.id, job.kind, job.org, end)
+        if end is not None and self.events is not None:
             self.events.wake()
-        return cancelled
+        return end is not None

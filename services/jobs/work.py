@@ -10,6 +10,7 @@ from typing import Any, Protocol
 import peewee
 
 from services.markdown import MarkdownAnswer
+from services.webhooks import EncodedEvent
 from store.job_types import ActiveJob, Claim, NewPage
 
 FAILED_PAGES = "job_failed_pages"
@@ -48,13 +49,20 @@ class JobEvents(Protocol):
     transaction that records what they tell, so that a page or an end is never kept without its
     event, nor an event without what it tells."""
 
-    def write(self, db: peewee.Database, job: ActiveJob, events: Sequence[dict[str, Any]]) -> None:
+    def write(
+        self,
+        db: peewee.Database,
+        job: ActiveJob,
+        events: Sequence[dict[str, Any] | EncodedEvent],
+    ) -> list[str]:
         """Store ``events`` of ``job`` for delivery (nothing when the job has no webhook),
-        within the caller's transaction: runs in the store's thread."""
+        within the caller's transaction: runs in the store's thread. Answers the ids of the
+        events dropped (their organization's bound), to be given to :meth:`wake`."""
         ...
 
-    def wake(self) -> None:
-        """Tell the sender that events were stored (on the IOLoop, after the commit)."""
+    def wake(self, dropped: Sequence[str] = ()) -> None:
+        """Tell the sender that events were stored, and count those ``dropped`` (on the IOLoop,
+        after the commit: a transaction that rolled back dropped nothing)."""
         ...
 
 
@@ -70,4 +78,8 @@ def end_writer(
     ``job`` stopped as ``status``; None when there is nothing to store."""
     if events is None or job is None or not job.webhook_url:
         return None
-    return lambda db: events.write(db, job, [ended_event(job.id, status)])
+
+    def write(db: peewee.Database) -> None:
+        events.write(db, job, [ended_event(job.id, status)])  # an end event is never dropped
+
+    return write

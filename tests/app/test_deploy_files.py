@@ -1,6 +1,7 @@
 """The operations files in deploy/: the Grafana dashboard and the Prometheus alerts name only
-metrics Pagecast registers, and the nginx example proxies the API and the frame host but never
-the metrics listener."""
+metrics Pagecast registers, every job and webhook metric has a panel, the alerts watch jobs that
+make no progress and webhooks that fail, and the nginx example proxies the API and the frame
+host but never the metrics listener."""
 
 from __future__ import annotations
 
@@ -24,7 +25,7 @@ ALERTS = DEPLOY / "prometheus-alerts.yml"
 NGINX = DEPLOY / "nginx.conf.example"
 
 # Packages whose modules may declare metrics; every module is imported so that none is missed.
-METRIC_PACKAGES = ("handlers", "browser", "convert", "store")
+METRIC_PACKAGES = ("handlers", "browser", "convert", "store", "services")
 # Pagecast's own metrics and the process metrics prometheus_client adds.
 METRIC_NAME = re.compile(r"\b(?:pagecast|process)_[a-z0-9_]*[a-z0-9]")
 # The series names each metric type exposes in the text format, by suffix.
@@ -194,6 +195,57 @@ def test_alert_rules_are_complete() -> None:
         assert re.fullmatch(r"\d+[smh]", rule["for"]), rule["alert"]
         assert rule["labels"]["severity"] in {"critical", "warning"}, rule["alert"]
         assert rule["annotations"]["summary"] and rule["annotations"]["description"]
+
+
+def _job_metrics() -> set[str]:
+    """The families of the job and webhook metrics (:mod:`services.metrics`)."""
+    module = importlib.import_module("services.metrics")
+    names = set()
+    for value in vars(module).values():
+        name = getattr(value, "_name", None)
+        if isinstance(name, str) and name.startswith(("pagecast_job", "pagecast_webhook")):
+            names.add(name)
+    return names
+
+
+def test_every_job_and_webhook_metric_has_a_panel(exposed_names: set[str]) -> None:
+    families = _job_metrics()
+    assert {
+        "pagecast_jobs_active",
+        "pagecast_jobs_ended",
+        "pagecast_job_pages",
+        "pagecast_job_pages_queued",
+        "pagecast_job_lease_takeovers",
+        "pagecast_webhook_deliveries",
+    } <= families
+    queried = _referenced(" ".join(_dashboard_queries(_dashboard())))
+    for family in families:
+        series = {family, f"{family}_total"} & exposed_names
+        assert series & queried, f"no panel queries {family}"
+
+
+def _rule(name: str) -> dict[str, Any]:
+    for group in yaml.safe_load(ALERTS.read_text(encoding="utf-8"))["groups"]:
+        for rule in group["rules"]:
+            if rule["alert"] == name:
+                found: dict[str, Any] = rule
+                return found
+    raise AssertionError(f"no alert {name}")
+
+
+def test_alerts_watch_stalled_jobs_and_failing_webhooks(exposed_names: set[str]) -> None:
+    stalled = _rule("PagecastJobsNoProgress")["expr"]
+    assert 'pagecast_jobs_active{job="pagecast", state="running"}' in stalled
+    assert "increase(pagecast_job_pages_total" in stalled and "== 0" in stalled
+    failing = _rule("PagecastWebhookFailures")["expr"]
+    assert 'rate(pagecast_webhook_deliveries_total{job="pagecast", outcome=~"failed|dropped"}' in (
+        failing
+    )
+    # Neither a URL, a job nor an organization is a label of the job and webhook metrics.
+    for metric in REGISTRY.collect():
+        if metric.name.startswith(("pagecast_job", "pagecast_webhook")):
+            for sample in metric.samples:
+                assert set(sample.labels) <= {"kind", "status", "outcome", "state", "result"}
 
 
 def _blocks(text: str, kind: str) -> list[str]:

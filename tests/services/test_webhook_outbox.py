@@ -13,15 +13,22 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
+import peewee
 import pytest
+from prometheus_client import REGISTRY
 
 from app.config import Settings
 from browser.fetch.client import Fetcher
+from services.jobs.work import end_writer
 from services.webhook_outbox import WebhookOutbox
 from services.webhooks import EVENT_ID_HEADER, WebhookSender
+from store import jobs as job_rows
 from store import webhook_events
-from store.db import StoreSettings
+from store.db import StoreSettings, write_transaction
+from store.job_types import ActiveJob, Claim, NewPage, Outcome, Recorded
+from store.models import Organization
 from store.store import Store
+from tests.conftest import raw_database
 from tests.origin import Origin
 from tests.services.conftest import Received
 from tests.services.test_webhooks import SECRET, quick
@@ -208,3 +215,108 @@ async def test_hanging_receivers_of_several_organizations_leave_a_slot_for_anoth
         assert time.monotonic() - started < 1.5
     finally:
         await outbox.close(0.1)
+
+
+def _job(db: peewee.Database, paths: list[str]) -> tuple[str, ActiveJob]:
+    """A batch of ``acme`` with a webhook, stored directly."""
+    org_id = Organization.select(Organization.id).where(Organization.name == "acme").scalar(db)
+    job_id = job_rows.new_job_id()
+    pages = [NewPage(path, f"http://127.0.0.1:1/{path}", "127.0.0.1:1") for path in paths]
+    job_rows.create_job(
+        db,
+        job_id=job_id,
+        org_id=org_id,
+        plan="free",
+        kind="batch",
+        options={"max_pages": len(paths)},
+        pages=pages,
+        webhook_url="http://127.0.0.1:1/hook",
+        webhook_secret=SECRET,
+    )
+    return job_id, ActiveJob(job_id, "acme", "free", "batch", {}, "http://127.0.0.1:1/hook", SECRET)
+
+
+def test_an_end_event_stored_before_a_page_in_flight_waits_for_its_event(
+    store: Store, fetcher: Fetcher, database_url: str, tmp_path: Path
+) -> None:
+    """A job stopped while a page is worked on stores its end first and the page's event after
+    it: the end is not claimable while the page's lease is live, nor while its event waits; a
+    page whose worker died (lease expired) holds it back no more."""
+    settings = quick()
+    outbox = WebhookOutbox(store, WebhookSender(fetcher, settings), settings)
+    with raw_database(database_url, tmp_path) as db:
+        job_id, job = _job(db, ["a", "b"])
+        claim = job_rows.claim_page(db, job_id=job_id, owner="w", lease_seconds=60)
+        assert isinstance(claim, Claim)
+        end = end_writer(outbox, job, "cancelled")
+        assert job_rows.stop_job(db, job_id=job_id, status="cancelled", then=end)
+        assert webhook_events.due_orgs(db) == {}  # the page is in flight
+
+        def page_event(db: peewee.Database, recorded: Recorded) -> None:
+            outbox.write(db, job, [page(recorded.seq)])
+
+        recorded = job_rows.record_page(
+            db,
+            job_id=job_id,
+            page_id=claim.id,
+            owner="w",
+            outcome=Outcome(True, {"markdown": "a"}),
+            then=page_event,
+        )
+        assert recorded is not None
+        claimed = webhook_events.claim_events(db, org="acme", owner="o", lease_seconds=60, limit=10)
+        assert [event.kind for event in claimed] == ["page"]  # the page's event only
+        webhook_events.delete_event(db, event_id=claimed[0].id)
+        assert webhook_events.due_orgs(db) == {"acme": 1}  # now the end
+        # A page whose worker died does not hold an end back past its lease.
+        other, other_job = _job(db, ["c"])
+        job_rows.claim_page(db, job_id=other, owner="dead", lease_seconds=-1)
+        ended = end_writer(outbox, other_job, "cancelled")
+        assert job_rows.stop_job(db, job_id=other, status="cancelled", then=ended)
+        assert webhook_events.due_orgs(db) == {"acme": 2}
+
+
+def _dropped() -> float:
+    value = REGISTRY.get_sample_value("pagecast_webhook_deliveries_total", {"outcome": "dropped"})
+    return value or 0.0
+
+
+def test_a_dropped_event_is_counted_after_the_commit_only(
+    store: Store, fetcher: Fetcher, database_url: str, tmp_path: Path
+) -> None:
+    settings = quick(max_pending_per_org=1)
+    outbox = WebhookOutbox(store, WebhookSender(fetcher, settings), settings)
+    before = _dropped()
+    with raw_database(database_url, tmp_path) as db:
+        _, job = _job(db, ["a"])
+        with pytest.raises(RuntimeError), write_transaction(db):
+            assert outbox.write(db, job, [page(1), page(2)]) == ["job1-2"]
+            raise RuntimeError("the transaction fails after the events were written")
+        assert _dropped() == before  # nothing counted: in the end nothing was dropped
+        with write_transaction(db):
+            dropped = outbox.write(db, job, [page(1), page(2), page(3)])
+        assert dropped == ["job1-2", "job1-3"] and _dropped() == before
+        outbox.wake(dropped)  # after the commit
+        assert _dropped() == before + 2
+
+
+@pytest.mark.gen_test(timeout=30)
+async def test_an_end_event_that_waited_behind_its_pages_still_gets_its_retries(
+    store: Store, fetcher: Fetcher, receiver: Origin, received: Received
+) -> None:
+    # The page event fails until it is given up at max_seconds; only then may the end go, older
+    # than max_seconds by then: its first attempt fails, and it is tried again all the same.
+    received.plans["pages"] = [503]
+    received.plans["end"] = [503, 200]
+    settings = quick(attempts=20, max_seconds=1.5)
+    outbox = WebhookOutbox(store, WebhookSender(fetcher, settings), settings)
+    assert await outbox.put("acme", "job1", receiver.url("/pages"), SECRET, page(1))
+    end = {"event": "job", "event_id": "job1-end", "job_id": "job1", "status": "completed"}
+    assert await outbox.put("acme", "job1", receiver.url("/end"), SECRET, end)
+    outbox.start()
+    try:
+        await until(lambda: _none_waiting(store, "acme"), 15.0)
+    finally:
+        await outbox.close(0.5)
+    assert len(received.on("pages")) >= 3
+    assert len(received.on("end")) == 2  # the 503, then the delivery
