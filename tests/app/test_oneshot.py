@@ -150,7 +150,9 @@ def test_oembed_one_shot_hands_out_the_card_itself(
     assert answer["source"] == "og_frame"
     assert "frame_url" not in answer and "embed_id" not in answer, "nothing that dies with us"
     snippet = answer["html"]
-    assert snippet.startswith("<iframe srcdoc=") and ' src="' not in snippet
+    # The card inline, in the responsive wrapper the hosted snippet has too.
+    assert snippet.startswith('<div style="position:relative;width:100%;aspect-ratio:')
+    assert "<iframe srcdoc=" in snippet and ' src="' not in snippet
     assert 'sandbox="allow-popups allow-popups-to-escape-sandbox"' in snippet
     assert "Local page" in snippet and "127.0.0.1:8081" not in snippet
     card = tmp_path / "card.html"
