@@ -19,7 +19,7 @@ PHASES = ("queue", "fetch", "navigation", "ready", "capture", "conversion")
 """The phases a request may report, in the header's order (``total`` comes last)."""
 
 _CURRENT: ContextVar[Timings | None] = ContextVar("timings", default=None)
-_UNQUOTABLE = re.compile(r'["\\\x00-\x1f\x7f-\uffff]')
+_UNQUOTABLE = re.compile(r'[^\x20-\x7e]|["\\]')
 
 
 class Timings:

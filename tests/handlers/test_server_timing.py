@@ -190,7 +190,7 @@ def test_phases_add_up_in_order_and_descriptions_are_quoted_safely() -> None:
     timings.add("conversion", 2.0)
     timings.add("fetch", 10.26)
     timings.add("conversion", 3.0)
-    timings.add("ready", 4.0, 'settled"\\\n')
+    timings.add("ready", 4.0, 'settled"\\\n\U0001f600')
     header = timings.header(30.0)
     assert header == (
         'fetch;dur=10.3, ready;dur=4.0;desc="settled", conversion;dur=5.0, total;dur=30.0'
