@@ -10,10 +10,12 @@ import logging
 import re
 import time
 import uuid
+from asyncio import Future
 from typing import Any, cast
 
 import tornado.web
 
+from browser import timing
 from handlers import metrics
 from handlers.auth import presented_key
 from handlers.context import UseCases
@@ -53,6 +55,8 @@ class BaseHandler(tornado.web.RequestHandler):
     # Requests about background work (submitting and reading jobs): the job workers do not make
     # way for them as they do for other requests.
     background: bool = False
+    # Whether answers carry Server-Timing: the phases the work below recorded, and the total.
+    server_timing: bool = False
 
     def initialize(self, services: UseCases) -> None:
         self.services = services
@@ -65,6 +69,7 @@ class BaseHandler(tornado.web.RequestHandler):
         # rendered, the oEmbed tier... set by the handlers that know.
         self.log_fields: dict[str, str] = {}
         self.started = time.monotonic()
+        self.timings = timing.Timings()
         self.warnings: list[str] = []
         """What the client should know about its request (unknown parameters, replaced values):
         the X-Pagecast-Warnings header, and a ``warnings`` list in a JSON answer."""
@@ -117,6 +122,8 @@ class BaseHandler(tornado.web.RequestHandler):
 
     async def prepare(self) -> None:
         REQUEST_ID.set(self.request_id)
+        if self.server_timing:
+            timing.begin(self.timings)
         method = (self.request.method or "GET").lower()
         if getattr(type(self), method, None) is getattr(tornado.web.RequestHandler, method, None):
             # Before authentication: a wrong method is wrong whoever sends it.
@@ -133,6 +140,12 @@ class BaseHandler(tornado.web.RequestHandler):
             self._counted = False
         if self.key_info is not None:
             self.services.account_service.charge(self.key_info.org, self.endpoint, self.billed)
+
+    def finish(self, chunk: str | bytes | dict[str, Any] | None = None) -> Future[None]:
+        # The one place Server-Timing is written: every answer ends here, errors included.
+        if self.server_timing:
+            self.set_header("Server-Timing", self.timings.header(timing.since(self.started)))
+        return super().finish(chunk)
 
     def write_json(self, body: Any, status: int = 200) -> None:
         self.set_status(status)

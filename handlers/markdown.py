@@ -21,6 +21,7 @@ class MarkdownHandler(ApiHandler):
     error_shape = "markdown"
     params = MARKDOWN_PARAMS
     target_prefix = re.compile(r"/api/3\.0/markdown/")
+    server_timing = True
 
     async def get(self, encoded_url: str | None = None) -> None:
         params, problems = self.read_params(MarkdownParams)

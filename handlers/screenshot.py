@@ -24,6 +24,7 @@ class ScreenshotHandler(ApiHandler):
     error_shape = "oembed"
     params = SCREENSHOT_PARAMS
     target_prefix = re.compile(r"/api/1\.1/screenshot/")
+    server_timing = True
 
     async def get(self, encoded_url: str | None = None) -> None:
         params = self.parse_params(ScreenshotParams)

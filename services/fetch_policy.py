@@ -17,6 +17,7 @@ from datetime import UTC, datetime
 from typing import Any, Protocol
 from urllib.parse import urlsplit
 
+from browser import timing
 from browser.farm.types import RenderResult
 from browser.fetch.charset import declared_charset, decode_text, is_textual
 from browser.fetch.client import Fetcher, FetchError, FetchResult, fail_for_status
@@ -200,6 +201,7 @@ class PageFetcher:
             fetched = await self.fetcher.fetch(
                 request.url, accept_lang=request.accept_lang, proxy=route, deadline=deadline
             )
+            timing.record("fetch", fetched.elapsed * 1000)
             result = PageResult(
                 fetch=fetched,
                 tier=tier,

@@ -29,6 +29,7 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import Any, ClassVar, TypeVar
 
+from browser import timing
 from browser.fair import FairSlots
 from convert.html.size import MAX_ELEMENTS
 from settings.fields import setting
@@ -152,15 +153,20 @@ class ConverterPool:
         ``func`` propagate unchanged. A worker found dead is replaced and the call tried once more.
         """
         slots = self._shares(owner)
+        queued = time.monotonic()
         try:
             async with asyncio.timeout(self.settings.queue_timeout):
                 await slots.acquire(owner)
         except TimeoutError as exc:
             raise PoolBusyError() from exc
+        finally:
+            timing.record("queue", timing.since(queued))
         index = self._idle.pop()
+        started = time.monotonic()
         try:
             return await self._run_on(index, func, args)
         finally:
+            timing.record("conversion", timing.since(started))
             self._idle.append(index)
             slots.release(owner)
 

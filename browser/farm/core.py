@@ -36,6 +36,7 @@ from urllib.parse import urlsplit
 
 from playwright.async_api import Error as PlaywrightError
 
+from browser import timing
 from browser.farm import page as farm_page
 from browser.farm.admission import Admission, Hold
 from browser.farm.browser import FarmBrowser
@@ -252,10 +253,16 @@ class Farm:
         started = time.monotonic()
         outcome = FarmErrorKind.capture_failed.value
         navigation_s = options.navigation_timeout_ms / 1000
+        leased: list[float] = []
+
+        async def on_page(lent: WarmPage, budget: Budget) -> T:
+            leased.append(time.monotonic())
+            return await work(lent, budget)
+
         try:
             async with self._admission.slot(options.org) as hold:
                 result = await self._attempts(
-                    options.org, key, navigation_s, delay_ms / 1000, work, hold=hold
+                    options.org, key, navigation_s, delay_ms / 1000, on_page, hold=hold
                 )
             outcome = "ok"
             return result
@@ -263,6 +270,9 @@ class Farm:
             outcome = exc.kind.value
             raise
         finally:
+            # Waiting for a page slot, a browser and a page, until the first page was in hand
+            # (the whole request when none was).
+            timing.record("queue", ((leased[0] if leased else time.monotonic()) - started) * 1000)
             elapsed = time.monotonic() - started
             CAPTURES.labels(kind, outcome).inc()
             CAPTURE_DURATION.labels(kind).observe(elapsed)

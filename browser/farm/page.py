@@ -29,6 +29,7 @@ from playwright.async_api import (
 )
 from playwright.async_api import Error as PlaywrightError
 
+from browser import timing
 from browser.farm.blocking import Blocker
 from browser.farm.elements import Wanted, click_load_more, wait_for
 from browser.farm.loading import LoadGate
@@ -266,18 +267,23 @@ async def loaded(
     in wait_for_selector (``awaited``) is there, else by the readiness rules, and then with
     ``paint`` for its fonts and images in view."""
     started = time.monotonic()
-    async with session.gate.navigation():
-        response = await navigate(session.page, url, budget)
-    load_ms = int((time.monotonic() - started) * 1000)
+    try:
+        async with session.gate.navigation():
+            response = await navigate(session.page, url, budget)
+    finally:  # a navigation that failed took its time too (Server-Timing)
+        load_ms = int(timing.since(started))
+        timing.record("navigation", load_ms)
     if awaited is not None:
         await wait_for(session.page, awaited, budget)
-        waited = int((time.monotonic() - started) * 1000) - load_ms
+        waited = int(timing.since(started)) - load_ms
         if paint and rules.timeout > 0:
             await wait_for_paint(session.page, budget)
-        return response, Readiness(ReadyState.selector, waited, load_ms)
-    ready = await wait_until_ready(
-        session.page, session.network, rules, budget, load_ms, paint=paint
-    )
+        ready = Readiness(ReadyState.selector, waited, load_ms)
+    else:
+        ready = await wait_until_ready(
+            session.page, session.network, rules, budget, load_ms, paint=paint
+        )
+    timing.record("ready", ready.waited_ms, ready.state.value)
     return response, ready
 
 
@@ -299,6 +305,7 @@ async def capture(
         rules,
         paint=not paint_last,
     )
+    ready_at = time.monotonic()
     if options.scroll_to_bottom:
         await scroll_to_bottom(session, budget)
     # The page is ready: the element to capture is there, or about to be, or never will be.
@@ -316,6 +323,7 @@ async def capture(
     if options.notices is not None:
         await hide_notices(page, options.notices)
     picture = await take_picture(page, element, options, budget)
+    timing.record("capture", timing.since(ready_at))
     return CaptureResult(
         image=picture.data,
         image_type=options.image_type,

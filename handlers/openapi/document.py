@@ -11,6 +11,7 @@ from handlers.openapi.errors import (
     HEADERS,
     MARKDOWN_ERROR,
     OEMBED_ERROR,
+    TIMED_HEADERS,
     error_examples,
     error_responses,
     response_components,
@@ -157,7 +158,7 @@ def _screenshot_paths() -> dict[str, Any]:
             "200": {
                 "description": "The result with its link (response_type=json), or the image "
                 "itself (response_type=image).",
-                "headers": COMMON_HEADERS,
+                "headers": TIMED_HEADERS,
                 "content": {
                     "application/json": {
                         "schema": {"$ref": "#/components/schemas/ScreenshotResult"}
@@ -309,7 +310,7 @@ def build_openapi(base_url: str, frame_host: str = "") -> dict[str, Any]:
                 "passages, best first, each under its score and heading path) or the JSON "
                 "envelope (format=json).",
                 "headers": {
-                    **COMMON_HEADERS,
+                    **TIMED_HEADERS,
                     "X-Markdown-Character-Count": {
                         "description": "Length of the Markdown (format=markdown).",
                         "schema": {"type": "integer"},

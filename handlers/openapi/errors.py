@@ -75,11 +75,27 @@ HEADERS = {
         "monthly quota.",
         "schema": {"type": "integer"},
     },
+    "Server-Timing": {
+        "description": "Screenshot and Markdown answers, errors included: how long each phase "
+        "of the request took, in the W3C Server Timing syntax, e.g. "
+        '`queue;dur=0.4, navigation;dur=286.0, ready;dur=412.0;desc="settled", '
+        "capture;dur=47.5, total;dur=803.2`. Phases: queue (waiting for a browser page or a "
+        "conversion worker), fetch, navigation, ready (desc: how the readiness wait ended), "
+        "capture, conversion; only those that happened are named; total comes last.",
+        "schema": {"type": "string"},
+    },
 }
 
+TIMED = frozenset({"Server-Timing"})
+"""Headers of ``HEADERS`` that only the screenshot and Markdown operations carry."""
 
-COMMON_HEADERS = {name: {"$ref": f"#/components/headers/{name}"} for name in HEADERS}
+COMMON_HEADERS = {
+    name: {"$ref": f"#/components/headers/{name}"} for name in HEADERS if name not in TIMED
+}
 """The common headers as an operation's response names them: by reference to ``HEADERS``."""
+
+TIMED_HEADERS = {name: {"$ref": f"#/components/headers/{name}"} for name in HEADERS}
+"""The common headers and Server-Timing, as the screenshot and Markdown operations name them."""
 
 
 def error_responses(shape: Shape) -> dict[str, Any]:

@@ -204,6 +204,11 @@ def test_common_headers_and_errors_are_described_once() -> None:
         "X-Markdown-Truncated",
         "X-Markdown-Truncation-Reason",
     }
+    # Server-Timing: on the screenshot and Markdown answers only.
+    screenshot = document["paths"]["/api/1.1/screenshot/{encoded_url}"]["get"]["responses"]
+    assert set(screenshot["200"]["headers"]) == set(HEADERS)
+    oembed = document["paths"]["/api/3.0/oembed/{encoded_url}"]["get"]["responses"]
+    assert set(oembed["200"]["headers"]) == set(HEADERS) - {"Server-Timing"}
     # Every error status of each shape is one component, with every kind of that status.
     for shape in ("markdown", "oembed"):
         for status in {kind.status for kind in KINDS.values()}:
