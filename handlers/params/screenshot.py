@@ -142,3 +142,34 @@ class ScreenshotParams(Params):
 
 
 SCREENSHOT_PARAMS = ParamTable.of(ScreenshotParams)
+
+
+@dataclass(frozen=True)
+class SignedScreenshotParams(ScreenshotParams):
+    """A signed link's parameters: the screenshot endpoint's that shape the image, the link's
+    expiry and its signature; the answer is always the image."""
+
+    response_type: str = param("string", "Always image for a signed link.", "image")
+    expires: int | None = param(
+        "integer",
+        "Unix seconds after which the link is refused (403); none: the link never expires, "
+        "until its key is revoked.",
+        minimum=0,
+        maximum=999_999_999_999,
+    )
+    signature: str | None = param(
+        "string",
+        "Hex HMAC-SHA256 of the link's canonical form, keyed with the key's signing secret "
+        "(docs/screenshots.md, Signed links). A missing or wrong one is refused (403).",
+        max_length=64,
+    )
+
+
+_NOT_SIGNED = frozenset({"app_id", "url", "response_type"})
+"""Screenshot parameters a signed link does not take: no key (the link names its key and is
+signed), the target in the path only, and the image as the only answer."""
+
+SIGNED_SCREENSHOT_PARAMS = ParamTable(
+    [p for p in ParamTable.of(SignedScreenshotParams).params if p.name not in _NOT_SIGNED],
+    SignedScreenshotParams,
+)
