@@ -147,13 +147,17 @@ SCREENSHOT_PARAMS = ParamTable.of(ScreenshotParams)
 @dataclass(frozen=True)
 class SignedScreenshotParams(ScreenshotParams):
     """A signed link's parameters: the screenshot endpoint's that shape the image, the link's
-    expiry and its signature; the answer is always the image."""
+    expiry and its signature. Three of the screenshot endpoint's are no parameters here (plain
+    fields, left out of the table): no key (the link names its key and is signed), the target in
+    the path only, and the image as the only answer."""
 
-    response_type: str = param("string", "Always image for a signed link.", "image")
+    app_id: str | None = None
+    url: str | None = None
+    response_type: str = "image"
     expires: int | None = param(
         "integer",
-        "Unix seconds after which the link is refused (403); none: the link never expires, "
-        "until its key is revoked.",
+        "Unix seconds after which the link is refused (403); none: the link lives until its key "
+        "is revoked.",
         minimum=0,
         maximum=999_999_999_999,
     )
@@ -165,11 +169,4 @@ class SignedScreenshotParams(ScreenshotParams):
     )
 
 
-_NOT_SIGNED = frozenset({"app_id", "url", "response_type"})
-"""Screenshot parameters a signed link does not take: no key (the link names its key and is
-signed), the target in the path only, and the image as the only answer."""
-
-SIGNED_SCREENSHOT_PARAMS = ParamTable(
-    [p for p in ParamTable.of(SignedScreenshotParams).params if p.name not in _NOT_SIGNED],
-    SignedScreenshotParams,
-)
+SIGNED_SCREENSHOT_PARAMS = ParamTable.of(SignedScreenshotParams)
