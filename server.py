@@ -2,11 +2,11 @@
 
 ``python server.py`` runs the server (API, frame host and metrics listeners on one IOLoop);
 ``python server.py config`` prints the settings in effect and where each comes from (``--defaults``:
-the commented default ``config.toml``); ``python server.py keys create|list|revoke`` manages API
-keys; ``usage`` and ``providers`` report and import; ``markdown``, ``oembed`` and ``screenshot``
-answer one request without a server; ``crawl`` writes a site as Markdown files without one;
-``mcp`` serves Pagecast's tools to agents over MCP (the Python client's MCP server, pointed at
-this server's API).
+the commented default ``config.toml``); ``python server.py keys create|list|revoke|signing-secret``
+manages API keys; ``usage`` and ``providers`` report and import; ``markdown``, ``oembed`` and
+``screenshot`` answer one request without a server; ``crawl`` writes a site as Markdown files
+without one; ``mcp`` serves Pagecast's tools to agents over MCP (the Python client's MCP server,
+pointed at this server's API).
 """
 
 from __future__ import annotations

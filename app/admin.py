@@ -15,11 +15,14 @@ from app.config import Settings
 from app.services import registry_path
 from convert.embed.providers import RegistryError
 from services.embeds.provider_files import load_registry_file
+from services.screenshots.signed import key_secret
+from store.installation import LINK_SECRET
 from store.store import Store
 
 
 def keys_command(settings: Settings, args: argparse.Namespace) -> int:
-    """``keys create --org ORG --plan PLAN | list | revoke PREFIX``: API keys in the store."""
+    """``keys create --org ORG --plan PLAN | list | revoke PREFIX | signing-secret PREFIX``: API
+    keys in the store, and the signing secret of a key's signed links."""
     store = Store(settings.store)
     store.open()
     try:
@@ -36,6 +39,8 @@ def keys_command(settings: Settings, args: argparse.Namespace) -> int:
             except ValueError as exc:  # the organization's name: empty, or too long
                 print(f"cannot create the key: {exc}", file=sys.stderr)
                 return 2
+            secret = _signing_secret(store, issued.prefix)
+            print(f"signing secret of {issued.prefix} (signed links): {secret}")
             print(
                 f"created key {issued.prefix} for org {issued.org} (plan {issued.plan});"
                 " it is shown once:"
@@ -52,9 +57,22 @@ def keys_command(settings: Settings, args: argparse.Namespace) -> int:
                 print(f"no active key with prefix {args.prefix!r}", file=sys.stderr)
                 return 1
             print(f"revoked {args.prefix}")
+        elif args.keys_command == "signing-secret":
+            prefix = args.prefix.strip()
+            if not any(
+                row.prefix == prefix and row.revoked_at is None for row in store.list_keys()
+            ):
+                print(f"no active key with prefix {prefix}", file=sys.stderr)
+                return 1
+            print(_signing_secret(store, prefix))
     finally:
         store.close_sync()
     return 0
+
+
+def _signing_secret(store: Store, prefix: str) -> str:
+    """The signing secret of signed links for the key with ``prefix``."""
+    return key_secret(store.installation_secret_sync(LINK_SECRET), prefix)
 
 
 def usage_command(settings: Settings, args: argparse.Namespace) -> int:

@@ -38,6 +38,7 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
     "keys": ("keys create --org acme --plan pro", "keys list", "keys revoke pc_AbCd1234"),
     "keys create": ("keys create --org acme --plan pro",),
     "keys revoke": ("keys revoke pc_AbCd1234",),
+    "keys signing-secret": ("keys signing-secret pc_AbCd1234",),
     "markdown": (
         "markdown https://example.com/",
         "markdown https://example.com/ format=json -o page.json",
@@ -247,6 +248,12 @@ def _keys(commands: Any) -> None:
         "revoke", help="revoke a key by its prefix", examples=EXAMPLES["keys revoke"]
     )
     revoke.add_argument("prefix", help="the key's prefix, as keys list shows it")
+    signing = key_commands.add_parser(
+        "signing-secret",
+        help="print the signing secret of a key's signed screenshot links",
+        examples=EXAMPLES["keys signing-secret"],
+    )
+    signing.add_argument("prefix", help="the key's prefix, as keys list shows it")
 
 
 def _crawl(commands: Any) -> None:

@@ -31,6 +31,7 @@ from services.jobs.service import JobService
 from services.markdown import MarkdownService
 from services.pool import ConverterPool
 from services.screenshots import ScreenshotService
+from services.screenshots.signed import SignedLinks
 from services.site_map import SiteMapper
 from services.webhook_outbox import WebhookOutbox
 from services.webhooks import WebhookSender
@@ -147,6 +148,11 @@ class Services:
     def map_service(self) -> SiteMapper:
         """The site map use case over the current parts (a light object, made per request)."""
         return SiteMapper(self.fetcher, self.pool, self.settings.map, self.settings.credits)
+
+    @property
+    def signed_links(self) -> SignedLinks:
+        """Signing secrets and the check of signed screenshot links (a light object)."""
+        return SignedLinks(self.store)
 
     @property
     def screenshot_service(self) -> ScreenshotService:

@@ -23,6 +23,7 @@ from handlers import (
     oembed,
     playground,
     screenshot,
+    signed_links,
     site_map,
     static,
 )
@@ -116,6 +117,7 @@ def make_api_app(services: Services) -> tornado.web.Application:
             markdown,
             jobs,
             oembed,
+            signed_links,
             screenshot,
             site_map,
             health,

@@ -210,9 +210,7 @@ class ApiHandler(BaseHandler):
     async def prepare(self) -> None:
         await super().prepare()
         accounts = self.services.account_service
-        key, carrier = presented_key(self.request)
-        accounts.check_presented(key, carrier)
-        self.key_info = await accounts.owner(key, self.request.remote_ip or "-")
+        self.key_info = await self.authenticate()
         self.account = account = accounts.account(self.key_info)
         rate, wait = accounts.take_token(account, self.endpoint)
         self.keep_header("X-RateLimit-Limit", str(rate.limit))
@@ -225,6 +223,13 @@ class ApiHandler(BaseHandler):
                 self._quota = quota
                 self._credits_header()
                 accounts.check_quota(quota)
+
+    async def authenticate(self) -> KeyInfo:
+        """Whose key the request presents (the account service refuses an unknown one)."""
+        accounts = self.services.account_service
+        key, carrier = presented_key(self.request)
+        accounts.check_presented(key, carrier)
+        return await accounts.owner(key, self.request.remote_ip or "-")
 
     @property
     def caller(self) -> Account:

@@ -13,6 +13,7 @@ from services.health import HealthService
 from services.jobs.service import JobService
 from services.markdown import MarkdownService
 from services.screenshots import ScreenshotService
+from services.screenshots.signed import SignedLinks
 from services.site_map import SiteMapper
 
 
@@ -32,6 +33,11 @@ class UseCases(Protocol):
 
     @property
     def screenshot_service(self) -> ScreenshotService: ...
+
+    @property
+    def signed_links(self) -> SignedLinks:
+        """Signing secrets and the check of signed screenshot links."""
+        ...
 
     @property
     def embed_service(self) -> EmbedService: ...

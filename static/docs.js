@@ -460,6 +460,13 @@
     return (name && byOperationId.get(name)) || null;
   }
 
+  // The operation whose parameters another one shares (x-parameters-of: its own answers, but
+  // the other's parameters but for those it lists apart); null when it names none.
+  function parametersBase(operation) {
+    const name = operation["x-parameters-of"];
+    return (name && byOperationId.get(name)) || null;
+  }
+
   function paramKey(param) {
     return param.in + ":" + param.name;
   }
@@ -497,11 +504,18 @@
     const body = bodyExample(doc, operation, params);
     const curl = curlCommand(baseUrl, method, path, params, requirements, body);
     const base = variantBase(operation);
+    const shared = base ? null : parametersBase(operation);
+    const parameters = shared
+      ? [
+          el("h4", { text: "Parameters" }),
+          el("p", { className: "variant-of" }, "The parameters of ", operationLink(shared), ", but for those below."),
+          parameterTable(doc, ownParameters(doc, params, shared), anchor),
+        ]
+      : [el("h4", { text: "Parameters" }), parameterTable(doc, params, anchor)];
     const details = base
       ? variantDetails(doc, params, base, anchor)
       : [
-          el("h4", { text: "Parameters" }),
-          parameterTable(doc, params, anchor),
+          ...parameters,
           el("h4", { text: "Responses" }),
           responsesBlock(doc, operation.responses),
           errorsBlock(errorExamples(doc, operation)),

@@ -11,17 +11,16 @@ from __future__ import annotations
 import base64
 import binascii
 import json
-import secrets
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
 import peewee
 
-from store.models import Frame, Organization, Secret, as_utc, utc_now
+from store.installation import installation_secret
+from store.models import Frame, Organization, as_utc, utc_now
 from store.store import Store
 
-FRAME_SECRET = "frame_secret"  # noqa: S105 (the name of the secret, not a secret)
 METADATA_FIELDS = (
     "title",
     "description",
@@ -135,15 +134,6 @@ def _with_plan() -> Any:
 
 
 # -- queries (each runs in a store thread) ------------------------------------------------------
-
-
-def installation_secret(db: peewee.Database, name: str = FRAME_SECRET) -> str:
-    """The installation's secret ``name``, made on first use (the first host to ask wins)."""
-    row = Secret.select().where(Secret.name == name).first(db)
-    if row is not None:
-        return str(row.value)
-    Secret.insert(name=name, value=secrets.token_hex(32)).on_conflict_ignore().execute(db)
-    return str(Secret.select().where(Secret.name == name).get(db).value)
 
 
 def upsert(db: peewee.Database, fields: dict[str, Any], *, refreshed: bool) -> FrameRecord:

@@ -197,6 +197,28 @@ def find_key(db: peewee.Database, key: str) -> KeyInfo | None:
     return KeyInfo(prefix=prefix, org=org, org_id=org_id, plan=plan)
 
 
+def find_key_by_prefix(db: peewee.Database, prefix: str) -> KeyInfo | None:
+    """The owner of the active key whose prefix is ``prefix`` (a signed link names its key so);
+    None for an unknown or revoked one."""
+    row = (
+        ApiKey.select(ApiKey.prefix, Organization.name, Organization.id, Organization.plan)
+        .join(Organization)
+        .where(ApiKey.prefix == prefix, ApiKey.revoked_at.is_null())
+        .tuples()
+        .first(db)
+    )
+    if row is None:
+        return None
+    found, org, org_id, plan = row
+    return KeyInfo(prefix=found, org=org, org_id=org_id, plan=plan)
+
+
+def prefix_digest(prefix: str) -> str:
+    """What :class:`AuthCache` remembers a key looked up by its prefix under (never a key's
+    hash: those are hex, this is not)."""
+    return f"prefix:{prefix}"
+
+
 # Bound on remembered keys; a flood of distinct bad keys cannot grow memory past it.
 _CACHE_ENTRIES = 10_000
 

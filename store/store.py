@@ -34,6 +34,7 @@ from store.db import (
     open_database,
     run_unit,
 )
+from store.installation import installation_secret
 from store.keys import AuthCache, IssuedKey, KeyInfo, KeyRow
 from store.migrations import migrate
 from store.periodic import repeat
@@ -86,6 +87,7 @@ class Store:
             settings.auth_cache_seconds, min(settings.auth_cache_seconds, MISS_CACHE_SECONDS)
         )
         self._usage = UsageBuffer()
+        self._secrets: dict[str, str] = {}
         # org -> (month, monotonic time of the database read, credits this month)
         self._quota: dict[str, tuple[date, float, int]] = {}
         self._inflight: asyncio.Future[int] | None = None
@@ -229,6 +231,31 @@ class Store:
         info = await self._run(partial(keys.find_key, key=key), "key lookup")
         self._cache.put(digest, info)
         return info
+
+    async def key_by_prefix(self, prefix: str) -> KeyInfo | None:
+        """Who the active key with ``prefix`` belongs to (a signed link names its key so);
+        None for an unknown or revoked one. Remembered as :meth:`authenticate` remembers keys,
+        and forgotten with them when the key is revoked."""
+        digest = keys.prefix_digest(prefix)
+        cached = self._cache.get(digest)
+        if cached is not None:
+            return cached.info
+        info = await self._run(partial(keys.find_key_by_prefix, prefix=prefix), "key lookup")
+        self._cache.put(digest, info)
+        return info
+
+    async def installation_secret(self, name: str) -> str:
+        """The installation's secret ``name`` (made on first use, shared by every host on the
+        database), read once per process."""
+        known = self._secrets.get(name)
+        if known is None:
+            work = partial(installation_secret, name=name)
+            known = self._secrets[name] = await self.run(work, "installation secret", write=True)
+        return known
+
+    def installation_secret_sync(self, name: str) -> str:
+        """:meth:`installation_secret` for the CLI (blocks)."""
+        return self._sync(partial(installation_secret, name=name), "installation secret")
 
     def record_usage(self, org: str, endpoint: str, credits: int) -> None:
         """Count one request of ``org`` on ``endpoint`` costing ``credits``, in memory."""

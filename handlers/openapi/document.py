@@ -22,6 +22,7 @@ from handlers.openapi.health import HEALTH_SCHEMAS, health_paths
 from handlers.openapi.jobs import SCHEMAS as JOB_SCHEMAS
 from handlers.openapi.jobs import job_paths
 from handlers.openapi.map import MAP_SCHEMAS, map_paths
+from handlers.openapi.signed import signed_paths
 from handlers.params.groups import MARKDOWN_GROUPS, Groups, grouped
 from handlers.params.markdown import MARKDOWN_PARAMS
 from handlers.params.oembed import OEMBED_PARAMS
@@ -348,6 +349,7 @@ def build_openapi(base_url: str, frame_host: str = "") -> dict[str, Any]:
         **job_paths(_SECURITY, error_responses("markdown")),
         **_oembed_paths(),
         **_screenshot_paths(),
+        **signed_paths(COMMON_HEADERS, _SECURITY, error_responses("oembed")),
         **map_paths(COMMON_HEADERS, _SECURITY, error_responses("markdown")),
         **health_paths(),
         **frame_paths(frame_host or base_url, error_responses("oembed")),

@@ -236,6 +236,12 @@ def success_examples(base_url: str, frame_host: str) -> dict[str, dict[str, Any]
                 "request_id": REQUEST_ID,
             }
         },
+        "signingSecret": {
+            "application/json": {
+                "key_id": "pc_Ab3dE6gH",
+                "signing_secret": "5f0e8d1c2b3a4968" * 4,
+            }
+        },
         "health": {"application/json": {"status": "ok"}},
         "ready": {"application/json": _READY},
         "listFrames": {"application/json": {"frames": [frame], "next_cursor": None, "total": 1}},

@@ -16,7 +16,7 @@ from handlers.params.frames import KEY_ONLY, LIST_PARAMS
 from handlers.params.jobs import ANSWER_ONLY, BATCH_BODY, CRAWL_BODY, OPTIONS, RESULTS_PARAMS
 from handlers.params.markdown import MARKDOWN_PARAMS
 from handlers.params.oembed import OEMBED_PARAMS
-from handlers.params.screenshot import SCREENSHOT_PARAMS
+from handlers.params.screenshot import SCREENSHOT_PARAMS, SIGNED_SCREENSHOT_PARAMS
 from handlers.params.site_map import MAP_PARAMS
 from handlers.params.table import Param, ParamTable
 
@@ -51,6 +51,13 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         SCREENSHOT_PARAMS,
         page="screenshots.md",
     ),
+    Endpoint(
+        "Signed screenshot link",
+        ("GET /api/1.1/screenshot/signed/{key_id}/{encoded_url}",),
+        SIGNED_SCREENSHOT_PARAMS,
+        page="screenshots.md",
+    ),
+    Endpoint("Signing secret", ("GET /api/1.1/signing-secret",), KEY_ONLY, page="screenshots.md"),
     Endpoint(
         "oEmbed",
         ("GET /api/{1.1,3.0}/oembed/{encoded_url}", "GET /api/{1.1,3.0}/oembed?url=URL"),

@@ -149,3 +149,31 @@ SCREENSHOT_INERT = (
 """When a screenshot parameter does nothing: sent then, it is ignored with a warning."""
 
 SCREENSHOT_PARAMS = ParamTable.of(ScreenshotParams, SCREENSHOT_INERT)
+
+
+@dataclass(frozen=True)
+class SignedScreenshotParams(ScreenshotParams):
+    """A signed link's parameters: the screenshot endpoint's that shape the image, the link's
+    expiry and its signature. Three of the screenshot endpoint's are no parameters here (plain
+    fields, left out of the table): no key (the link names its key and is signed), the target in
+    the path only, and the image as the only answer."""
+
+    app_id: str | None = None
+    url: str | None = None
+    response_type: str = "image"
+    expires: int | None = param(
+        "integer",
+        "Unix seconds after which the link is refused (403); none: the link lives until its key "
+        "is revoked.",
+        minimum=0,
+        maximum=999_999_999_999,
+    )
+    signature: str | None = param(
+        "string",
+        "Hex HMAC-SHA256 of the link's canonical form, keyed with the key's signing secret "
+        "(docs/screenshots.md, Signed links). A missing or wrong one is refused (403).",
+        max_length=64,
+    )
+
+
+SIGNED_SCREENSHOT_PARAMS = ParamTable.of(SignedScreenshotParams, SCREENSHOT_INERT)

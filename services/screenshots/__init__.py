@@ -5,7 +5,9 @@
   into the farm's capture options;
 - :mod:`~services.screenshots.service`: :class:`ScreenshotService`, which checks the target,
   reuses a recent identical capture or captures the page, encodes WebP off the IOLoop, stores the
-  image, prices it, and serves the link.
+  image, prices it, and serves the link;
+- :mod:`~services.screenshots.signed`: signed links, which a key's holder mints without a
+  request: the key's signing secret, the canonical form and the check of a link.
 """
 
 from browser.farm.types import (

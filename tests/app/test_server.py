@@ -7,6 +7,7 @@ import http.server
 import json
 import logging
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -136,7 +137,11 @@ def test_keys_cli_create_list_revoke(env: dict[str, str]) -> None:
     listed = run_cli(env, "keys", "list")
     assert key[:11] in listed.stdout and "acme" in listed.stdout and "pro" in listed.stdout
     assert key not in listed.stdout
+    signing = run_cli(env, "keys", "signing-secret", key[:11])
+    assert signing.returncode == 0 and re.fullmatch(r"[0-9a-f]{64}\n", signing.stdout)
+    assert f"signing secret of {key[:11]} (signed links): {signing.stdout}" in created.stdout
     assert run_cli(env, "keys", "revoke", key[:11]).returncode == 0
+    assert run_cli(env, "keys", "signing-secret", key[:11]).returncode == 1
     assert run_cli(env, "keys", "revoke", key[:11]).returncode == 1
     bad_plan = run_cli(env, "keys", "create", "--org", "acme", "--plan", "platinum")
     assert bad_plan.returncode == 2 and "platinum" in bad_plan.stderr

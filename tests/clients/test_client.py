@@ -11,6 +11,7 @@ import sys
 import time
 import tomllib
 
+import httpx
 import pytest
 
 from bench.pagecast_process import ROOT
@@ -33,6 +34,7 @@ from pagecast_client import (
     SafetySignal,
     Screenshot,
     TargetError,
+    sign_screenshot_url,
 )
 from pagecast_client.jobs import Job, JobAccepted, JobResult, MapResult
 from pagecast_client.params import (
@@ -47,6 +49,7 @@ from pagecast_client.params import (
     OembedParams,
     PageOptions,
     ScreenshotParams,
+    SignedScreenshotParams,
     allowed,
 )
 from tests.clients.pagecast_site import Site
@@ -54,12 +57,13 @@ from tests.origin import closed_port
 
 # Parameters every operation has that the client sends its own way: the key in a header, the
 # target in the path.
-TRANSPORT = {"app_id", "encoded_url", "url", "job_id"}
+TRANSPORT = {"app_id", "encoded_url", "url", "job_id", "key_id", "signature"}
 OPERATIONS = {
     "markdown": MarkdownParams,
     "markdown_query": MarkdownParams,
     "screenshot": ScreenshotParams,
     "screenshot_query": ScreenshotParams,
+    "signedScreenshot": SignedScreenshotParams,
     "oembed_1_1_path": OembedParams,
     "oembed_3_0_path": OembedParams,
     "oembed_1_1_query": OembedParams,
@@ -254,6 +258,21 @@ def test_screenshot_as_link_and_as_bytes(pagecast: Pagecast, site: Site) -> None
     image = pagecast.screenshot(site.page, format="png", dimensions="xs", response_type="image")
     assert image.image and image.image[:8] == b"\x89PNG\r\n\x1a\n"
     assert image.content_type == "image/png" and image.credits == 1
+
+
+def test_signed_links_from_the_signer_are_served(pagecast: Pagecast, site: Site) -> None:
+    signing = pagecast.signing_secret()
+    assert signing.key_id == site.key[:11] and len(signing.signing_secret) == 64
+    link = sign_screenshot_url(
+        site.base_url, signing.key_id, signing.signing_secret, site.page, format="png"
+    )
+    first, again = httpx.get(link, timeout=60), httpx.get(link, timeout=60)
+    assert first.status_code == 200 and first.content[:8] == b"\x89PNG\r\n\x1a\n"
+    assert again.headers["X-Screenshot-Cached"] == "true" and again.content == first.content
+    tampered = link.replace("format=png", "format=jpeg")
+    assert httpx.get(tampered, timeout=60).status_code == 403
+    with pytest.raises(TypeError, match="response_type"):
+        sign_screenshot_url(site.base_url, signing.key_id, "x", site.page, response_type="image")  # type: ignore[call-arg]
 
 
 def test_oembed_and_the_frames_api(pagecast: Pagecast, site: Site) -> None:

@@ -35,7 +35,15 @@ def check_shape(shape: str, body: dict[str, Any], request_id: str) -> None:
     assert body["request_id"] == request_id
 
 
-SAMPLES = ("http%3A%2F%2F127.0.0.1%3A1%2F", "0" * 32, "0" * 16, "3.0", "png", "x")
+SAMPLES = (
+    "http%3A%2F%2F127.0.0.1%3A1%2F",
+    "0" * 32,
+    "0" * 16,
+    "3.0",
+    "png",
+    "x",
+    "pc_00000000",
+)
 
 
 def _sample(group: re.Match[str]) -> str:
@@ -71,7 +79,9 @@ async def test_every_route_answers_errors_in_its_shape(services: Services) -> No
                 if issubclass(handler, ApiHandler):
                     # The handler's own method: an unsupported one is 405 before the key check.
                     own = "GET" if handler.get is not tornado.web.RequestHandler.get else "POST"
-                    requests.append((own, 401))
+                    # A signed link presents no key: without its signature it is forbidden.
+                    signed = handler.authenticate is not ApiHandler.authenticate
+                    requests.append((own, 403 if signed else 401))
                 for method, status in requests:
                     body = b"" if method in ("PATCH", "POST") else None
                     response = await client.fetch(url, method=method, body=body, raise_error=False)

@@ -11,11 +11,11 @@ from typing import Any
 
 import pytest
 
-from handlers import frames, markdown, oembed, screenshot
+from handlers import frames, markdown, oembed, screenshot, signed_links
 from handlers.base import ApiHandler
 from handlers.params.markdown import MARKDOWN_PARAMS
 from handlers.params.oembed import OEMBED_PARAMS
-from handlers.params.screenshot import SCREENSHOT_PARAMS
+from handlers.params.screenshot import SCREENSHOT_PARAMS, SIGNED_SCREENSHOT_PARAMS
 from handlers.params.table import ParamTable
 from services.embeds import OembedOptions
 from services.markdown import MarkdownError, MarkdownFailure, MarkdownOptions
@@ -26,7 +26,7 @@ ROOT = Path(__file__).resolve().parent.parent.parent
 
 def endpoint_handlers() -> list[type[ApiHandler]]:
     found = []
-    for module in (markdown, oembed, screenshot, frames):
+    for module in (markdown, oembed, screenshot, signed_links, frames):
         for _path, handler in module.ROUTES:
             if isinstance(handler, type) and issubclass(handler, ApiHandler):
                 found.append(handler)
@@ -65,6 +65,7 @@ def test_no_handler_looks_a_parameter_up_by_its_name() -> None:
 OPTIONS = [
     (MarkdownOptions, MARKDOWN_PARAMS, {}),
     (ScreenshotOptions, SCREENSHOT_PARAMS, {"navigation_timeout": "navigationTimeout"}),
+    (ScreenshotOptions, SIGNED_SCREENSHOT_PARAMS, {"navigation_timeout": "navigationTimeout"}),
     (OembedOptions, OEMBED_PARAMS, {}),
 ]
 

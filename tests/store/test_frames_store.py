@@ -18,10 +18,10 @@ from store.frames import (
     by_hashes,
     decode_cursor,
     delete,
-    installation_secret,
     listing,
     upsert,
 )
+from store.installation import installation_secret
 from store.models import Organization
 from store.store import Store
 from tests.conftest import raw_database

@@ -313,6 +313,26 @@ async def test_revoked_key_stops_working(make_store: Callable[..., Store]) -> No
 
 
 @pytest.mark.gen_test
+async def test_a_key_found_by_its_prefix_is_forgotten_when_revoked(
+    make_store: Callable[..., Store],
+) -> None:
+    """Signed links name their key by prefix: found so while active, remembered like a key,
+    forgotten at once by the store that revokes it; an installation secret is one per name."""
+    operator = make_store(auth_cache_seconds=60)
+    issued = operator.create_key("acme", "free")
+    found = await operator.key_by_prefix(issued.prefix)
+    assert found is not None and (found.prefix, found.org) == (issued.prefix, "acme")
+    assert await operator.key_by_prefix("pc_unknown0") is None
+    assert operator.revoke_key(issued.prefix)
+    assert await operator.key_by_prefix(issued.prefix) is None
+    other = make_store(auth_cache_seconds=0)
+    assert await other.key_by_prefix(issued.prefix) is None
+    link = await operator.installation_secret("link_signing")
+    assert len(link) == 64 and await other.installation_secret("link_signing") == link
+    assert await operator.installation_secret("frame_secret") != link
+
+
+@pytest.mark.gen_test
 async def test_fresh_key_works_at_once(
     make_store: Callable[..., Store], monkeypatch: pytest.MonkeyPatch
 ) -> None:

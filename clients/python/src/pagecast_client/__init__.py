@@ -53,6 +53,7 @@ from pagecast_client.models import (
     Screenshot,
     Usage,
 )
+from pagecast_client.signing import SigningSecret, sign_screenshot_url
 
 __all__ = [
     "AiSafety",
@@ -86,6 +87,8 @@ __all__ = [
     "SafetySignal",
     "Screenshot",
     "ServerError",
+    "SigningSecret",
     "TargetError",
     "Usage",
+    "sign_screenshot_url",
 ]

@@ -44,6 +44,7 @@ from pagecast_client.params import (
     encode,
     encode_body,
 )
+from pagecast_client.signing import SigningSecret
 
 T = TypeVar("T")
 
@@ -260,6 +261,15 @@ def markdown_call(url: str, params: Mapping[str, Any]) -> Call[MarkdownResult]:
 def screenshot_call(url: str, params: Mapping[str, Any]) -> Call[Screenshot]:
     query = encode("screenshot", ScreenshotParams, params)
     return Call("GET", f"/api/1.1/screenshot/{target(url)}", _screenshot, query)
+
+
+def _signing_secret(response: httpx.Response) -> SigningSecret:
+    body = _json(response)
+    return SigningSecret(key_id=str(body["key_id"]), signing_secret=str(body["signing_secret"]))
+
+
+def signing_secret_call() -> Call[SigningSecret]:
+    return Call("GET", "/api/1.1/signing-secret", _signing_secret)
 
 
 def oembed_call(url: str, version: str, params: Mapping[str, Any]) -> Call[Embed]:

@@ -31,6 +31,7 @@ from pagecast_client.params import (
     OembedParams,
     ScreenshotParams,
 )
+from pagecast_client.signing import SigningSecret
 
 T = TypeVar("T")
 Version = Literal["1.1", "3.0"]
@@ -124,6 +125,10 @@ class Pagecast(_Settings[httpx.Client]):
     def download(self, screenshot: Screenshot | str) -> bytes:
         """The image behind a screenshot's link (the link needs no key)."""
         return self._run(_core.download_call(screenshot))
+
+    def signing_secret(self) -> SigningSecret:
+        """The key's prefix and signing secret, for :func:`pagecast_client.sign_screenshot_url`."""
+        return self._run(_core.signing_secret_call())
 
     def oembed(
         self, url: str, *, version: Version = "3.0", **params: Unpack[OembedParams]
@@ -277,6 +282,10 @@ class AsyncPagecast(_Settings[httpx.AsyncClient]):
 
     async def download(self, screenshot: Screenshot | str) -> bytes:
         return await self._run(_core.download_call(screenshot))
+
+    async def signing_secret(self) -> SigningSecret:
+        """The key's signing secret (see :meth:`Pagecast.signing_secret`)."""
+        return await self._run(_core.signing_secret_call())
 
     async def oembed(
         self, url: str, *, version: Version = "3.0", **params: Unpack[OembedParams]

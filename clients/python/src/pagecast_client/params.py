@@ -113,8 +113,8 @@ class OembedParams(FetchParams, total=False):
     template: Literal["default", "compact", "horizontal"]
 
 
-class ScreenshotParams(TypedDict, total=False):
-    """``GET /api/1.1/screenshot/{url}``."""
+class ImageParams(TypedDict, total=False):
+    """The screenshot parameters that shape the image (a call's and a signed link's)."""
 
     format: ImageFormat
     quality: float
@@ -140,13 +140,25 @@ class ScreenshotParams(TypedDict, total=False):
     device_scale_factor: float
     """1 to 3."""
     scroll_to_bottom: bool
-    response_type: Literal["json", "image"]
-    """``image`` answers the image's bytes instead of a link."""
     viewport_width: int
     viewport_height: int
     omit_background: bool
     paper: Literal["a4", "letter"]
     """Paper size with format=pdf."""
+
+
+class ScreenshotParams(ImageParams, total=False):
+    """``GET /api/1.1/screenshot/{url}``."""
+
+    response_type: Literal["json", "image"]
+    """``image`` answers the image's bytes instead of a link."""
+
+
+class SignedScreenshotParams(ImageParams, total=False):
+    """``GET /api/1.1/screenshot/signed/{key_id}/{url}``: a signed link (always the image)."""
+
+    expires: int
+    """Unix seconds after which the link is refused; none: until the key is revoked."""
 
 
 class MapParams(TypedDict, total=False):
