@@ -1,8 +1,8 @@
 """Signed screenshot links (see :mod:`services.screenshots.signed`):
 ``GET /api/1.1/screenshot/signed/{key_id}/{encoded_url}?...&expires=&signature=``, the image
 itself, captured on its first fetch and served from the stored capture after, the capture billed
-once to the key that signed it; and ``GET /api/1.1/signing-secret``, where a key's holder reads the key's signing
-secret."""
+once to the key that signed it; and ``GET /api/1.1/signing-secret``, where a key's holder reads
+the key's signing secret."""
 
 from __future__ import annotations
 
