@@ -5,10 +5,12 @@ page limit, cancellation, and the retention sweep."""
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import json
 import threading
-from collections.abc import Iterator
+import time
+from collections.abc import Awaitable, Iterator
 from datetime import timedelta
 from functools import partial
 from pathlib import Path
@@ -16,6 +18,8 @@ from pathlib import Path
 import peewee
 import pytest
 
+from services.accounts.plans import PlanSettings
+from services.jobs.admission import Admission, AdmissionError, Month
 from store import job_views, jobs, webhook_events
 from store.db import StoreSettings
 from store.job_types import NewPage, OrgLoad, Outcome, Recorded
@@ -324,3 +328,60 @@ def test_what_a_record_or_a_stop_writes_beside_it_shares_its_transaction(
         assert jobs.stop_job(db, job_id=job_id, status="cancelled", then=end)
         assert not jobs.stop_job(db, job_id=job_id, status="cancelled", then=end)  # ended once
         assert stored(db) == [f"{job_id}-1", f"{job_id}-end"]
+
+
+@pytest.mark.parametrize(
+    ("plan", "wanted", "most"),
+    [
+        (PlanSettings(max_active_jobs=3, max_queued_pages=1000, monthly_credits=0), 2, 6),
+        (PlanSettings(max_active_jobs=50, max_queued_pages=1000, monthly_credits=10), 4, 10),
+    ],
+    ids=["active-jobs", "credits"],
+)
+def test_two_stores_admitting_at_once_never_pass_the_plan(
+    store: Store, database_url: str, tmp_path: Path, plan: PlanSettings, wanted: int, most: int
+) -> None:
+    """Two stores on one database (two Pagecast processes), each admitting jobs of one
+    organization from its threads at once: what they admit together stays within the plan. Each
+    admission dawdles after reading the load, as a busy process would, so that an admission not
+    serialized by the database would be seen to admit past the plan."""
+    second = Store(StoreSettings(database_url=database_url, data_dir=str(tmp_path / "data")))
+    second.open()
+    with raw_database(database_url, tmp_path) as db:
+        org = Organization.select().where(Organization.name == "acme").get(db).id
+
+    def create(n: int, target: Store) -> Awaitable[int]:
+        admission = Admission(plan, Month(0, 0), page_price=1, wanted=wanted)
+
+        def admit(load: OrgLoad) -> int:
+            time.sleep(0.05)
+            return admission(load)
+
+        work = partial(
+            jobs.create_job,
+            job_id=jobs.new_job_id(),
+            org_id=org,
+            plan="free",
+            kind="batch",
+            options={"max_pages": wanted},
+            pages=[page(f"j{n}p{p}") for p in range(wanted)],
+            admit=admit,
+        )
+        return target.run(work, "test admission", write=True)
+
+    async def race() -> list[int | BaseException]:
+        calls = [create(n, (store, second)[n % 2]) for n in range(8)]
+        return await asyncio.gather(*calls, return_exceptions=True)
+
+    try:
+        answers = asyncio.run(race())
+    finally:
+        second.close_sync()
+    unexpected = [a for a in answers if isinstance(a, BaseException)]
+    unexpected = [a for a in unexpected if not isinstance(a, AdmissionError)]
+    assert not unexpected
+    admitted = sum(a for a in answers if isinstance(a, int))
+    assert admitted == most, answers
+    with raw_database(database_url, tmp_path) as db:
+        load = job_views.org_load(db, org)
+    assert load.pages == most and load.jobs <= plan.max_active_jobs
