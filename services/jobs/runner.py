@@ -323,16 +323,15 @@ class JobRunner:
         """Mark the host's next start after this fetch's delay."""
         delay = self.settings.host_delay
         if self.discovery is not None and job.kind == "crawl":
-            delay = max(delay, min(await self.discovery.delay(job, host), self._max_delay()))
+            delay = max(
+                delay, min(await self.discovery.delay(job, host), self.settings.max_crawl_delay)
+            )
         if delay > 0:
             now = time.monotonic()
             start = max(now, self._host_next.get(host, 0.0))
             self._host_next[host] = start + delay
             if start > now:
                 await asyncio.sleep(start - now)
-
-    def _max_delay(self) -> float:
-        return self.settings.max_crawl_delay
 
     async def _record(
         self, claim: Claim, job: ActiveJob, outcome: Outcome, links: list[NewPage]
@@ -354,7 +353,6 @@ class JobRunner:
             log.warning("jobs: page %d of %s was taken over; result dropped", claim.id, job.id)
             return
         self.fetched += 1
-        self.accounts.charge(job.org, job.kind, outcome.credits if outcome.ok else 0)
         if recorded.queued:
             self._wake.set()
         self._counted(job, claim.url, outcome, recorded, writer)
@@ -367,10 +365,12 @@ class JobRunner:
         recorded: Recorded,
         writer: EventWriter | None,
     ) -> None:
-        """After the commit that recorded a page of ``job``: its failure counted against the
-        plan, its events' sender woken (told those the organization's bound left out),
-        the job's end told."""
+        """After the commit that recorded a page of ``job`` (worked here, or abandoned): the
+        page charged under the job's kind (free when it failed) and its failure counted against
+        the plan, its events' sender woken (told those the organization's bound left out), the
+        job's end told."""
         observe.page_ended(job, url, outcome)
+        self.accounts.charge(job.org, job.kind, outcome.credits if outcome.ok else 0)
         if not outcome.ok:
             self.accounts.charge(job.org, FAILED_PAGES, 0)
             self.bounds.failed(job.org)

@@ -22,8 +22,8 @@ from browser.fetch.client import Fetcher
 from services.jobs.work import end_writer
 from services.webhook_outbox import WebhookOutbox
 from services.webhooks import EVENT_ID_HEADER, WebhookSender
+from store import job_stops, webhook_events
 from store import jobs as job_rows
-from store import webhook_events
 from store.db import StoreSettings, write_transaction
 from store.job_types import ActiveJob, Claim, NewPage, Outcome, Recorded
 from store.models import Organization
@@ -249,7 +249,7 @@ def test_an_end_event_stored_before_a_page_in_flight_waits_for_its_event(
         claim = job_rows.claim_page(db, job_id=job_id, owner="w", lease_seconds=60)
         assert isinstance(claim, Claim)
         end = end_writer(outbox, job, "cancelled")
-        assert job_rows.stop_job(db, job_id=job_id, status="cancelled", then=end)
+        assert job_stops.stop_job(db, job_id=job_id, status="cancelled", then=end)
         assert webhook_events.due_orgs(db) == {}  # the page is in flight
 
         def page_event(db: peewee.Database, recorded: Recorded) -> None:
@@ -272,7 +272,7 @@ def test_an_end_event_stored_before_a_page_in_flight_waits_for_its_event(
         other, other_job = _job(db, ["c"])
         job_rows.claim_page(db, job_id=other, owner="dead", lease_seconds=-1)
         ended = end_writer(outbox, other_job, "cancelled")
-        assert job_rows.stop_job(db, job_id=other, status="cancelled", then=ended)
+        assert job_stops.stop_job(db, job_id=other, status="cancelled", then=ended)
         assert webhook_events.due_orgs(db) == {"acme": 2}
 
 

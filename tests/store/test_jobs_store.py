@@ -20,7 +20,7 @@ import pytest
 
 from services.accounts.plans import PlanSettings
 from services.jobs.admission import Admission, AdmissionError, Month
-from store import job_views, jobs, webhook_events
+from store import job_stops, job_views, jobs, webhook_events
 from store.db import StoreSettings
 from store.job_types import NewPage, OrgLoad, Outcome, Recorded
 from store.models import Job, Organization, WebhookEvent, utc_now
@@ -151,9 +151,15 @@ def test_expired_leases_are_claimed_again_and_crawl_links_are_capped(
             )
             is None
         )
-        assert jobs.stop_job(db, job_id=job_id, status="cancelled")
-        assert not jobs.stop_job(db, job_id=job_id, status="cancelled")
+        # A page whose worker died (its lease expired) is skipped by the stop with the queued
+        # ones: nobody would claim it again. The live lease's page stays running.
+        died = jobs.claim_page(db, job_id=job_id, owner="dead", lease_seconds=-1)
+        assert died is not None and died.id != claim.id
+        assert job_views.page_counts(db, job_id=job_id) == {"done": 1, "running": 2, "queued": 2}
+        assert job_stops.stop_job(db, job_id=job_id, status="cancelled")
+        assert not job_stops.stop_job(db, job_id=job_id, status="cancelled")
         assert job_views.page_counts(db, job_id=job_id) == {"done": 1, "running": 1, "skipped": 3}
+        assert record(page_id=died.id, owner="dead", outcome=ok(9)) is None
         # The page in flight is still recorded, and queues nothing more.
         recorded = jobs.record_page(
             db,
@@ -233,7 +239,7 @@ def test_admission_sees_what_the_active_jobs_hold_and_cuts_the_new_one(
         assert seen == [OrgLoad(jobs=1, pages=4, credits=4)]
         assert queued == 2
         assert job_views.org_load(db, org) == OrgLoad(jobs=2, pages=6, credits=16)
-        jobs.stop_job(db, job_id=second, status="cancelled")
+        job_stops.stop_job(db, job_id=second, status="cancelled")
         assert job_views.org_load(db, org) == OrgLoad(jobs=1, pages=4, credits=4)
 
         def refuse(load: OrgLoad) -> int:
@@ -260,7 +266,7 @@ def test_a_new_job_makes_room_by_deleting_the_oldest_ended_ones(
         org = Organization.select().where(Organization.name == "acme").get(db).id
         ended = [new_job(db, [f"e{n}"]) for n in range(3)]
         for job_id in ended:
-            jobs.stop_job(db, job_id=job_id, status="cancelled")
+            job_stops.stop_job(db, job_id=job_id, status="cancelled")
         active = new_job(db, ["a"])
         jobs.create_job(
             db,
@@ -325,8 +331,8 @@ def test_what_a_record_or_a_stop_writes_beside_it_shares_its_transaction(
         def end(db: peewee.Database) -> None:
             event(db, NewEvent("acme", job_id, f"{job_id}-end", "job", "u", "s", "{}"))
 
-        assert jobs.stop_job(db, job_id=job_id, status="cancelled", then=end)
-        assert not jobs.stop_job(db, job_id=job_id, status="cancelled", then=end)  # ended once
+        assert job_stops.stop_job(db, job_id=job_id, status="cancelled", then=end)
+        assert not job_stops.stop_job(db, job_id=job_id, status="cancelled", then=end)  # ended once
         assert stored(db) == [f"{job_id}-1", f"{job_id}-end"]
 
 
