@@ -247,8 +247,9 @@ class JobService:
         return max(self.accounts.price(usage), 1)
 
     async def month(self, account: Account) -> Month:
-        """What ``account``'s organization used this month: credits and failed job pages."""
-        credits = await self.store.month_credits(account.org)
+        """What ``account``'s organization used this month: credits and failed job pages, read
+        from the database now (what other processes stored lately included)."""
+        credits = await self.store.month_credits(account.org, fresh=True)
         failed = await self.store.month_requests(account.org, FAILED_PAGES)
         return Month(credits, failed)
 

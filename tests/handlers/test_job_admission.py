@@ -1,6 +1,7 @@
 """Admission over HTTP with two Pagecast processes on one database (SQLite and Postgres): one
 organization's batches sent to both at once are admitted within its plan's active jobs, the
-others refused with ``job_limit``, whichever process took them."""
+others refused with ``job_limit``, whichever process took them; the credits another process
+spent and stored are seen by the next admission at once."""
 
 from __future__ import annotations
 
@@ -90,6 +91,21 @@ def processes(
         io_loop.run_sync(services.store.close)
 
 
+async def _batch(
+    client: AsyncHTTPClient, origin: Origin, key: str, n: int
+) -> tuple[int, dict[str, Any]]:
+    """Submit a batch of three pages (nothing is fetched: no process works on pages)."""
+    urls = [f"http://127.0.0.1:{origin.port}/nothing-{n}-{k}" for k in range(3)]
+    response = await client.fetch(
+        origin.url("/api/3.0/batch"),
+        method="POST",
+        body=json.dumps({"urls": urls}),
+        headers={"X-API-Key": key, "Content-Type": "application/json"},
+        raise_error=False,
+    )
+    return response.code, json.loads(response.body)
+
+
 @pytest.mark.gen_test(timeout=60)
 async def test_two_processes_admit_one_organizations_jobs_within_its_plan(
     processes: list[tuple[Services, Origin]],
@@ -97,19 +113,8 @@ async def test_two_processes_admit_one_organizations_jobs_within_its_plan(
     http_client = AsyncHTTPClient()
     key = processes[0][0].store.create_key("small-org", "small").key
 
-    async def submit(n: int) -> tuple[int, dict[str, Any]]:
-        origin = processes[n % 2][1]
-        urls = [f"http://127.0.0.1:{origin.port}/nothing-{n}-{k}" for k in range(3)]
-        response = await http_client.fetch(
-            origin.url("/api/3.0/batch"),
-            method="POST",
-            body=json.dumps({"urls": urls}),
-            headers={"X-API-Key": key, "Content-Type": "application/json"},
-            raise_error=False,
-        )
-        return response.code, json.loads(response.body)
-
-    answers = await asyncio.gather(*(submit(n) for n in range(10)))
+    calls = [_batch(http_client, processes[n % 2][1], key, n) for n in range(10)]
+    answers = await asyncio.gather(*calls)
     codes = sorted(code for code, _ in answers)
     assert codes == [202] * ACTIVE_JOBS + [429] * (10 - ACTIVE_JOBS), answers
     refused = [body for code, body in answers if code == 429]
@@ -121,3 +126,29 @@ async def test_two_processes_admit_one_organizations_jobs_within_its_plan(
                 origin.url(f"/api/3.0/jobs/{job_id}?limit=0"), headers={"X-API-Key": key}
             )
             assert json.loads(response.body)["status"] == "queued"
+
+
+@pytest.mark.gen_test(timeout=60)
+async def test_credits_another_process_spent_are_seen_at_once(
+    processes: list[tuple[Services, Origin]],
+) -> None:
+    http_client = AsyncHTTPClient()
+    (first, _), (_, second_api) = processes
+    key = first.store.create_key("metered-org", "metered").key  # 3 credits a month
+    # The second process admits a job (and so has read the month's credits), then it is
+    # cancelled: its reserve is given back.
+    code, accepted = await _batch(http_client, second_api, key, 1)
+    assert code == 202 and accepted["pages_queued"] == 3, accepted
+    response = await http_client.fetch(
+        second_api.url(f"/api/3.0/jobs/{accepted['id']}"),
+        method="DELETE",
+        headers={"X-API-Key": key},
+    )
+    assert json.loads(response.body)["status"] == "cancelled"
+    # The first process spends the month's credits and stores them.
+    first.store.record_usage("metered-org", "markdown", 3)
+    assert await first.store.flush_usage() == 1
+    # The second process's next admission sees them, however lately it read the month.
+    code, refused = await _batch(http_client, second_api, key, 2)
+    assert code == 429 and refused["error"]["code"] == -1003, refused
+    assert "no credits left" in refused["error"]["message"]
