@@ -19,10 +19,11 @@ import peewee
 import pytest
 
 from services.accounts.plans import PlanSettings
+from services.jobs import upkeep
 from services.jobs.admission import Admission, AdmissionError, Month
 from store import job_stops, job_views, jobs, webhook_events
 from store.db import StoreSettings
-from store.job_types import NewPage, OrgLoad, Outcome, Recorded
+from store.job_types import Claim, NewPage, OrgLoad, Outcome, Recorded
 from store.models import Job, Organization, WebhookEvent, utc_now
 from store.store import Store
 from store.webhook_events import NewEvent
@@ -391,3 +392,21 @@ def test_two_stores_admitting_at_once_never_pass_the_plan(
     with raw_database(database_url, tmp_path) as db:
         load = job_views.org_load(db, org)
     assert load.pages == most and load.jobs <= plan.max_active_jobs
+
+
+def test_the_runners_upkeep_renews_the_leases_of_the_pages_in_flight(
+    store: Store, database_url: str, tmp_path: Path
+) -> None:
+    with raw_database(database_url, tmp_path) as db:
+        job_id = new_job(db, ["a", "b"])
+        kept = jobs.claim_page(db, job_id=job_id, owner="here", lease_seconds=0.5)
+        left = jobs.claim_page(db, job_id=job_id, owner="here", lease_seconds=0.5)
+        assert isinstance(kept, Claim) and isinstance(left, Claim)
+    in_flight = {kept.id: "working"}  # the runner's tasks: only the first page is worked on
+    asyncio.run(upkeep.renew(store, "here", in_flight.keys(), lease_seconds=60))
+    time.sleep(0.6)
+    with raw_database(database_url, tmp_path) as db:
+        # The renewed page is still its owner's; the other one's lease ran out: taken over.
+        taken = jobs.claim_page(db, job_id=job_id, owner="other", lease_seconds=60)
+        assert isinstance(taken, Claim) and taken.id == left.id and taken.took_over
+        assert jobs.claim_page(db, job_id=job_id, owner="other", lease_seconds=60) is None
