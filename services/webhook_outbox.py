@@ -1,17 +1,18 @@
 """Jobs' webhook events kept in the store until delivered: the outbox.
 
-A job's event is stored with what it tells, in the same transaction (:meth:`WebhookOutbox.write`;
-:meth:`~WebhookOutbox.put` for an event of its own), not held in memory: a page
-event only while its organization has fewer than ``max_pending_per_org`` events and
-``max_pending_bytes_per_org`` of them waiting (beyond, it is dropped, logged and counted; the
-job's results still hold the page), a job's end event always. Each process's sender loop claims
-due events under a lease, organization by organization, at most ``org_concurrency`` of one
-organization's at once, and makes one attempt each (:meth:`~services.webhooks.WebhookSender.
-post`, in the organization's share of the delivery slots). A delivered event is deleted; a
-failed attempt that may succeed later puts the event back, due after the backoff; an event out
-of attempts (``attempts``) or of time (``max_seconds`` since it was stored) is given up and
-deleted. The events of a process that stopped or died are delivered by another (or the next
-start) once their lease ends; a receiver drops repeats by ``X-Pagecast-Event-Id``.
+A job's event is stored with what it tells, in the same transaction (:meth:`WebhookOutbox.write`,
+the outbox's one way in), not held in memory: a page event only while its organization has
+fewer than ``max_pending_per_org`` events and ``max_pending_bytes_per_org`` of them waiting,
+checked under a lock so that concurrent writers never pass the bound together (beyond, it is
+dropped, logged and counted; the job's results still hold the page), a job's end event always.
+Each process's sender loop claims due events under a lease, organization by organization, at
+most ``org_concurrency`` of one organization's at once, and makes one attempt each
+(:meth:`~services.webhooks.WebhookSender.post`, in the organization's share of the delivery
+slots). A delivered event is deleted; a failed attempt that may succeed later puts the event
+back, due after the backoff; an event out of attempts (``attempts``) or of time
+(``max_seconds`` since it was stored) is given up and deleted. The events of a process that
+stopped or died are delivered by another (or the next start) once their lease ends; a receiver
+drops repeats by ``X-Pagecast-Event-Id``.
 """
 
 from __future__ import annotations
@@ -67,24 +68,6 @@ class WebhookOutbox:
         self._tasks: dict[int, asyncio.Task[None]] = {}
         self._wake = asyncio.Event()
         self._loop_task: asyncio.Task[None] | None = None
-
-    async def put(
-        self, org: str, job_id: str, url: str, secret: str, event: dict[str, Any] | EncodedEvent
-    ) -> bool:
-        """Store ``event`` for ``url`` in a transaction of its own; False when a page event was
-        dropped (its organization's bound) or could not be stored (the database away: logged)."""
-        new = self._new(org, job_id, url, secret, event)
-        work = partial(rows.store_event, event=new, **self._bounds(new))
-        try:
-            stored = bool(await self.store.run(work, "webhook event", write=True))
-        except StoreUnavailable:
-            log.warning("webhook event %s not stored: the database is away", new.event_id)
-            return False
-        if not stored:
-            self.wake([new.event_id])
-            return False
-        self._wake.set()
-        return True
 
     @staticmethod
     def _new(

@@ -14,6 +14,7 @@ The modules, each with one job:
 - :mod:`store.frames`: hosted frames' rows and the installation's secret;
 - :mod:`store.jobs`: jobs and their pages: queueing, leases, results in finishing order;
 - :mod:`store.job_views`: a job's progress and results as read, and the retention sweep;
+- :mod:`store.job_stops`: a job ended early: cancelled, or stopped for its plan;
 - :mod:`store.threads`: database work off the IOLoop, every wait bounded;
 - :mod:`store.periodic`: work repeated on the IOLoop (flushes, eviction, janitors, sweeps);
 - :mod:`store.store`: the :class:`~store.store.Store` service the server and the CLI use.

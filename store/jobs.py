@@ -1,7 +1,7 @@
 """Batch and crawl jobs in the database: creating them (admitted by what the organization's
-active jobs hold), claiming their pages under a lease, recording results, cancelling, reading
-progress and results, and the retention sweep. Their rows and states are
-:mod:`store.job_types`.
+active jobs hold), claiming their pages under a lease and recording results. Their rows and
+states are :mod:`store.job_types`; reading them and the retention sweep :mod:`store.job_views`;
+ending one early (a cancel, a stop for the plan) :mod:`store.job_stops`.
 
 Several processes on one database share the work safely. A page is claimed in one write
 transaction that picks it and stamps it with the claimer's lease (Postgres: the pick is
@@ -29,7 +29,6 @@ from store.job_types import (
     JOB_ACTIVE,
     QUEUED,
     RUNNING,
-    SKIPPED,
     Abandoned,
     ActiveJob,
     Claim,
@@ -345,15 +344,6 @@ def _age(db: peewee.Database, job_id: str, now: datetime) -> float:
     return max((now - job.created_at).total_seconds(), 0.0) if job is not None else 0.0
 
 
-def _ending(status: str, reason: str | None, now: datetime, retention: float) -> dict[Any, Any]:
-    return {
-        Job.status: status,
-        Job.stop_reason: reason,
-        Job.finished_at: now,
-        Job.expires_at: now + timedelta(seconds=retention),
-    }
-
-
 def _queue_pages(db: peewee.Database, job_id: str, pages: Sequence[NewPage], limit: int) -> int:
     """Insert the pages whose key the job does not have yet, at most ``limit``; return how many."""
     unique: dict[str, NewPage] = {}
@@ -387,38 +377,3 @@ def _queue_pages(db: peewee.Database, job_id: str, pages: Sequence[NewPage], lim
     for start in range(0, len(rows), 200):
         JobPage.insert_many(rows[start : start + 200]).execute(db)
     return len(rows)
-
-
-def stop_job(
-    db: peewee.Database,
-    *,
-    job_id: str,
-    status: str,
-    reason: str | None = None,
-    org_id: int | None = None,
-    retention_seconds: float = 86400.0,
-    then: Callable[[peewee.Database], None] | None = None,
-) -> JobEnd | None:
-    """End an active job as ``status`` (cancelled, quota_exceeded, failed): its queued pages are
-    skipped; pages being worked on finish and are recorded; ``then`` is called in the same
-    transaction (the job's end event). How it ended, or None when the job is not active (or not
-    ``org_id``'s)."""
-    now = utc_now()
-    with write_transaction(db):
-        where = (Job.id == job_id) & Job.status.in_(JOB_ACTIVE)
-        if org_id is not None:
-            where &= Job.org == org_id
-        changed = (
-            Job.update(_ending(status, reason, now, retention_seconds)).where(where).execute(db)
-        )
-        if not changed:
-            return None
-        JobPage.update(status=SKIPPED, finished_at=now).where(
-            (JobPage.job == job_id) & (JobPage.status == QUEUED)
-        ).execute(db)
-        if then is not None:
-            then(db)
-        job = Job.select(Job.pages_done, Job.pages_failed, Job.created_at).where(Job.id == job_id)
-        row = job.first(db)
-    seconds = max((now - row.created_at).total_seconds(), 0.0)
-    return JobEnd(status, row.pages_done, row.pages_failed, seconds)

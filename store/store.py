@@ -267,13 +267,14 @@ class Store:
         if entry is not None and entry[0] == today.replace(day=1):
             self._quota[org] = (entry[0], entry[1], entry[2] + credits)
 
-    async def month_credits(self, org: str) -> int:
+    async def month_credits(self, org: str, *, fresh: bool = False) -> int:
         """Credits ``org`` used this UTC calendar month: stored plus counted here, read from the
-        database at most every ``quota_refresh_seconds`` and kept up to date in between."""
+        database at most every ``quota_refresh_seconds`` (``fresh``: now) and kept up to date in
+        between."""
         month = utc_today().replace(day=1)
         entry = self._quota.get(org)
         now = time.monotonic()
-        if entry is None or entry[0] != month or now - entry[1] > QUOTA_REFRESH_SECONDS:
+        if fresh or entry is None or entry[0] != month or now - entry[1] > QUOTA_REFRESH_SECONDS:
             stored = await self._run(
                 partial(stored_credits_since, org=org, since=month), "quota read"
             )

@@ -14,9 +14,13 @@ from typing import Any
 
 import peewee
 
-from store.db import is_sqlite, write_transaction
+from store.db import execute_sql, is_sqlite, write_transaction
 from store.job_types import RUNNING
 from store.models import JobPage, Organization, WebhookEvent, utc_now
+
+_BOUND_LOCK = 0x7767_686B
+"""The first key of the Postgres advisory lock, one per organization (the second key), under
+which a page event's bound is checked and the event stored."""
 
 END_KIND = "job"
 """The kind of a job's end event (its body's ``event``), sent after every other event of its
@@ -51,26 +55,25 @@ class PendingEvent:
     created_at: datetime
 
 
-def store_event(
-    db: peewee.Database, event: NewEvent, *, max_count: int, max_bytes: int, bounded: bool
-) -> bool:
-    """Store ``event`` in a transaction of its own (see :func:`insert_event`)."""
-    with write_transaction(db):
-        return insert_event(db, event, max_count=max_count, max_bytes=max_bytes, bounded=bounded)
-
-
 def insert_event(
     db: peewee.Database, event: NewEvent, *, max_count: int, max_bytes: int, bounded: bool
 ) -> bool:
     """Store ``event`` within the caller's write transaction (so that it is kept exactly when
-    what it tells is); when ``bounded``, only if its organization then has at most
-    ``max_count`` events and ``max_bytes`` of bodies waiting. False when it was not stored (the
-    bound, or an organization that does not exist)."""
+    what it tells is; on SQLite, a :func:`~store.db.write_transaction`); when ``bounded``,
+    only if, with it, its organization has at most ``max_count`` events and ``max_bytes`` of
+    bodies waiting, checked under a lock held until the caller commits, so that concurrent
+    writers, in this process or another, never pass the bound together. False when it was not
+    stored (the bound, or an organization that does not exist)."""
     size = len(event.body.encode())
     org = Organization.select(Organization.id).where(Organization.name == event.org).first(db)
     if org is None:
         return False
     if bounded:
+        if not is_sqlite(db):
+            # Writers of one organization's page events check its bound one after the other,
+            # until their commits (SQLite: the write transaction holds the file's lock). A lock
+            # of its own, not the organization's row: the caller may hold a job's row already.
+            execute_sql(db, "SELECT pg_advisory_xact_lock(%s, %s)", (_BOUND_LOCK, org.id))
         count, held = _waiting(db, WebhookEvent.org == org.id)
         if count >= max_count or held + size > max_bytes:
             return False

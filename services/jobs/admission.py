@@ -13,8 +13,11 @@ A job is admitted for at most the pages that fit in every bound of the plan
 - ``monthly_failed_pages``: once the month's failed job pages reach it, no job is admitted.
 
 The decision is made in the store's transaction that creates the job (:func:`store.jobs.
-create_job`), with the organization's row locked, so that two submissions cannot both take the
-last credits.
+create_job`), with the organization's row locked (SQLite: the write transaction holds the
+file's lock), so that two submissions, in one process or in several on one database, cannot
+both take the last job, pages or credits. The month's use is read from the database just
+before, not from the store's cache: what other processes charged counts once they stored it
+(their usage is written every ``store.usage_flush_seconds``).
 """
 
 from __future__ import annotations

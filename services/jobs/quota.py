@@ -13,7 +13,7 @@ from services.accounts import AccountService
 from services.jobs import observe
 from services.jobs.settings import JobSettings
 from services.jobs.work import FAILED_PAGES, JobEvents, end_writer
-from store import jobs as job_rows
+from store import job_stops
 from store.job_types import ActiveJob
 from store.store import Store
 
@@ -88,7 +88,7 @@ class MonthBounds:
         """End ``job`` as ``status`` (its queued pages skipped, its end event stored with the
         stop); False when it had ended already."""
         stop = partial(
-            job_rows.stop_job,
+            job_stops.stop_job,
             job_id=job.id,
             status=status,
             reason=status,

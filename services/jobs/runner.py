@@ -18,7 +18,8 @@ result is recorded only by the lease holder. At shutdown the pages in flight get
 ``shutdown_timeout`` to finish, the rest are given back to the queue. Pages of a process that
 died are taken over when their lease expires.
 
-What it does is logged and counted by :mod:`services.jobs.observe`.
+What it does is logged and counted by :mod:`services.jobs.observe`; its leases' renewal, the
+metrics' counts and the retention sweep are :mod:`services.jobs.upkeep`.
 """
 
 from __future__ import annotations
@@ -37,7 +38,7 @@ from dataclasses import dataclass
 from functools import partial
 
 from services.accounts import AccountService
-from services.jobs import observe
+from services.jobs import observe, upkeep
 from services.jobs.pages import EventWriter, PageWork
 from services.jobs.quota import MonthBounds
 from services.jobs.settings import JobSettings
@@ -49,7 +50,6 @@ from services.jobs.work import (
 )
 from services.markdown import MarkdownService
 from services.metrics import JOB_PAGES_IN_FLIGHT
-from store import job_views
 from store import jobs as job_rows
 from store.job_types import Abandoned, ActiveJob, Claim, NewPage, Outcome, Recorded
 from store.periodic import repeat
@@ -121,18 +121,19 @@ class JobRunner:
         loop = asyncio.get_running_loop()
         self._wake = asyncio.Event()
         self._recount = asyncio.Event()
+        lease = self.settings.lease_seconds
         if self.settings.workers > 0:
-            renew = self.settings.lease_seconds / 3
+            renew = partial(upkeep.renew, self.store, self.owner, self._tasks.keys(), lease)
             self._background = [
                 loop.create_task(self._claim_loop()),
-                loop.create_task(repeat(renew, self._renew, "lease renewal")),
+                loop.create_task(repeat(lease / 3, renew, "lease renewal")),
             ]
-        self._background.append(
-            loop.create_task(repeat(self.settings.sweep_interval, self.sweep, "job sweep"))
-        )
-        self._background.append(
-            loop.create_task(repeat(COUNT_SECONDS, self.count, "job counts", wake=self._recount))
-        )
+        sweep = partial(upkeep.sweep, self.store)
+        count = partial(upkeep.count, self.store)
+        self._background += [
+            loop.create_task(repeat(self.settings.sweep_interval, sweep, "job sweep")),
+            loop.create_task(repeat(COUNT_SECONDS, count, "job counts", wake=self._recount)),
+        ]
 
     def wake(self) -> None:
         """Look for work now (a job was just created here)."""
@@ -323,16 +324,15 @@ class JobRunner:
         """Mark the host's next start after this fetch's delay."""
         delay = self.settings.host_delay
         if self.discovery is not None and job.kind == "crawl":
-            delay = max(delay, min(await self.discovery.delay(job, host), self._max_delay()))
+            delay = max(
+                delay, min(await self.discovery.delay(job, host), self.settings.max_crawl_delay)
+            )
         if delay > 0:
             now = time.monotonic()
             start = max(now, self._host_next.get(host, 0.0))
             self._host_next[host] = start + delay
             if start > now:
                 await asyncio.sleep(start - now)
-
-    def _max_delay(self) -> float:
-        return self.settings.max_crawl_delay
 
     async def _record(
         self, claim: Claim, job: ActiveJob, outcome: Outcome, links: list[NewPage]
@@ -354,7 +354,6 @@ class JobRunner:
             log.warning("jobs: page %d of %s was taken over; result dropped", claim.id, job.id)
             return
         self.fetched += 1
-        self.accounts.charge(job.org, job.kind, outcome.credits if outcome.ok else 0)
         if recorded.queued:
             self._wake.set()
         self._counted(job, claim.url, outcome, recorded, writer)
@@ -367,10 +366,12 @@ class JobRunner:
         recorded: Recorded,
         writer: EventWriter | None,
     ) -> None:
-        """After the commit that recorded a page of ``job``: its failure counted against the
-        plan, its events' sender woken (told those the organization's bound left out),
-        the job's end told."""
+        """After the commit that recorded a page of ``job`` (worked here, or abandoned): the
+        page charged under the job's kind (free when it failed) and its failure counted against
+        the plan, its events' sender woken (told those the organization's bound left out), the
+        job's end told."""
         observe.page_ended(job, url, outcome)
+        self.accounts.charge(job.org, job.kind, outcome.credits if outcome.ok else 0)
         if not outcome.ok:
             self.accounts.charge(job.org, FAILED_PAGES, 0)
             self.bounds.failed(job.org)
@@ -387,32 +388,3 @@ class JobRunner:
         # takes the page.
         with contextlib.suppress(StoreUnavailable):
             await self.store.run(work, "job release", write=True)
-
-    # -- periodic work -----------------------------------------------------------------------
-
-    async def _renew(self) -> None:
-        ids = list(self._tasks)
-        if ids:
-            work = partial(
-                job_rows.renew_leases,
-                owner=self.owner,
-                page_ids=ids,
-                lease_seconds=self.settings.lease_seconds,
-            )
-            await self.store.run(work, "lease renewal", write=True)
-
-    async def count(self) -> None:
-        """Read the database's active jobs and queued pages into the metrics."""
-        observe.counted(await self.store.run(job_views.active_counts, "job counts"))
-
-    async def sweep(self) -> int:
-        """Delete the jobs whose retention ended, with their pages; return how many."""
-        deleted = 0
-        while True:
-            count = await self.store.run(job_views.sweep, "job sweep", write=True)
-            deleted += count
-            if count == 0:
-                break
-        if deleted:
-            log.info("jobs: swept %d expired job(s)", deleted)
-        return deleted

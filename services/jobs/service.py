@@ -24,7 +24,7 @@ from services.jobs.crawl import crawl_options, new_page
 from services.jobs.settings import JobSettings
 from services.jobs.work import FAILED_PAGES, JobEvents, end_writer
 from services.markdown import MarkdownOptions, check_options
-from store import job_views
+from store import job_stops, job_views
 from store import jobs as job_rows
 from store.job_types import NewPage
 from store.job_views import JobView, PageView
@@ -247,8 +247,9 @@ class JobService:
         return max(self.accounts.price(usage), 1)
 
     async def month(self, account: Account) -> Month:
-        """What ``account``'s organization used this month: credits and failed job pages."""
-        credits = await self.store.month_credits(account.org)
+        """What ``account``'s organization used this month: credits and failed job pages, read
+        from the database now (what other processes stored lately included)."""
+        credits = await self.store.month_credits(account.org, fresh=True)
         failed = await self.store.month_requests(account.org, FAILED_PAGES)
         return Month(credits, failed)
 
@@ -311,7 +312,7 @@ class JobService:
         active = await self.store.run(job_rows.active_jobs, "active jobs")
         job = next((item for item in active if item.id == job_id), None)
         work = partial(
-            job_rows.stop_job,
+            job_stops.stop_job,
             job_id=job_id,
             status="cancelled",
             reason="cancelled",

@@ -74,7 +74,7 @@ def ended_event(job_id: str, status: str) -> dict[str, Any]:
 def end_writer(
     events: JobEvents | None, job: ActiveJob | None, status: str
 ) -> Callable[[peewee.Database], None] | None:
-    """What :func:`store.jobs.stop_job` calls in its transaction to store the end event of
+    """What :func:`store.job_stops.stop_job` calls in its transaction to store the end event of
     ``job`` stopped as ``status``; None when there is nothing to store."""
     if events is None or job is None or not job.webhook_url:
         return None

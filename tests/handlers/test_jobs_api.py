@@ -11,9 +11,12 @@ import json
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
+import peewee
 import pytest
 import tornado.web
 from tornado.httpclient import AsyncHTTPClient
@@ -23,6 +26,9 @@ from app.services import Services
 from convert.crawl.urls import url_key
 from services.accounts import PlanSettings
 from services.webhooks import EVENT_ID_HEADER, SIGNATURE_HEADER, verify
+from store import jobs as job_rows
+from store.job_types import RUNNING, NewPage
+from store.models import JobPage, Organization, utc_now
 from tests.conftest import make_settings, serve_with_jobs
 from tests.crawl_site import CrawlSite, SiteShape
 from tests.origin import Origin, serve
@@ -314,6 +320,50 @@ async def test_failed_pages_use_up_the_plans_allowance(
     code, refused = await post(http_client, base_url, "/api/3.0/batch", flaky, {"urls": urls})
     assert code == 429 and refused["error"]["code"] == -1011
     assert "failed job pages" in refused["error"]["message"]
+
+
+@pytest.mark.gen_test(timeout=60)
+async def test_abandoned_pages_use_up_the_plans_allowance_too(
+    http_client: AsyncHTTPClient, base_url: str, site: CrawlSite, services: Services
+) -> None:
+    """Pages whose workers died as often as a page may be claimed fail as abandoned when the
+    runner comes to them: each counts against the monthly failed pages (and, free, as a page of
+    its job's kind), so the job stops once the allowance is used."""
+    flaky = services.store.create_key("flaky-org", "flaky").key  # 2 failed pages a month
+    job_id = job_rows.new_job_id()
+    pages = [site.url(f"/docs/page-{k}") for k in range(6)]
+
+    def left_by_dead_workers(db: peewee.Database) -> None:
+        org = Organization.select().where(Organization.name == "flaky-org").get(db)
+        job_rows.create_job(
+            db,
+            job_id=job_id,
+            org_id=org.id,
+            plan="flaky",
+            kind="batch",
+            options={"markdown": {}, "max_pages": len(pages), "page_price": 1},
+            pages=[NewPage(url_key(url), url, urlsplit(url).netloc) for url in pages],
+        )
+        # Each page claimed as often as it may be, by workers that died: their leases expired.
+        JobPage.update(
+            status=RUNNING,
+            attempts=services.settings.jobs.max_attempts,
+            lease_owner="dead",
+            lease_expires=utc_now() - timedelta(seconds=1),
+        ).where(JobPage.job == job_id).execute(db)
+
+    await services.store.run(left_by_dead_workers, "test", write=True)
+    assert services.runner is not None
+    services.runner.wake()
+    job = await wait_ended(http_client, base_url, job_id, flaky)
+    assert job["status"] == "failure_limit", job
+    progress = job["progress"]
+    assert progress["done"] == 0 and 2 <= progress["failed"] < 6 and progress["skipped"] > 0
+    assert not site.page_hits  # nothing was fetched: every page failed as abandoned
+    assert await services.store.month_requests("flaky-org", "batch") == progress["failed"]
+    assert await services.store.month_credits("flaky-org") == 0
+    code, refused = await post(http_client, base_url, "/api/3.0/batch", flaky, {"urls": pages})
+    assert code == 429 and "failed job pages" in refused["error"]["message"]
 
 
 @pytest.mark.gen_test(timeout=60)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import threading
 import time
 from collections.abc import Iterator
 from functools import partial
@@ -22,8 +23,8 @@ from browser.fetch.client import Fetcher
 from services.jobs.work import end_writer
 from services.webhook_outbox import WebhookOutbox
 from services.webhooks import EVENT_ID_HEADER, WebhookSender
+from store import job_stops, webhook_events
 from store import jobs as job_rows
-from store import webhook_events
 from store.db import StoreSettings, write_transaction
 from store.job_types import ActiveJob, Claim, NewPage, Outcome, Recorded
 from store.models import Organization
@@ -62,6 +63,21 @@ async def until(check: Any, seconds: float = 10.0) -> None:
         await asyncio.sleep(0.05)
 
 
+async def put(outbox: WebhookOutbox, org: str, job_id: str, url: str, event: Any) -> bool:
+    """Store ``event`` of the job ``job_id`` as the runner does: the outbox writes it in the
+    store's write transaction that records what it tells (here nothing else), and the sender is
+    woken after the commit. False when it was dropped for its organization's bound."""
+    job = ActiveJob(job_id, org, "free", "batch", {}, url, SECRET)
+
+    def work(db: peewee.Database) -> list[str]:
+        with write_transaction(db):
+            return outbox.write(db, job, [event])
+
+    dropped = await outbox.store.run(work, "test events", write=True)
+    outbox.wake(dropped)
+    return not dropped
+
+
 def page(n: int) -> dict[str, Any]:
     return {"event": "page", "event_id": f"job1-{n}", "job_id": "job1", "seq": n}
 
@@ -74,7 +90,7 @@ async def test_events_wait_in_the_store_until_delivered_and_are_retried(
     settings = quick()
     outbox = WebhookOutbox(store, WebhookSender(fetcher, settings), settings)
     for n in range(3):
-        assert await outbox.put("acme", "job1", receiver.url("/hook"), SECRET, page(n))
+        assert await put(outbox, "acme", "job1", receiver.url("/hook"), page(n))
     assert (await waiting(store, "acme"))[0] == 3  # stored; nothing sent before the loop runs
     outbox.start()
     try:
@@ -98,7 +114,7 @@ async def test_an_event_out_of_attempts_is_given_up(
     received.plans["down"] = [503]
     settings = quick(attempts=3)
     outbox = WebhookOutbox(store, WebhookSender(fetcher, settings), settings)
-    assert await outbox.put("acme", "job1", receiver.url("/down"), SECRET, page(1))
+    assert await put(outbox, "acme", "job1", receiver.url("/down"), page(1))
     outbox.start()
     try:
         await until(lambda: _none_waiting(store, "acme"))
@@ -114,16 +130,16 @@ async def test_page_events_beyond_the_bound_are_dropped_and_the_end_kept(
     settings = quick(max_pending_per_org=2, max_pending_bytes_per_org=1_000)
     outbox = WebhookOutbox(store, WebhookSender(fetcher, settings), settings)
     url = receiver.url("/hook")
-    assert [await outbox.put("acme", "job1", url, SECRET, page(n)) for n in range(3)] == [
+    assert [await put(outbox, "acme", "job1", url, page(n)) for n in range(3)] == [
         True,
         True,
         False,
     ]
     end = {"event": "job", "event_id": "job1-end", "job_id": "job1", "status": "completed"}
-    assert await outbox.put("acme", "job1", url, SECRET, end)  # always kept
-    assert await outbox.put("victim", "job2", url, SECRET, page(1))  # another's bound
+    assert await put(outbox, "acme", "job1", url, end)  # always kept
+    assert await put(outbox, "victim", "job2", url, page(1))  # another's bound
     big = {**page(9), "markdown": "x" * 2_000}
-    assert not await outbox.put("hog", "job3", url, SECRET, big)  # over the bytes
+    assert not await put(outbox, "hog", "job3", url, big)  # over the bytes
     assert (await waiting(store, "acme"))[0] == 3
 
 
@@ -134,12 +150,12 @@ async def test_a_hanging_receiver_does_not_hold_back_another_organization(
     settings = quick(concurrency=4, org_concurrency=2, timeout=5.0)
     outbox = WebhookOutbox(store, WebhookSender(fetcher, settings), settings)
     for n in range(20):
-        await outbox.put("hog", "job1", receiver.url("/slow"), SECRET, page(n))
+        await put(outbox, "hog", "job1", receiver.url("/slow"), page(n))
     outbox.start()
     try:
         await asyncio.sleep(0.5)
         started = time.monotonic()
-        await outbox.put("victim", "job2", receiver.url("/fast"), SECRET, page(1))
+        await put(outbox, "victim", "job2", receiver.url("/fast"), page(1))
         await until(lambda: _none_waiting(store, "victim"), 5.0)
         assert time.monotonic() - started < 1.5
         assert len(received.on("slow")) <= 4  # two at a time, 2 s each
@@ -157,9 +173,9 @@ async def test_a_jobs_end_event_is_sent_after_its_page_events(
     outbox = WebhookOutbox(store, WebhookSender(fetcher, settings), settings)
     url = receiver.url("/hook")
     for n in range(3):
-        assert await outbox.put("acme", "job1", url, SECRET, page(n))
+        assert await put(outbox, "acme", "job1", url, page(n))
     end = {"event": "job", "event_id": "job1-end", "job_id": "job1", "status": "completed"}
-    assert await outbox.put("acme", "job1", url, SECRET, end)
+    assert await put(outbox, "acme", "job1", url, end)
     outbox.start()
     try:
         await until(lambda: _none_waiting(store, "acme"))
@@ -176,7 +192,7 @@ async def test_events_being_sent_at_a_stop_go_back_to_the_store_for_the_next_sta
     settings = quick(timeout=5.0)
     first = WebhookOutbox(store, WebhookSender(fetcher, settings), settings)
     for n in range(3):
-        await first.put("acme", "job1", receiver.url("/slow"), SECRET, page(n))
+        await put(first, "acme", "job1", receiver.url("/slow"), page(n))
     first.start()
     await until(lambda: _slow_calls(received, 3))
     await first.close(0.1)  # the three POSTs are cut off; their events stay, unleased
@@ -205,12 +221,12 @@ async def test_hanging_receivers_of_several_organizations_leave_a_slot_for_anoth
     outbox = WebhookOutbox(store, WebhookSender(fetcher, settings), settings)
     for org in ("hog", "acme"):
         for n in range(10):
-            await outbox.put(org, f"job-{org}", receiver.url("/slow"), SECRET, page(n))
+            await put(outbox, org, f"job-{org}", receiver.url("/slow"), page(n))
     outbox.start()
     try:
         await asyncio.sleep(0.5)
         started = time.monotonic()
-        await outbox.put("victim", "job2", receiver.url("/fast"), SECRET, page(1))
+        await put(outbox, "victim", "job2", receiver.url("/fast"), page(1))
         await until(lambda: _none_waiting(store, "victim"), 5.0)
         assert time.monotonic() - started < 1.5
     finally:
@@ -249,7 +265,7 @@ def test_an_end_event_stored_before_a_page_in_flight_waits_for_its_event(
         claim = job_rows.claim_page(db, job_id=job_id, owner="w", lease_seconds=60)
         assert isinstance(claim, Claim)
         end = end_writer(outbox, job, "cancelled")
-        assert job_rows.stop_job(db, job_id=job_id, status="cancelled", then=end)
+        assert job_stops.stop_job(db, job_id=job_id, status="cancelled", then=end)
         assert webhook_events.due_orgs(db) == {}  # the page is in flight
 
         def page_event(db: peewee.Database, recorded: Recorded) -> None:
@@ -272,7 +288,7 @@ def test_an_end_event_stored_before_a_page_in_flight_waits_for_its_event(
         other, other_job = _job(db, ["c"])
         job_rows.claim_page(db, job_id=other, owner="dead", lease_seconds=-1)
         ended = end_writer(outbox, other_job, "cancelled")
-        assert job_rows.stop_job(db, job_id=other, status="cancelled", then=ended)
+        assert job_stops.stop_job(db, job_id=other, status="cancelled", then=ended)
         assert webhook_events.due_orgs(db) == {"acme": 2}
 
 
@@ -310,9 +326,9 @@ async def test_an_end_event_that_waited_behind_its_pages_still_gets_its_retries(
     received.plans["end"] = [503, 200]
     settings = quick(attempts=20, max_seconds=1.5)
     outbox = WebhookOutbox(store, WebhookSender(fetcher, settings), settings)
-    assert await outbox.put("acme", "job1", receiver.url("/pages"), SECRET, page(1))
+    assert await put(outbox, "acme", "job1", receiver.url("/pages"), page(1))
     end = {"event": "job", "event_id": "job1-end", "job_id": "job1", "status": "completed"}
-    assert await outbox.put("acme", "job1", receiver.url("/end"), SECRET, end)
+    assert await put(outbox, "acme", "job1", receiver.url("/end"), end)
     outbox.start()
     try:
         await until(lambda: _none_waiting(store, "acme"), 15.0)
@@ -320,3 +336,39 @@ async def test_an_end_event_that_waited_behind_its_pages_still_gets_its_retries(
         await outbox.close(0.5)
     assert len(received.on("pages")) >= 3
     assert len(received.on("end")) == 2  # the 503, then the delivery
+
+
+def test_concurrent_writers_keep_an_organizations_bound(
+    store: Store, fetcher: Fetcher, database_url: str, tmp_path: Path
+) -> None:
+    """Several processes record pages of one organization at once, each storing the page's event
+    in its transaction: however their transactions interleave, the organization never has more
+    events waiting than its bound. Each transaction goes on a little after its event, as the
+    record it belongs to does, so that two checks of the bound not serialized by the database
+    would both pass."""
+    settings = quick(max_pending_per_org=8)
+    outbox = WebhookOutbox(store, WebhookSender(fetcher, settings), settings)
+    dropped: list[str] = []
+    problems: list[BaseException] = []
+
+    def writer(number: int) -> None:
+        try:
+            with raw_database(database_url, tmp_path) as db:
+                job = ActiveJob(f"job{number}", "acme", "free", "batch", {}, "http://h/", SECRET)
+                for n in range(5):
+                    with write_transaction(db):
+                        event = {"event": "page", "event_id": f"job{number}-{n}", "seq": n}
+                        dropped.extend(outbox.write(db, job, [event]))
+                        time.sleep(0.02)
+        except BaseException as exc:
+            problems.append(exc)
+
+    threads = [threading.Thread(target=writer, args=(number,)) for number in range(6)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+    assert not problems
+    with raw_database(database_url, tmp_path) as db:
+        count, _ = webhook_events.pending_events(db, org="acme")
+    assert count == 8 and len(dropped) == 30 - 8

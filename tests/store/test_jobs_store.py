@@ -5,10 +5,12 @@ page limit, cancellation, and the retention sweep."""
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import json
 import threading
-from collections.abc import Iterator
+import time
+from collections.abc import Awaitable, Iterator
 from datetime import timedelta
 from functools import partial
 from pathlib import Path
@@ -16,9 +18,12 @@ from pathlib import Path
 import peewee
 import pytest
 
-from store import job_views, jobs, webhook_events
+from services.accounts.plans import PlanSettings
+from services.jobs import upkeep
+from services.jobs.admission import Admission, AdmissionError, Month
+from store import job_stops, job_views, jobs, webhook_events
 from store.db import StoreSettings
-from store.job_types import NewPage, OrgLoad, Outcome, Recorded
+from store.job_types import Claim, NewPage, OrgLoad, Outcome, Recorded
 from store.models import Job, Organization, WebhookEvent, utc_now
 from store.store import Store
 from store.webhook_events import NewEvent
@@ -147,9 +152,15 @@ def test_expired_leases_are_claimed_again_and_crawl_links_are_capped(
             )
             is None
         )
-        assert jobs.stop_job(db, job_id=job_id, status="cancelled")
-        assert not jobs.stop_job(db, job_id=job_id, status="cancelled")
+        # A page whose worker died (its lease expired) is skipped by the stop with the queued
+        # ones: nobody would claim it again. The live lease's page stays running.
+        died = jobs.claim_page(db, job_id=job_id, owner="dead", lease_seconds=-1)
+        assert died is not None and died.id != claim.id
+        assert job_views.page_counts(db, job_id=job_id) == {"done": 1, "running": 2, "queued": 2}
+        assert job_stops.stop_job(db, job_id=job_id, status="cancelled")
+        assert not job_stops.stop_job(db, job_id=job_id, status="cancelled")
         assert job_views.page_counts(db, job_id=job_id) == {"done": 1, "running": 1, "skipped": 3}
+        assert record(page_id=died.id, owner="dead", outcome=ok(9)) is None
         # The page in flight is still recorded, and queues nothing more.
         recorded = jobs.record_page(
             db,
@@ -229,7 +240,7 @@ def test_admission_sees_what_the_active_jobs_hold_and_cuts_the_new_one(
         assert seen == [OrgLoad(jobs=1, pages=4, credits=4)]
         assert queued == 2
         assert job_views.org_load(db, org) == OrgLoad(jobs=2, pages=6, credits=16)
-        jobs.stop_job(db, job_id=second, status="cancelled")
+        job_stops.stop_job(db, job_id=second, status="cancelled")
         assert job_views.org_load(db, org) == OrgLoad(jobs=1, pages=4, credits=4)
 
         def refuse(load: OrgLoad) -> int:
@@ -256,7 +267,7 @@ def test_a_new_job_makes_room_by_deleting_the_oldest_ended_ones(
         org = Organization.select().where(Organization.name == "acme").get(db).id
         ended = [new_job(db, [f"e{n}"]) for n in range(3)]
         for job_id in ended:
-            jobs.stop_job(db, job_id=job_id, status="cancelled")
+            job_stops.stop_job(db, job_id=job_id, status="cancelled")
         active = new_job(db, ["a"])
         jobs.create_job(
             db,
@@ -321,6 +332,81 @@ def test_what_a_record_or_a_stop_writes_beside_it_shares_its_transaction(
         def end(db: peewee.Database) -> None:
             event(db, NewEvent("acme", job_id, f"{job_id}-end", "job", "u", "s", "{}"))
 
-        assert jobs.stop_job(db, job_id=job_id, status="cancelled", then=end)
-        assert not jobs.stop_job(db, job_id=job_id, status="cancelled", then=end)  # ended once
+        assert job_stops.stop_job(db, job_id=job_id, status="cancelled", then=end)
+        assert not job_stops.stop_job(db, job_id=job_id, status="cancelled", then=end)  # ended once
         assert stored(db) == [f"{job_id}-1", f"{job_id}-end"]
+
+
+@pytest.mark.parametrize(
+    ("plan", "wanted", "most"),
+    [
+        (PlanSettings(max_active_jobs=3, max_queued_pages=1000, monthly_credits=0), 2, 6),
+        (PlanSettings(max_active_jobs=50, max_queued_pages=1000, monthly_credits=10), 4, 10),
+    ],
+    ids=["active-jobs", "credits"],
+)
+def test_two_stores_admitting_at_once_never_pass_the_plan(
+    store: Store, database_url: str, tmp_path: Path, plan: PlanSettings, wanted: int, most: int
+) -> None:
+    """Two stores on one database (two Pagecast processes), each admitting jobs of one
+    organization from its threads at once: what they admit together stays within the plan. Each
+    admission dawdles after reading the load, as a busy process would, so that an admission not
+    serialized by the database would be seen to admit past the plan."""
+    second = Store(StoreSettings(database_url=database_url, data_dir=str(tmp_path / "data")))
+    second.open()
+    with raw_database(database_url, tmp_path) as db:
+        org = Organization.select().where(Organization.name == "acme").get(db).id
+
+    def create(n: int, target: Store) -> Awaitable[int]:
+        admission = Admission(plan, Month(0, 0), page_price=1, wanted=wanted)
+
+        def admit(load: OrgLoad) -> int:
+            time.sleep(0.05)
+            return admission(load)
+
+        work = partial(
+            jobs.create_job,
+            job_id=jobs.new_job_id(),
+            org_id=org,
+            plan="free",
+            kind="batch",
+            options={"max_pages": wanted},
+            pages=[page(f"j{n}p{p}") for p in range(wanted)],
+            admit=admit,
+        )
+        return target.run(work, "test admission", write=True)
+
+    async def race() -> list[int | BaseException]:
+        calls = [create(n, (store, second)[n % 2]) for n in range(8)]
+        return await asyncio.gather(*calls, return_exceptions=True)
+
+    try:
+        answers = asyncio.run(race())
+    finally:
+        second.close_sync()
+    unexpected = [a for a in answers if isinstance(a, BaseException)]
+    unexpected = [a for a in unexpected if not isinstance(a, AdmissionError)]
+    assert not unexpected
+    admitted = sum(a for a in answers if isinstance(a, int))
+    assert admitted == most, answers
+    with raw_database(database_url, tmp_path) as db:
+        load = job_views.org_load(db, org)
+    assert load.pages == most and load.jobs <= plan.max_active_jobs
+
+
+def test_the_runners_upkeep_renews_the_leases_of_the_pages_in_flight(
+    store: Store, database_url: str, tmp_path: Path
+) -> None:
+    with raw_database(database_url, tmp_path) as db:
+        job_id = new_job(db, ["a", "b"])
+        kept = jobs.claim_page(db, job_id=job_id, owner="here", lease_seconds=0.5)
+        left = jobs.claim_page(db, job_id=job_id, owner="here", lease_seconds=0.5)
+        assert isinstance(kept, Claim) and isinstance(left, Claim)
+    in_flight = {kept.id: "working"}  # the runner's tasks: only the first page is worked on
+    asyncio.run(upkeep.renew(store, "here", in_flight.keys(), lease_seconds=60))
+    time.sleep(0.6)
+    with raw_database(database_url, tmp_path) as db:
+        # The renewed page is still its owner's; the other one's lease ran out: taken over.
+        taken = jobs.claim_page(db, job_id=job_id, owner="other", lease_seconds=60)
+        assert isinstance(taken, Claim) and taken.id == left.id and taken.took_over
+        assert jobs.claim_page(db, job_id=job_id, owner="other", lease_seconds=60) is None
