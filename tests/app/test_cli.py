@@ -143,7 +143,7 @@ def refused(done: subprocess.CompletedProcess[str]) -> list[str]:
 def test_a_missing_piece_says_what_to_type(env: dict[str, str], tmp_path: Path) -> None:  # noqa: F811
     keys = refused(run_cli(env, "keys"))
     assert keys[:2] == [
-        "server.py keys: which keys command? create, list or revoke",
+        "server.py keys: which keys command? create, list, revoke or signing-secret",
         "usage: server.py keys [-h] COMMAND ...",
     ]
     assert keys[2] == "for example:" and "  server.py keys list" in keys
@@ -183,7 +183,7 @@ def test_a_near_miss_gets_a_did_you_mean(env: dict[str, str]) -> None:  # noqa: 
     keys = refused(run_cli(env, "keys", "lst"))
     assert keys[0] == (
         "server.py keys: unknown command 'lst' (did you mean list?); "
-        "the commands: create, list, revoke"
+        "the commands: create, list, revoke, signing-secret"
     )
     providers = refused(run_cli(env, "providers", "imprt", "providers.json"))
     assert "(did you mean import?)" in providers[0]

@@ -202,6 +202,7 @@ def test_common_headers_and_errors_are_described_once() -> None:
     markdown = document["paths"]["/api/3.0/markdown/{encoded_url}"]["get"]["responses"]
     assert set(markdown["200"]["headers"]) == set(HEADERS) | {
         "X-Markdown-Character-Count",
+        "X-Markdown-Passage-Count",
         "X-Markdown-Truncated",
         "X-Markdown-Truncation-Reason",
     }
