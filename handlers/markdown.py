@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 import re
+from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
@@ -37,6 +39,13 @@ class MarkdownHandler(ApiHandler):
         request = MarkdownRequest(
             self.target(encoded_url, params.url), caller.org, caller.proxy_tiers, options
         )
+        variant = MARKDOWN_PARAMS.answer_variant(params)
+        reused = await service.reuse(request, variant)
+        if reused is not None:
+            self.bill(reused.credits)
+            self.log_fields.update(cache="answer")
+            self._answer(params, reused.answer.body, reused.answer.headers, hit=True)
+            return
         answer = await service.run(request)
         result = answer.result
         markdown_format = params.format == "markdown"
@@ -58,19 +67,37 @@ class MarkdownHandler(ApiHandler):
         self.log_fields.update(
             tier=answer.got.tier, render=render, cache="hit" if answer.got.cache_hit else "miss"
         )
+        headers: dict[str, str] = {}
         if answer.readiness is not None:
-            self.set_header("X-Render-Timing", answer.readiness.header())
+            headers["X-Render-Timing"] = answer.readiness.header()
         if result.truncated:
-            self.set_header("X-Markdown-Truncated", "true")
-            self.set_header("X-Markdown-Truncation-Reason", result.truncation_reason or "")
-        if not markdown_format:
-            self.write_json(self._envelope(params, answer))
-            return
-        self.set_header("Content-Type", "text/markdown; charset=utf-8")
-        self.set_header("X-Markdown-Character-Count", str(result.character_count))
-        for name, value in safety_headers.items():
+            headers["X-Markdown-Truncated"] = "true"
+            headers["X-Markdown-Truncation-Reason"] = result.truncation_reason or ""
+        if markdown_format:
+            headers["Content-Type"] = "text/markdown; charset=utf-8"
+            headers["X-Markdown-Character-Count"] = str(result.character_count)
+            headers.update(safety_headers)
+            body = result.markdown
+        else:
+            body = json.dumps(self._envelope(params, answer), ensure_ascii=False)
+        service.keep(request, variant, answer, body, headers)
+        self._answer(params, body, headers, hit=False)
+
+    def _answer(
+        self, params: MarkdownParams, body: str, headers: Mapping[str, str], *, hit: bool
+    ) -> None:
+        """Write the answer: its headers, then the Markdown, or the envelope with this
+        request's own fields (request_id, debug.cache) and warnings."""
+        for name, value in headers.items():
             self.set_header(name, value)
-        self.finish(result.markdown)
+        self.set_header("X-Cache", "hit" if hit else "miss")
+        if params.format == "markdown":
+            self.finish(body)
+            return
+        envelope = json.loads(body)
+        envelope["debug"]["cache"] = "hit" if hit else "miss"
+        envelope["request_id"] = self.request_id
+        self.write_json(envelope)
 
     # -- answering -------------------------------------------------------------------------------
 
@@ -115,6 +142,7 @@ class MarkdownHandler(ApiHandler):
             "extraction_confidence": result.extraction_confidence,
             "render": answer.readiness.as_dict() if answer.readiness else None,
             "render_note": answer.render_note,
+            "cache": "miss",
         }
         body["request_id"] = self.request_id
         if result.ai_safety is not None and params.include_ai_safety:

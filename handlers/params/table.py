@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import dataclasses
 import difflib
+import json
 import math
 import re
 from collections.abc import Mapping, Sequence
@@ -58,6 +59,10 @@ class Param:
     secret: bool = False
     max_items: int | None = None
     """The most items an ``array`` parameter may hold."""
+    shapes_answer: bool = True
+    """Whether the value can change the answer (its body or headers); False for the key, the
+    target's spelling and the cache's own controls. A kept answer is reused only for the same
+    values of every parameter that shapes it (:meth:`ParamTable.answer_variant`)."""
 
 
 @dataclass(frozen=True)
@@ -172,6 +177,17 @@ class ParamTable(Generic[P]):
                 continue
             values[param.name] = value
         return ParsedParams(values, sent, warnings), problems
+
+    def answer_variant(self, values: Any) -> dict[str, str]:
+        """The values of every parameter that shapes the answer, read off ``values`` (the
+        endpoint's typed parameters) and spelled one way each: what an answer kept for reuse is
+        keyed by, besides its target. A parameter is in it unless declared
+        ``shapes_answer=False``."""
+        return {
+            param.name: json.dumps(getattr(values, param.name), sort_keys=True)
+            for param in self.params
+            if param.shapes_answer
+        }
 
     def unknown(self, names: Sequence[str]) -> list[str]:
         """The names among ``names`` this table does not know, in their order."""
