@@ -203,6 +203,7 @@ def test_common_headers_and_errors_are_described_once() -> None:
         "X-Markdown-Character-Count",
         "X-Markdown-Truncated",
         "X-Markdown-Truncation-Reason",
+        "X-Cache",
     }
     # Every error status of each shape is one component, with every kind of that status.
     for shape in ("markdown", "oembed"):
