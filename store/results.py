@@ -50,7 +50,7 @@ class StoredAnswer:
 
     @property
     def age_seconds(self) -> float:
-        return max(0.0, (datetime.now(UTC) - as_utc(self.made_at)).total_seconds())
+        return max(0.0, time.time() - self.made_at.timestamp())
 
 
 def usable(settings: CacheSettings) -> bool:

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import dataclasses
 import difflib
-import json
 import math
 import re
 from collections.abc import Mapping, Sequence
@@ -183,8 +182,10 @@ class ParamTable(Generic[P]):
         endpoint's typed parameters) and spelled one way each: what an answer kept for reuse is
         keyed by, besides its target. A parameter is in it unless declared
         ``shapes_answer=False``."""
+        # repr spells the parameters' values (strings, numbers, booleans, None, tuples of
+        # strings) one way each, and fast: this runs on every request.
         return {
-            param.name: json.dumps(getattr(values, param.name), sort_keys=True)
+            param.name: repr(getattr(values, param.name))
             for param in self.params
             if param.shapes_answer
         }

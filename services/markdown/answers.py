@@ -14,6 +14,7 @@ memory.
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 from collections.abc import Callable, Coroutine, Mapping
 from typing import Any, Protocol
@@ -24,6 +25,10 @@ from store.results import StoredAnswer, max_age, usable
 from store.threads import StoreUnavailable
 
 log = logging.getLogger(__name__)
+
+KEYS_REMEMBERED = 1024
+"""Keys of recent (target, parameters) pairs remembered (their values are bounded by the
+parameter table: a few kilobytes each at worst)."""
 
 
 class AnswerStore(Protocol):
@@ -53,10 +58,7 @@ class AnswerCache:
     def key(url: str, variant: Mapping[str, str]) -> str | None:
         """The key of the answer to ``url`` with the parameters ``variant``; None for a URL the
         cache cannot normalize (such an answer is not kept)."""
-        try:
-            return cache_key(url, variant)
-        except ValueError:
-            return None
+        return _key(url, tuple(variant.items()))
 
     @property
     def memory_bytes(self) -> int:
@@ -120,3 +122,13 @@ class AnswerCache:
         task = asyncio.ensure_future(work)
         self._background.add(task)
         task.add_done_callback(self._background.discard)
+
+
+@functools.lru_cache(maxsize=KEYS_REMEMBERED)
+def _key(url: str, variant: tuple[tuple[str, str], ...]) -> str | None:
+    """:meth:`AnswerCache.key`, remembered: normalizing the URL and hashing cost more than the
+    rest of a reused answer's work."""
+    try:
+        return cache_key(url, dict(variant))
+    except ValueError:
+        return None

@@ -29,6 +29,7 @@ from services.markdown.request import (
     MarkdownPlan,
     MarkdownRequest,
     check_options,
+    page_request,
     plan,
 )
 from services.pool import ConversionTimeoutError, ConverterPool, ConvertSettings, PoolBusyError
@@ -146,15 +147,15 @@ class MarkdownService:
         scan's (ai_sanitize), no proxy or render add-on."""
         if self.answers is None or not request.options.cache_ok:
             return None
-        job = plan(request, self.limits)
-        self.pages.check(job.page)
+        page = page_request(request)
+        self.pages.check(page)
         key = self.answers.key(request.url, variant)
         if key is None:
             return None
-        found = await self.answers.get(key, job.page.max_cache_age)
+        found = await self.answers.get(key, page.max_cache_age)
         if found is None:
             return None
-        usage = Usage("markdown", "3.0", ai_sanitize=job.ai_sanitize)
+        usage = Usage("markdown", "3.0", ai_sanitize=request.options.ai_sanitize)
         return Reused(found, price(self.credits, usage))
 
     def keep(
