@@ -86,6 +86,7 @@ def main() -> int:
         targets = [
             ("pagecast /healthz", f"{api}/healthz"),
             ("markdown, kept answer (X-Cache: hit)", markdown),
+            ("markdown, kept answer, format=json", markdown + "&format=json"),
             (
                 "markdown, answers off (page cache)",
                 f"{api_off}/api/3.0/markdown/{page}?app_id={off_key}",
