@@ -78,23 +78,33 @@ class MarkdownHandler(ApiHandler):
             headers["X-Markdown-Character-Count"] = str(result.character_count)
             headers.update(safety_headers)
             body = result.markdown
+            envelope = None
         else:
-            body = json.dumps(self._envelope(params, answer), ensure_ascii=False)
+            envelope = self._envelope(params, answer)
+            body = json.dumps(envelope, ensure_ascii=False)
         service.keep(request, variant, answer, body, headers)
-        self._answer(params, body, headers, hit=False)
+        self._answer(params, body, headers, hit=False, envelope=envelope)
 
     def _answer(
-        self, params: MarkdownParams, body: str, headers: Mapping[str, str], *, hit: bool
+        self,
+        params: MarkdownParams,
+        body: str,
+        headers: Mapping[str, str],
+        *,
+        hit: bool,
+        envelope: dict[str, Any] | None = None,
     ) -> None:
-        """Write the answer: its headers, then the Markdown, or the envelope with this
-        request's own fields (request_id, debug.cache) and warnings."""
+        """Write the answer: its headers, then the Markdown, or the envelope (``body`` read
+        again when not given) with this request's own fields (request_id, debug.cache) and
+        warnings."""
         for name, value in headers.items():
             self.set_header(name, value)
         self.set_header("X-Cache", "hit" if hit else "miss")
         if params.format == "markdown":
             self.finish(body)
             return
-        envelope = json.loads(body)
+        if envelope is None:
+            envelope = json.loads(body)
         envelope["debug"]["cache"] = "hit" if hit else "miss"
         envelope["request_id"] = self.request_id
         self.write_json(envelope)
