@@ -185,10 +185,10 @@ def services(
         farm=farm,
     )
     services = Services(settings, store, fetcher, pages, pool, farm, screenshots, frames, embeds)
-    services.answers = AnswerCache(store, lambda: store.cache_settings)
+    answers = services.answers = AnswerCache(store, lambda: store.cache_settings)
     yield services
     io_loop.run_sync(pages.drain)
-    io_loop.run_sync(services.answers.drain)
+    io_loop.run_sync(answers.drain)
     services.fetcher.close()
     io_loop.run_sync(store.close)
 
