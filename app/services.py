@@ -29,6 +29,7 @@ from services.jobs.crawl import CrawlDiscovery
 from services.jobs.runner import JobRunner
 from services.jobs.service import JobService
 from services.markdown import MarkdownService
+from services.markdown.answers import AnswerCache
 from services.pool import ConverterPool
 from services.screenshots import ScreenshotService
 from services.screenshots.signed import SignedLinks
@@ -62,6 +63,8 @@ class Services:
     jobs: JobService | None = None
     runner: JobRunner | None = None
     webhook_outbox: WebhookOutbox | None = None
+    answers: AnswerCache | None = None
+    """Kept Markdown answers (memory in front of the store)."""
     job_pool: ConverterPool | None = None
     foreground: int = 0
     last_foreground: float = 0.0
@@ -114,6 +117,7 @@ class Services:
             self.pool,
             credits=self.settings.credits,
             limits=self.settings.convert,
+            answers=self.answers,
         )
 
     @property
@@ -303,6 +307,7 @@ async def open_services(settings: Settings, own_endpoints: list[tuple[str, int]]
         embeds,
     )
     services.egress = list(guards.values())
+    services.answers = AnswerCache(store, lambda: store.cache_settings)
     start_jobs(services)
     return services
 
@@ -375,6 +380,8 @@ async def close_services(services: Services) -> None:
     for guard in services.egress:
         await guard.close()
     await services.pages.drain(5.0)
+    if services.answers is not None:
+        await services.answers.drain(5.0)
     services.fetcher.close()
     await services.store.close()
     await loop.run_in_executor(None, services.pool.close, 5.0)

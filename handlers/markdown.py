@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 import re
+from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any, cast
 
@@ -34,6 +36,13 @@ class MarkdownHandler(ApiHandler):
         request = MarkdownRequest(
             self.target(encoded_url, params.url), caller.org, caller.proxy_tiers, options
         )
+        variant = MARKDOWN_PARAMS.answer_variant(params)
+        reused = await service.reuse(request, variant)
+        if reused is not None:
+            self.bill(reused.credits)
+            self.log_fields.update(cache="answer")
+            self._answer(params, reused.answer.body, reused.answer.headers, hit=True)
+            return
         answer = await service.run(request)
         result = answer.result
         markdown_format = params.format == "markdown"
@@ -55,25 +64,54 @@ class MarkdownHandler(ApiHandler):
         self.log_fields.update(
             tier=answer.got.tier, render=render, cache="hit" if answer.got.cache_hit else "miss"
         )
+        headers: dict[str, str] = {}
         if answer.readiness is not None:
-            self.set_header("X-Render-Timing", answer.readiness.header())
+            headers["X-Render-Timing"] = answer.readiness.header()
         if result.truncated:
-            self.set_header("X-Markdown-Truncated", "true")
-            self.set_header("X-Markdown-Truncation-Reason", result.truncation_reason or "")
-        if not markdown_format:
-            self.write_json(self._envelope(params, answer))
-            return
-        body = result.markdown
-        if params.query and result.chunks is not None:
-            body = passages_markdown(params.query, result.chunks)
-            self.set_header("X-Markdown-Passage-Count", str(len(result.chunks)))
-        elif params.query:
-            self.warn(f"{result.chunk_error or 'matching failed'}: the whole page is answered")
-        self.set_header("Content-Type", "text/markdown; charset=utf-8")
-        self.set_header("X-Markdown-Character-Count", str(len(body)))
-        for name, value in safety_headers.items():
+            headers["X-Markdown-Truncated"] = "true"
+            headers["X-Markdown-Truncation-Reason"] = result.truncation_reason or ""
+        if markdown_format:
+            headers["Content-Type"] = "text/markdown; charset=utf-8"
+            body = result.markdown
+            if params.query and result.chunks is not None:
+                body = passages_markdown(params.query, result.chunks)
+                headers["X-Markdown-Passage-Count"] = str(len(result.chunks))
+            elif params.query:
+                self.warn(f"{result.chunk_error or 'matching failed'}: the whole page is answered")
+            headers["X-Markdown-Character-Count"] = str(
+                len(body) if body is not result.markdown else result.character_count
+            )
+            headers.update(safety_headers)
+            envelope = None
+        else:
+            envelope = self._envelope(params, answer)
+            body = json.dumps(envelope, ensure_ascii=False)
+        service.keep(request, variant, answer, body, headers)
+        self._answer(params, body, headers, hit=False, envelope=envelope)
+
+    def _answer(
+        self,
+        params: MarkdownParams,
+        body: str,
+        headers: Mapping[str, str],
+        *,
+        hit: bool,
+        envelope: dict[str, Any] | None = None,
+    ) -> None:
+        """Write the answer: its headers, then the Markdown, or the envelope (``body`` read
+        again when not given) with this request's own fields (request_id, debug.cache) and
+        warnings."""
+        for name, value in headers.items():
             self.set_header(name, value)
-        self.finish(body)
+        self.set_header("X-Cache", "hit" if hit else "miss")
+        if params.format == "markdown":
+            self.finish(body)
+            return
+        if envelope is None:
+            envelope = json.loads(body)
+        envelope["debug"]["cache"] = "hit" if hit else "miss"
+        envelope["request_id"] = self.request_id
+        self.write_json(envelope)
 
     def adjust(self, values: P) -> P:
         # Without a format parameter, an Accept header preferring JSON asks for the envelope.
@@ -128,6 +166,7 @@ class MarkdownHandler(ApiHandler):
             "extraction_confidence": result.extraction_confidence,
             "render": answer.readiness.as_dict() if answer.readiness else None,
             "render_note": answer.render_note,
+            "cache": "miss",
         }
         body["request_id"] = self.request_id
         if result.ai_safety is not None and params.include_ai_safety:

@@ -110,6 +110,9 @@ class PageResult:
     attempts: int = 1
     cache_hit: bool = False
     tiers_tried: list[str] = field(default_factory=list)
+    fetched_at: datetime = field(default_factory=lambda: datetime.now(UTC))
+    """When the page was fetched (or rendered): a cached page's own fetch time. Identifies the
+    version of the page an answer was made from."""
 
     @property
     def proxy_used(self) -> str | None:
@@ -174,7 +177,13 @@ class PageFetcher:
             cached = await self.store.cache_get(key, request.max_cache_age)
             if cached is not None:
                 page = await _from_cache(cached)
-                return PageResult(page, tier=cached.tier or "direct", attempts=0, cache_hit=True)
+                return PageResult(
+                    page,
+                    tier=cached.tier or "direct",
+                    attempts=0,
+                    cache_hit=True,
+                    fetched_at=cached.fetched_at,
+                )
         result = await self._fetch(request)
         if result.fetch.ok:
             self._later(self._remember(key, request, result))
@@ -269,7 +278,7 @@ class PageFetcher:
             headers={},
             body=fetched.body,
             tier=result.proxy_used,
-            fetched_at=datetime.now(UTC),
+            fetched_at=result.fetched_at,
         )
         try:
             await self.store.cache_put(page)

@@ -77,9 +77,28 @@ class CacheSettings:
     )
     eviction_interval: float = setting(
         300.0,
-        "Seconds between runs of the eviction job (retention, then max_bytes).",
+        "Seconds between runs of the eviction job (retention, then max_bytes; then the same "
+        "for Markdown answers).",
         min=0.1,
         max=86400,
+    )
+    results: bool = setting(
+        True,
+        "Keep Markdown answers (the converted body and its headers) per page version and "
+        "parameters, and answer a repeated request from them, under the pages' rules "
+        "(cache_ok, max_cache_age, default_max_age, retention). Needs enabled.",
+    )
+    result_memory_bytes: int = setting(
+        32 * MIB,
+        "Most bytes of Markdown answers each server process keeps in memory, in front of the "
+        "database; the least recently used go first. 0 keeps none in memory.",
+        min=0,
+    )
+    result_max_bytes: int = setting(
+        256 * MIB,
+        "Most bytes of compressed Markdown answers kept in the database, shared by every "
+        "host; the eviction job deletes the oldest until they fit.",
+        min=MIB,
     )
 
 

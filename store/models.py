@@ -95,6 +95,21 @@ class PageCache(BaseModel):
     fetched_at = peewee.DateTimeField(index=True)
 
 
+class MarkdownResult(BaseModel):
+    """A Markdown answer kept for reuse (see :mod:`store.results`): the response body and its
+    headers, under the hash of the target's normalized URL and the parameters that shape it."""
+
+    key = peewee.CharField(max_length=64, primary_key=True)
+
+    page_version = peewee.TextField()  # the page (or render) the answer was converted from
+    answer = peewee.BlobField()  # zlib-compressed JSON: {"body": ..., "headers": {...}}
+    answer_length = peewee.BigIntegerField()  # uncompressed bytes, the bound of decompression
+    size = peewee.BigIntegerField()  # compressed bytes, summed against result_max_bytes
+    # When the page was fetched (or rendered): the answer is as old as its page. Freshness on
+    # reads; eviction deletes oldest first along this index.
+    made_at = peewee.DateTimeField(index=True)
+
+
 class DomainStrategy(BaseModel):
     """What worked last for a target domain: the proxy tier. Bounded in count and trusted only for
     a while (see :mod:`store.strategy`)."""

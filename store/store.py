@@ -24,6 +24,7 @@ import peewee
 
 from store import cache as page_cache
 from store import keys
+from store import results as kept_answers
 from store.cache import CachedPage, CacheSettings
 from store.db import (
     DATABASE_ERRORS,
@@ -38,6 +39,7 @@ from store.installation import installation_secret
 from store.keys import AuthCache, IssuedKey, KeyInfo, KeyRow
 from store.migrations import migrate
 from store.periodic import repeat
+from store.results import StoredAnswer
 from store.strategy import Strategy, get_strategy, put_strategy
 from store.threads import Runner, StoreUnavailable, summary
 from store.usage import (
@@ -341,6 +343,27 @@ class Store:
             write=True,
         )
 
+    async def answer_get(
+        self, key: str, max_age_seconds: float | None = None
+    ) -> StoredAnswer | None:
+        """The Markdown answer kept under ``key`` if its page is at most ``max_age_seconds``
+        old (None: ``default_max_age``); None when missing, older, damaged or not kept."""
+        if not kept_answers.usable(self.cache_settings):
+            return None
+        work = partial(kept_answers.get_answer, key=key, max_age_seconds=max_age_seconds)
+        return await self._run(partial(work, settings=self.cache_settings), "answer read")
+
+    async def answer_put(self, answer: StoredAnswer) -> bool:
+        """Keep ``answer`` under ``answer.key`` unless a newer page's answer is there; False
+        (nothing stored) when answers are not kept or this one is too large."""
+        if not kept_answers.usable(self.cache_settings):
+            return False
+        return await self._run(
+            partial(kept_answers.put_answer, answer=answer, settings=self.cache_settings),
+            "answer write",
+            write=True,
+        )
+
     async def strategy_get(self, domain: str, ttl_seconds: float) -> Strategy | None:
         """The fetch strategy learned for ``domain`` within ``ttl_seconds``, if any."""
         work = partial(get_strategy, domain=domain, ttl_seconds=ttl_seconds)
@@ -353,20 +376,27 @@ class Store:
 
     async def cache_evict(self) -> int:
         """Delete cached pages past ``retention``, then the least recently written until they
-        fit in ``max_bytes``; return the number deleted.
+        fit in ``max_bytes``; then the same for kept Markdown answers (``result_max_bytes``);
+        return the number deleted.
 
         A large backlog is worked off in several units of work, each within ``query_timeout``.
         """
         deleted = 0
         budget = self.settings.query_timeout / 2
-        while True:
-            work = partial(page_cache.evict, settings=self.cache_settings, budget_seconds=budget)
-            result = await self._run(work, "cache eviction", write=True)
-            deleted += result.deleted
-            if result.complete:
-                break
-        if deleted:
-            log.info("evicted %d cached page(s)", deleted)
+        for what, evict in (
+            ("cached page(s)", page_cache.evict),
+            ("kept Markdown answer(s)", kept_answers.evict),
+        ):
+            count = 0
+            while True:
+                work = partial(evict, settings=self.cache_settings, budget_seconds=budget)
+                result = await self._run(work, "cache eviction", write=True)
+                count += result.deleted
+                if result.complete:
+                    break
+            if count:
+                log.info("evicted %d %s", count, what)
+            deleted += count
         return deleted
 
     async def ping(self) -> bool:

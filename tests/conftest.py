@@ -30,6 +30,7 @@ from services.accounts.plans import PlanSettings
 from services.embeds import EmbedResolver
 from services.embeds.provider_files import builtin_providers
 from services.fetch_policy import PageFetcher
+from services.markdown.answers import AnswerCache
 from services.pool import ConverterPool, ConvertSettings
 from store.db import close_database, open_database
 from store.frames import FrameStore
@@ -184,8 +185,10 @@ def services(
         farm=farm,
     )
     services = Services(settings, store, fetcher, pages, pool, farm, screenshots, frames, embeds)
+    answers = services.answers = AnswerCache(store, lambda: store.cache_settings)
     yield services
     io_loop.run_sync(pages.drain)
+    io_loop.run_sync(answers.drain)
     services.fetcher.close()
     io_loop.run_sync(store.close)
 

@@ -320,6 +320,12 @@ def build_openapi(base_url: str, frame_host: str = "") -> dict[str, Any]:
                         "description": "Passages in the body (format=markdown with a query).",
                         "schema": {"type": "integer"},
                     },
+                    "X-Cache": {
+                        "description": "hit: the answer kept from an earlier request of the same "
+                        "page with the same parameters (as debug.cache says); miss: converted "
+                        "now.",
+                        "schema": {"type": "string", "enum": ["hit", "miss"]},
+                    },
                     "X-Markdown-Truncated": {
                         "description": "Present when the document was cut: by max_chars, or "
                         "by the server's bounds on a page's depth and elements.",

@@ -61,6 +61,7 @@ _ENVELOPE = {
         "extraction_confidence": 0.8,
         "render": None,
         "render_note": None,
+        "cache": "miss",
     },
     "request_id": REQUEST_ID,
 }

@@ -19,13 +19,18 @@ class MarkdownParams(Params):
 
     # Getting the page.
     app_id: str | None = param(
-        "string", "API key (or send the api-key header).", required=False, secret=True
+        "string",
+        "API key (or send the api-key header).",
+        required=False,
+        secret=True,
+        shapes_answer=False,
     )
     url: str | None = param(
         "string",
         "The target URL, instead of the path segment (send exactly one of the two).",
         example="https://example.com/",
         max_length=8192,
+        shapes_answer=False,  # the target, whichever way it is sent, is keyed on its own
     )
     only_main_content: bool = param("boolean", "Strip navigation, sidebars and footers.", True)
     include_comments: bool = param(
@@ -209,11 +214,19 @@ class MarkdownParams(Params):
         pattern="[A-Za-z]{2}",
         pattern_words="a two-letter country code",
     )
-    cache_ok: bool = param("boolean", "Allow a cached result.", True)
+    cache_ok: bool = param(
+        "boolean",
+        "Allow a cached result: a kept answer of the same page and parameters (X-Cache: hit), "
+        "else a cached page. false fetches the page again and replaces the kept answer.",
+        True,
+        shapes_answer=False,
+    )
     max_cache_age: int | None = param(
         "integer",
-        "Milliseconds; the oldest cached result accepted.",
+        "Milliseconds; the oldest cached result accepted (an answer is as old as the page it "
+        "was converted from). Default: the server's cache.default_max_age.",
         minimum=0,
+        shapes_answer=False,
     )
     accept_lang: str | None = param(
         "string",

@@ -67,6 +67,10 @@ class Param:
     """The most items an ``array`` parameter may hold."""
     clamp: bool = False
     """A number above ``maximum`` is lowered to it, with a warning, instead of refused."""
+    shapes_answer: bool = True
+    """Whether the value can change the answer (its body or headers); False for the key, the
+    target's spelling and the cache's own controls. A kept answer is reused only for the same
+    values of every parameter that shapes it (:meth:`ParamTable.answer_variant`)."""
 
 
 @dataclass(frozen=True)
@@ -218,6 +222,19 @@ class ParamTable(Generic[P]):
                 current[name] = changed[name] = default
             warnings.append(f"{name} ignored: it {rule.words()}")
         return (dataclasses.replace(values, **changed) if changed else values), warnings
+
+    def answer_variant(self, values: Any) -> dict[str, str]:
+        """The values of every parameter that shapes the answer, read off ``values`` (the
+        endpoint's typed parameters) and spelled one way each: what an answer kept for reuse is
+        keyed by, besides its target. A parameter is in it unless declared
+        ``shapes_answer=False``."""
+        # repr spells the parameters' values (strings, numbers, booleans, None, tuples of
+        # strings) one way each, and fast: this runs on every request.
+        return {
+            param.name: repr(getattr(values, param.name))
+            for param in self.params
+            if param.shapes_answer
+        }
 
     def unknown(self, names: Sequence[str]) -> list[str]:
         """The names among ``names`` this table does not know, in their order."""

@@ -6,7 +6,9 @@ and for every page of a batch or crawl.
   farm's and the converter's options;
 - :mod:`~services.markdown.service`: :class:`MarkdownService`, which fetches or renders the
   page, renders an app shell found in the fetched HTML, converts it in the worker pool and
-  prices the answer.
+  prices the answer;
+- :mod:`~services.markdown.answers`: :class:`~services.markdown.answers.AnswerCache`, the
+  answers kept for reuse (this process's memory in front of the store).
 """
 
 from browser.farm.types import SELECTOR_GRACE, WAIT_TIMEOUT_LIMITS, WAIT_TIMEOUT_MS

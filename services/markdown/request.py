@@ -224,19 +224,11 @@ def check_options(options: MarkdownOptions) -> None:
     _convert_options(options, StructureLimits())
 
 
-def plan(request: MarkdownRequest, limits: ConvertSettings) -> MarkdownPlan:
-    """The parts' options for ``request`` under the server's ``limits`` (the structure lists'
-    caps, the elements of a page converted)."""
+def page_request(request: MarkdownRequest) -> PageRequest:
+    """What ``request`` asks of the page fetcher (the plan's ``page``, made alone)."""
     options = request.options
-    convert = _convert_options(
-        options,
-        StructureLimits(
-            headings=limits.max_headings, links=limits.max_links, images=limits.max_images
-        ),
-    )
-    convert = dataclasses.replace(convert, max_elements=limits.max_elements)
     max_cache_age = options.max_cache_age
-    page = PageRequest(
+    return PageRequest(
         url=request.url,
         allowed_tiers=request.proxy_tiers,
         accept_lang=options.accept_lang,
@@ -251,6 +243,20 @@ def plan(request: MarkdownRequest, limits: ConvertSettings) -> MarkdownPlan:
         cache_ok=options.cache_ok,
         max_cache_age=None if max_cache_age is None else max_cache_age / 1000,
     )
+
+
+def plan(request: MarkdownRequest, limits: ConvertSettings) -> MarkdownPlan:
+    """The parts' options for ``request`` under the server's ``limits`` (the structure lists'
+    caps, the elements of a page converted)."""
+    options = request.options
+    convert = _convert_options(
+        options,
+        StructureLimits(
+            headings=limits.max_headings, links=limits.max_links, images=limits.max_images
+        ),
+    )
+    convert = dataclasses.replace(convert, max_elements=limits.max_elements)
+    page = page_request(request)
     return MarkdownPlan(
         url=request.url,
         org=request.org,

@@ -9,6 +9,7 @@ selector that never appeared.
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
 from browser.farm import Farm
@@ -20,6 +21,7 @@ from convert.markdown.pipeline import METADATA_ONLY, PageConversion, convert_pag
 from convert.markdown.structure import Structure
 from services.accounts.billing import CreditSettings, Usage, price
 from services.fetch_policy import RENDER_TIMEOUT_MS, PageFetcher, PageResult, rendered_result
+from services.markdown.answers import AnswerCache
 from services.markdown.request import (
     MarkdownError,
     MarkdownFailure,
@@ -27,10 +29,12 @@ from services.markdown.request import (
     MarkdownPlan,
     MarkdownRequest,
     check_options,
+    page_request,
     plan,
 )
 from services.pool import ConversionTimeoutError, ConverterPool, ConvertSettings, PoolBusyError
 from services.target_guard import TargetProblem, TargetRefusedError, check_target
+from store.results import StoredAnswer
 
 log = logging.getLogger(__name__)
 
@@ -65,6 +69,21 @@ class MarkdownAnswer:
     """How the browser waited for the page after its load, when it rendered one."""
     render_note: str | None = None
     """What the client should know about a render: why it was not used or not billed."""
+    degraded: bool = False
+    """A render failed or gave no text: the answer is not kept for reuse (a retry may do
+    better)."""
+
+    @property
+    def reusable(self) -> bool:
+        """Whether the answer may be kept for reuse: nothing in it failed for the moment."""
+        result = self.result
+        return not (self.degraded or result.chunk_error or result.structure_error)
+
+    @property
+    def page_version(self) -> str:
+        """Which fetch or render of the page the answer was converted from."""
+        how = "rendered" if self.full_render or self.auto_render else "fetched"
+        return f"{how} {self.got.fetched_at.isoformat()}"
 
     @property
     def structure(self) -> Structure | None:
@@ -73,6 +92,14 @@ class MarkdownAnswer:
         if self.result.structure is None and self.result.structure_error:
             return Structure()
         return self.result.structure
+
+
+@dataclass(frozen=True)
+class Reused:
+    """A kept answer that answers a request, and what the request costs."""
+
+    answer: StoredAnswer
+    credits: int
 
 
 @dataclass
@@ -95,6 +122,7 @@ class MarkdownService:
         *,
         credits: CreditSettings,
         limits: ConvertSettings,
+        answers: AnswerCache | None = None,
     ) -> None:
         self.fetcher = fetcher
         self.pages = pages
@@ -102,12 +130,51 @@ class MarkdownService:
         self.pool = pool
         self.credits = credits
         self.limits = limits
+        self.answers = answers
+        """Kept answers (None: every request is converted)."""
 
     @staticmethod
     def check(options: MarkdownOptions) -> None:
         """The rules between ``options`` and their selectors' syntax, before any fetch
         (:class:`MarkdownError`)."""
         check_options(options)
+
+    async def reuse(self, request: MarkdownRequest, variant: Mapping[str, str]) -> Reused | None:
+        """A kept answer to ``request`` with the parameters ``variant`` that shape the answer,
+        when ``cache_ok`` allows one and one is young enough (``max_cache_age``); None
+        otherwise. The plan's rules (proxy tiers, countries) are checked first, as for a
+        fetch. A reused answer fetched and rendered nothing: it costs the base credit and the
+        scan's (ai_sanitize), no proxy or render add-on."""
+        if self.answers is None or not request.options.cache_ok:
+            return None
+        page = page_request(request)
+        self.pages.check(page)
+        key = self.answers.key(request.url, variant)
+        if key is None:
+            return None
+        found = await self.answers.get(key, page.max_cache_age)
+        if found is None:
+            return None
+        usage = Usage("markdown", "3.0", ai_sanitize=request.options.ai_sanitize)
+        return Reused(found, price(self.credits, usage))
+
+    def keep(
+        self,
+        request: MarkdownRequest,
+        variant: Mapping[str, str],
+        answer: MarkdownAnswer,
+        body: str,
+        headers: Mapping[str, str],
+    ) -> None:
+        """Keep the response made of ``answer`` (its ``body`` and ``headers``) for the next
+        request with the same target and ``variant``, unless it is not reusable."""
+        if self.answers is None or not answer.reusable:
+            return
+        key = self.answers.key(request.url, variant)
+        if key is not None:
+            version = answer.page_version
+            kept = StoredAnswer(key, body, dict(headers), version, answer.got.fetched_at)
+            self.answers.keep(kept)
 
     async def run(self, request: MarkdownRequest) -> MarkdownAnswer:
         """Fetch or render the page and convert it; :class:`MarkdownError` (or the page
@@ -138,6 +205,7 @@ class MarkdownService:
         used = _words(result) > 0
         if not used:
             answer.render_note = _empty_note(rendered.readiness, "the render was not billed")
+            answer.degraded = True
         answer.credits = self._price(job, rendered.got, render=used)
         return answer
 
@@ -185,12 +253,14 @@ class MarkdownService:
             log.info("auto_render of an app shell failed (%s); answering the fetched page", exc)
             why = exc.message or exc.failure.value
             shell.render_note = f"auto_render failed ({why}); the page is answered as fetched"
+            shell.degraded = True
             return shell
         if _words(result) > 0 and _words(result) >= _words(shell.result):
             return MarkdownAnswer(rendered.got, result, False, True, 0, rendered.readiness)
         shell.readiness = rendered.readiness
         if _words(result) == 0:
             shell.render_note = _empty_note(rendered.readiness, "the page is answered as fetched")
+            shell.degraded = True
         else:
             shell.render_note = "the rendered page gave less text; the page is answered as fetched"
         return shell

@@ -205,6 +205,7 @@ def test_common_headers_and_errors_are_described_once() -> None:
         "X-Markdown-Passage-Count",
         "X-Markdown-Truncated",
         "X-Markdown-Truncation-Reason",
+        "X-Cache",
     }
     # Server-Timing: on the screenshot and Markdown answers only.
     screenshot = document["paths"]["/api/1.1/screenshot/{encoded_url}"]["get"]["responses"]
