@@ -15,7 +15,6 @@ from typing import Any, cast
 
 import tornado.web
 
-from browser import timing
 from handlers import metrics
 from handlers.auth import presented_key
 from handlers.context import UseCases
@@ -23,6 +22,7 @@ from handlers.errors import PAGE_CAUSED, ApiError, Shape, from_exception, from_s
 from handlers.params.json_body import read_json_body
 from handlers.params.table import P, ParamProblem, ParamTable
 from handlers.target_url import decode_target, mend_slashes, unencoded, with_query
+from services import timing
 from services.accounts import Account, KeyInfo, Quota
 from services.failure import ServiceError, StoreUnavailable
 

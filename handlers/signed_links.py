@@ -13,8 +13,8 @@ from handlers.base import ApiHandler
 from handlers.params.frames import KEY_ONLY, KeyOnlyParams
 from handlers.params.screenshot import SIGNED_SCREENSHOT_PARAMS, SignedScreenshotParams
 from handlers.target_url import decode_target
+from services.accounts import KeyInfo
 from services.screenshots import ScreenshotOptions, ScreenshotRequest
-from store.keys import KeyInfo
 
 LINK_CACHE_SECONDS = 3600
 """The longest a browser or a shared cache may keep a signed link's image (never past the stored

@@ -539,7 +539,10 @@
       el("h4", { text: "Example request" }),
       el("pre", { className: "curl" }, el("code", { text: curl })),
       el("h4", { text: "Example answer" }),
-      successBlock(doc, operation.responses)
+      // A variant answers as its base does: its example is folded, the base's shown open.
+      base
+        ? el("details", { className: "variant-example" }, el("summary", { text: "The same answer as the operation it is a form of" }), successBlock(doc, operation.responses))
+        : successBlock(doc, operation.responses)
     );
     const words = [
       group,

@@ -205,6 +205,7 @@ def _screenshot_paths() -> dict[str, Any]:
             "get": {"operationId": "screenshotImage", **link},
             "head": {
                 "operationId": "screenshotImageHead",
+                "x-variant-of": "screenshotImage",
                 **link,
                 "summary": "The headers of a screenshot link (as GET, without the body)",
                 "description": "The same status, Content-Type, Content-Length and caching "

@@ -282,6 +282,7 @@ def test_query_forms_are_variants_of_the_path_forms() -> None:
         "oembed_1_1_query": "oembed_3_0_query",
         "oembed_3_0_query": "oembed_3_0_path",
         "screenshot_query": "screenshot",
+        "screenshotImageHead": "screenshotImage",
     }
     for name, base in variants.items():
         own = {(p["in"], p["name"], p.get("required", False)) for p in by_id[name]["parameters"]}

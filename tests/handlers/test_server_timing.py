@@ -122,7 +122,14 @@ async def test_markdown_fetch_then_cache_hit(http_client, base_url, origin, key,
     assert body["debug"]["cache_hit"] is False
     assert list(phases(response)) == ["queue", "fetch", "conversion", "total"]
     await services.pages.drain()  # the page is in the cache
+    # The same request again: its kept answer, nothing fetched or converted.
     response, body = await markdown(http_client, base_url, origin.url("/article"), app_id=key)
+    assert response.code == 200 and response.headers["X-Cache"] == "hit", body
+    assert list(phases(response)) == ["total"]
+    # Other options: the cached page converted again, without a fetch.
+    response, body = await markdown(
+        http_client, base_url, origin.url("/article"), app_id=key, max_chars="5000"
+    )
     assert response.code == 200 and body["debug"]["cache_hit"] is True
     assert list(phases(response)) == ["queue", "conversion", "total"]  # no fetch
 
