@@ -23,6 +23,7 @@ from handlers import (
     oembed,
     playground,
     screenshot,
+    screenshot_requests,
     site_map,
     static,
 )
@@ -116,6 +117,7 @@ def make_api_app(services: Services) -> tornado.web.Application:
             markdown,
             jobs,
             oembed,
+            screenshot_requests,  # before the screenshot endpoint, whose path would take it
             screenshot,
             site_map,
             health,
