@@ -1,7 +1,7 @@
 """Screenshots captured in the background: ``async=true`` on the screenshot endpoint answers 202
-with the capture's id (:func:`accept`), and ``GET /api/1.1/screenshot/requests/{id}`` answers its
-state to the organization that asked for it. The synchronous answer's result and error bodies
-are made here too, so that both tell a capture alike."""
+with the capture's id (:func:`accept`), and ``GET /api/1.1/screenshot/requests/{capture_id}``
+answers its state to the organization that asked for it. The synchronous answer's result and
+error bodies are made here too, so that both tell a capture alike."""
 
 from __future__ import annotations
 
@@ -69,8 +69,13 @@ async def accept(handler: ApiHandler, request: ScreenshotRequest, params: Screen
     """Answer ``async=true``: 202 with the capture's id, its status URL and its webhook's
     signing secret; the capture goes on in the background."""
     webhook_url = params.webhook_url
+    problems = []
     if webhook_url and not http_url(webhook_url):
-        raise params_error([ParamProblem("webhook_url", "must be an http or https URL")])
+        problems.append(ParamProblem("webhook_url", "must be an http or https URL"))
+    if params.response_type != "json":
+        problems.append(ParamProblem("response_type", "must be json with async=true"))
+    if problems:
+        raise params_error(problems)
     accepted = await deferred(handler).submit(request, webhook_url, handler.request_id)
     base = handler.services.server.public_base_url()
     body: dict[str, Any] = {
@@ -84,7 +89,7 @@ async def accept(handler: ApiHandler, request: ScreenshotRequest, params: Screen
 
 
 class CaptureStatusHandler(ApiHandler):
-    """``GET /api/1.1/screenshot/requests/{id}``: pending, done (with the result) or failed
+    """``GET /api/1.1/screenshot/requests/{capture_id}``: pending, done (with the result) or failed
     (with the error), for the organization that asked for the capture only."""
 
     endpoint = "screenshot_requests"

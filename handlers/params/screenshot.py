@@ -142,11 +142,11 @@ class ScreenshotParams(Params):
     paper: str = param("string", "Paper format of a pdf.", "a4", choices=tuple(PAPER_SIZES))
     async_: bool = param(
         "boolean",
-        "Capture in the background: answered 202 at once with the capture's id, its status URL "
-        "(GET /api/1.1/screenshot/requests/{id}) and the webhook's signing secret; the result "
-        "(or the error) is read there and POSTed to webhook_url. Always a JSON result, billed "
-        "when the capture ends. At most async_captures.max_pending per organization at once "
-        "(then 429).",
+        "Capture in the background: answered 202 at once with the capture's id, its status "
+        "URL (GET /api/1.1/screenshot/requests/{capture_id}) and the webhook's signing secret; "
+        "the result (or the error) is read there and POSTed to webhook_url. Always a JSON "
+        "result (response_type=json), billed when the capture ends. At most "
+        "async_captures.max_pending per organization at once (then 429).",
         False,
         name="async",
     )
@@ -164,7 +164,6 @@ SCREENSHOT_INERT = (
     Inert("quality", one_of("format", "jpeg", "webp")),
     Inert("paper", one_of("format", "pdf")),
     Inert("webhook_url", one_of("async", True)),
-    Inert("response_type", one_of("async", False)),
 )
 """When a screenshot parameter does nothing: sent then, it is ignored with a warning."""
 

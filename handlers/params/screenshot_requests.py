@@ -1,4 +1,4 @@
-"""The parameter table of ``GET /api/1.1/screenshot/requests/{id}``, a background capture's
+"""The parameter table of ``GET /api/1.1/screenshot/requests/{capture_id}``, a background capture's
 status."""
 
 from __future__ import annotations

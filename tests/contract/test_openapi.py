@@ -130,6 +130,7 @@ SAMPLES = {
     "customer_hash": "0123456789abcdef",
     "params_hash": "0123456789abcdef0123456789abcdef",
     "job_id": "0123456789abcdef0123456789abcdef",
+    "capture_id": "0123456789abcdef0123456789abcdef",
 }
 """A value for each path parameter the document names, as a client would send it."""
 DOCUMENTATION = (OpenApiHandler, DocsHandler, LlmsTxtHandler, PlaygroundHandler, RobotsHandler)
