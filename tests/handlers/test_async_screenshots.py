@@ -305,6 +305,7 @@ async def test_pending_captures_are_bounded_per_organization(
     )
     assert response.code == 429 and body["error"]["code"] == "rate_limited", body
     assert "2 background captures pending" in body["error"]["message"]
+    assert int(response.headers["Retry-After"]) > 0
     assert response.headers["X-BILLING-REQUESTS"] == "0"
     # Another organization's bound is its own.
     response, other = await shot(
