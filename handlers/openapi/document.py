@@ -166,7 +166,7 @@ def _screenshot_paths() -> dict[str, Any]:
                     **image,
                 },
             },
-            "202": {**ACCEPTED, "headers": COMMON_HEADERS},
+            "202": ACCEPTED,
             **error_responses("oembed"),
         },
     }

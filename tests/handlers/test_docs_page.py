@@ -374,7 +374,13 @@ async def test_reference_fits_a_desktop_and_a_phone(api: Origin) -> None:
                     for answer in operation["responses"].values()
                 )
             ]
-            assert set(carrying) == {"markdown", "oembed_3_0_path", "screenshot", "map"}
+            assert set(carrying) == {
+                "markdown",
+                "oembed_3_0_path",
+                "screenshot",
+                "screenshotRequest",
+                "map",
+            }
             for operation_id in carrying:
                 card = f'section.operation[data-operation-id="{operation_id}"]'
                 assert await page.locator(f'{card} a[href="#headers"]').count() == 1
