@@ -1,6 +1,7 @@
 """Screenshots captured in the background (``async=true``), end to end: a real server with the job
-runner and the webhook outbox running, real Chromium, a SQLite store, an origin whose page is
-held until the test lets it answer, and a local webhook receiver that checks signatures."""
+runner and the webhook outbox running, real Chromium, a SQLite and a Postgres store, an origin
+whose page is held until the test lets it answer, and a local webhook receiver that checks
+signatures."""
 
 from __future__ import annotations
 
@@ -65,8 +66,9 @@ class Receiver:
 
 
 @pytest.fixture
-def settings(tmp_path: Path, base_url: str) -> Settings:
+def settings(tmp_path: Path, base_url: str, database_url: str) -> Settings:
     settings = make_settings(tmp_path)
+    settings.store.database_url = database_url  # each test on SQLite and on Postgres
     settings.server.base_url = base_url  # links point at the test server
     settings.farm.warm_contexts = 1
     settings.async_captures.max_pending = 2
