@@ -19,6 +19,7 @@ from services.embeds import OembedSettings
 from services.health import ReadinessSettings
 from services.jobs.settings import JobSettings
 from services.pool import ConvertSettings
+from services.screenshots.deferred import AsyncCaptureSettings
 from services.site_map import MapSettings
 from services.webhooks import WebhookSettings
 from settings.fields import (
@@ -45,6 +46,7 @@ SECTIONS: tuple[type, ...] = (
     OembedSettings,
     MapSettings,
     WebhookSettings,
+    AsyncCaptureSettings,
     CreditSettings,
     JobSettings,
     ReadinessSettings,
@@ -66,6 +68,7 @@ class Settings:
     oembed: OembedSettings = field(default_factory=OembedSettings)
     map: MapSettings = field(default_factory=MapSettings)
     webhooks: WebhookSettings = field(default_factory=WebhookSettings)
+    async_captures: AsyncCaptureSettings = field(default_factory=AsyncCaptureSettings)
     credits: CreditSettings = field(default_factory=CreditSettings)
     jobs: JobSettings = field(default_factory=JobSettings)
     readiness: ReadinessSettings = field(default_factory=ReadinessSettings)

@@ -18,6 +18,7 @@ from browser.farm.lanes import Egress
 from browser.fetch.client import Fetcher
 from convert.embed.providers import ProviderRegistry, RegistryError
 from handlers.errors import MarkdownPageErrors
+from handlers.screenshot_requests import ScreenshotAnswers
 from handlers.settings import ServerSettings
 from services.accounts import AccountService
 from services.embeds import EmbedResolver, EmbedService
@@ -32,6 +33,7 @@ from services.markdown import MarkdownService
 from services.markdown.answers import AnswerCache
 from services.pool import ConverterPool
 from services.screenshots import ScreenshotService
+from services.screenshots.deferred import DeferredCaptures
 from services.screenshots.signed import SignedLinks
 from services.site_map import SiteMapper
 from services.webhook_outbox import WebhookOutbox
@@ -65,6 +67,7 @@ class Services:
     webhook_outbox: WebhookOutbox | None = None
     answers: AnswerCache | None = None
     """Kept Markdown answers (memory in front of the store)."""
+    deferred_captures: DeferredCaptures | None = None
     job_pool: ConverterPool | None = None
     foreground: int = 0
     last_foreground: float = 0.0
@@ -356,6 +359,15 @@ def start_jobs(services: Services) -> None:
         events=outbox,
         webhook_check=sender.refusal,
     )
+    services.deferred_captures = DeferredCaptures(
+        services.store,
+        screenshots=lambda: services.screenshot_service,
+        outbox=outbox,
+        webhook_check=sender.refusal,
+        charge=services.account_service.charge,
+        answers=ScreenshotAnswers(lambda: settings.server.public_base_url()),  # noqa: PLW0108 (read per call)
+        settings=settings.async_captures,
+    )
     runner.start()
     outbox.start()
 
@@ -365,6 +377,8 @@ async def stop_jobs(services: Services, grace: float = 5.0) -> None:
     (the events it did not send stay in the store)."""
     if services.runner is not None:
         await services.runner.close()
+    if services.deferred_captures is not None:
+        await services.deferred_captures.close()
     if services.webhook_outbox is not None:
         await services.webhook_outbox.close(grace)
 

@@ -23,6 +23,7 @@ from handlers import (
     oembed,
     playground,
     screenshot,
+    screenshot_requests,
     signed_links,
     site_map,
     static,
@@ -118,6 +119,7 @@ def make_api_app(services: Services) -> tornado.web.Application:
             jobs,
             oembed,
             signed_links,
+            screenshot_requests,  # before the screenshot endpoint, whose path would take it
             screenshot,
             site_map,
             health,

@@ -13,6 +13,7 @@ from services.health import HealthService
 from services.jobs.service import JobService
 from services.markdown import MarkdownService
 from services.screenshots import ScreenshotService
+from services.screenshots.deferred import DeferredCaptures
 from services.screenshots.signed import SignedLinks
 from services.site_map import SiteMapper
 
@@ -51,6 +52,11 @@ class UseCases(Protocol):
     @property
     def jobs(self) -> JobService | None:
         """The jobs use case; None in a process that serves no jobs."""
+        ...
+
+    @property
+    def deferred_captures(self) -> DeferredCaptures | None:
+        """Screenshots captured in the background; None in a process that runs none."""
         ...
 
     @property

@@ -24,6 +24,7 @@ from services.jobs.admission import AdmissionFailure
 from services.jobs.service import JobFailure
 from services.markdown import MarkdownFailure
 from services.screenshots import ScreenshotFailure
+from services.screenshots.deferred import DeferredFailure
 from services.screenshots.signed import SignedLinkFailure
 from services.site_map import MapFailure
 from services.target_guard import TargetProblem
@@ -271,6 +272,9 @@ FAILURE_KINDS: dict[enum.Enum, str] = {
     ScreenshotFailure.EXPIRED_LINK: "gone",
     ScreenshotFailure.GONE: "gone",
     SignedLinkFailure.REFUSED: "forbidden",
+    DeferredFailure.TOO_MANY_PENDING: "rate_limited",
+    DeferredFailure.WEBHOOK_REFUSED: "fetch_not_allowed",
+    DeferredFailure.NOT_FOUND: "not_found",
     FrameFailure.NOT_FOUND: "frame_not_found",
     FrameFailure.BAD_CURSOR: "invalid_parameter",
     FrameFailure.GENERATION_FAILED: "frame_generation_failed",

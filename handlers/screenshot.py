@@ -9,6 +9,7 @@ from typing import Any
 
 from handlers.base import ApiHandler, BaseHandler
 from handlers.params.screenshot import SCREENSHOT_PARAMS, ScreenshotParams
+from handlers.screenshot_requests import accept, link, shot_json
 from services.screenshots import (
     CONTENT_TYPES,
     ScreenshotOptions,
@@ -39,6 +40,9 @@ class ScreenshotHandler(ApiHandler):
             org_id=caller.org_id,
             options=options,
         )
+        if params.async_:
+            await accept(self, request, params)
+            return
         shot = await screenshots.take(request)
         self.bill(shot.credits)
         self.log_fields.update(tier=shot.route, render="reused" if shot.image is None else "yes")
@@ -51,21 +55,11 @@ class ScreenshotHandler(ApiHandler):
             self.set_header("X-Screenshot-Url", self._link(record))
             self.finish(image)
             return
-        body: dict[str, Any] = {
-            "screenshotUrl": self._link(record),
-            "dimensions": {"width": record.width, "height": record.height},
-            "requestInfo": {"host": record.host, "responseCode": record.response_code},
-            "expiresAt": record.expires_at.isoformat().replace("+00:00", "Z"),
-            "cached": shot.image is None,
-        }
-        if shot.pages is not None:
-            body["pages"] = shot.pages
-        if shot.readiness is not None:
-            body["timing"] = shot.readiness.as_dict()
+        body = shot_json(shot, self.services.server.public_base_url())
         self.write_json(body)
 
     def _link(self, record: ScreenshotRecord) -> str:
-        return f"{self.services.server.public_base_url()}/screenshots/{record.filename}"
+        return link(record, self.services.server.public_base_url())
 
 
 class ScreenshotImageHandler(BaseHandler):

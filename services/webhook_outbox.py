@@ -115,6 +115,21 @@ class WebhookOutbox:
                 dropped.append(new.event_id)
         return dropped
 
+    def write_one(
+        self,
+        db: peewee.Database,
+        *,
+        org: str,
+        ref_id: str,
+        url: str,
+        secret: str,
+        event: dict[str, Any],
+    ) -> list[str]:
+        """Store one event of something other than a job (a background capture's end, under its
+        id ``ref_id``) within the caller's write transaction, as :meth:`write` does."""
+        new = self._new(org, ref_id, url, secret, event)
+        return [] if rows.insert_event(db, new, **self._bounds(new)) else [new.event_id]
+
     def wake(self, dropped: Sequence[str] = ()) -> None:
         """After the commit that stored events: count and log those ``dropped``
         (:meth:`write`'s answer), and wake the sender loop."""

@@ -22,6 +22,7 @@ import peewee
 from store.db import execute_sql, is_sqlite, write_transaction
 from store.models import (
     ApiKey,
+    AsyncCapture,
     DomainStrategy,
     Frame,
     Job,
@@ -89,6 +90,10 @@ def _markdown_results(db: peewee.Database) -> None:
     create_tables(db, [MarkdownResult])
 
 
+def _async_captures(db: peewee.Database) -> None:
+    create_tables(db, [AsyncCapture])
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "organizations, API keys and usage", _core_tables),
     Migration(2, "page cache", _page_cache),
@@ -98,6 +103,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(6, "batch and crawl jobs and their pages", _jobs),
     Migration(7, "webhook events waiting to be delivered", _webhook_events),
     Migration(8, "Markdown answers kept for reuse", _markdown_results),
+    Migration(9, "screenshots captured in the background", _async_captures),
 )
 
 

@@ -266,3 +266,19 @@ class WebhookEvent(BaseModel):
             (("due_at",), False),
             (("job_id", "id"), False),
         )
+
+
+class AsyncCapture(BaseModel):
+    """A screenshot asked for with ``async=true``: whose, its state (``pending``, ``done``,
+    ``failed``) and, once it ended, what it answered (JSON: the result or the error). Rows that
+    ended are deleted a day after (their links have expired by then)."""
+
+    id = peewee.CharField(max_length=32, primary_key=True)
+    org = peewee.ForeignKeyField(Organization, index=False, on_delete="CASCADE")
+    status = peewee.CharField(max_length=16)
+    answer = peewee.TextField(null=True)
+    created_at = peewee.DateTimeField(default=utc_now)
+    ended_at = peewee.DateTimeField(null=True)
+
+    class Meta:
+        indexes = ((("org", "status", "created_at"), False),)

@@ -22,6 +22,7 @@ from handlers.openapi.health import HEALTH_SCHEMAS, health_paths
 from handlers.openapi.jobs import SCHEMAS as JOB_SCHEMAS
 from handlers.openapi.jobs import job_paths
 from handlers.openapi.map import MAP_SCHEMAS, map_paths
+from handlers.openapi.screenshot_requests import ACCEPTED, CAPTURE_SCHEMAS, capture_status_paths
 from handlers.openapi.signed import signed_paths
 from handlers.params.groups import MARKDOWN_GROUPS, Groups, grouped
 from handlers.params.markdown import MARKDOWN_PARAMS
@@ -167,6 +168,7 @@ def _screenshot_paths() -> dict[str, Any]:
                     **image,
                 },
             },
+            "202": ACCEPTED,
             **error_responses("oembed"),
         },
     }
@@ -357,6 +359,7 @@ def build_openapi(base_url: str, frame_host: str = "") -> dict[str, Any]:
         **_oembed_paths(),
         **_screenshot_paths(),
         **signed_paths(COMMON_HEADERS, _SECURITY, error_responses("oembed")),
+        **capture_status_paths(COMMON_HEADERS, _SECURITY, error_responses("oembed")),
         **map_paths(COMMON_HEADERS, _SECURITY, error_responses("markdown")),
         **health_paths(),
         **frame_paths(frame_host or base_url, error_responses("oembed")),
@@ -386,6 +389,7 @@ def build_openapi(base_url: str, frame_host: str = "") -> dict[str, Any]:
                 "OembedError": OEMBED_ERROR,
                 "MarkdownEnvelope": _MARKDOWN_ENVELOPE,
                 "ScreenshotResult": _SCREENSHOT_RESULT,
+                **CAPTURE_SCHEMAS,
                 "Embed": _EMBED,
                 "Frame": FRAME,
                 "FrameList": FRAME_LIST,

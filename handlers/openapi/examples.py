@@ -13,6 +13,8 @@ from typing import Any
 REQUEST_ID = "9d1c5e0a7b3f4e21a8c6d2f0b4e7a913"
 """A made-up request id, as ``X-Request-Id`` would carry it."""
 JOB_ID = "6f1d2c9a8e7b4c3d"
+CAPTURE_ID = "b7e2c94f1a0d4c8e9f3a6d5b2c1e0f47"
+CAPTURE_FILE = "1d9a7c3e5b2f4a6c8e0b9d7f5a3c1e2b.png"
 EMBED_ID = "3f0c6e52-4b0e-5d43-9a8e-2a71c6f0d9b4"
 FRAME_PATH = "/oembed/5e3c2a9f01b7d6e4/a41f09c37d2e8b6150f4c9e2d7a3b816"
 MARKDOWN = (
@@ -217,6 +219,22 @@ def success_examples(base_url: str, frame_host: str) -> dict[str, dict[str, Any]
                 "expiresAt": "2026-03-03T09:14:07Z",
                 "cached": False,
                 "timing": {"ready": "settled", "ready_ms": 412, "load_ms": 286},
+            }
+        },
+        "screenshotRequest": {
+            "application/json": {
+                "id": CAPTURE_ID,
+                "status": "done",
+                "result": {
+                    "screenshotUrl": f"{base_url}/screenshots/{CAPTURE_FILE}",
+                    "dimensions": {"width": 1366, "height": 5120},
+                    "requestInfo": {"host": "example.com", "responseCode": 200},
+                    "expiresAt": "2026-03-03T09:14:52Z",
+                    "cached": False,
+                    "timing": {"ready": "settled", "ready_ms": 2210, "load_ms": 1874},
+                },
+                "createdAt": "2026-03-02T09:14:07Z",
+                "endedAt": "2026-03-02T09:14:52Z",
             }
         },
         "map": {

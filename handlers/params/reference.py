@@ -17,6 +17,7 @@ from handlers.params.jobs import ANSWER_ONLY, BATCH_BODY, CRAWL_BODY, OPTIONS, R
 from handlers.params.markdown import MARKDOWN_PARAMS
 from handlers.params.oembed import OEMBED_PARAMS
 from handlers.params.screenshot import SCREENSHOT_PARAMS, SIGNED_SCREENSHOT_PARAMS
+from handlers.params.screenshot_requests import CAPTURE_STATUS_PARAMS
 from handlers.params.site_map import MAP_PARAMS
 from handlers.params.table import Param, ParamTable
 
@@ -58,6 +59,12 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         page="screenshots.md",
     ),
     Endpoint("Signing secret", ("GET /api/1.1/signing-secret",), KEY_ONLY, page="screenshots.md"),
+    Endpoint(
+        "Background screenshot status",
+        ("GET /api/1.1/screenshot/requests/{capture_id}",),
+        CAPTURE_STATUS_PARAMS,
+        page="screenshots.md",
+    ),
     Endpoint(
         "oEmbed",
         ("GET /api/{1.1,3.0}/oembed/{encoded_url}", "GET /api/{1.1,3.0}/oembed?url=URL"),

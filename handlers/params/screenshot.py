@@ -140,11 +140,30 @@ class ScreenshotParams(Params):
         False,
     )
     paper: str = param("string", "Paper format of a pdf.", "a4", choices=tuple(PAPER_SIZES))
+    async_: bool = param(
+        "boolean",
+        "Capture in the background: answered 202 at once with the capture's id, its status "
+        "URL (GET /api/1.1/screenshot/requests/{capture_id}) and the webhook's signing secret; "
+        "the result (or the error) is read there and POSTed to webhook_url. Always a JSON "
+        "result (response_type=json), billed when the capture ends. At most "
+        "async_captures.max_pending per organization at once (then 429).",
+        False,
+        name="async",
+    )
+    webhook_url: str | None = param(
+        "string",
+        "With async=true: where the capture's end is POSTed (JSON), signed with "
+        "X-Pagecast-Signature: sha256=HMAC-SHA256(webhook_secret, body), retried as the jobs' "
+        "webhooks are. The same address rules as a job's webhook.",
+        max_length=2048,
+        example="https://example.com/hooks/pagecast",
+    )
 
 
 SCREENSHOT_INERT = (
     Inert("quality", one_of("format", "jpeg", "webp")),
     Inert("paper", one_of("format", "pdf")),
+    Inert("webhook_url", one_of("async", True)),
 )
 """When a screenshot parameter does nothing: sent then, it is ignored with a warning."""
 

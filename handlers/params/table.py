@@ -71,6 +71,14 @@ class Param:
     """Whether the value can change the answer (its body or headers); False for the key, the
     target's spelling and the cache's own controls. A kept answer is reused only for the same
     values of every parameter that shapes it (:meth:`ParamTable.answer_variant`)."""
+    field: str = ""
+    """The attribute of the endpoint's class that holds the value, when the parameter's name
+    cannot be one (``async``, a Python keyword); empty: the name."""
+
+    @property
+    def attr(self) -> str:
+        """The attribute of the endpoint's class that holds this parameter's value."""
+        return self.field or self.name
 
 
 @dataclass(frozen=True)
@@ -112,7 +120,8 @@ P = TypeVar("P", bound=Params)
 
 
 def param(type: ParamType, help: str, default: Any = None, **rules: Any) -> Any:
-    """One parameter of an endpoint's class: the field's name is the parameter's, ``rules`` are
+    """One parameter of an endpoint's class: the field's name is the parameter's (unless
+    ``rules`` give a ``name``: a parameter named as no attribute can be), ``rules`` are
     :class:`Param`'s other attributes."""
     return field(default=default, metadata={"param": {"type": type, "help": help, **rules}})
 
@@ -142,11 +151,14 @@ class ParamTable(Generic[P]):
     def of(cls, model: type[P], inert: Sequence[Inert] = ()) -> ParamTable[P]:
         """The table an endpoint's parameter class declares, in its fields' order, with the
         rules saying when some of its parameters do nothing."""
-        params = [
-            Param(name=item.name, default=item.default, **item.metadata["param"])
-            for item in dataclasses.fields(model)
-            if "param" in item.metadata
-        ]
+        params = []
+        for item in dataclasses.fields(model):
+            if "param" not in item.metadata:
+                continue
+            rules = dict(item.metadata["param"])
+            name = rules.pop("name", item.name)
+            attr = item.name if name != item.name else ""
+            params.append(Param(name=name, default=item.default, field=attr, **rules))
         return cls(params, model, inert)
 
     def read(self, args: Mapping[str, Sequence[str]]) -> tuple[P, list[ParamProblem]]:
@@ -154,9 +166,8 @@ class ParamTable(Generic[P]):
         if self.model is None:
             raise TypeError("this table has no parameter class")
         parsed, problems = self.parse(args)
-        model = self.model(
-            sent=frozenset(parsed.sent), warnings=tuple(parsed.warnings), **parsed.values
-        )
+        attrs = {self.by_name[name].attr: value for name, value in parsed.values.items()}
+        model = self.model(sent=frozenset(parsed.sent), warnings=tuple(parsed.warnings), **attrs)
         return model, problems
 
     def parse(self, args: Mapping[str, Sequence[str]]) -> tuple[ParsedParams, list[ParamProblem]]:
@@ -208,7 +219,7 @@ class ParamTable(Generic[P]):
         its default, and a warning for each. A parameter sent at its default changes nothing
         either way, so it is not warned about. Rules that read a parameter in ``skip`` are
         passed over (a job's options have no answer format)."""
-        current = {param.name: getattr(values, param.name) for param in self.params}
+        current = {param.name: getattr(values, param.attr) for param in self.params}
         changed: dict[str, Any] = {}
         warnings: list[str] = []
         for rule in self.inert:
@@ -221,7 +232,8 @@ class ParamTable(Generic[P]):
             if not rule.keep:
                 current[name] = changed[name] = default
             warnings.append(f"{name} ignored: it {rule.words()}")
-        return (dataclasses.replace(values, **changed) if changed else values), warnings
+        attrs = {self.by_name[name].attr: value for name, value in changed.items()}
+        return (dataclasses.replace(values, **attrs) if changed else values), warnings
 
     def answer_variant(self, values: Any) -> dict[str, str]:
         """The values of every parameter that shapes the answer, read off ``values`` (the
@@ -231,7 +243,7 @@ class ParamTable(Generic[P]):
         # repr spells the parameters' values (strings, numbers, booleans, None, tuples of
         # strings) one way each, and fast: this runs on every request.
         return {
-            param.name: repr(getattr(values, param.name))
+            param.name: repr(getattr(values, param.attr))
             for param in self.params
             if param.shapes_answer
         }

@@ -19,6 +19,7 @@ from services.jobs.admission import AdmissionFailure
 from services.jobs.service import JobFailure
 from services.markdown import MarkdownError, MarkdownFailure
 from services.screenshots import ScreenshotError, ScreenshotFailure
+from services.screenshots.deferred import DeferredFailure
 from services.screenshots.signed import SignedLinkFailure
 from services.site_map import MapFailure
 from services.target_guard import TargetProblem, TargetRefusedError
@@ -32,6 +33,7 @@ KIND_TYPES: tuple[type[enum.Enum], ...] = (
     AccountFailure,
     MarkdownFailure,
     ScreenshotFailure,
+    DeferredFailure,
     FrameFailure,
     PageProblem,
     EmbedFailure,

@@ -64,6 +64,7 @@ MARKDOWN_CASES: dict[str, dict[str, str]] = {
 SCREENSHOT_CASES: dict[str, dict[str, str]] = {
     "quality": {"format": "png", "quality": "30"},
     "paper": {"paper": "letter"},
+    "webhook_url": {"webhook_url": "https://example.com/hooks/pagecast"},
 }
 OEMBED_CASES: dict[str, dict[str, str]] = {
     "orientation": {"template": "compact", "orientation": "horizontal"},

@@ -131,6 +131,7 @@ SAMPLES = {
     "params_hash": "0123456789abcdef0123456789abcdef",
     "job_id": "0123456789abcdef0123456789abcdef",
     "key_id": "pc_Ab3dE6gH",
+    "capture_id": "0123456789abcdef0123456789abcdef",
 }
 """A value for each path parameter the document names, as a client would send it."""
 DOCUMENTATION = (OpenApiHandler, DocsHandler, LlmsTxtHandler, PlaygroundHandler, RobotsHandler)

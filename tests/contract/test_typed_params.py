@@ -41,7 +41,7 @@ def test_every_endpoint_table_is_declared_by_a_frozen_class() -> None:
         assert model is not None, handler.__name__
         assert dataclasses.is_dataclass(model) and model.__dataclass_params__.frozen  # type: ignore[attr-defined]
         declared = [item.name for item in dataclasses.fields(model) if "param" in item.metadata]
-        assert declared == [param.name for param in handler.params.params], handler.__name__
+        assert declared == [param.attr for param in handler.params.params], handler.__name__
 
 
 def test_no_handler_looks_a_parameter_up_by_its_name() -> None:

@@ -41,7 +41,8 @@ def misspelled(name: str) -> str:
     if len(name) < 4:
         return name + name[-1]
     middle = len(name) // 2
-    return name[: middle - 1] + name[middle] + name[middle - 1] + name[middle + 1 :]
+    swapped = name[: middle - 1] + name[middle] + name[middle - 1] + name[middle + 1 :]
+    return swapped if swapped != name else name + name[-1]  # two equal letters: doubled
 
 
 def operations() -> list[tuple[str, str, str, list[str]]]:

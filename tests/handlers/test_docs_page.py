@@ -383,6 +383,7 @@ async def test_reference_fits_a_desktop_and_a_phone(api: Origin) -> None:
                 "screenshot",
                 "signedScreenshot",
                 "signingSecret",
+                "screenshotRequest",
                 "map",
             }
             for operation_id in carrying:
