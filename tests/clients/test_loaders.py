@@ -23,9 +23,11 @@ from pagecast_client.documents import LoadFailure
 from pagecast_client.langchain import PagecastLoader
 from pagecast_client.llama_index import PagecastReader
 from tests.clients.pagecast_site import Site
+from tests.origin import closed_port
 
 TITLE = "Sourdough at altitude"
-UNREACHABLE = "http://127.0.0.1:1/"
+UNREACHABLE = f"http://127.0.0.1:{closed_port()}/"
+"""Nothing listens there: the page cannot be fetched (port 1 is one browsers refuse outright)."""
 
 
 def test_langchain_one_document_per_page(site: Site) -> None:
