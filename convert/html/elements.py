@@ -55,6 +55,9 @@ class PageElements:
     """Anywhere: elements with a ``hidden``, ``aria-hidden``, ``style`` or ``class`` attribute,
     the only ones :func:`convert.html.hiding.is_hidden` can find hidden (when the scan has run, the
     conversion tests them instead of every element)."""
+    class_only: list[bool] = field(default_factory=list)
+    """For each element of ``hideable``: whether it has a ``class`` but no ``hidden``,
+    ``aria-hidden`` or ``style`` attribute (only its class can hide it)."""
     every: list[Any] = field(default_factory=list)
     """Every element, in document order."""
     tagged: dict[str, list[Any]] = field(default_factory=lambda: {g: [] for g in TAG_GROUPS})
@@ -80,6 +83,7 @@ def page_elements(root: Any) -> PageElements:
     every = found.every
     styled: list[Any] = []
     labelled, keyed, hideable = found.labelled, found.keyed, found.hideable
+    class_only = found.class_only
     buckets_of = _BUCKETS.get
     for element in root.iter(etree.Element):
         every.append(element)
@@ -95,6 +99,7 @@ def page_elements(root: Any) -> PageElements:
                 keyed.append(element)
             if buckets & _HIDEABLE:
                 hideable.append(element)
+                class_only.append(not buckets & _STYLED)
     body = root.find("body")
     start, end = 0, len(every)
     if body is not None:

@@ -12,7 +12,7 @@ model reads and a person does not. Pure.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -50,6 +50,26 @@ def is_hidden(element: Any) -> bool:
         return True
     classes = attrib.get("class")
     return bool(classes and not HIDDEN_CLASSES.isdisjoint(classes.split()))
+
+
+def hidden_among(elements: Sequence[Any], class_only: Sequence[bool]) -> list[Any]:
+    """The ``elements`` :func:`is_hidden` finds hidden, in their order; ``class_only``: for
+    each, whether only its class can hide it (it has no ``hidden``, ``aria-hidden`` or
+    ``style`` attribute), when it is judged once per class value: a page repeats a few hundred
+    values over thousands of elements."""
+    found: list[Any] = []
+    by_class: dict[str, bool] = {}
+    for element, by_class_only in zip(elements, class_only, strict=True):
+        if by_class_only:
+            classes = element.get("class")
+            hidden = by_class.get(classes)
+            if hidden is None:
+                hidden = by_class[classes] = is_hidden(element)
+        else:
+            hidden = is_hidden(element)
+        if hidden:
+            found.append(element)
+    return found
 
 
 # --- hiding tests: each takes the element's declarations and says why it hides, or nothing

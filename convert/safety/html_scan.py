@@ -18,7 +18,7 @@ from convert.safety.analysis import analyse, live_hits, plainly_clear
 from convert.safety.hidden import BLOCKS, NO_TEXT, element_text, hidden_texts
 from convert.safety.intent import LARGE_HIDDEN, STRIPPED_REQUEST, hiddenness, intent
 from convert.safety.intent import severity as request_severity
-from convert.safety.links import LONG_QUERY, STRIPPED_LINK, URL_SUSPECT_RE, judge_url, url_severity
+from convert.safety.links import STRIPPED_LINK, judge_url, suspect_url, url_severity
 from convert.safety.markdown import MIN_BROKEN_WORDS, obfuscation_findings
 from convert.safety.normalise import collapse_space, sample_of
 from convert.safety.own import PageText, page_own, without_controls
@@ -160,7 +160,7 @@ class _HtmlCollector:
         return False
 
     def url(self, element: Any, value: str | None, base: str, *, image: bool) -> None:
-        if not value or (len(value) <= LONG_QUERY and not URL_SUSPECT_RE.search(value)):
+        if not value or not suspect_url(value):
             return
         try:
             absolute = urljoin(base, value.strip()) if base else value.strip()
@@ -219,10 +219,14 @@ def scan_html(root: Any, url: str, page: PageElements | None = None) -> HtmlScan
     _scan_attributes(page, collector)
     _scan_metadata(page, collector)
     for element in page.tagged["links"]:
-        collector.url(element, element.get("href"), url, image=False)
+        href = element.get("href")
+        if href and suspect_url(href):  # most links: no call
+            collector.url(element, href, url, image=False)
     for element in page.tagged["images"]:
         for name in ("src", "data-src"):
-            collector.url(element, element.get(name), url, image=True)
+            source = element.get(name)
+            if source and suspect_url(source):
+                collector.url(element, source, url, image=True)
     for element in root.iter(*_ROLE_TAGS):
         collector.findings.append(
             Finding(
@@ -336,13 +340,17 @@ def _scan_attributes(page: PageElements, collector: _HtmlCollector) -> None:
                 continue
             strip = judged.get((name, value))
             if strip is None:
-                strip = judged[name, value] = collector.container(
-                    value,
-                    f"attribute:{name}",
-                    hidden=False,
-                    quotable=True,
-                    place=f"attribute:{name}" if name in _DESCRIBING_ATTRIBUTES else "",
-                    element=element,
+                describing = name in _DESCRIBING_ATTRIBUTES
+                # A label in plain sight without a phrase holds nothing to judge.
+                strip = judged[name, value] = (describing or not plainly_clear(value)) and (
+                    collector.container(
+                        value,
+                        f"attribute:{name}",
+                        hidden=False,
+                        quotable=True,
+                        place=f"attribute:{name}" if describing else "",
+                        element=element,
+                    )
                 )
             if strip:
                 collector.attributes.append((element, name))
