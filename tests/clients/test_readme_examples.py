@@ -12,6 +12,7 @@ import re
 import subprocess
 import sys
 import tomllib
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +21,7 @@ import pytest
 import pagecast_client
 from bench.pagecast_process import ROOT
 from tests.app.test_readme import section
-from tests.clients.pagecast_site import Site
+from tests.clients.pagecast_site import Site, running_pagecast
 
 TOUR_PAGE = "http://127.0.0.1:8000/"
 TOUR_API = "http://127.0.0.1:8080"
@@ -121,7 +122,16 @@ def check_http(shown: str, answered: str, command: str) -> None:
         assert body == shown_body, command
 
 
-def test_tour_runs_as_written(site: Site, tmp_path: Path) -> None:
+@pytest.fixture
+def own_site() -> Iterator[Site]:
+    """A Pagecast of the tour's own: the README shows a fresh capture, which the shared
+    server's earlier screenshots of the same page would turn into a reused one."""
+    with running_pagecast() as site:
+        yield site
+
+
+def test_tour_runs_as_written(own_site: Site, tmp_path: Path) -> None:
+    site = own_site
     setup, commands = tour()
     assert setup[0] == TOUR_SERVES_THE_PAGE and (ROOT / "docs/example/index.html").is_file()
     frame_port = tomllib.loads(site.config.read_text())["server"]["frame_port"]

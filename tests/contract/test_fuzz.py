@@ -77,6 +77,7 @@ class Running:
     sites: Sites
     log: Path
     job_id: str
+    capture_id: str
 
 
 @pytest.fixture(scope="module")
@@ -90,7 +91,8 @@ def running() -> Iterator[Running]:
         try:
             schema = schemathesis.openapi.from_url(f"{base_url}/openapi.json")
             job_id = _submit_batch(base_url, key, sites.url("/article/fuzzing"))
-            yield Running(schema, base_url, key, sites, log, job_id)
+            capture_id = _submit_capture(base_url, key, sites.url("/article/fuzzing"))
+            yield Running(schema, base_url, key, sites, log, job_id, capture_id)
         finally:
             stop_pagecast(process)
             sites.close()
@@ -105,6 +107,21 @@ def _submit_batch(base_url: str, key: str, target: str) -> str:
     )
     with urllib.request.urlopen(request, timeout=30) as response:  # loopback only
         return str(json.load(response)["id"])
+
+
+def _submit_capture(base_url: str, key: str, target: str) -> str:
+    """A background screenshot, whose id the capture status operation is fuzzed with."""
+    encoded = urllib.parse.quote(target, safe="")
+    request = urllib.request.Request(
+        f"{base_url}/api/1.1/screenshot/{encoded}?async=true", headers={"X-API-Key": key}
+    )
+    with urllib.request.urlopen(request, timeout=30) as response:  # loopback only
+        return str(json.load(response)["id"])
+
+
+PATH_IDS = {"job_id": "job_id", "capture_id": "capture_id"}
+"""Path parameters naming something made earlier -> the attribute of :class:`Running` holding
+a real one."""
 
 
 def _real_target(running: Running, path: str) -> str:
@@ -143,8 +160,9 @@ def _strategies(running: Running, label: str) -> st.SearchStrategy[schemathesis.
     elif "encoded_url" in names:
         encoded = urllib.parse.quote(target, safe="")
         real = operation.as_strategy(query=keyed, path_parameters={"encoded_url": encoded})
-    elif "job_id" in names:
-        real = operation.as_strategy(query=keyed, path_parameters={"job_id": running.job_id})
+    elif names & PATH_IDS.keys():
+        ids = {name: getattr(running, PATH_IDS[name]) for name in names & PATH_IDS.keys()}
+        real = operation.as_strategy(query=keyed, path_parameters=ids)
     else:
         real = operation.as_strategy(query={**keyed, "url": target})
     return st.integers(0, 19).flatmap(
@@ -183,8 +201,10 @@ def _plain_case(running: Running, operation: Any) -> tuple[schemathesis.Case, in
     if operation.body:
         body = {"url": target}
         return operation.Case(query=keyed, body=body, media_type="application/json"), 200
-    if "{job_id}" in operation.path:
-        return operation.Case(path_parameters={"job_id": running.job_id}, query=keyed), 200
+    for name, attribute in PATH_IDS.items():
+        if "{" + name + "}" in operation.path:
+            ids = {name: getattr(running, attribute)}
+            return operation.Case(path_parameters=ids, query=keyed), 200
     if "{encoded_url}" in operation.path:
         encoded = urllib.parse.quote(target, safe="")
         return operation.Case(path_parameters={"encoded_url": encoded}, query=keyed), 200

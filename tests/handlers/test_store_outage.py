@@ -93,7 +93,7 @@ async def test_endpoints_answer_503_while_the_database_is_gone(
     kept = await get(http_client, markdown + "&cache_ok=true")
     assert kept.code == 200 and kept.headers["X-Cache"] == "hit", kept.body
     # Another answer of the page needs the page cache.
-    answer = await get(http_client, markdown + "&cache_ok=true&include_links=true")
+    answer = await get(http_client, markdown + "&cache_ok=true&max_chars=5000")
     assert answer.code == 503, answer.body
     body = json.loads(answer.body)
     assert body["error"]["code"] == -5004
