@@ -7,6 +7,7 @@ from __future__ import annotations
 import ast
 import asyncio
 import dataclasses
+import inspect
 import sys
 import time
 import tomllib
@@ -19,6 +20,8 @@ from pagecast_client import (
     AsyncPagecast,
     AuthenticationError,
     BlockedContentError,
+    CaptureAccepted,
+    CaptureStatus,
     Chunk,
     ConnectionFailedError,
     Embed,
@@ -57,19 +60,41 @@ from tests.origin import closed_port
 
 # Parameters every operation has that the client sends its own way: the key in a header, the
 # target in the path.
-TRANSPORT = {"app_id", "encoded_url", "url", "job_id", "key_id", "signature"}
+TRANSPORT = {"app_id", "encoded_url", "url", "job_id", "key_id", "signature", "capture_id"}
+
+
+def wire_names(params: type) -> set[str]:
+    """The query names a parameter TypedDict's keywords are sent as."""
+    return {WIRE_NAMES.get(keyword, keyword) for keyword in allowed(params)}
+
+
+# The screenshot operation is served by two methods: screenshot() takes ScreenshotParams alone,
+# and screenshot_async() takes the same keywords, sends async=true itself and takes webhook_url
+# as its own keyword (read from its signature below). So async and webhook_url belong to the
+# operation through screenshot_async, never to screenshot()'s keywords.
+SCREENSHOT_ASYNC = {"async"} | {
+    name
+    for name, parameter in inspect.signature(Pagecast.screenshot_async).parameters.items()
+    if parameter.kind is inspect.Parameter.KEYWORD_ONLY
+}
+# Parameters the server's description lists for an operation that the client leaves out on
+# purpose. The signed link's table is built on the screenshot endpoint's, so it lists async and
+# webhook_url too; a signed link ignores them (it always answers the image), and
+# sign_screenshot_url does not sign them.
+IGNORED = {"signedScreenshot": {"async", "webhook_url"}}
 OPERATIONS = {
-    "markdown": MarkdownParams,
-    "markdown_query": MarkdownParams,
-    "screenshot": ScreenshotParams,
-    "screenshot_query": ScreenshotParams,
-    "signedScreenshot": SignedScreenshotParams,
-    "oembed_1_1_path": OembedParams,
-    "oembed_3_0_path": OembedParams,
-    "oembed_1_1_query": OembedParams,
-    "oembed_3_0_query": OembedParams,
-    "listFrames": FrameListParams,
-    "getJob": JobResultsParams,
+    "markdown": wire_names(MarkdownParams),
+    "markdown_query": wire_names(MarkdownParams),
+    "screenshot": wire_names(ScreenshotParams) | SCREENSHOT_ASYNC,
+    "screenshot_query": wire_names(ScreenshotParams) | SCREENSHOT_ASYNC,
+    "screenshotRequest": set(),
+    "signedScreenshot": wire_names(SignedScreenshotParams),
+    "oembed_1_1_path": wire_names(OembedParams),
+    "oembed_3_0_path": wire_names(OembedParams),
+    "oembed_1_1_query": wire_names(OembedParams),
+    "oembed_3_0_query": wire_names(OembedParams),
+    "listFrames": wire_names(FrameListParams),
+    "getJob": wire_names(JobResultsParams),
 }
 # JSON bodies: their keywords, and the fields the client's methods take as arguments.
 BODIES = {
@@ -97,15 +122,16 @@ def test_every_parameter_of_the_openapi_description_is_a_keyword(pagecast: Pagec
             if name not in OPERATIONS:
                 continue
             seen.add(name)
-            server = (
-                {param["name"] for param in operation.get("parameters", [])}
-                - TRANSPORT
-                - set(API_ALIASES)
-            )
-            client = {WIRE_NAMES.get(keyword, keyword) for keyword in allowed(OPERATIONS[name])}
+            listed = {param["name"] for param in operation.get("parameters", [])}
+            ignored = IGNORED.get(name, set())
+            assert ignored <= listed, f"{name}: no longer lists {ignored - listed}"
+            server = listed - TRANSPORT - set(API_ALIASES) - ignored
+            client = OPERATIONS[name]
             assert server - client == set(), f"{name}: the client lacks {server - client}"
             assert client - server == set(), f"{name}: the server does not know {client - server}"
     assert seen == set(OPERATIONS)
+    assert {"async", "webhook_url"} == SCREENSHOT_ASYNC
+    assert not SCREENSHOT_ASYNC & wire_names(ScreenshotParams)
 
 
 def test_every_field_of_the_openapi_bodies_is_a_keyword(pagecast: Pagecast) -> None:
@@ -135,6 +161,10 @@ SCREENSHOT_FIELDS = {
     "expiresAt": "expires_at",
 }
 
+# A capture's status JSON names -> the CaptureStatus dataclass's fields (a failed capture's
+# error members are read into its CaptureFailedError).
+CAPTURE_FIELDS = {"createdAt": "created_at", "endedAt": "ended_at", "success": "error"}
+
 
 def test_every_field_of_the_openapi_schemas_is_a_result_field(pagecast: Pagecast) -> None:
     """Fails when the server's answers gain a field the typed results lack."""
@@ -154,6 +184,11 @@ def test_every_field_of_the_openapi_schemas_is_a_result_field(pagecast: Pagecast
     assert set(schemas["JobAccepted"]["properties"]) <= fields(JobAccepted)
     assert set(schemas["Job"]["properties"]) <= fields(Job)
     assert set(schemas["JobResult"]["properties"]) <= fields(JobResult)
+    assert set(schemas["ScreenshotAccepted"]["properties"]) <= fields(CaptureAccepted)
+    capture = {
+        CAPTURE_FIELDS.get(name, name) for name in schemas["ScreenshotRequest"]["properties"]
+    }
+    assert capture <= fields(CaptureStatus)
 
 
 def test_markdown_envelope_is_typed(pagecast: Pagecast, site: Site) -> None:

@@ -178,7 +178,7 @@ def warnings_of(response: httpx.Response) -> list[str]:
     return header.split(" | ") if header else []
 
 
-def _json(response: httpx.Response) -> dict[str, Any]:
+def json_of(response: httpx.Response) -> dict[str, Any]:
     try:
         body = response.json()
     except json.JSONDecodeError as exc:
@@ -194,7 +194,7 @@ def _json(response: httpx.Response) -> dict[str, Any]:
 
 def _markdown_result(response: httpx.Response) -> MarkdownResult:
     if response.headers.get("Content-Type", "").startswith("application/json"):
-        return MarkdownResult.from_json(_json(response), credits_of(response))
+        return MarkdownResult.from_json(json_of(response), credits_of(response))
     headers = response.headers
     score = headers.get("X-AI-Safety-Score")
     return MarkdownResult(
@@ -216,7 +216,9 @@ def _markdown_result(response: httpx.Response) -> MarkdownResult:
 def _screenshot(response: httpx.Response) -> Screenshot:
     kind = response.headers.get("Content-Type", "")
     if kind.startswith("application/json"):
-        return Screenshot.from_json(_json(response), request_id_of(response), credits_of(response))
+        return Screenshot.from_json(
+            json_of(response), request_id_of(response), credits_of(response)
+        )
     return Screenshot(
         request_id=request_id_of(response),
         credits=credits_of(response),
@@ -226,18 +228,18 @@ def _screenshot(response: httpx.Response) -> Screenshot:
 
 
 def _embed(response: httpx.Response) -> Embed:
-    body = _json(response)
+    body = json_of(response)
     return pick(
         Embed, body, request_id=request_id_of(response), credits=credits_of(response), raw=body
     )
 
 
 def _frame(response: httpx.Response) -> Frame:
-    return Frame.from_json(_json(response))
+    return Frame.from_json(json_of(response))
 
 
 def _frame_page(response: httpx.Response) -> FramePage:
-    body = _json(response)
+    body = json_of(response)
     return FramePage(
         frames=[Frame.from_json(frame) for frame in body.get("frames", [])],
         next_cursor=body.get("next_cursor"),
@@ -264,7 +266,7 @@ def screenshot_call(url: str, params: Mapping[str, Any]) -> Call[Screenshot]:
 
 
 def _signing_secret(response: httpx.Response) -> SigningSecret:
-    body = _json(response)
+    body = json_of(response)
     return SigningSecret(key_id=str(body["key_id"]), signing_secret=str(body["signing_secret"]))
 
 
@@ -311,15 +313,15 @@ def delete_frame_call(embed_id: str) -> Call[None]:
 
 
 def _map_result(response: httpx.Response) -> MapResult:
-    return MapResult.from_json(_json(response), credits_of(response))
+    return MapResult.from_json(json_of(response), credits_of(response))
 
 
 def _accepted(response: httpx.Response) -> JobAccepted:
-    return JobAccepted.from_json(_json(response), request_id_of(response))
+    return JobAccepted.from_json(json_of(response), request_id_of(response))
 
 
 def _job(response: httpx.Response) -> Job:
-    return Job.from_json(_json(response), request_id_of(response))
+    return Job.from_json(json_of(response), request_id_of(response))
 
 
 def map_call(url: str, params: Mapping[str, Any]) -> Call[MapResult]:

@@ -17,8 +17,9 @@ from typing import Any, Generic, Literal, TypeVar, Unpack
 
 import httpx
 
-from pagecast_client import _core
+from pagecast_client import _core, captures
 from pagecast_client._core import Call, Config
+from pagecast_client.captures import CaptureAccepted, CaptureRef, CaptureStatus
 from pagecast_client.jobs import Job, JobAccepted, JobResult, MapResult, Polling
 from pagecast_client.models import Embed, Frame, FramePage, MarkdownResult, Screenshot
 from pagecast_client.params import (
@@ -121,6 +122,38 @@ class Pagecast(_Settings[httpx.Client]):
     def screenshot(self, url: str, **params: Unpack[ScreenshotParams]) -> Screenshot:
         """A capture: a link for 24 hours, or the bytes with ``response_type="image"``."""
         return self._run(_core.screenshot_call(url, params))
+
+    def screenshot_async(
+        self, url: str, *, webhook_url: str | None = None, **params: Unpack[ScreenshotParams]
+    ) -> CaptureAccepted:
+        """Capture in the background (``async=true``): answered at once with the capture's id;
+        read it with :meth:`screenshot_request` or :meth:`wait_for_screenshot`, or be told at
+        ``webhook_url`` (POST, signed with :attr:`CaptureAccepted.webhook_secret`)."""
+        return self._run(captures.screenshot_async_call(url, webhook_url, params))
+
+    def screenshot_request(self, capture: CaptureRef) -> CaptureStatus:
+        """A background capture's status: ``pending``, ``done`` (``result``, a
+        :class:`Screenshot`) or ``failed`` (``error``, a :class:`CaptureFailedError`)."""
+        return self._run(captures.screenshot_request_call(capture))
+
+    def wait_for_screenshot(
+        self,
+        capture: CaptureRef,
+        *,
+        timeout: float = 300.0,
+        poll_interval: float = 1.0,
+        max_poll_interval: float = 10.0,
+    ) -> Screenshot:
+        """A background capture's screenshot once it is done; raises its
+        :class:`CaptureFailedError` when it failed, :class:`CaptureTimeoutError` when it is
+        still pending after ``timeout`` seconds. Polls as :meth:`wait_for_job` does."""
+        polling = Polling(timeout, poll_interval, max_poll_interval)
+        while True:
+            status = self.screenshot_request(capture)
+            shot = captures.ended(status, timeout, polling.over())
+            if shot is not None:
+                return shot
+            time.sleep(polling.next_pause())
 
     def download(self, screenshot: Screenshot | str) -> bytes:
         """The image behind a screenshot's link (the link needs no key)."""
@@ -279,6 +312,31 @@ class AsyncPagecast(_Settings[httpx.AsyncClient]):
     async def screenshot(self, url: str, **params: Unpack[ScreenshotParams]) -> Screenshot:
         """A capture (see :meth:`Pagecast.screenshot`)."""
         return await self._run(_core.screenshot_call(url, params))
+
+    async def screenshot_async(
+        self, url: str, *, webhook_url: str | None = None, **params: Unpack[ScreenshotParams]
+    ) -> CaptureAccepted:
+        """A background capture (see :meth:`Pagecast.screenshot_async`)."""
+        return await self._run(captures.screenshot_async_call(url, webhook_url, params))
+
+    async def screenshot_request(self, capture: CaptureRef) -> CaptureStatus:
+        return await self._run(captures.screenshot_request_call(capture))
+
+    async def wait_for_screenshot(
+        self,
+        capture: CaptureRef,
+        *,
+        timeout: float = 300.0,  # noqa: ASYNC109 (as wait_for_job: the error keeps the status)
+        poll_interval: float = 1.0,
+        max_poll_interval: float = 10.0,
+    ) -> Screenshot:
+        polling = Polling(timeout, poll_interval, max_poll_interval)
+        while True:
+            status = await self.screenshot_request(capture)
+            shot = captures.ended(status, timeout, polling.over())
+            if shot is not None:
+                return shot
+            await asyncio.sleep(polling.next_pause())
 
     async def download(self, screenshot: Screenshot | str) -> bytes:
         return await self._run(_core.download_call(screenshot))

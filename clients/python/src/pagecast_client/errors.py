@@ -112,6 +112,27 @@ class JobTimeoutError(PagecastError):
         self.job = job
 
 
+class CaptureFailedError(PagecastError):
+    """A background screenshot capture failed: ``code``, ``stage``, ``details`` and
+    ``request_id`` (of the request that asked for it) are those of the error the synchronous
+    request would have answered (``target_unreachable``, ``navigation_timeout``,
+    ``capture_failed``...); ``status`` is None (the capture's status was read with 200)."""
+
+    def __init__(self, message: str, *, capture_id: str, **info: Any) -> None:
+        super().__init__(message, **info)
+        self.capture_id = capture_id
+
+
+class CaptureTimeoutError(PagecastError):
+    """A background capture did not end within the time
+    :meth:`~pagecast_client.Pagecast.wait_for_screenshot` was given; ``capture`` is its last
+    status read (the capture itself goes on: wait again)."""
+
+    def __init__(self, message: str, capture: Any) -> None:
+        super().__init__(message, request_id=getattr(capture, "request_id", None) or None)
+        self.capture = capture
+
+
 PAGE_FAILURES = {-2204, -4002}
 """Markdown error codes about the page asked for rather than the request: a target URL that
 is not http(s) or malformed, a page whose conversion failed."""

@@ -192,7 +192,8 @@ class Job:
 
 
 class Polling:
-    """The pauses of :meth:`Pagecast.wait_for_job`: the first of ``interval`` seconds, each
+    """The pauses of :meth:`Pagecast.wait_for_job` and :meth:`Pagecast.wait_for_screenshot`:
+    the first of ``interval`` seconds, each
     next ``factor`` times longer up to ``max_interval``, none past ``timeout`` seconds from
     now."""
 
@@ -201,7 +202,7 @@ class Polling:
     def __init__(self, timeout: float, interval: float, max_interval: float) -> None:
         if timeout < 0 or interval <= 0 or max_interval < interval:
             raise ValueError(
-                "wait_for_job needs timeout >= 0 and 0 < poll_interval <= max_poll_interval"
+                "waiting needs timeout >= 0 and 0 < poll_interval <= max_poll_interval"
             )
         self.deadline = time.monotonic() + timeout
         self.pause = interval
