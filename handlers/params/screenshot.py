@@ -173,13 +173,15 @@ SCREENSHOT_PARAMS = ParamTable.of(ScreenshotParams, SCREENSHOT_INERT)
 @dataclass(frozen=True)
 class SignedScreenshotParams(ScreenshotParams):
     """A signed link's parameters: the screenshot endpoint's that shape the image, the link's
-    expiry and its signature. Three of the screenshot endpoint's are no parameters here (plain
+    expiry and its signature. Five of the screenshot endpoint's are no parameters here (plain
     fields, left out of the table): no key (the link names its key and is signed), the target in
-    the path only, and the image as the only answer."""
+    the path only, the image as the only answer, and so no capture in the background."""
 
     app_id: str | None = None
     url: str | None = None
     response_type: str = "image"
+    async_: bool = False
+    webhook_url: str | None = None
     expires: int | None = param(
         "integer",
         "Unix seconds after which the link is refused (403); none: the link lives until its key "
@@ -195,4 +197,6 @@ class SignedScreenshotParams(ScreenshotParams):
     )
 
 
-SIGNED_SCREENSHOT_PARAMS = ParamTable.of(SignedScreenshotParams, SCREENSHOT_INERT)
+SIGNED_SCREENSHOT_PARAMS = ParamTable.of(
+    SignedScreenshotParams, tuple(rule for rule in SCREENSHOT_INERT if rule.name != "webhook_url")
+)

@@ -77,11 +77,6 @@ SCREENSHOT_ASYNC = {"async"} | {
     for name, parameter in inspect.signature(Pagecast.screenshot_async).parameters.items()
     if parameter.kind is inspect.Parameter.KEYWORD_ONLY
 }
-# Parameters the server's description lists for an operation that the client leaves out on
-# purpose. The signed link's table is built on the screenshot endpoint's, so it lists async and
-# webhook_url too; a signed link ignores them (it always answers the image), and
-# sign_screenshot_url does not sign them.
-IGNORED = {"signedScreenshot": {"async", "webhook_url"}}
 OPERATIONS = {
     "markdown": wire_names(MarkdownParams),
     "markdown_query": wire_names(MarkdownParams),
@@ -123,9 +118,7 @@ def test_every_parameter_of_the_openapi_description_is_a_keyword(pagecast: Pagec
                 continue
             seen.add(name)
             listed = {param["name"] for param in operation.get("parameters", [])}
-            ignored = IGNORED.get(name, set())
-            assert ignored <= listed, f"{name}: no longer lists {ignored - listed}"
-            server = listed - TRANSPORT - set(API_ALIASES) - ignored
+            server = listed - TRANSPORT - set(API_ALIASES)
             client = OPERATIONS[name]
             assert server - client == set(), f"{name}: the client lacks {server - client}"
             assert client - server == set(), f"{name}: the server does not know {client - server}"
