@@ -79,6 +79,10 @@ def example_page(folder: Path) -> Iterator[str]:
         server.server_close()
 
 
+PORT_ATTEMPTS = 3
+"""Starts tried, each on newly chosen ports, before a server that cannot bind fails the test."""
+
+
 @contextmanager
 def running_pagecast() -> Iterator[Site]:
     """A Pagecast process with the example pages beside it, stopped at the end."""
@@ -87,13 +91,19 @@ def running_pagecast() -> Iterator[Site]:
         tempfile.TemporaryDirectory() as pages,
         example_page(Path(pages)) as page,
     ):
-        port = free_port()
         log = Path(tmp) / "server.log"
-        try:
-            process, key = start_pagecast(tmp, port, log=log, extra=SLOW_PLAN)
-        except RuntimeError as exc:
-            said = log.read_text(errors="replace")[-4000:] if log.exists() else ""
-            raise AssertionError(f"{exc}; the server said:\n{said}") from exc
+        for attempt in range(PORT_ATTEMPTS):
+            port = free_port()
+            try:
+                process, key = start_pagecast(tmp, port, log=log, extra=SLOW_PLAN)
+                break
+            except RuntimeError as exc:
+                said = log.read_text(errors="replace")[-4000:] if log.exists() else ""
+                # A port free when chosen may be taken by another test process before the
+                # server binds it: choose again.
+                if "Address already in use" in said and attempt + 1 < PORT_ATTEMPTS:
+                    continue
+                raise AssertionError(f"{exc}; the server said:\n{said}") from exc
         try:
             config = Path(tmp) / "config.toml"
             server = [PYTHON, str(ROOT / "server.py"), "--config", str(config)]
