@@ -15,7 +15,6 @@ import hashlib
 import json
 import logging
 import math
-import time
 import zlib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -27,6 +26,7 @@ import peewee
 from convert.text import urls
 from settings.fields import setting
 from store.db import write_transaction
+from store.eviction import Eviction, evict_oldest
 from store.models import PageCache, as_utc, utc_now
 
 log = logging.getLogger(__name__)
@@ -125,14 +125,6 @@ class CachedPage:
         return max(0.0, (datetime.now(UTC) - as_utc(self.fetched_at)).total_seconds())
 
 
-@dataclass(frozen=True, slots=True)
-class Eviction:
-    """What one eviction unit did: rows deleted, and whether nothing is left to delete."""
-
-    deleted: int
-    complete: bool
-
-
 def normalize_url(url: str) -> str:
     """``url`` as the cache sees it: scheme and host lowercased, default port and fragment
     dropped, an empty path made ``/``; userinfo, path and query kept as given, in order.
@@ -229,60 +221,17 @@ def evict(
     batch: int = EVICT_BATCH,
 ) -> Eviction:
     """Delete pages older than ``retention``, then the least recently written ones until the
-    compressed bodies total at most ``max_bytes``.
-
-    Deletes ``batch`` rows per statement, each in its own short transaction, oldest first by the
-    ``fetched_at`` index. Stops starting batches once ``budget_seconds`` have passed (after at
-    least one); the result then says the work is not complete and a new call continues it.
-    """
-    deadline = time.monotonic() + budget_seconds
-    deleted = 0
-    cutoff = utc_now() - timedelta(seconds=settings.retention)
-    while True:
-        oldest = (
-            PageCache.select(PageCache.key)
-            .where(PageCache.fetched_at < cutoff)
-            .order_by(PageCache.fetched_at)
-            .limit(batch)
-        )
-        with write_transaction(db):
-            count = PageCache.delete().where(PageCache.key.in_(oldest)).execute(db)
-        deleted += count
-        if count < batch:
-            break
-        if time.monotonic() >= deadline:
-            return Eviction(deleted, complete=False)
-
-    total = PageCache.select(peewee.fn.COALESCE(peewee.fn.SUM(PageCache.size), 0)).scalar(db)
-    excess = int(total) - settings.max_bytes
-    while excess > 0:
-        rows = (
-            PageCache.select(PageCache.key, PageCache.size, PageCache.fetched_at)
-            .order_by(PageCache.fetched_at, PageCache.key)
-            .limit(batch)
-            .tuples()
-            .execute(db)
-        )
-        chosen: list[str] = []
-        newest = None
-        for key, size, fetched_at in rows:
-            chosen.append(key)
-            newest = fetched_at
-            excess -= size
-            if excess <= 0:
-                break
-        if not chosen:
-            break
-        with write_transaction(db):
-            # A page rewritten since it was selected is fresh again and stays.
-            deleted += (
-                PageCache.delete()
-                .where(PageCache.key.in_(chosen), PageCache.fetched_at <= newest)
-                .execute(db)
-            )
-        if excess > 0 and time.monotonic() >= deadline:
-            return Eviction(deleted, complete=False)
-    return Eviction(deleted, complete=True)
+    compressed bodies total at most ``max_bytes`` (:func:`~store.eviction.evict_oldest`: ``batch``
+    rows per short transaction, within ``budget_seconds``)."""
+    return evict_oldest(
+        db,
+        PageCache,
+        written=PageCache.fetched_at,
+        retention_seconds=settings.retention,
+        max_bytes=settings.max_bytes,
+        budget_seconds=budget_seconds,
+        batch=batch,
+    )
 
 
 def _inflate(packed: bytes, length: int) -> bytes | None:

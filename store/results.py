@@ -25,8 +25,9 @@ from typing import Any
 
 import peewee
 
-from store.cache import EVICT_BATCH, MAX_BODY_BYTES, CacheSettings, Eviction
+from store.cache import EVICT_BATCH, MAX_BODY_BYTES, CacheSettings
 from store.db import write_transaction
+from store.eviction import Eviction, evict_oldest
 from store.models import MarkdownResult, as_utc, utc_now
 
 log = logging.getLogger(__name__)
@@ -130,57 +131,17 @@ def evict(
     batch: int = EVICT_BATCH,
 ) -> Eviction:
     """Delete answers older than ``retention``, then the oldest until the compressed answers
-    total at most ``result_max_bytes``; ``batch`` rows per short transaction, stopping after
-    ``budget_seconds`` (the result then says the work is not complete)."""
-    deadline = time.monotonic() + budget_seconds
-    deleted = 0
-    cutoff = utc_now() - timedelta(seconds=settings.retention)
-    while True:
-        oldest = (
-            MarkdownResult.select(MarkdownResult.key)
-            .where(MarkdownResult.made_at < cutoff)
-            .order_by(MarkdownResult.made_at)
-            .limit(batch)
-        )
-        with write_transaction(db):
-            count = MarkdownResult.delete().where(MarkdownResult.key.in_(oldest)).execute(db)
-        deleted += count
-        if count < batch:
-            break
-        if time.monotonic() >= deadline:
-            return Eviction(deleted, complete=False)
-    total = MarkdownResult.select(peewee.fn.COALESCE(peewee.fn.SUM(MarkdownResult.size), 0)).scalar(
-        db
+    total at most ``result_max_bytes`` (:func:`~store.eviction.evict_oldest`; an answer replaced
+    since it was chosen is of a newer page and stays)."""
+    return evict_oldest(
+        db,
+        MarkdownResult,
+        written=MarkdownResult.made_at,
+        retention_seconds=settings.retention,
+        max_bytes=settings.result_max_bytes,
+        budget_seconds=budget_seconds,
+        batch=batch,
     )
-    excess = int(total) - settings.result_max_bytes
-    while excess > 0:
-        rows = (
-            MarkdownResult.select(MarkdownResult.key, MarkdownResult.size, MarkdownResult.made_at)
-            .order_by(MarkdownResult.made_at, MarkdownResult.key)
-            .limit(batch)
-            .tuples()
-            .execute(db)
-        )
-        chosen: list[str] = []
-        newest = None
-        for key, size, made_at in rows:
-            chosen.append(key)
-            newest = made_at
-            excess -= size
-            if excess <= 0:
-                break
-        if not chosen:
-            break
-        with write_transaction(db):
-            # An answer replaced since it was selected is of a newer page and stays.
-            deleted += (
-                MarkdownResult.delete()
-                .where(MarkdownResult.key.in_(chosen), MarkdownResult.made_at <= newest)
-                .execute(db)
-            )
-        if excess > 0 and time.monotonic() >= deadline:
-            return Eviction(deleted, complete=False)
-    return Eviction(deleted, complete=True)
 
 
 def _unpack(packed: bytes, length: int) -> tuple[str, dict[str, str]] | None:
