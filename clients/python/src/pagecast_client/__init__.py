@@ -15,8 +15,9 @@ Optional parts: ``pagecast_client.mcp_server`` (extra ``mcp``; the ``pagecast-mc
 # Pagecast's own pyproject.toml: a test fails when they differ. Change both together.
 __version__ = "0.1.0"
 
+from pagecast_client.async_client import AsyncPagecast
 from pagecast_client.captures import CaptureAccepted, CaptureStatus
-from pagecast_client.client import AsyncPagecast, Pagecast
+from pagecast_client.client import Pagecast
 from pagecast_client.errors import (
     AuthenticationError,
     BlockedContentError,

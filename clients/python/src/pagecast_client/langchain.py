@@ -15,7 +15,8 @@ from typing import Unpack
 from langchain_core.document_loaders import BaseLoader
 from langchain_core.documents import Document
 
-from pagecast_client.client import AsyncPagecast, Pagecast
+from pagecast_client.async_client import AsyncPagecast
+from pagecast_client.client import Pagecast
 from pagecast_client.documents import LoadFailure, Mode, documents, request_params, skipped
 from pagecast_client.errors import PagecastError
 from pagecast_client.params import MarkdownParams

@@ -10,7 +10,7 @@ from mcp.server.fastmcp import Context
 from mcp.server.fastmcp.exceptions import ToolError
 from pydantic import Field
 
-from pagecast_client.client import AsyncPagecast
+from pagecast_client.async_client import AsyncPagecast
 from pagecast_client.errors import PagecastError
 
 T = TypeVar("T")

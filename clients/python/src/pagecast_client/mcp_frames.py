@@ -9,7 +9,7 @@ from mcp.server.fastmcp import FastMCP
 from mcp.types import ToolAnnotations
 from pydantic import Field
 
-from pagecast_client.client import AsyncPagecast
+from pagecast_client.async_client import AsyncPagecast
 from pagecast_client.mcp_common import ToolContext, call, client_of, given
 
 EmbedId = Annotated[str, Field(description="The frame's embed_id, as the oembed tool gave it.")]

@@ -10,7 +10,7 @@ from mcp.server.fastmcp import FastMCP
 from mcp.types import ToolAnnotations
 from pydantic import Field
 
-from pagecast_client.client import AsyncPagecast
+from pagecast_client.async_client import AsyncPagecast
 from pagecast_client.errors import JobTimeoutError, PagecastError
 from pagecast_client.jobs import Job
 from pagecast_client.mcp_common import ToolContext, Url, call, client_of, given, refused

@@ -31,7 +31,7 @@ from mcp.server.transport_security import TransportSecuritySettings
 from pydantic import Field
 
 from pagecast_client._core import DEFAULT_BASE_URL, KEY_VARIABLE, URL_VARIABLE, Config
-from pagecast_client.client import AsyncPagecast
+from pagecast_client.async_client import AsyncPagecast
 from pagecast_client.errors import PagecastError
 from pagecast_client.mcp_common import ToolContext, Url, call, client_of, given
 from pagecast_client.mcp_frames import add_frame_tools
