@@ -138,10 +138,9 @@ def address_host(host: str) -> bool:
     bare = host.strip("[]")
     try:
         ipaddress.ip_address(bare)
-        return True
     except ValueError:
-        pass
-    return "." not in bare or bare.endswith(rules.LOCAL_HOST_SUFFIXES)
+        return "." not in bare or bare.endswith(rules.LOCAL_HOST_SUFFIXES)
+    return True
 
 
 # -- languages ----------------------------------------------------------------------------------

@@ -40,7 +40,9 @@ def hits() -> list[str]:
 
 @pytest.fixture
 def unsafe_origin(io_loop: Any, hits: list[str]) -> Iterator[int]:
-    """A page served on the first free port of the list (10080, 6666... as free as they come)."""
+    """A page served on the first free port of the list (10080, 6666... as free as they come).
+    With none free (another process holds them all), the first is named unserved: the refusal is
+    still checked, only the page's own count of requests cannot say more."""
     app = tornado.web.Application([(r"/.*", Page, {"hits": hits})])
     for port in (10080, 6666, 6667, 6668, 6669, 6000):
         sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
@@ -59,7 +61,7 @@ def unsafe_origin(io_loop: Any, hits: list[str]) -> Iterator[int]:
         yield port
         server.stop()
         return
-    pytest.skip("no port of the list is free on this host")
+    yield 10080
 
 
 @pytest.fixture
