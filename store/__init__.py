@@ -9,7 +9,7 @@ The modules, each with one job:
 - :mod:`store.usage`: in-memory usage aggregation and its upserts into the usage table;
 - :mod:`store.cache`: the page cache (compressed fetched pages) and its eviction;
 - :mod:`store.results`: the kept Markdown answers (compressed, per page version and options);
-- :mod:`store.eviction`: the byte-bounded eviction both of those share;
+- :mod:`store.bounded`: what both of those share: the newer copy's write, the byte-bounded eviction;
 - :mod:`store.images`: where screenshot bytes live (files, or :mod:`store.objects` in a bucket);
 - :mod:`store.screenshots`: screenshot rows, links and their janitor;
 - :mod:`store.strategy`: the learned fetch strategy per target domain;

@@ -25,8 +25,7 @@ import peewee
 
 from convert.text import urls
 from settings.fields import setting
-from store.db import write_transaction
-from store.eviction import Eviction, evict_oldest
+from store.bounded import Eviction, evict_oldest, put_newer
 from store.models import PageCache, as_utc, utc_now
 
 log = logging.getLogger(__name__)
@@ -202,14 +201,7 @@ def put_page(db: peewee.Database, page: CachedPage, settings: CacheSettings) -> 
         PageCache.size: len(packed),
         PageCache.fetched_at: as_utc(page.fetched_at).replace(tzinfo=None),
     }
-    columns = [column for column in row if column is not PageCache.key]
-    with write_transaction(db):
-        PageCache.insert(row).on_conflict(
-            conflict_target=[PageCache.key],
-            preserve=columns,
-            # Two fetches of one page racing: the later fetch wins, whichever writes last.
-            where=(PageCache.fetched_at <= peewee.EXCLUDED.fetched_at),
-        ).execute(db)
+    put_newer(db, PageCache, row, written=PageCache.fetched_at)
     return True
 
 
@@ -221,7 +213,7 @@ def evict(
     batch: int = EVICT_BATCH,
 ) -> Eviction:
     """Delete pages older than ``retention``, then the least recently written ones until the
-    compressed bodies total at most ``max_bytes`` (:func:`~store.eviction.evict_oldest`: ``batch``
+    compressed bodies total at most ``max_bytes`` (:func:`~store.bounded.evict_oldest`: ``batch``
     rows per short transaction, within ``budget_seconds``)."""
     return evict_oldest(
         db,

@@ -25,9 +25,8 @@ from typing import Any
 
 import peewee
 
+from store.bounded import Eviction, evict_oldest, put_newer
 from store.cache import EVICT_BATCH, MAX_BODY_BYTES, CacheSettings
-from store.db import write_transaction
-from store.eviction import Eviction, evict_oldest
 from store.models import MarkdownResult, as_utc, utc_now
 
 log = logging.getLogger(__name__)
@@ -113,13 +112,7 @@ def put_answer(db: peewee.Database, answer: StoredAnswer, settings: CacheSetting
         MarkdownResult.size: len(packed),
         MarkdownResult.made_at: as_utc(answer.made_at).replace(tzinfo=None),
     }
-    columns = [column for column in row if column is not MarkdownResult.key]
-    with write_transaction(db):
-        MarkdownResult.insert(row).on_conflict(
-            conflict_target=[MarkdownResult.key],
-            preserve=columns,
-            where=(MarkdownResult.made_at <= peewee.EXCLUDED.made_at),
-        ).execute(db)
+    put_newer(db, MarkdownResult, row, written=MarkdownResult.made_at)
     return True
 
 
@@ -131,7 +124,7 @@ def evict(
     batch: int = EVICT_BATCH,
 ) -> Eviction:
     """Delete answers older than ``retention``, then the oldest until the compressed answers
-    total at most ``result_max_bytes`` (:func:`~store.eviction.evict_oldest`; an answer replaced
+    total at most ``result_max_bytes`` (:func:`~store.bounded.evict_oldest`; an answer replaced
     since it was chosen is of a newer page and stays)."""
     return evict_oldest(
         db,

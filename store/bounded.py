@@ -1,6 +1,7 @@
-"""Eviction from a byte-bounded table of kept bodies (the page cache, the kept Markdown
-answers): rows older than a retention first, then the oldest until the bodies fit a byte bound,
-in short transactions of a batch each, within a time budget."""
+"""Tables of kept bodies bounded in bytes (the page cache, the kept Markdown answers): the write
+where the newer copy wins, and the eviction (rows older than a retention first, then the oldest
+until the bodies fit a byte bound, in short transactions of a batch each, within a time
+budget)."""
 
 from __future__ import annotations
 
@@ -21,6 +22,20 @@ class Eviction:
 
     deleted: int
     complete: bool
+
+
+def put_newer(
+    db: peewee.Database, model: Any, row: dict[Any, Any], *, written: peewee.Field
+) -> None:
+    """Insert ``row``, or replace the row under its key when that one was ``written`` no later:
+    of two writers racing, the copy written later wins, whichever commits last."""
+    columns = [column for column in row if column is not model.key]
+    with write_transaction(db):
+        model.insert(row).on_conflict(
+            conflict_target=[model.key],
+            preserve=columns,
+            where=(written <= getattr(peewee.EXCLUDED, written.column_name)),
+        ).execute(db)
 
 
 def evict_oldest(
