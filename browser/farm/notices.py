@@ -5,11 +5,15 @@ farm only looks."""
 
 from __future__ import annotations
 
+import logging
 from dataclasses import asdict
 
+from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Page
 
 from browser.farm.types import NoticeRules
+
+log = logging.getLogger(__name__)
 
 # From each text that speaks of consent, up to the nearest fixed or sticky ancestor; hidden when
 # it is small, near an edge and holds an answering control. The page's scroll lock goes with it.
@@ -59,6 +63,12 @@ _HIDE_NOTICES = """
 
 
 async def hide_notices(page: Page, rules: NoticeRules) -> int:
-    """Hide the page's consent notices as ``rules`` read them; returns how many."""
-    hidden: int = await page.evaluate(_HIDE_NOTICES, asdict(rules))
+    """Hide the page's consent notices as ``rules`` read them; returns how many. A page that
+    defeats the look (it navigates away meanwhile, or its scripts broke what the look calls) is
+    pictured as it is: a banner left showing does not fail the capture."""
+    try:
+        hidden: int = await page.evaluate(_HIDE_NOTICES, asdict(rules))
+    except PlaywrightError as exc:
+        log.info("consent notices not looked for: %s", exc.message.splitlines()[0])
+        return 0
     return hidden

@@ -47,6 +47,13 @@ PAGES = {
     # A fixed panel in the middle of the screen is not a banner at an edge.
     "middle": WHITE + TEXT + "<div style='position:fixed;left:20%;top:40%;width:60%;"
     f"height:15%;background:#f00'>{NOTICE}</div></body></html>",
+    # A page whose scripts broke what the look calls: pictured as it is, banner and all.
+    "broken": WHITE
+    + "<script>window.RegExp = undefined;</script>"
+    + TEXT
+    + "<div style='position:fixed;left:0;right:0;bottom:0;height:220px;background:#f00'>"
+    + NOTICE
+    + "</div></body></html>",
     # A whole app in a fixed shell: far more text than a notice.
     "shell": "<html><body style='margin:0'><div style='position:fixed;inset:0;background:#f00;"
     "overflow:auto'>"
@@ -94,7 +101,7 @@ async def test_an_unlisted_banner_is_hidden_at_either_edge(
 async def test_what_is_not_a_banner_stays_in_the_picture(
     http_client, base_url, origin, api_key
 ) -> None:
-    for page in ("/recipe", "/inline", "/middle", "/shell"):
+    for page in ("/recipe", "/inline", "/middle", "/shell", "/broken"):
         assert await red_in(http_client, base_url, origin.url(page), api_key), page
 
 
