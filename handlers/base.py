@@ -19,6 +19,7 @@ from handlers import metrics
 from handlers.auth import presented_key
 from handlers.context import UseCases
 from handlers.errors import PAGE_CAUSED, ApiError, Shape, from_exception, from_status, render
+from handlers.json_text import dumps, with_warnings
 from handlers.params.json_body import read_json_body
 from handlers.params.table import P, ParamProblem, ParamTable
 from handlers.target_url import decode_target, mend_slashes, unencoded, with_query
@@ -150,7 +151,7 @@ class BaseHandler(tornado.web.RequestHandler):
     def write_json(self, body: Any, status: int = 200) -> None:
         self.set_status(status)
         self.set_header("Content-Type", "application/json; charset=utf-8")
-        self.finish(json.dumps(body, ensure_ascii=False, separators=(",", ":")))
+        self.finish(dumps(body))
 
     def write_error(self, status_code: int, **kwargs: Any) -> None:
         exc = kwargs.get("exc_info", (None, None, None))[1]
@@ -351,6 +352,12 @@ class ApiHandler(BaseHandler):
         if self.warnings and isinstance(body, dict) and "warnings" not in body:
             body = {**body, "warnings": list(self.warnings)}
         super().write_json(body, status)
+
+    def write_json_text(self, text: str) -> None:
+        """Write a JSON object already encoded (:func:`handlers.json_text.dumps`), with this
+        request's warnings added as ``write_json`` adds them."""
+        self.set_header("Content-Type", "application/json; charset=utf-8")
+        self.finish(with_warnings(text, self.warnings))
 
     def bill(self, credits: int) -> None:
         """What the answer costs, in X-BILLING-REQUESTS: call just before writing a successful

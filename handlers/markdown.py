@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any, cast
 
+from handlers import json_text
 from handlers.base import ApiHandler, params_error
 from handlers.errors import ApiError
 from handlers.params.markdown import MARKDOWN_PARAMS, MarkdownParams
@@ -41,7 +41,7 @@ class MarkdownHandler(ApiHandler):
         if reused is not None:
             self.bill(reused.credits)
             self.log_fields.update(cache="answer")
-            self._answer(params, reused.answer.body, reused.answer.headers, hit=True)
+            await self._answer(params, reused.answer.body, reused.answer.headers, hit=True)
             return
         answer = await service.run(request)
         result = answer.result
@@ -82,36 +82,29 @@ class MarkdownHandler(ApiHandler):
                 len(body) if body is not result.markdown else result.character_count
             )
             headers.update(safety_headers)
-            envelope = None
         else:
-            envelope = self._envelope(params, answer)
-            body = json.dumps(envelope, ensure_ascii=False)
+            body = await json_text.encode(self._envelope(params, answer))
         service.keep(request, variant, answer, body, headers)
-        self._answer(params, body, headers, hit=False, envelope=envelope)
+        await self._answer(params, body, headers, hit=False)
 
-    def _answer(
-        self,
-        params: MarkdownParams,
-        body: str,
-        headers: Mapping[str, str],
-        *,
-        hit: bool,
-        envelope: dict[str, Any] | None = None,
+    async def _answer(
+        self, params: MarkdownParams, body: str, headers: Mapping[str, str], *, hit: bool
     ) -> None:
-        """Write the answer: its headers, then the Markdown, or the envelope (``body`` read
-        again when not given) with this request's own fields (request_id, debug.cache) and
-        warnings."""
+        """Write the answer: its headers, then the Markdown, or the envelope with the warnings;
+        a kept envelope (``hit``) is read again for this request's own fields (request_id,
+        debug.cache)."""
         for name, value in headers.items():
             self.set_header(name, value)
         self.set_header("X-Cache", "hit" if hit else "miss")
         if params.format == "markdown":
             self.finish(body)
             return
-        if envelope is None:
-            envelope = json.loads(body)
-        envelope["debug"]["cache"] = "hit" if hit else "miss"
-        envelope["request_id"] = self.request_id
-        self.write_json(envelope)
+        if hit:
+            envelope = await json_text.decode(body)
+            envelope["debug"]["cache"] = "hit"
+            envelope["request_id"] = self.request_id
+            body = await json_text.reencode(envelope, body)
+        self.write_json_text(body)
 
     def adjust(self, values: P) -> P:
         # Without a format parameter, an Accept header preferring JSON asks for the envelope.
