@@ -55,7 +55,12 @@ from services.accounts.billing import CreditSettings, Usage, price
 from services.failure import ServiceError
 from services.pool import ConversionTimeoutError, ConverterPool, PoolBusyError
 from services.robots_file import RobotsState, read_robots, robots_url
-from services.target_guard import TargetProblem, TargetRefusedError, check_target
+from services.target_guard import (
+    TargetProblem,
+    TargetRefusedError,
+    check_target,
+    unsafe_url_refusal,
+)
 from settings.fields import setting
 
 SitemapMode = Literal["include", "skip", "only"]
@@ -229,6 +234,9 @@ class SiteMapper:
             raise ServiceError(
                 FetchError.invalid_url, "the URL must be an http or https URL"
             ) from exc
+        refused = unsafe_url_refusal(scope.start)
+        if refused is not None:
+            raise ServiceError(FetchError.invalid_url, refused)
         try:
             await check_target(self.fetcher, scope.start)
         except TargetRefusedError as exc:

@@ -5,6 +5,7 @@ ports browsers refuse, judged from the URL alone before anything else."""
 from __future__ import annotations
 
 import enum
+from urllib.parse import urlsplit
 
 from browser.fetch.client import Fetcher
 from browser.ssrf import URLRefusedError
@@ -54,3 +55,13 @@ def unsafe_port_refusal(port: int | None) -> str | None:
         f"the target URL's port {port} ({service}) is one browsers refuse to load; "
         "Pagecast does not fetch it"
     )
+
+
+def unsafe_url_refusal(url: str) -> str | None:
+    """:func:`unsafe_port_refusal` for the port ``url`` names (None for a URL without a
+    readable port: its other faults are told where it is read)."""
+    try:
+        port = urlsplit(url).port
+    except ValueError:
+        return None
+    return unsafe_port_refusal(port)

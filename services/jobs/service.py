@@ -24,6 +24,7 @@ from services.jobs.crawl import crawl_options, new_page
 from services.jobs.settings import JobSettings
 from services.jobs.work import FAILED_PAGES, JobEvents, end_writer
 from services.markdown import MarkdownOptions, check_options
+from services.target_guard import unsafe_url_refusal
 from store import job_stops, job_views
 from store import jobs as job_rows
 from store.job_types import NewPage
@@ -136,12 +137,15 @@ class JobService:
         """Queue ``urls`` (each once) with one set of Markdown options."""
         if not urls:
             raise JobError(JobFailure.EMPTY_BATCH, "invalid parameters: urls must not be empty")
-        pages, wrong, keys = [], [], set()
+        pages, wrong, refused, keys = [], [], [], set()
         for index, url in enumerate(urls):
             try:
                 page = new_page(url)
             except CrawlURLError:
                 wrong.append(index)
+                continue
+            if unsafe_url_refusal(page.url) is not None:
+                refused.append(index)
                 continue
             if page.key not in keys:  # the same page twice is one page, admitted and paid once
                 keys.add(page.key)
@@ -150,6 +154,13 @@ class JobService:
             shown = ", ".join(str(index) for index in wrong[:10])
             raise JobError(
                 JobFailure.INVALID_URL, f"urls: items {shown} are not http or https URLs"
+            )
+        if refused:
+            shown = ", ".join(str(index) for index in refused[:10])
+            raise JobError(
+                JobFailure.INVALID_URL,
+                f"urls: items {shown} are on ports browsers refuse to load; "
+                "Pagecast does not fetch them",
             )
         stored = {"markdown": options.stored(), "max_pages": len(pages)}
         return await self.submit(
@@ -178,6 +189,9 @@ class JobService:
             raise JobError(
                 JobFailure.INVALID_URL, "url: the start page must be an http or https URL"
             ) from exc
+        refused = unsafe_url_refusal(start.url)
+        if refused is not None:
+            raise JobError(JobFailure.INVALID_URL, f"url: {refused}")
         stored = crawl_options(
             start.url,
             max_pages=crawl.max_pages,

@@ -1,6 +1,7 @@
 """A target on a port browsers refuse (:mod:`browser.unsafe_ports`) is a validation error on
 every endpoint, in its documented error shape and naming the port, before anything is fetched:
-a page served on such a port is never asked for, though the HTTP client could reach it."""
+a page served on such a port is never asked for, though the HTTP client could reach it; a batch,
+a crawl or a map naming one is refused before anything is queued."""
 
 from __future__ import annotations
 
@@ -17,8 +18,9 @@ from tornado.httpclient import AsyncHTTPClient, HTTPResponse
 from tornado.httpserver import HTTPServer
 
 from app.services import Services
-from app.web import make_api_app
 from browser.unsafe_ports import UNSAFE_PORTS
+from store.models import Job
+from tests.conftest import serve_with_jobs
 from tests.origin import Origin, serve
 
 PAGE = "<html><head><title>Harbour</title></head><body><h1>Harbour</h1><p>Boats.</p></body></html>"
@@ -72,8 +74,8 @@ def safe_origin(io_loop: Any, hits: list[str]) -> Iterator[Origin]:
 
 
 @pytest.fixture
-def app(services: Services) -> tornado.web.Application:
-    return make_api_app(services)
+def app(io_loop: Any, services: Services) -> Iterator[tornado.web.Application]:
+    yield from serve_with_jobs(io_loop, services)  # batch, crawl and map are served too
 
 
 @pytest.fixture
@@ -146,3 +148,35 @@ async def test_the_default_ports_and_neighbours_are_not_refused(http_client, bas
         response, body = await get(http_client, endpoints(base_url, target, key)["markdown"])
         assert response.code == 400 and body["error"]["code"] == -3000, (target, body)
         assert "refuse" not in body["error"]["message"]
+
+
+async def post(http_client: AsyncHTTPClient, url: str, key: str, body: Any) -> tuple[int, Any]:
+    response = await http_client.fetch(
+        url,
+        method="POST",
+        body=json.dumps(body),
+        headers={"X-API-Key": key, "Content-Type": "application/json"},
+        raise_error=False,
+    )
+    return response.code, json.loads(response.body)
+
+
+@pytest.mark.gen_test(timeout=30)
+async def test_jobs_and_maps_refuse_the_port_before_anything_is_queued_or_fetched(
+    http_client, base_url, services, key, unsafe_origin, safe_origin, hits
+) -> None:
+    unsafe = f"http://127.0.0.1:{unsafe_origin}/harbour"
+    words = f"port {unsafe_origin} ({UNSAFE_PORTS[unsafe_origin]}) is one browsers refuse"
+    safe = safe_origin.url("/harbour")
+    code, body = await post(
+        http_client, f"{base_url}/api/3.0/batch", key, {"urls": [safe, unsafe, safe, unsafe]}
+    )
+    assert code == 400, body
+    assert "items 1, 3 are on ports browsers refuse" in body["error"]["message"]
+    code, body = await post(http_client, f"{base_url}/api/3.0/crawl", key, {"url": unsafe})
+    assert code == 400 and words in body["error"]["message"], body
+    code, body = await post(http_client, f"{base_url}/api/3.0/map", key, {"url": unsafe})
+    assert code == 400 and words in body["error"]["message"], body
+    assert hits == [], "nothing was asked of either page"
+    stored = await services.store.run(lambda db: Job.select().count(db), "test")
+    assert stored == 0, "no job was stored"
