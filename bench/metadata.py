@@ -53,7 +53,8 @@ import lxml.html
 
 from bench import metadata_agreement as agreement
 from convert.html.document import read_document
-from convert.metadata.read import FIELDS, PageMetadata, page_metadata, read_metadata
+from convert.metadata.fields import FIELDS, PageMetadata
+from convert.metadata.read import page_metadata, read_metadata
 from convert.metadata.values import comparable, same_names
 from tests.metadata_fixtures import field_accuracy, field_misses, fixture_pages
 from tests.wcxb import file_ids, page_type, read_label

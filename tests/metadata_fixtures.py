@@ -5,8 +5,8 @@ the headline, the byline, the first paragraph, the largest image) and the junk a
 (placeholders, tracking pixels, "Home", boilerplate descriptions, non-names, zero dates).
 
 ``tests/metadata_pages/expected.json`` maps each page's file name (without ``.html``) to its URL
-and the fields (:data:`convert.metadata.read.FIELDS`) it should give, compared exactly. Nothing here
-imports the reader: the test and the bench call it and score with these functions.
+and the fields (:data:`convert.metadata.fields.FIELDS`) it should give, compared exactly. Nothing
+here imports the reader: the test and the bench call it and score with these functions.
 """
 
 from __future__ import annotations

@@ -22,7 +22,8 @@ import lxml.html
 from convert.embed.snippets import http_url, link_snippet, photo_snippet
 from convert.html.appshell import detect_app_shell
 from convert.html.document import parse_document
-from convert.metadata.read import TEXT_LIMITS, cap_text, cap_url, read_metadata
+from convert.metadata.fields import TEXT_LIMITS, cap_text, cap_url
+from convert.metadata.read import read_metadata
 from convert.text import urls
 
 OEMBED_TYPES = ("photo", "video", "link", "rich")
@@ -45,8 +46,8 @@ class EmbedPage:
     """What a page offers for embedding."""
 
     metadata: dict[str, str]
-    """:data:`convert.metadata.read.FIELDS`, ``favicon``, and ``image_width``/``image_height`` when
-    the page declares its image's size."""
+    """:data:`convert.metadata.fields.FIELDS`, ``favicon``, and ``image_width``/``image_height``
+    when the page declares its image's size."""
     discovery: list[tuple[str, str]] = field(default_factory=list)
     """(format, absolute endpoint URL) of each discovery link, JSON first."""
     app_shell: bool = False

@@ -19,7 +19,7 @@ from urllib.parse import urlsplit
 import lxml.etree
 import lxml.html
 
-from convert.metadata.read import TEXT_LIMITS, cap_text, cap_url
+from convert.metadata.fields import TEXT_LIMITS, cap_text, cap_url
 
 SANDBOX = "allow-scripts allow-popups allow-popups-to-escape-sandbox allow-presentation"
 """The sandbox of a discovered iframe: its player may run script, open a popup (a link to the

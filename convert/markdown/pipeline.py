@@ -43,7 +43,8 @@ from convert.markdown.chunks import Chunk, ChunkOptions, chunk_markdown
 from convert.markdown.query import rank_chunks
 from convert.markdown.render import estimate_tokens, render_markdown, truncate
 from convert.markdown.structure import Structure, StructureLimits, page_structure
-from convert.metadata.read import PageMetadata, read_metadata
+from convert.metadata.fields import PageMetadata
+from convert.metadata.read import read_metadata
 from convert.text.urls import registrable_domain
 
 log = logging.getLogger(__name__)

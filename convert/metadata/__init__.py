@@ -10,6 +10,7 @@ values are cleaned by :mod:`~convert.metadata.values`. The rules are data:
 :mod:`~convert.metadata.rules_images`.
 """
 
-from convert.metadata.read import FIELD_HELP, FIELDS, PageMetadata, page_metadata, read_metadata
+from convert.metadata.fields import FIELD_HELP, FIELDS, PageMetadata
+from convert.metadata.read import page_metadata, read_metadata
 
 __all__ = ["FIELDS", "FIELD_HELP", "PageMetadata", "page_metadata", "read_metadata"]

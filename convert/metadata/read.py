@@ -19,16 +19,12 @@ falls back to the JSON-LD publisher, the application name, the part of the ``<ti
 logo's text that names the domain, then a readable form of the domain; for a page fetched by
 address (an IP address, another host) the domain of its canonical URL is named too.
 
-Every field is capped here, where the page is read, so that a hostile page (a 5 MB ``<title>``)
-cannot make the frames, answers and caches built from its metadata large: texts are cut to
-``TEXT_LIMITS`` characters (an ellipsis last), and a URL longer than ``URL_LIMIT`` is dropped
-rather than cut (a cut URL points somewhere else).
+Every field is capped here, where the page is read (:mod:`convert.metadata.fields`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from functools import cached_property
 from urllib.parse import urlsplit
 
@@ -38,6 +34,7 @@ from lxml import etree
 from convert.metadata import authors, dates, images, rules, sites, visible
 from convert.metadata import byline as bylines
 from convert.metadata import rules_bylines as byline_rules
+from convert.metadata.fields import ELLIPSIS, TEXT_LIMITS, PageMetadata, cap_text, cap_url
 from convert.metadata.sources import PageSources
 from convert.metadata.titles import (
     agrees,
@@ -49,7 +46,6 @@ from convert.metadata.titles import (
     variants,
 )
 from convert.metadata.values import (
-    URL_LIMIT,
     absolute_url,
     address_host,
     author_name,
@@ -60,71 +56,6 @@ from convert.metadata.values import (
     readable_domain,
     words,
 )
-
-FIELDS = (
-    "title",
-    "description",
-    "canonical_url",
-    "site_name",
-    "image",
-    "language",
-    "final_url",
-    "author",
-    "published_at",
-)
-"""The metadata every Markdown answer carries (``metadata``), all strings, "" when unknown."""
-FIELD_HELP = {
-    "title": "The page's title: its visible headline, or the title it states without the "
-    "site's name.",
-    "description": "The page's summary as it states it, else its first meaningful paragraph.",
-    "canonical_url": "The page's canonical URL (the final URL when it states none).",
-    "site_name": "The site's name (as the site states it, or as its title or logo names it; "
-    "else the readable domain).",
-    "image": "The page's preview image, an absolute URL.",
-    "language": "The page's language as a BCP 47 tag (en, en-US, zh-Hant-TW).",
-    "final_url": "The URL the page was read from, after redirects.",
-    "author": "Who wrote the page, as it names them (several joined by commas).",
-    "published_at": "When the page says it was published, ISO 8601 (a date, or date and time "
-    "with the page's offset).",
-}
-"""What each field holds, for the API description and docs/markdown.md."""
-TEXT_LIMITS = {
-    "title": 300,
-    "description": 1000,
-    "site_name": 300,
-    "language": 35,
-    "author": 300,
-    "published_at": 35,
-}
-"""Longest text kept of each text field, in characters."""
-ELLIPSIS = "\u2026"
-_SCAN_FACTOR = 8
-"""Whitespace is collapsed over at most this many times a field's limit (a value is cut anyway)."""
-
-
-@dataclass
-class PageMetadata:
-    """A page's metadata; the fields of :data:`FIELDS` and what embeds need besides."""
-
-    title: str = ""
-    description: str = ""
-    canonical_url: str = ""
-    site_name: str = ""
-    image: str = ""
-    language: str = ""
-    final_url: str = ""
-    author: str = ""
-    published_at: str = ""
-    image_width: int = 0
-    """The image's width in pixels when the page declares it (0: unknown)."""
-    image_height: int = 0
-    stated_title: str = ""
-    """The title as the page states it, site name and all (what main-content extraction uses
-    to tell the headline from a logo)."""
-
-    def as_dict(self) -> dict[str, str]:
-        """The fields of :data:`FIELDS`."""
-        return {name: getattr(self, name) for name in FIELDS}
 
 
 def page_metadata(root: lxml.html.HtmlElement, url: str) -> dict[str, str]:
@@ -148,21 +79,6 @@ def read_metadata(root: lxml.html.HtmlElement, url: str) -> PageMetadata:
     for name, limit in TEXT_LIMITS.items():
         setattr(found, name, cap_text(getattr(found, name), limit))
     return found
-
-
-def cap_text(value: str, limit: int) -> str:
-    """``value`` with whitespace collapsed, cut to ``limit`` characters (the last an ellipsis)
-    when longer."""
-    scanned = value[: limit * _SCAN_FACTOR]
-    text = " ".join(scanned.split())
-    if len(text) <= limit and len(scanned) == len(value):
-        return text
-    return text[: limit - 1].rstrip() + ELLIPSIS
-
-
-def cap_url(value: str) -> str:
-    """``value``, or "" when it is longer than ``URL_LIMIT``."""
-    return value if len(value) <= URL_LIMIT else ""
 
 
 _Shown = tuple[etree._Element, str]

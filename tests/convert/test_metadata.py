@@ -9,7 +9,8 @@ import pytest
 
 from convert.embed.oembed import frame_oembed_fields
 from convert.html.document import read_document
-from convert.metadata.read import FIELD_HELP, FIELDS, page_metadata
+from convert.metadata.fields import FIELD_HELP, FIELDS
+from convert.metadata.read import page_metadata
 from convert.metadata.values import (
     absolute_url,
     address_host,

@@ -14,7 +14,7 @@ from handlers import json_text
 
 @pytest.mark.parametrize(
     "value",
-    [{}, {"a": 1}, {"markdown": "a } b", "debug": {"cache": "miss"}}, {"x": "\"}\\"}],
+    [{}, {"a": 1}, {"markdown": "a } b", "debug": {"cache": "miss"}}, {"x": '"}\\'}],
 )
 def test_warnings_are_the_last_member_of_the_object(value: dict[str, object]) -> None:
     text = json_text.with_warnings(json_text.dumps(value), ["one", 'two "quoted"'])

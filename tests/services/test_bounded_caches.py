@@ -19,7 +19,7 @@ from app.config import Settings
 from app.services import Services
 from app.web import make_api_app, make_frame_app
 from convert.embed.oembed import embed_fields, read_embed_page
-from convert.metadata.read import TEXT_LIMITS, URL_LIMIT, cap_text
+from convert.metadata.fields import TEXT_LIMITS, URL_LIMIT, cap_text
 from services.embeds import AnswerCache
 from services.fetch_policy import StrategyMemo
 from services.memcache import BoundedCache, approx_size
