@@ -36,11 +36,11 @@ from app.web import make_api_app
 from browser.deny import DenyList
 from browser.resolver import ResolutionError, system_resolver
 from browser.ssrf import AddressPolicy, Refusal, URLRefusedError, normalise_url
-from handlers.base import WARNINGS_HEADER
 from handlers.params.markdown import MARKDOWN_PARAMS
 from handlers.params.oembed import OEMBED_PARAMS
 from handlers.params.screenshot import SCREENSHOT_PARAMS
 from handlers.params.table import Param, ParamTable
+from handlers.warnings import WARNINGS_HEADER
 from services.accounts.plans import PlanSettings
 
 ROUTES = {

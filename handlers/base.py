@@ -23,6 +23,7 @@ from handlers.json_text import dumps, with_warnings
 from handlers.params.json_body import read_json_body
 from handlers.params.table import P, ParamProblem, ParamTable
 from handlers.target_url import decode_target, mend_slashes, unencoded, with_query
+from handlers.warnings import WARNINGS_HEADER, hint, shown, unknown_words, warnings_header
 from services import timing
 from services.accounts import Account, KeyInfo, Quota
 from services.failure import ServiceError, StoreUnavailable
@@ -262,23 +263,23 @@ class ApiHandler(BaseHandler):
         pasted = unencoded(self._raw_path_target() or "")
         own = [name for name in args if name not in unknown and name != "app_id"]
         if pasted and own:
-            names = ", ".join(_shown(name) for name in own)
+            names = ", ".join(shown(name) for name in own)
             self.warn(
                 f"{names}: read as this endpoint's parameters; the target URL came unencoded, "
                 "so if they were the target's, encode it"
             )
         if unknown and pasted:
             self._kept_for_target = frozenset(unknown)
-            names = ", ".join(_shown(name) for name in unknown)
+            names = ", ".join(shown(name) for name in unknown)
             self.warn(
                 f"{names}: not parameters of this endpoint; kept in the target URL, which "
                 "came unencoded (encode it to send parameters only to the target)"
             )
             unknown = []
         if unknown and self.services.server.strict_params:
-            problems += [ParamProblem(name, _unknown_words(name, self.params)) for name in unknown]
+            problems += [ParamProblem(name, unknown_words(name, self.params)) for name in unknown]
         elif unknown:
-            names = ", ".join(_shown(name) + _hint(name, self.params) for name in unknown)
+            names = ", ".join(shown(name) + hint(name, self.params) for name in unknown)
             self.warn(f"not parameters of this endpoint, ignored: {names}")
         values = self.adjust(values)
         if not problems:
@@ -305,12 +306,12 @@ class ApiHandler(BaseHandler):
             self.warn(warning)
         stray = [name for name in self.request.query_arguments if name != "app_id"]
         if stray:
-            names = ", ".join(_shown(name) for name in stray)
+            names = ", ".join(shown(name) for name in stray)
             self.warn(f"not parameters of this endpoint (send them in the JSON body): {names}")
         if unknown and self.services.server.strict_params:
-            problems += [ParamProblem(name, _unknown_words(name, self.params)) for name in unknown]
+            problems += [ParamProblem(name, unknown_words(name, self.params)) for name in unknown]
         elif unknown:
-            names = ", ".join(_shown(name) + _hint(name, self.params) for name in unknown)
+            names = ", ".join(shown(name) + hint(name, self.params) for name in unknown)
             self.warn(f"not fields of this endpoint's body, ignored: {names}")
         if problems:
             raise params_error(problems)
@@ -365,33 +366,6 @@ class ApiHandler(BaseHandler):
         self.billed = credits
         self.set_header("X-BILLING-REQUESTS", str(credits))
         self._credits_header()
-
-
-WARNINGS_HEADER = "X-Pagecast-Warnings"
-WARNING_CHARS = 4000
-"""Most characters of the warnings header (the JSON list keeps every warning whole)."""
-
-
-def warnings_header(warnings: list[str]) -> str:
-    """The warnings as one header value: printable ASCII, separated by " | ", bounded."""
-    text = " | ".join(warnings).encode("ascii", "backslashreplace").decode("ascii")
-    return re.sub(r"[^\x20-\x7e]", "?", text)[:WARNING_CHARS]
-
-
-def _shown(name: str) -> str:
-    """A parameter name the client sent, quoted and bounded for a message."""
-    return repr(name[:40])
-
-
-def _hint(name: str, table: ParamTable[Any]) -> str:
-    """`` (did you mean format?)`` for a near miss of a known parameter, else nothing."""
-    suggestion = table.suggestion(name)
-    return f" (did you mean {suggestion}?)" if suggestion else ""
-
-
-def _unknown_words(name: str, table: ParamTable[Any]) -> str:
-    """Why ``name`` is refused, with the parameter it was probably meant to be."""
-    return f"is not a parameter of this endpoint{_hint(name, table)}"
 
 
 def params_error(problems: list[ParamProblem]) -> ApiError:
