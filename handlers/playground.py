@@ -81,6 +81,7 @@ class PlaygroundHandler(PageFileHandler):
     files: ClassVar[Mapping[str, StaticFile]] = {
         "/": page("playground"),
         "/playground/pagecast.js": load("pagecast.js"),
+        "/playground/markdown-view.js": load("markdown-view.js"),
         "/playground/playground.js": load("playground.js"),
         "/playground/pagecast.css": load("pagecast.css"),
         "/playground/playground.css": load("playground.css"),

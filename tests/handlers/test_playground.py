@@ -144,8 +144,9 @@ def test_page_has_no_inline_code_or_styles(tmp_path: Path) -> None:
     served.write_bytes(PlaygroundHandler.files["/"].body)
     # The page as sent is the skeleton filled in, not a file of static/: given an absolute path,
     # the check reads that instead.
-    assert_no_inline_code(str(served), ["playground/pagecast.js", "playground/playground.js"])
-    for script in ("pagecast.js", "playground.js"):
+    scripts = ["playground/markdown-view.js", "playground/pagecast.js", "playground/playground.js"]
+    assert_no_inline_code(str(served), scripts)
+    for script in ("markdown-view.js", "pagecast.js", "playground.js"):
         text = assert_safe_script(script)
         assert "://" not in text, "every URL the scripts call is relative to this origin"
 
@@ -183,6 +184,7 @@ def test_page_is_the_shared_skeleton_with_its_own_parts() -> None:
 async def test_assets_have_their_content_types(http_client, base_url) -> None:
     expected = {
         "playground.js": "text/javascript; charset=utf-8",
+        "markdown-view.js": "text/javascript; charset=utf-8",
         "pagecast.js": "text/javascript; charset=utf-8",
         "pagecast.css": "text/css; charset=utf-8",
         "playground.css": "text/css; charset=utf-8",
