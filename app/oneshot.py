@@ -38,8 +38,9 @@ from browser.resolver import ResolutionError, system_resolver
 from browser.ssrf import AddressPolicy, Refusal, URLRefusedError, normalise_url
 from handlers.params.markdown import MARKDOWN_PARAMS
 from handlers.params.oembed import OEMBED_PARAMS
+from handlers.params.param import Param
 from handlers.params.screenshot import SCREENSHOT_PARAMS
-from handlers.params.table import Param, ParamTable
+from handlers.params.table import ParamTable
 from handlers.warnings import WARNINGS_HEADER
 from services.accounts.plans import PlanSettings
 

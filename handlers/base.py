@@ -21,7 +21,8 @@ from handlers.context import UseCases
 from handlers.errors import PAGE_CAUSED, ApiError, Shape, from_exception, from_status, render
 from handlers.json_text import dumps, with_warnings
 from handlers.params.json_body import read_json_body
-from handlers.params.table import P, ParamProblem, ParamTable
+from handlers.params.param import ParamProblem
+from handlers.params.table import P, ParamTable
 from handlers.target_url import decode_target, mend_slashes, unencoded, with_query
 from handlers.warnings import WARNINGS_HEADER, hint, shown, unknown_words, warnings_header
 from services import timing

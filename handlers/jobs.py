@@ -26,7 +26,8 @@ from handlers.params.jobs import (
     ResultsParams,
     read_job_body,
 )
-from handlers.params.table import P, ParamProblem, ParamTable
+from handlers.params.param import ParamProblem
+from handlers.params.table import P, ParamTable
 from services.failure import StoreUnavailable
 from services.jobs.service import CrawlSpec, JobService, JobView, PageView, Submitted, Webhook
 from services.markdown import MarkdownOptions

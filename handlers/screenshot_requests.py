@@ -11,9 +11,9 @@ from typing import Any
 from handlers.base import ApiHandler, params_error
 from handlers.errors import ApiError, from_exception, render
 from handlers.jobs import http_url
+from handlers.params.param import ParamProblem
 from handlers.params.screenshot import ScreenshotParams
 from handlers.params.screenshot_requests import CAPTURE_STATUS_PARAMS, CaptureStatusParams
-from handlers.params.table import ParamProblem
 from services.screenshots import ScreenshotRecord, ScreenshotRequest, Shot
 from services.screenshots.deferred import DeferredCaptures, told
 

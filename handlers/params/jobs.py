@@ -15,7 +15,8 @@ from typing import Any
 
 from handlers.params.json_body import body_schema, read_json_body
 from handlers.params.markdown import MARKDOWN_PARAMS
-from handlers.params.table import P, ParamProblem, Params, ParamTable, param
+from handlers.params.param import ParamProblem
+from handlers.params.table import P, Params, ParamTable, param
 from services.markdown import MarkdownOptions
 
 ANSWER_ONLY = frozenset(

@@ -22,7 +22,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from handlers.params.table import P, Param, ParamProblem, ParamTable, item_schema
+from handlers.params.param import Param, ParamProblem
+from handlers.params.schema import item_schema
+from handlers.params.table import P, ParamTable
 
 MAX_BODY_DEPTH = 8
 """JSON nesting a body may have (the tables are flat; deeper input is a client mistake)."""

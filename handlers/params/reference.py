@@ -16,10 +16,11 @@ from handlers.params.frames import KEY_ONLY, LIST_PARAMS
 from handlers.params.jobs import ANSWER_ONLY, BATCH_BODY, CRAWL_BODY, OPTIONS, RESULTS_PARAMS
 from handlers.params.markdown import MARKDOWN_PARAMS
 from handlers.params.oembed import OEMBED_PARAMS
+from handlers.params.param import Param
 from handlers.params.screenshot import SCREENSHOT_PARAMS, SIGNED_SCREENSHOT_PARAMS
 from handlers.params.screenshot_requests import CAPTURE_STATUS_PARAMS
 from handlers.params.site_map import MAP_PARAMS
-from handlers.params.table import Param, ParamTable
+from handlers.params.table import ParamTable
 
 COMMAND = "python -m handlers.params.reference > docs/parameters.md"
 

@@ -16,78 +16,24 @@ A numeric parameter with ``clamp`` takes a value above its maximum as the maximu
 warning, instead of refusing it. A table's ``inert`` rules (:mod:`handlers.params.inert`) name
 the parameters that do nothing in some combinations; :meth:`ParamTable.settle` puts those back
 to their defaults and warns, after the values are read.
+
+One parameter's declaration is :mod:`handlers.params.param`; how a raw value becomes its typed
+value, :mod:`handlers.params.values`; how it is described in ``/openapi.json``,
+:mod:`handlers.params.schema`.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import difflib
-import math
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Generic, Literal, TypeVar
+from typing import Any, Generic, TypeVar
 
 from handlers.params.inert import Inert, check_rules
-
-ParamType = Literal["string", "integer", "number", "boolean", "array"]
-
-_TRUE = "true", "1"
-_FALSE = "false", "0"
-_INTEGER = re.compile(r"[+-]?\d{1,18}")
-_NUMBER = re.compile(r"[+-]?(\d+(\.\d*)?|\.\d+)")
-
-
-@dataclass(frozen=True)
-class Param:
-    """One query parameter: its type, default, rules, and the words the docs show for it."""
-
-    name: str
-    type: ParamType
-    help: str
-    default: Any = None
-    example: Any = None
-    minimum: float | None = None
-    maximum: float | None = None
-    choices: tuple[str, ...] | None = None
-    # An unknown choice silently becomes the default instead of being an error (SPEC says so for
-    # ai_sanitize_mode).
-    lenient_choice: bool = False
-    max_length: int | None = None
-    # A regular expression the whole (stripped) value must match; ``pattern_words`` explains it.
-    pattern: str | None = None
-    pattern_words: str = ""
-    round_to: int | None = None
-    aliases: tuple[str, ...] = ()
-    required: bool = False
-    # The problem kind reported when this parameter is invalid; endpoints map kinds to codes.
-    problem: str = "invalid_parameter"
-    secret: bool = False
-    max_items: int | None = None
-    """The most items an ``array`` parameter may hold."""
-    clamp: bool = False
-    """A number above ``maximum`` is lowered to it, with a warning, instead of refused."""
-    shapes_answer: bool = True
-    """Whether the value can change the answer (its body or headers); False for the key, the
-    target's spelling and the cache's own controls. A kept answer is reused only for the same
-    values of every parameter that shapes it (:meth:`ParamTable.answer_variant`)."""
-    field: str = ""
-    """The attribute of the endpoint's class that holds the value, when the parameter's name
-    cannot be one (``async``, a Python keyword); empty: the name."""
-
-    @property
-    def attr(self) -> str:
-        """The attribute of the endpoint's class that holds this parameter's value."""
-        return self.field or self.name
-
-
-@dataclass(frozen=True)
-class ParamProblem:
-    """One reason a parameter was refused."""
-
-    name: str
-    message: str
-    kind: str = "invalid_parameter"
+from handlers.params.param import Param, ParamProblem, ParamType
+from handlers.params.schema import openapi_param
+from handlers.params.values import clamped, convert, convert_array
 
 
 @dataclass
@@ -181,7 +127,7 @@ class ParamTable(Generic[P]):
                 items = _all_sent(args, (param.name, *param.aliases))
                 if items is not None:
                     sent.add(param.name)
-                values[param.name], problem = _convert_array(param, items)
+                values[param.name], problem = convert_array(param, items)
                 if problem is not None:
                     problems.append(problem)
                 continue
@@ -200,7 +146,7 @@ class ParamTable(Generic[P]):
             try:
                 value = convert(param, raw)
             except ValueError as exc:
-                lowered = _clamped(param, raw)
+                lowered = clamped(param, raw)
                 if lowered is None:
                     problems.append(ParamProblem(param.name, str(exc), param.problem))
                     values[param.name] = param.default
@@ -267,10 +213,10 @@ class ParamTable(Generic[P]):
             rule = rules.get(param.name)
             if rule is not None:
                 text += f" It {rule.words()}; otherwise it is ignored, with a warning."
-            out.append(_openapi_param(param, param.name, text))
+            out.append(openapi_param(param, param.name, text))
             for alias in param.aliases:
                 text = f"Alias of `{param.name}`; `{param.name}` wins when both are sent."
-                out.append(_openapi_param(param, alias, text, required=False))
+                out.append(openapi_param(param, alias, text, required=False))
         return out
 
 
@@ -289,171 +235,3 @@ def _all_sent(args: Mapping[str, Sequence[str]], names: Sequence[str]) -> Sequen
         if name in args:
             return args[name]
     return None
-
-
-def _convert_array(
-    param: Param, items: Sequence[str] | None
-) -> tuple[tuple[str, ...], ParamProblem | None]:
-    """An array parameter's items, checked; the default (or no items) and the problem when
-    they are not acceptable."""
-    default = tuple(param.default or ())
-    if items is None:
-        if param.required:
-            return default, ParamProblem(param.name, "is required", param.problem)
-        return default, None
-    if param.max_items is not None and len(items) > param.max_items:
-        message = f"must have at most {param.max_items} items"
-        return default, ParamProblem(param.name, message, param.problem)
-    item_param = dataclasses.replace(param, type="string")
-    converted = []
-    for index, item in enumerate(items):
-        try:
-            converted.append(convert(item_param, item))
-        except ValueError as exc:
-            return default, ParamProblem(param.name, f"item {index + 1} {exc}", param.problem)
-    return tuple(converted), None
-
-
-def convert(param: Param, raw: str) -> Any:
-    """Convert one raw value to the parameter's type and check its rules; ValueError says why."""
-    text = raw.strip()
-    if param.type == "boolean":
-        lowered = text.lower()
-        if lowered in _TRUE:
-            return True
-        if lowered in _FALSE:
-            return False
-        raise ValueError("must be true or false (or 1 or 0)")
-    if param.type in ("integer", "number"):
-        return _convert_number(param, text)
-    if param.max_length is not None and len(raw) > param.max_length:
-        raise ValueError(f"must be at most {param.max_length} characters")
-    if param.pattern is not None:
-        if not re.fullmatch(param.pattern, text):
-            raise ValueError(f"must be {param.pattern_words or 'of the form ' + param.pattern}")
-        return text
-    if param.choices is not None:
-        if text in param.choices:
-            return text
-        if param.lenient_choice:
-            return param.default
-        raise ValueError("must be one of " + ", ".join(param.choices))
-    return raw
-
-
-def _convert_number(param: Param, text: str) -> int | float:
-    kind = "an integer" if param.type == "integer" else "a number"
-    pattern = _INTEGER if param.type == "integer" else _NUMBER
-    if not pattern.fullmatch(text):
-        raise ValueError(f"must be {kind}{_range_words(param)}")
-    value: int | float = int(text) if param.type == "integer" else float(text)
-    if not math.isfinite(value):
-        raise ValueError(f"must be {kind}{_range_words(param)}")
-    if (param.minimum is not None and value < param.minimum) or (
-        param.maximum is not None and value > param.maximum
-    ):
-        raise ValueError(f"must be {kind}{_range_words(param)}")
-    if param.round_to:
-        value = int(math.floor(value / param.round_to + 0.5) * param.round_to)
-    elif param.type == "number" and float(value).is_integer():
-        value = int(value)
-    return value
-
-
-def _clamped(param: Param, raw: str) -> int | float | None:
-    """The maximum of a ``clamp`` parameter when ``raw`` is a number above it, else None."""
-    if not param.clamp or param.maximum is None or param.type not in ("integer", "number"):
-        return None
-    text = raw.strip()
-    if not (_INTEGER if param.type == "integer" else _NUMBER).fullmatch(text):
-        return None
-    if float(text) <= param.maximum:
-        return None
-    return int(param.maximum) if param.type == "integer" else param.maximum
-
-
-def _range_words(param: Param) -> str:
-    low, high = param.minimum, param.maximum
-    if low is not None and high is not None:
-        return f" from {_num(low)} to {_num(high)}"
-    if low is not None:
-        return f" of at least {_num(low)}"
-    if high is not None:
-        return f" of at most {_num(high)}"
-    return ""
-
-
-def _num(value: float) -> str:
-    return str(int(value)) if float(value).is_integer() else str(value)
-
-
-def _openapi_param(
-    param: Param, name: str, text: str, required: bool | None = None
-) -> dict[str, Any]:
-    if param.type == "array":
-        return _openapi_array(param, name, text, required)
-    schema: dict[str, Any] = {"type": param.type}
-    if param.default is not None:
-        schema["default"] = param.default
-    if param.minimum is not None:
-        schema["minimum"] = param.minimum
-    if param.maximum is not None and not param.clamp:
-        schema["maximum"] = param.maximum
-    if param.choices is not None and not param.lenient_choice:
-        schema["enum"] = list(param.choices)
-    if param.max_length is not None:
-        schema["maxLength"] = param.max_length
-    if param.pattern is not None:
-        schema["pattern"] = f"^{param.pattern}$"
-    if param.type == "boolean":
-        # Booleans also accept 1/0 and any letter case; the schema names the canonical spelling.
-        schema = {"type": "string", "enum": ["true", "false", "1", "0"]}
-        if param.default is not None:
-            schema["default"] = "true" if param.default else "false"
-    description = text
-    if param.clamp and param.maximum is not None:
-        largest = _num(param.maximum)
-        description += (
-            f" At most {largest}: a larger value is lowered to {largest}, with a warning."
-        )
-    if param.choices is not None and param.lenient_choice:
-        description += (
-            " Allowed: " + ", ".join(param.choices) + "; anything else means the default."
-        )
-    out: dict[str, Any] = {
-        "name": name,
-        "in": "query",
-        "required": param.required if required is None else required,
-        "description": description,
-        "schema": schema,
-    }
-    if param.example is not None:
-        out["example"] = param.example
-    return out
-
-
-def item_schema(param: Param) -> dict[str, Any]:
-    """The JSON schema of one item of an ``array`` parameter."""
-    schema: dict[str, Any] = {"type": "string"}
-    if param.max_length is not None:
-        schema["maxLength"] = param.max_length
-    if param.pattern is not None:
-        schema["pattern"] = f"^{param.pattern}$"
-    return schema
-
-
-def _openapi_array(param: Param, name: str, text: str, required: bool | None) -> dict[str, Any]:
-    schema: dict[str, Any] = {"type": "array", "items": item_schema(param)}
-    if param.max_items is not None:
-        schema["maxItems"] = param.max_items
-    out: dict[str, Any] = {
-        "name": name,
-        "in": "query",
-        "required": param.required if required is None else required,
-        "description": text + " Repeat the parameter for each item.",
-        "schema": schema,
-        "explode": True,
-    }
-    if param.example is not None:
-        out["example"] = param.example
-    return out

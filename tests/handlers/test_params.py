@@ -6,7 +6,8 @@ import pytest
 
 from handlers.params.inert import Absent, Given, Inert, all_of, any_of, one_of
 from handlers.params.markdown import MARKDOWN_PARAMS
-from handlers.params.table import Param, ParamTable
+from handlers.params.param import Param
+from handlers.params.table import ParamTable
 
 TABLE = ParamTable(
     [
