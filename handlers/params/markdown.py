@@ -249,11 +249,60 @@ class MarkdownParams(Params):
         choices=SAFETY_MODES,
         lenient_choice=True,
     )
+    # A screenshot from the same page load (never answered from a kept answer).
+    screenshot: bool = param(
+        "boolean",
+        "Also take a screenshot in the same page load: the page is rendered once in the "
+        "browser, pictured and converted. format=json answers screenshotUrl (a 24-hour link, "
+        "as the screenshot endpoint's) and screenshot (dimensions, expiresAt); "
+        "format=markdown answers the link in the X-Screenshot-Url header. Billed as a "
+        "screenshot plus the Markdown base (no render add-on); never answered from a kept "
+        "answer. Not with load_more_selector, use_premium or use_superior (400).",
+        False,
+        shapes_answer=False,
+    )
+    screenshot_format: str = param(
+        "string",
+        "The screenshot's image format (screenshot=true).",
+        "jpeg",
+        choices=("jpeg", "png", "webp"),
+        shapes_answer=False,
+    )
+    screenshot_quality: float = param(
+        "number",
+        "The screenshot's quality, 10 to 80, rounded to the nearest 10 (jpeg and webp).",
+        80,
+        minimum=10,
+        maximum=80,
+        round_to=10,
+        shapes_answer=False,
+    )
+    screenshot_full_page: bool = param(
+        "boolean",
+        "Picture the whole scrollable page, not the viewport (screenshot=true).",
+        False,
+        shapes_answer=False,
+    )
+    screenshot_dimensions: str = param(
+        "string",
+        "The browser's viewport for the render and the screenshot: xs 375x812 (phone), "
+        "sm 1024x768, md 1366x768, lg 1920x1080.",
+        "md",
+        choices=("xs", "sm", "md", "lg"),
+        shapes_answer=False,
+    )
+    screenshot_dark_mode: bool = param(
+        "boolean",
+        "Ask the page for its dark color scheme (screenshot=true).",
+        False,
+        shapes_answer=False,
+    )
 
 
 JSON = one_of("format", "json")
 CHUNKED = any_of(one_of("chunking", True), Given("query"))
 """Chunks are made: chunking asked, or a query to match."""
+SCREENSHOT = one_of("screenshot", True)
 
 MARKDOWN_INERT = (
     # What only the JSON envelope carries (a job's pages have no answer format: rules reading
@@ -278,6 +327,12 @@ MARKDOWN_INERT = (
     Inert("proxy_country", TIER_FORCED),
     Inert("max_cache_age", one_of("cache_ok", True)),
     Inert("ai_sanitize_mode", one_of("ai_sanitize", True)),
+    # The screenshot of the same load.
+    *(
+        Inert(f"screenshot_{name}", SCREENSHOT)
+        for name in ("format", "full_page", "dimensions", "dark_mode")
+    ),
+    Inert("screenshot_quality", all_of(SCREENSHOT, one_of("screenshot_format", "jpeg", "webp"))),
 )
 """When a Markdown parameter does nothing: sent then, it is ignored with a warning."""
 
