@@ -79,6 +79,7 @@ def test_markdown_parameters_come_in_groups() -> None:
         "Structure",
         "Rendering and fetch",
         "Safety",
+        "Screenshot",
     ]
     operation = build_openapi("http://x")["paths"]["/api/3.0/markdown/{encoded_url}"]["get"]
     listed = [(p["name"], p.get("x-group")) for p in operation["parameters"]]
