@@ -252,25 +252,18 @@ class MarkdownParams(Params):
     # A screenshot from the same page load (never answered from a kept answer).
     screenshot: bool = param(
         "boolean",
-        "Also take a screenshot in the same page load: the page is rendered once in the "
-        "browser, pictured and converted. format=json answers screenshotUrl (a 24-hour link, "
-        "as the screenshot endpoint's) and screenshot (dimensions, expiresAt); "
-        "format=markdown answers the link in the X-Screenshot-Url header. Billed as a "
-        "screenshot plus the Markdown base (no render add-on); never answered from a kept "
-        "answer. Not with load_more_selector, use_premium or use_superior (400).",
+        "Also a screenshot from the same page load (one render): screenshotUrl and screenshot "
+        "in format=json, the X-Screenshot-Url header in format=markdown. A screenshot's price "
+        "plus the Markdown base; never a kept answer.",
         False,
         shapes_answer=False,
     )
     screenshot_format: str = param(
-        "string",
-        "The screenshot's image format (screenshot=true).",
-        "jpeg",
-        choices=("jpeg", "png", "webp"),
-        shapes_answer=False,
+        "string", "Its image format.", "jpeg", choices=("jpeg", "png", "webp"), shapes_answer=False
     )
     screenshot_quality: float = param(
         "number",
-        "The screenshot's quality, 10 to 80, rounded to the nearest 10 (jpeg and webp).",
+        "Its quality, 10 to 80, rounded to 10.",
         80,
         minimum=10,
         maximum=80,
@@ -278,24 +271,17 @@ class MarkdownParams(Params):
         shapes_answer=False,
     )
     screenshot_full_page: bool = param(
-        "boolean",
-        "Picture the whole scrollable page, not the viewport (screenshot=true).",
-        False,
-        shapes_answer=False,
+        "boolean", "The whole scrollable page.", False, shapes_answer=False
     )
     screenshot_dimensions: str = param(
         "string",
-        "The browser's viewport for the render and the screenshot: xs 375x812 (phone), "
-        "sm 1024x768, md 1366x768, lg 1920x1080.",
+        "Viewport of the render and the picture (as the screenshot's dimensions).",
         "md",
         choices=("xs", "sm", "md", "lg"),
         shapes_answer=False,
     )
     screenshot_dark_mode: bool = param(
-        "boolean",
-        "Ask the page for its dark color scheme (screenshot=true).",
-        False,
-        shapes_answer=False,
+        "boolean", "Ask the page for its dark color scheme.", False, shapes_answer=False
     )
 
 

@@ -152,17 +152,15 @@ class ScreenshotParams(Params):
     )
     include_markdown: bool = param(
         "boolean",
-        "Add the page's Markdown (markdown, a string) to the JSON result, converted from the "
-        "same page load as the Markdown endpoint converts it with its defaults (main content "
-        "only). The capture is then always fresh (cache_ok reuses no stored capture). Billed "
-        "as the screenshot plus the Markdown base.",
+        "Add the page's Markdown (markdown) from the same load, as the Markdown endpoint "
+        "converts it by default; the capture is then always fresh. A screenshot's price plus "
+        "the Markdown base.",
         False,
     )
     include_metadata: bool = param(
         "boolean",
-        "Add the page's metadata (metadata: title, description, canonical_url, site_name, "
-        "image, language, final_url) to the JSON result, from the same page load and billed as "
-        "include_markdown (both together cost the same as one).",
+        "Add the page's metadata (metadata) from the same load; priced as include_markdown "
+        "(both cost as one).",
         False,
     )
     webhook_url: str | None = param(
