@@ -349,6 +349,11 @@ def build_openapi(base_url: str, frame_host: str = "") -> dict[str, Any]:
                         "description": "Passages in the body (format=markdown with a query).",
                         "schema": {"type": "integer"},
                     },
+                    "X-Screenshot-Url": {
+                        "description": "The 24-hour link of the screenshot taken in the same "
+                        "page load (format=markdown with screenshot=true).",
+                        "schema": {"type": "string", "format": "uri"},
+                    },
                     "X-Cache": {
                         "description": "hit: the answer kept from an earlier request of the same "
                         "page with the same parameters (as debug.cache says); miss: converted "

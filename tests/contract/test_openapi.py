@@ -205,6 +205,7 @@ def test_common_headers_and_errors_are_described_once() -> None:
     assert set(markdown["200"]["headers"]) == set(HEADERS) | {
         "X-Markdown-Character-Count",
         "X-Markdown-Passage-Count",
+        "X-Screenshot-Url",
         "X-Markdown-Truncated",
         "X-Markdown-Truncation-Reason",
         "X-Cache",
