@@ -240,6 +240,13 @@ async def test_bad_and_idle_combinations(http_client, base_url, origin, key, hit
     )
     body = assert_markdown_error(response, 400, -2203)
     assert "load_more_selector" in body["error"]["message"] and hits["/more"] == 0
+    # A browser goes direct or through the standard tier, as for full_render.
+    response = await get(
+        http_client,
+        markdown_url(base_url, target, app_id=key, screenshot="true", use_premium="true"),
+    )
+    body = assert_markdown_error(response, 400, -2203)
+    assert "premium" in body["error"]["message"] and hits["/article"] == 0
     # The screenshot's own parameters do nothing without screenshot=true: warned, not refused.
     response = await get(
         http_client, markdown_url(base_url, target, app_id=key, screenshot_format="png")
