@@ -1,5 +1,5 @@
 # Everyday verbs. Each one sets up what it needs first (deploy/bootstrap.sh is idempotent).
-.PHONY: run test setup lint format config docs client-wheel bench bench-oembed bench-result-cache bench-fetch bench-screenshot bench-readiness bench-markdown bench-extraction bench-metadata bench-metascraper bench-crawl bench-fairness bench-safety load chaos fuzz ssrf hostile clean
+.PHONY: run test setup lint format config docs client-wheel bench bench-oembed bench-result-cache bench-one-load bench-fetch bench-screenshot bench-readiness bench-markdown bench-extraction bench-metadata bench-metascraper bench-crawl bench-fairness bench-safety load chaos fuzz ssrf hostile clean
 
 run:            ## set up, print an API key, run the server
 	bash deploy/bootstrap.sh run
@@ -38,6 +38,9 @@ bench-oembed:   ## cached oEmbed and frame page throughput against hello-world (
 bench-result-cache: ## a repeated Markdown request (its kept answer) against /healthz, requests per second (needs wrk)
 	command -v wrk >/dev/null || $$( [ $$(id -u) = 0 ] || echo sudo ) apt-get install -y wrk
 	.venv/bin/python bench/result_cache.py
+
+bench-one-load: ## Markdown with screenshot=true (one page load) against a Markdown request then a screenshot request, wall time and origin loads
+	.venv/bin/python bench/one_load.py
 
 bench-fetch:    ## fetcher overhead and slow-drip isolation
 	.venv/bin/python bench/fetch.py

@@ -35,6 +35,7 @@ from services.pool import ConverterPool
 from services.screenshots import ScreenshotService
 from services.screenshots.deferred import DeferredCaptures
 from services.screenshots.signed import SignedLinks
+from services.screenshots.with_markdown import OneLoadService
 from services.site_map import SiteMapper
 from services.webhook_outbox import WebhookOutbox
 from services.webhooks import WebhookSender
@@ -170,6 +171,12 @@ class Services:
             self.settings.credits,
             max_navigation_ms=self.settings.farm.max_navigation_timeout * 1000,
         )
+
+    @property
+    def one_load_service(self) -> OneLoadService:
+        """A screenshot and the page's Markdown from one load (a light object, made per
+        request)."""
+        return OneLoadService(self.screenshot_service, self.markdown_service, self.settings.credits)
 
     def request_started(self, *, foreground: bool = True) -> None:
         """Count a request in flight; a foreground one (not about jobs) makes the job workers

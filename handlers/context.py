@@ -15,6 +15,7 @@ from services.markdown import MarkdownService
 from services.screenshots import ScreenshotService
 from services.screenshots.deferred import DeferredCaptures
 from services.screenshots.signed import SignedLinks
+from services.screenshots.with_markdown import OneLoadService
 from services.site_map import SiteMapper
 
 
@@ -34,6 +35,11 @@ class UseCases(Protocol):
 
     @property
     def screenshot_service(self) -> ScreenshotService: ...
+
+    @property
+    def one_load_service(self) -> OneLoadService:
+        """A screenshot and the page's Markdown from one load of the page."""
+        ...
 
     @property
     def signed_links(self) -> SignedLinks:

@@ -12,7 +12,9 @@ from handlers.base import ApiHandler, params_error
 from handlers.errors import ApiError
 from handlers.params.markdown import MARKDOWN_PARAMS, MarkdownParams
 from handlers.params.table import P
+from handlers.screenshot_requests import link
 from services.markdown import MarkdownAnswer, MarkdownOptions, MarkdownRequest, passages_markdown
+from services.screenshots import ScreenshotOptions, Shot
 
 
 class MarkdownHandler(ApiHandler):
@@ -37,13 +39,10 @@ class MarkdownHandler(ApiHandler):
             self.target(encoded_url, params.url), caller.org, caller.proxy_tiers, options
         )
         variant = MARKDOWN_PARAMS.answer_variant(params)
-        reused = await service.reuse(request, variant)
-        if reused is not None:
-            self.bill(reused.credits)
-            self.log_fields.update(cache="answer")
-            await self._answer(params, reused.answer.body, reused.answer.headers, hit=True)
+        obtained = await self._obtain(params, request, variant)
+        if obtained is None:
             return
-        answer = await service.run(request)
+        answer, shot = obtained
         result = answer.result
         markdown_format = params.format == "markdown"
         safety_headers = {}
@@ -64,12 +63,8 @@ class MarkdownHandler(ApiHandler):
         self.log_fields.update(
             tier=answer.got.tier, render=render, cache="hit" if answer.got.cache_hit else "miss"
         )
-        headers: dict[str, str] = {}
-        if answer.readiness is not None:
-            headers["X-Render-Timing"] = answer.readiness.header()
-        if result.truncated:
-            headers["X-Markdown-Truncated"] = "true"
-            headers["X-Markdown-Truncation-Reason"] = result.truncation_reason or ""
+        base_url = self.services.server.public_base_url()
+        headers = answer_headers(answer, shot if markdown_format else None, base_url)
         if markdown_format:
             headers["Content-Type"] = "text/markdown; charset=utf-8"
             body = result.markdown
@@ -83,9 +78,32 @@ class MarkdownHandler(ApiHandler):
             )
             headers.update(safety_headers)
         else:
-            body = await json_text.encode(self._envelope(params, answer))
-        service.keep(request, variant, answer, body, headers)
+            envelope = self._envelope(params, answer)
+            if shot is not None:
+                envelope.update(screenshot_fields(shot, base_url))
+            body = await json_text.encode(envelope)
+        if shot is None:
+            service.keep(request, variant, answer, body, headers)
         await self._answer(params, body, headers, hit=False)
+
+    async def _obtain(
+        self, params: MarkdownParams, request: MarkdownRequest, variant: Mapping[str, str]
+    ) -> tuple[MarkdownAnswer, Shot | None] | None:
+        """The answer to make, with the screenshot taken in the same load when one is asked;
+        None when a kept answer was answered already."""
+        if params.screenshot:  # one render for both; never a kept answer (its link would age)
+            both = await self.services.one_load_service.markdown_with_screenshot(
+                request, picture(params), self.caller.org_id
+            )
+            return both.answer, both.shot
+        service = self.services.markdown_service
+        reused = await service.reuse(request, variant)
+        if reused is not None:
+            self.bill(reused.credits)
+            self.log_fields.update(cache="answer")
+            await self._answer(params, reused.answer.body, reused.answer.headers, hit=True)
+            return None
+        return await service.run(request), None
 
     async def _answer(
         self, params: MarkdownParams, body: str, headers: Mapping[str, str], *, hit: bool
@@ -176,6 +194,44 @@ class MarkdownHandler(ApiHandler):
             if params.include_images:
                 body["images"] = structure.images
         return body
+
+
+def answer_headers(answer: MarkdownAnswer, shot: Shot | None, base_url: str) -> dict[str, str]:
+    """The headers every answer made of ``answer`` carries (how the page was rendered, the
+    truncation), and ``shot``'s link when it is told in a header."""
+    headers: dict[str, str] = {}
+    if answer.readiness is not None:
+        headers["X-Render-Timing"] = answer.readiness.header()
+    if answer.result.truncated:
+        headers["X-Markdown-Truncated"] = "true"
+        headers["X-Markdown-Truncation-Reason"] = answer.result.truncation_reason or ""
+    if shot is not None:
+        headers["X-Screenshot-Url"] = link(shot.record, base_url)
+    return headers
+
+
+def picture(params: MarkdownParams) -> ScreenshotOptions:
+    """The screenshot a Markdown request asks beside its page (``screenshot_*``)."""
+    return ScreenshotOptions(
+        format=params.screenshot_format,
+        quality=params.screenshot_quality,
+        full_page=params.screenshot_full_page,
+        dimensions=params.screenshot_dimensions,
+        dark_mode=params.screenshot_dark_mode,
+    )
+
+
+def screenshot_fields(shot: Shot, base_url: str) -> dict[str, Any]:
+    """What the envelope tells of the screenshot taken in the same load: its 24-hour link, and
+    its size and expiry."""
+    record = shot.record
+    return {
+        "screenshotUrl": link(record, base_url),
+        "screenshot": {
+            "dimensions": {"width": record.width, "height": record.height},
+            "expiresAt": record.expires_at.isoformat().replace("+00:00", "Z"),
+        },
+    }
 
 
 MARKDOWN_TYPES = ("text/markdown", "text/plain", "text/*", "*/*")

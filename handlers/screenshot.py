@@ -43,8 +43,15 @@ class ScreenshotHandler(ApiHandler):
         if params.async_:
             await accept(self, request, params)
             return
-        shot = await screenshots.take(request)
-        self.bill(shot.credits)
+        page_text = params.include_markdown or params.include_metadata
+        page = None
+        if page_text:  # the picture and the page's text from one load
+            both = await self.services.one_load_service.screenshot_with_markdown(request)
+            shot, page = both.shot, both.page
+            self.bill(both.credits)
+        else:
+            shot = await screenshots.take(request)
+            self.bill(shot.credits)
         self.log_fields.update(tier=shot.route, render="reused" if shot.image is None else "yes")
         record = shot.record
         if shot.readiness is not None:
@@ -56,6 +63,10 @@ class ScreenshotHandler(ApiHandler):
             self.finish(image)
             return
         body = shot_json(shot, self.services.server.public_base_url())
+        if page is not None and params.include_markdown:
+            body["markdown"] = page.markdown
+        if page is not None and params.include_metadata:
+            body["metadata"] = page.metadata
         self.write_json(body)
 
     def _link(self, record: ScreenshotRecord) -> str:

@@ -318,6 +318,9 @@ async def capture(
         await wait_for_paint(page, budget)
     if options.capture_delay_ms:
         await asyncio.sleep(min(options.capture_delay_ms / 1000, budget.left()))
+    # The HTML is the page as it made itself: read before excluded elements and consent notices
+    # are hidden for the picture (hiding is the picture's business, not the text's).
+    html = await _content(page, budget) if options.keep_html else None
     if options.exclude_selectors:
         await page.evaluate(_HIDE_ELEMENTS, list(options.exclude_selectors))
     if options.notices is not None:
@@ -333,6 +336,7 @@ async def capture(
         final_url=page.url,
         readiness=readiness,
         pages=picture.pages,
+        html=html,
     )
 
 

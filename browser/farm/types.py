@@ -139,6 +139,9 @@ class CaptureOptions:
     """A transparent background where the page paints none (png only)."""
     paper: str = "a4"
     """A PDF's paper format (PAPER_SIZES)."""
+    keep_html: bool = False
+    """Also serialize the page's DOM in the same visit (the result's ``html``), so that one
+    load of the page gives both its picture and its HTML."""
 
     def __post_init__(self) -> None:
         _check_common(self.preset, self.navigation_timeout_ms, self.wait_timeout_ms)
@@ -285,6 +288,9 @@ class CaptureResult:
     """How long the page was waited for after its load, and why the wait ended."""
     pages: int | None = None
     """A PDF's page count."""
+    html: str | None = None
+    """The page's serialized DOM, read in the same visit just before the picture, once the page
+    was ready and before anything was hidden for the picture (``keep_html``; None otherwise)."""
 
 
 @dataclass(frozen=True)

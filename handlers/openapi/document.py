@@ -32,22 +32,44 @@ from handlers.params.table import ParamTable
 from services.markdown import METADATA_FIELD_HELP, METADATA_FIELDS
 from services.screenshots import ReadyState
 
+_METADATA = {
+    "type": "object",
+    "required": list(METADATA_FIELDS),
+    "properties": {
+        name: {"type": "string", "description": METADATA_FIELD_HELP[name]}
+        for name in METADATA_FIELDS
+    },
+}
+_DIMENSIONS = {
+    "type": "object",
+    "required": ["width", "height"],
+    "properties": {"width": {"type": "integer"}, "height": {"type": "integer"}},
+}
 _MARKDOWN_ENVELOPE = {
     "type": "object",
     "required": ["usage", "debug", "request_id"],
     "properties": {
         "markdown": {"type": "string"},
-        "metadata": {
-            "type": "object",
-            "required": list(METADATA_FIELDS),
-            "properties": {
-                name: {"type": "string", "description": METADATA_FIELD_HELP[name]}
-                for name in METADATA_FIELDS
-            },
-        },
+        "metadata": _METADATA,
         "usage": {"type": "object"},
         "debug": {"type": "object"},
         "request_id": {"type": "string"},
+        "screenshotUrl": {
+            "type": "string",
+            "format": "uri",
+            "description": "screenshot=true only: the 24-hour link of the screenshot taken in "
+            "the same page load.",
+        },
+        "screenshot": {
+            "type": "object",
+            "description": "screenshot=true only: the screenshot's size and when its link "
+            "expires (UTC).",
+            "required": ["dimensions", "expiresAt"],
+            "properties": {
+                "dimensions": _DIMENSIONS,
+                "expiresAt": {"type": "string", "format": "date-time"},
+            },
+        },
     },
 }
 
@@ -73,11 +95,7 @@ _SCREENSHOT_RESULT = {
     "required": ["screenshotUrl", "dimensions", "requestInfo"],
     "properties": {
         "screenshotUrl": {"type": "string", "format": "uri"},
-        "dimensions": {
-            "type": "object",
-            "required": ["width", "height"],
-            "properties": {"width": {"type": "integer"}, "height": {"type": "integer"}},
-        },
+        "dimensions": _DIMENSIONS,
         "requestInfo": {
             "type": "object",
             "required": ["host", "responseCode"],
@@ -111,6 +129,14 @@ _SCREENSHOT_RESULT = {
                 "ready_ms": {"type": "integer"},
                 "load_ms": {"type": "integer"},
             },
+        },
+        "markdown": {
+            "type": "string",
+            "description": "include_markdown=true only: the page's Markdown from the same load.",
+        },
+        "metadata": {
+            **_METADATA,
+            "description": "include_metadata=true only: the page's metadata from the same load.",
         },
     },
 }
@@ -322,6 +348,11 @@ def build_openapi(base_url: str, frame_host: str = "") -> dict[str, Any]:
                     "X-Markdown-Passage-Count": {
                         "description": "Passages in the body (format=markdown with a query).",
                         "schema": {"type": "integer"},
+                    },
+                    "X-Screenshot-Url": {
+                        "description": "The 24-hour link of the screenshot taken in the same "
+                        "page load (format=markdown with screenshot=true).",
+                        "schema": {"type": "string", "format": "uri"},
                     },
                     "X-Cache": {
                         "description": "hit: the answer kept from an earlier request of the same "

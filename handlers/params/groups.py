@@ -59,6 +59,17 @@ MARKDOWN_GROUPS: Groups = (
         ),
     ),
     ("Safety", ("ai_sanitize", "ai_sanitize_mode")),
+    (
+        "Screenshot",
+        (
+            "screenshot",
+            "screenshot_format",
+            "screenshot_quality",
+            "screenshot_full_page",
+            "screenshot_dimensions",
+            "screenshot_dark_mode",
+        ),
+    ),
 )
 """The Markdown endpoint's parameters by what a person wants to change; every parameter but the
 key is in exactly one group (a test holds this)."""

@@ -31,9 +31,16 @@ ANSWER_ONLY = frozenset(
         "include_headings",
         "include_links",
         "include_images",
+        "screenshot",
+        "screenshot_format",
+        "screenshot_quality",
+        "screenshot_full_page",
+        "screenshot_dimensions",
+        "screenshot_dark_mode",
     }
 )
-"""Markdown parameters that shape only the single-page answer: not job options."""
+"""Markdown parameters that shape only the single-page answer (its envelope, the screenshot of
+its load): not job options."""
 OPTIONS: ParamTable[Any] = ParamTable(
     [p for p in MARKDOWN_PARAMS.params if p.name not in ANSWER_ONLY]
 )

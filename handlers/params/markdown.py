@@ -249,11 +249,46 @@ class MarkdownParams(Params):
         choices=SAFETY_MODES,
         lenient_choice=True,
     )
+    # A screenshot from the same page load (never answered from a kept answer).
+    screenshot: bool = param(
+        "boolean",
+        "Also a screenshot from the same page load (one render): screenshotUrl and screenshot "
+        "in format=json, the X-Screenshot-Url header in format=markdown. A screenshot's price "
+        "plus the Markdown base; never a kept answer.",
+        False,
+        shapes_answer=False,
+    )
+    screenshot_format: str = param(
+        "string", "Its image format.", "jpeg", choices=("jpeg", "png", "webp"), shapes_answer=False
+    )
+    screenshot_quality: float = param(
+        "number",
+        "Its quality, 10 to 80, rounded to 10.",
+        80,
+        minimum=10,
+        maximum=80,
+        round_to=10,
+        shapes_answer=False,
+    )
+    screenshot_full_page: bool = param(
+        "boolean", "The whole scrollable page.", False, shapes_answer=False
+    )
+    screenshot_dimensions: str = param(
+        "string",
+        "Viewport of the render and the picture (as the screenshot's dimensions).",
+        "md",
+        choices=("xs", "sm", "md", "lg"),
+        shapes_answer=False,
+    )
+    screenshot_dark_mode: bool = param(
+        "boolean", "Ask the page for its dark color scheme.", False, shapes_answer=False
+    )
 
 
 JSON = one_of("format", "json")
 CHUNKED = any_of(one_of("chunking", True), Given("query"))
 """Chunks are made: chunking asked, or a query to match."""
+SCREENSHOT = one_of("screenshot", True)
 
 MARKDOWN_INERT = (
     # What only the JSON envelope carries (a job's pages have no answer format: rules reading
@@ -278,6 +313,12 @@ MARKDOWN_INERT = (
     Inert("proxy_country", TIER_FORCED),
     Inert("max_cache_age", one_of("cache_ok", True)),
     Inert("ai_sanitize_mode", one_of("ai_sanitize", True)),
+    # The screenshot of the same load.
+    *(
+        Inert(f"screenshot_{name}", SCREENSHOT)
+        for name in ("format", "full_page", "dimensions", "dark_mode")
+    ),
+    Inert("screenshot_quality", all_of(SCREENSHOT, one_of("screenshot_format", "jpeg", "webp"))),
 )
 """When a Markdown parameter does nothing: sent then, it is ignored with a warning."""
 

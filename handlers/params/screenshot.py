@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from handlers.params.inert import Inert, one_of
+from handlers.params.inert import Inert, all_of, one_of
 from handlers.params.table import Params, ParamTable, param
 from services.screenshots import (
     PAPER_SIZES,
@@ -150,6 +150,19 @@ class ScreenshotParams(Params):
         False,
         name="async",
     )
+    include_markdown: bool = param(
+        "boolean",
+        "Add the page's Markdown (markdown) from the same load, as the Markdown endpoint "
+        "converts it by default; the capture is then always fresh. A screenshot's price plus "
+        "the Markdown base.",
+        False,
+    )
+    include_metadata: bool = param(
+        "boolean",
+        "Add the page's metadata (metadata) from the same load; priced as include_markdown "
+        "(both cost as one).",
+        False,
+    )
     webhook_url: str | None = param(
         "string",
         "With async=true: where the capture's end is POSTed (JSON), signed with "
@@ -160,10 +173,15 @@ class ScreenshotParams(Params):
     )
 
 
+PAGE_TEXT = all_of(one_of("response_type", "json"), one_of("async", False))
+"""Where the page's Markdown and metadata can be answered: a synchronous JSON result."""
+
 SCREENSHOT_INERT = (
     Inert("quality", one_of("format", "jpeg", "webp")),
     Inert("paper", one_of("format", "pdf")),
     Inert("webhook_url", one_of("async", True)),
+    Inert("include_markdown", PAGE_TEXT),
+    Inert("include_metadata", PAGE_TEXT),
 )
 """When a screenshot parameter does nothing: sent then, it is ignored with a warning."""
 
@@ -173,15 +191,18 @@ SCREENSHOT_PARAMS = ParamTable.of(ScreenshotParams, SCREENSHOT_INERT)
 @dataclass(frozen=True)
 class SignedScreenshotParams(ScreenshotParams):
     """A signed link's parameters: the screenshot endpoint's that shape the image, the link's
-    expiry and its signature. Five of the screenshot endpoint's are no parameters here (plain
+    expiry and its signature. Seven of the screenshot endpoint's are no parameters here (plain
     fields, left out of the table): no key (the link names its key and is signed), the target in
-    the path only, the image as the only answer, and so no capture in the background."""
+    the path only, the image as the only answer, and so no capture in the background and no
+    Markdown or metadata beside the image."""
 
     app_id: str | None = None
     url: str | None = None
     response_type: str = "image"
     async_: bool = False
     webhook_url: str | None = None
+    include_markdown: bool = False
+    include_metadata: bool = False
     expires: int | None = param(
         "integer",
         "Unix seconds after which the link is refused (403); none: the link lives until its key "
@@ -198,5 +219,10 @@ class SignedScreenshotParams(ScreenshotParams):
 
 
 SIGNED_SCREENSHOT_PARAMS = ParamTable.of(
-    SignedScreenshotParams, tuple(rule for rule in SCREENSHOT_INERT if rule.name != "webhook_url")
+    SignedScreenshotParams,
+    tuple(
+        rule
+        for rule in SCREENSHOT_INERT
+        if rule.name not in ("webhook_url", "include_markdown", "include_metadata")
+    ),
 )

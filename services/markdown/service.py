@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
 from browser.farm import Farm
-from browser.farm.types import FarmError, FarmErrorKind, Readiness
+from browser.farm.types import FarmError, FarmErrorKind, Readiness, RenderResult
 from browser.fetch.charset import HTML_TYPES
 from browser.fetch.client import Fetcher, FetchError, FetchResult
 from convert.documents.conversion import PdfError, convert_document, document_kind
@@ -47,13 +47,14 @@ BUSY_RETRY_AFTER = 5
 Failure = MarkdownFailure | FetchError | TargetProblem
 
 
-_FARM_FAILURES: dict[FarmErrorKind, Failure] = {
+FARM_FAILURES: dict[FarmErrorKind, Failure] = {
     FarmErrorKind.busy: MarkdownFailure.BUSY,
     FarmErrorKind.navigation_timeout: FetchError.timeout,
     FarmErrorKind.target_unreachable: FetchError.connect,
     FarmErrorKind.selector_not_found: MarkdownFailure.SELECTOR_NOT_FOUND,
     FarmErrorKind.capture_failed: FetchError.invalid_response,
 }
+"""The farm's failures as a Markdown request tells them (a fetch's kinds, mostly)."""
 
 
 @dataclass
@@ -191,6 +192,26 @@ class MarkdownService:
         answer.credits = self._price(job, answer.got, render=False)
         return answer
 
+    async def convert_rendered(
+        self, job: MarkdownPlan, rendered: RenderResult, tier: str
+    ) -> MarkdownAnswer:
+        """The page the browser rendered for ``job`` some other way (a capture that kept its
+        HTML) converted as a render first would be, priced at nothing (the caller prices what
+        it did); :class:`MarkdownError` when the page failed (an error status, no document)."""
+        got = rendered_result(job.url, rendered, tier)
+        _raise_for_page(got.fetch)
+        result = await self._convert(got.fetch, job)
+        answer = MarkdownAnswer(got, result, True, False, 0, rendered.readiness)
+        if _words(result) == 0:
+            answer.render_note = _empty_note(rendered.readiness, "nothing was converted")
+            answer.degraded = True
+        return answer
+
+    async def convert_page(self, job: MarkdownPlan, page: FetchResult) -> PageConversion:
+        """``page`` converted in the workers with ``job``'s options, in the share of the
+        organization asking (:class:`MarkdownError` when the conversion fails)."""
+        return await self._convert(page, job)
+
     async def _render_first(self, job: MarkdownPlan) -> MarkdownAnswer:
         """The page rendered from the start, billed as a render unless it yielded no text."""
         self.pages.check(job.page)  # the plan's and the proxies' rules hold for a render too
@@ -235,7 +256,7 @@ class MarkdownService:
                 "use_proxy: the standard tier has no HTTP proxy for browsers",
             ) from exc
         except FarmError as exc:
-            failure = _FARM_FAILURES.get(exc.kind, FetchError.invalid_response)
+            failure = FARM_FAILURES.get(exc.kind, FetchError.invalid_response)
             raise MarkdownError(
                 failure, exc.message, retry_after=exc.retry_after, problems=exc.problems
             ) from exc

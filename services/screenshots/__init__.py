@@ -6,6 +6,9 @@
 - :mod:`~services.screenshots.service`: :class:`ScreenshotService`, which checks the target,
   reuses a recent identical capture or captures the page, encodes WebP off the IOLoop, stores the
   image, prices it, and serves the link;
+- :mod:`~services.screenshots.with_markdown`: :class:`OneLoadService`, a screenshot and the
+  page's Markdown from one load of the page (the Markdown endpoint's ``screenshot=true``, the
+  screenshot endpoint's ``include_markdown`` / ``include_metadata``);
 - :mod:`~services.screenshots.signed`: signed links, which a key's holder mints without a
   request: the key's signing secret, the canonical form and the check of a link.
 """

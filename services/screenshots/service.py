@@ -8,7 +8,7 @@ import asyncio
 import io
 import logging
 from collections.abc import Collection
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 from urllib.parse import urlsplit
 
@@ -56,6 +56,10 @@ class Shot:
     """How the page was waited for after its load (a fresh capture only)."""
     pages: int | None = None
     """A fresh PDF capture's page count."""
+    html: str | None = None
+    """The page's HTML read in the capture's own visit (a capture that kept it)."""
+    final_url: str | None = None
+    """Where the page ended up after redirects (a fresh capture only)."""
 
 
 @dataclass
@@ -109,20 +113,26 @@ class ScreenshotService:
             )
         return job
 
-    async def take(self, request: ScreenshotRequest) -> Shot:
+    async def take(self, request: ScreenshotRequest, *, keep_html: bool = False) -> Shot:
         """A reused or fresh capture of ``request.url``, stored; :class:`ScreenshotError`,
         :class:`~services.target_guard.TargetRefusedError` or the store's ``StoreUnavailable``
-        when it cannot be had."""
+        when it cannot be had. With ``keep_html`` the capture is always fresh (a stored one
+        kept no HTML) and the shot carries the page's HTML from the same visit."""
         job = self.check(request)
         route = job.capture.route
         await check_target(self.fetcher, job.url)
-        if job.reuse:
+        if job.reuse and not keep_html:
             record = await self.store.reusable(job.org_id, job.request_hash, REUSE_MIN_LEFT)
             if record is not None:
                 return Shot(record, None, price(self.credits, Usage("screenshot", "1.1")), route)
+        if keep_html:
+            job = replace(job, capture=replace(job.capture, keep_html=True))
         record, image, shot = await self._capture(job)
         usage = Usage("screenshot", "1.1", fetched_through=route)
-        return Shot(record, image, price(self.credits, usage), route, shot.readiness, shot.pages)
+        credits = price(self.credits, usage)
+        return Shot(
+            record, image, credits, route, shot.readiness, shot.pages, shot.html, shot.final_url
+        )
 
     @property
     def image_origin(self) -> str | None:

@@ -585,6 +585,20 @@ async def test_exclude_selectors_are_hidden(shared: Shared) -> None:
 
 
 @pytest.mark.gen_test(timeout=30)
+async def test_keep_html_serializes_the_dom_of_the_same_visit(shared: Shared) -> None:
+    # Without keep_html a capture carries no HTML; with it, the DOM the page's script built,
+    # read before the excluded element was hidden for the picture.
+    plain = await shared.capture("/box")
+    assert plain.html is None
+    kept = await shared.capture("/exclude", keep_html=True, exclude_selectors=("#ad",))
+    assert kept.html is not None and '<div id="ad"' in kept.html
+    assert "visibility" not in kept.html.split('<div id="ad"')[1].split(">")[0]
+    assert not any(is_red(pixel) for pixel in pixels(kept.image))
+    built = await shared.capture("/box", keep_html=True)
+    assert built.html is not None and '"width":1366' in built.html
+
+
+@pytest.mark.gen_test(timeout=30)
 async def test_dark_mode_changes_the_color_scheme(shared: Shared) -> None:
     light = await shared.capture("/dark", selector="#probe")
     dark = await shared.capture("/dark", selector="#probe", dark_mode=True)

@@ -154,6 +154,9 @@ SCREENSHOT_FIELDS = {
     "expiresAt": "expires_at",
 }
 
+# The Markdown envelope's JSON names the MarkdownResult dataclass spells otherwise.
+MARKDOWN_FIELDS = {"screenshotUrl": "screenshot_url"}
+
 # A capture's status JSON names -> the CaptureStatus dataclass's fields (a failed capture's
 # error members are read into its CaptureFailedError).
 CAPTURE_FIELDS = {"createdAt": "created_at", "endedAt": "ended_at", "success": "error"}
@@ -168,7 +171,7 @@ def test_every_field_of_the_openapi_schemas_is_a_result_field(pagecast: Pagecast
 
     envelope = schemas["MarkdownEnvelope"]["properties"]
     assert set(envelope["metadata"]["properties"]) == fields(Metadata)
-    assert set(envelope) <= fields(MarkdownResult)
+    assert {MARKDOWN_FIELDS.get(name, name) for name in envelope} <= fields(MarkdownResult)
     assert set(schemas["Embed"]["properties"]) <= fields(Embed)
     assert set(schemas["Frame"]["properties"]) <= fields(Frame)
     shot = {SCREENSHOT_FIELDS.get(name, name) for name in schemas["ScreenshotResult"]["properties"]}

@@ -82,6 +82,10 @@ async def use_pagecast_tools(session: ClientSession, site: Site) -> None:
     image = shot.content[0]
     assert isinstance(image, ImageContent) and image.mimeType == "image/jpeg"
     assert base64.b64decode(image.data)[:3] == b"\xff\xd8\xff"
+    both = await session.call_tool("screenshot", {"url": site.page, "include_markdown": True})
+    image, text = both.content
+    assert isinstance(image, ImageContent) and image.mimeType == "image/jpeg"
+    assert isinstance(text, TextContent) and text.text.startswith("# Sourdough at altitude\n")
 
     embed = json.loads(text_of(await session.call_tool("oembed", {"url": site.page})))
     assert embed["source"] == "og_frame" and "<iframe src=" in embed["html"]

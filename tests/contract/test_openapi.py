@@ -79,6 +79,7 @@ def test_markdown_parameters_come_in_groups() -> None:
         "Structure",
         "Rendering and fetch",
         "Safety",
+        "Screenshot",
     ]
     operation = build_openapi("http://x")["paths"]["/api/3.0/markdown/{encoded_url}"]["get"]
     listed = [(p["name"], p.get("x-group")) for p in operation["parameters"]]
@@ -204,6 +205,7 @@ def test_common_headers_and_errors_are_described_once() -> None:
     assert set(markdown["200"]["headers"]) == set(HEADERS) | {
         "X-Markdown-Character-Count",
         "X-Markdown-Passage-Count",
+        "X-Screenshot-Url",
         "X-Markdown-Truncated",
         "X-Markdown-Truncation-Reason",
         "X-Cache",

@@ -62,6 +62,8 @@ def test_no_handler_looks_a_parameter_up_by_its_name() -> None:
 
 # -- a use case's typed options are the endpoint's parameters, named and defaulted alike --------
 
+SCREENSHOT_OPTIONS = ("format", "quality", "full_page", "dimensions", "dark_mode")
+"""The screenshot a Markdown request may ask beside its page (``screenshot_*``)."""
 OPTIONS = [
     (MarkdownOptions, MARKDOWN_PARAMS, {}),
     (ScreenshotOptions, SCREENSHOT_PARAMS, {"navigation_timeout": "navigationTimeout"}),
@@ -86,6 +88,7 @@ def test_the_markdown_options_leave_out_only_what_shapes_the_answer() -> None:
     kept = {item.name for item in dataclasses.fields(MarkdownOptions)}
     answer_only = {"app_id", "url", "format", "include_markdown", "include_metadata"}
     answer_only |= {"include_chunks", "include_ai_safety"}
+    answer_only |= {"screenshot"} | {f"screenshot_{name}" for name in SCREENSHOT_OPTIONS}
     assert kept == {param.name for param in MARKDOWN_PARAMS.params} - answer_only
 
 

@@ -435,7 +435,7 @@ async def test_guided_form_and_result_buttons(
         await page.fill("#api-key", key)
         await page.fill("#target-url", target)
 
-        # Markdown's parameters in six groups, the essentials open, with a filter.
+        # Markdown's parameters in seven groups, the essentials open, with a filter.
         await page.select_option("#operation", "markdown")
         # One version; the target in the path or as url=.
         assert await page.is_hidden("#version-field") and await page.is_visible("#form-field")
@@ -443,7 +443,7 @@ async def test_guided_form_and_result_buttons(
             "#param-list details.param-group", "groups => groups.map(g => g.dataset.group)"
         )
         assert titles == MARKDOWN_GROUP_TITLES
-        assert await page.locator("#param-list .param").count() == 40
+        assert await page.locator("#param-list .param").count() == 46
         opened = await open_groups(page)
         assert [title for title, is_open in opened.items() if is_open] == ["Essentials"]
         assert await page.is_visible("#param-markdown-format")
@@ -454,11 +454,11 @@ async def test_guided_form_and_result_buttons(
         assert await page.is_visible("#param-markdown-chunk_size")
         assert await page.is_hidden('.param[data-param="format"]')
         status = await text(page, "#param-filter-status")
-        assert re.fullmatch(r"\d+ of 40 parameters", status), status
+        assert re.fullmatch(r"\d+ of 46 parameters", status), status
         await assert_fits(page, "the filtered form")
         await page.press("#param-filter", "Escape")
         opened = await open_groups(page)
-        assert len(opened) == 6 and [t for t, o in opened.items() if o] == ["Essentials"]
+        assert len(opened) == 7 and [t for t, o in opened.items() if o] == ["Essentials"]
         safety = page.locator('details[data-group="Safety"]')
         await safety.locator("summary").click()
         await page.check("#param-markdown-ai_sanitize")

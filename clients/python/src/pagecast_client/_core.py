@@ -209,6 +209,7 @@ def _markdown_result(response: httpx.Response) -> MarkdownResult:
         ai_safety=None
         if score is None
         else AiSafety(risk_score=float(score), risk_level=headers.get("X-AI-Safety-Level", "")),
+        screenshot_url=headers.get("X-Screenshot-Url"),
         warnings=warnings_of(response),
     )
 

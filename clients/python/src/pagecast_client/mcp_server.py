@@ -162,7 +162,9 @@ def build_server(
 
     @server.tool(
         description="A screenshot of a web page, as an image. Viewports: xs phone 375x812, sm "
-        "tablet 1024x768, md laptop 1366x768, lg desktop 1920x1080."
+        "tablet 1024x768, md laptop 1366x768, lg desktop 1920x1080. With include_markdown: the "
+        "page's Markdown after the image, from the same page load.",
+        structured_output=False,
     )
     async def screenshot(
         url: Url,
@@ -185,7 +187,11 @@ def build_server(
         capture_delay: Annotated[
             int | None, Field(description="Milliseconds to wait before capturing.", ge=0, le=10000)
         ] = None,
-    ) -> Image:
+        include_markdown: Annotated[
+            bool,
+            Field(description="Also the page's Markdown, from the same page load (1 credit more)."),
+        ] = False,
+    ) -> list[Image | str]:
         params = given(
             dimensions=dimensions,
             full_page=full_page,
@@ -194,10 +200,15 @@ def build_server(
             selector=selector,
             wait_for_selector=wait_for_selector,
             capture_delay=capture_delay,
-            response_type="image",
         )
-        shot = await call(client_of(ctx).screenshot(url, **params))
-        return Image(data=shot.image, format=format)
+        client = client_of(ctx)
+        if not include_markdown:
+            shot = await call(client.screenshot(url, response_type="image", **params))
+            return [Image(data=shot.image, format=format)]
+        # One load for both: the JSON result carries the Markdown, its link the image.
+        shot = await call(client.screenshot(url, include_markdown=True, **params))
+        image = await call(client.download(shot))
+        return [Image(data=image, format=format), shot.markdown or ""]
 
     @server.tool(
         description="An oEmbed embed for a URL: the site's own player or post where it has one, "

@@ -150,6 +150,12 @@ class MarkdownResult:
     images: list[Image] | None = None
     tables_detected: int | None = None
     code_blocks_detected: int | None = None
+    screenshot_url: str | None = None
+    """``screenshot=true``: the 24-hour link of the screenshot taken in the same page load
+    (``screenshotUrl``; the ``X-Screenshot-Url`` header with ``format=markdown``)."""
+    screenshot: dict[str, Any] | None = None
+    """``screenshot=true`` with ``format=json``: the screenshot's ``dimensions`` and
+    ``expiresAt``."""
     warnings: list[str] = field(default_factory=list)
     raw: dict[str, Any] = field(default_factory=dict)
 
@@ -178,6 +184,7 @@ class MarkdownResult:
             headings=listed("headings", Heading),
             links=listed("links", Link),
             images=listed("images", Image),
+            screenshot_url=body.get("screenshotUrl"),
             warnings=list(body.get("warnings", [])),
             raw=body,
         )
@@ -202,6 +209,10 @@ class Screenshot:
     cached: bool | None = None
     pages: int | None = None
     timing: dict[str, Any] | None = None
+    markdown: str | None = None
+    """``include_markdown=true``: the page's Markdown from the same page load."""
+    metadata: Metadata | None = None
+    """``include_metadata=true``: the page's metadata from the same page load."""
     raw: dict[str, Any] = field(default_factory=dict)
 
     @classmethod
@@ -221,6 +232,8 @@ class Screenshot:
             cached=body.get("cached"),
             pages=body.get("pages"),
             timing=body.get("timing"),
+            markdown=body.get("markdown"),
+            metadata=pick(Metadata, body["metadata"]) if "metadata" in body else None,
             raw=body,
         )
 

@@ -99,6 +99,16 @@ class MarkdownParams(PageOptions, total=False):
     include_headings: bool
     include_links: bool
     include_images: bool
+    screenshot: bool
+    """Also take a screenshot in the same page load (one render for both): its link is
+    :attr:`MarkdownResult.screenshot_url`. Billed as a screenshot plus the Markdown base."""
+    screenshot_format: Literal["jpeg", "png", "webp"]
+    screenshot_quality: float
+    """10 to 80, rounded to the nearest 10 (jpeg and webp; default 80)."""
+    screenshot_full_page: bool
+    screenshot_dimensions: Dimensions
+    """The viewport of the render and the screenshot (default md)."""
+    screenshot_dark_mode: bool
 
 
 class OembedParams(FetchParams, total=False):
@@ -152,6 +162,10 @@ class ScreenshotParams(ImageParams, total=False):
 
     response_type: Literal["json", "image"]
     """``image`` answers the image's bytes instead of a link."""
+    include_markdown: bool
+    """Add the page's Markdown from the same page load (:attr:`Screenshot.markdown`)."""
+    include_metadata: bool
+    """Add the page's metadata from the same page load (:attr:`Screenshot.metadata`)."""
 
 
 class SignedScreenshotParams(ImageParams, total=False):
