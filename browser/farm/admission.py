@@ -12,7 +12,13 @@ There are two kinds of queue, each bounded by ``queue_size``:
 A page that a request leaves to be closed or reset in the background (:mod:`browser.farm.chores`)
 keeps the request's page slot until that work is done (:meth:`Hold.keep_until`), though the
 answer does not wait for it: ``max_pages`` counts the pages being cleared away with those
-rendering, so that neither the pages at once nor their memory outgrow the limits.
+rendering, so that neither the pages at once nor their memory outgrow the limits. The kept slot
+is the farm's, no longer the organization's (:meth:`browser.fair.FairSlots.keep`): an
+organization with no capture under way is a newcomer, and may start one beside pages being
+cleared away, up to ``reserved_pages`` beyond ``max_pages`` (pages rendering never pass
+``max_pages``). Without it, an organization capturing one page after another beside busy ones
+would wait for each of its pages to be reset before its next capture, which alone it never
+does.
 
 An organization's surplus therefore never fills the farm's queue: another organization arriving
 while every page is busy still queues for the next free page, and a page that frees goes to the
@@ -163,12 +169,13 @@ class Admission:
             self._pages.release(org)
             return
         self.kept += 1
+        self._pages.keep(org)  # the farm's now, no longer the organization's
 
         def done(work: asyncio.Task[None]) -> None:
             pending.discard(work)
             if not pending:
                 self.kept -= 1
-                self._pages.release(org)
+                self._pages.release_kept()
                 self._on_change()
 
         for work in pending:
