@@ -16,10 +16,11 @@ conversion workers and the webhook deliveries.
 - a slot can be *kept* after its owner's use for work that outlives it (a page being cleared
   away after its capture answered: :meth:`FairSlots.keep`, then :meth:`FairSlots.release_kept`).
   A kept slot counts against the capacity but no longer against its owner, so an owner whose
-  last use ended is one holding none again: it may start beside the kept slots, up to
-  ``reserve`` slots beyond the capacity while that many are kept. Otherwise a newcomer's next
-  request would wait for its own previous page to be cleared away, which it does not when alone
-  (it takes another slot then). Slots in use, kept ones excepted, never pass the capacity.
+  last use ended is one holding none again; asking for one slot (no other request of its own
+  outstanding: ``asking``), it may start beside the kept slots, up to ``reserve`` slots beyond
+  the capacity while that many are kept. Otherwise a newcomer's next request would wait for its
+  own previous page to be cleared away, which it does not when alone (it takes another slot
+  then). Slots in use, kept ones excepted, never pass the capacity.
 """
 
 from __future__ import annotations
@@ -28,14 +29,23 @@ import asyncio
 import collections
 import contextlib
 import itertools
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 
 
 class FairSlots:
     """See the module docstring. Use on one event loop."""
 
-    def __init__(self, capacity: int, per_owner: int, reserve: int = 0) -> None:
+    def __init__(
+        self,
+        capacity: int,
+        per_owner: int,
+        reserve: int = 0,
+        asking: Callable[[str], int] | None = None,
+    ) -> None:
         self.capacity = capacity
+        self._asking = asking
+        """How many requests an owner has outstanding, where the caller knows more than the
+        requests waiting here (its own queues): by default, those waiting here."""
         self.per_owner = max(1, min(per_owner, capacity))
         self.reserve = max(0, min(reserve, capacity - 1))
         self._held: collections.Counter[str] = collections.Counter()
@@ -124,9 +134,13 @@ class FairSlots:
     def _may_take(self, owner: str) -> bool:
         held = self._held[owner]
         if held == 0:
-            # Beside kept slots, up to ``reserve`` of them: a newcomer never waits for work
-            # left over from its own (or another's) finished use.
-            return self.in_use < self.capacity + min(self._kept, self.reserve)
+            if self.in_use < self.capacity:
+                return True
+            # Beside kept slots, up to ``reserve`` of them, for an owner asking for one slot:
+            # a newcomer never waits for work left over from its last use, while a busy owner
+            # between two uses (its other requests waiting) does not take that room.
+            asking = self._asking(owner) if self._asking else len(self._waiting.get(owner, ()))
+            return asking <= 1 and self.in_use < self.capacity + min(self._kept, self.reserve)
         alone = len(self._held) == 1  # the only owner holding slots: nothing is kept back
         room = self.capacity if alone else self.capacity - self.reserve
         return held < self.per_owner and self.in_use < room

@@ -87,7 +87,8 @@ async def test_reserved_slots_go_to_owners_holding_none() -> None:
 
 @pytest.mark.gen_test(timeout=10)
 async def test_a_kept_slot_is_no_longer_its_owners() -> None:
-    slots = FairSlots(capacity=4, per_owner=2, reserve=1)
+    outstanding = {"e": 2}  # e has two requests under way (its caller's own queue)
+    slots = FairSlots(capacity=4, per_owner=2, reserve=1, asking=lambda o: outstanding.get(o, 1))
     release, log = asyncio.Event(), []
     hogs = [asyncio.create_task(hold(slots, name, release, log)) for name in "ab" for _ in range(3)]
     await asyncio.sleep(0)
@@ -102,6 +103,13 @@ async def test_a_kept_slot_is_no_longer_its_owners() -> None:
     newcomer.cancel()
     await asyncio.gather(newcomer, return_exceptions=True)
     slots.release("c")
+    # An owner holding none but with two requests under way (a busy one between two uses) does
+    # not take the room beyond the capacity; asking for one, it would.
+    busy = asyncio.create_task(slots.acquire("e"))
+    await asyncio.sleep(0)
+    assert slots.held("e") == 0 and slots.in_use == 4
+    busy.cancel()
+    await asyncio.gather(busy, return_exceptions=True)
     slots.release_kept()
     await asyncio.sleep(0)
     assert slots.kept == 0 and slots.in_use == 3 and slots.waiting() == 3
