@@ -13,6 +13,14 @@ conversion workers and the webhook deliveries.
   they take at most ``capacity - reserve`` together, so one that arrives while others keep
   every slot busy (hanging receivers, slow pages) starts at once. An owner alone is not held
   back: it may use up to ``per_owner`` slots.
+- a slot can be *kept* after its owner's use for work that outlives it (a page being cleared
+  away after its capture answered: :meth:`FairSlots.keep`, then :meth:`FairSlots.release_kept`).
+  A kept slot counts against the capacity but no longer against its owner, so an owner whose
+  last use ended is one holding none again; asking for one slot (no other request of its own
+  outstanding: ``asking``), it may start beside the kept slots, up to ``reserve`` slots beyond
+  the capacity while that many are kept. Otherwise a newcomer's next request would wait for its
+  own previous page to be cleared away, which it does not when alone (it takes another slot
+  then). Slots in use, kept ones excepted, never pass the capacity.
 """
 
 from __future__ import annotations
@@ -21,17 +29,27 @@ import asyncio
 import collections
 import contextlib
 import itertools
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 
 
 class FairSlots:
     """See the module docstring. Use on one event loop."""
 
-    def __init__(self, capacity: int, per_owner: int, reserve: int = 0) -> None:
+    def __init__(
+        self,
+        capacity: int,
+        per_owner: int,
+        reserve: int = 0,
+        asking: Callable[[str], int] | None = None,
+    ) -> None:
         self.capacity = capacity
+        self._asking = asking
+        """How many requests an owner has outstanding, where the caller knows more than the
+        requests waiting here (its own queues): by default, those waiting here."""
         self.per_owner = max(1, min(per_owner, capacity))
         self.reserve = max(0, min(reserve, capacity - 1))
         self._held: collections.Counter[str] = collections.Counter()
+        self._kept = 0
         self._waiting: dict[str, collections.deque[tuple[int, asyncio.Future[None]]]] = {}
         self._order = itertools.count()
 
@@ -42,8 +60,13 @@ class FairSlots:
 
     @property
     def in_use(self) -> int:
-        """Slots held now."""
-        return sum(self._held.values())
+        """Slots held now, kept ones included."""
+        return sum(self._held.values()) + self._kept
+
+    @property
+    def kept(self) -> int:
+        """Slots kept after their owners' use (:meth:`keep`)."""
+        return self._kept
 
     def held(self, owner: str) -> int:
         """Slots ``owner`` holds now."""
@@ -94,17 +117,37 @@ class FairSlots:
             del self._held[owner]
         self._grant()
 
+    def keep(self, owner: str) -> None:
+        """Keep one of ``owner``'s slots for work that outlives its use: no longer ``owner``'s,
+        still taken until :meth:`release_kept`."""
+        self._held[owner] -= 1
+        if self._held[owner] <= 0:
+            del self._held[owner]
+        self._kept += 1
+        self._grant()
+
+    def release_kept(self) -> None:
+        """Give back a slot kept by :meth:`keep`; it goes to the fairest waiter."""
+        self._kept = max(self._kept - 1, 0)
+        self._grant()
+
     def _may_take(self, owner: str) -> bool:
         held = self._held[owner]
         if held == 0:
-            return self.in_use < self.capacity
+            if self.in_use < self.capacity:
+                return True
+            # Beside kept slots, up to ``reserve`` of them, for an owner asking for one slot:
+            # a newcomer never waits for work left over from its last use, while a busy owner
+            # between two uses (its other requests waiting) does not take that room.
+            asking = self._asking(owner) if self._asking else len(self._waiting.get(owner, ()))
+            return asking <= 1 and self.in_use < self.capacity + min(self._kept, self.reserve)
         alone = len(self._held) == 1  # the only owner holding slots: nothing is kept back
         room = self.capacity if alone else self.capacity - self.reserve
         return held < self.per_owner and self.in_use < room
 
     def _grant(self) -> None:
         """Hand free slots to waiters: the owner holding the fewest first, then the oldest."""
-        while self.in_use < self.capacity:
+        while self.in_use < self.capacity + min(self._kept, self.reserve):
             ready = [
                 (self._held[owner], queue[0][0], owner)
                 for owner, queue in self._waiting.items()

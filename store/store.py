@@ -171,6 +171,7 @@ class Store:
             if batch:
                 try:
                     run_unit(self._db, partial(write_usage, batch=batch))
+                    self._usage.settled(batch)
                 except DATABASE_ERRORS as exc:
                     self._usage.restore(batch)
                     log.warning("usage flush failed: %s", summary(exc))
@@ -272,25 +273,29 @@ class Store:
     async def month_credits(self, org: str, *, fresh: bool = False) -> int:
         """Credits ``org`` used this UTC calendar month: stored plus counted here, read from the
         database at most every ``quota_refresh_seconds`` (``fresh``: now) and kept up to date in
-        between."""
+        between. What is counted here is taken before the database is read, so a charge made
+        before the call is never missed, even while its flush is being written."""
         month = utc_today().replace(day=1)
         entry = self._quota.get(org)
         now = time.monotonic()
         if fresh or entry is None or entry[0] != month or now - entry[1] > QUOTA_REFRESH_SECONDS:
+            pending = self._usage.credits_since(org, month)
             stored = await self._run(
                 partial(stored_credits_since, org=org, since=month), "quota read"
             )
-            entry = (month, now, stored + self._usage.credits_since(org, month))
+            entry = (month, now, stored + pending)
             self._quota[org] = entry
         return entry[2]
 
     async def month_requests(self, org: str, endpoint: str) -> int:
         """Requests ``org`` made on ``endpoint`` this UTC calendar month, stored and counted
-        here (read from the database on every call)."""
+        here (read from the database on every call; what is counted here taken first, as
+        :meth:`month_credits` does)."""
         month = utc_today().replace(day=1)
+        pending = self._usage.requests_since(org, endpoint, month)
         work = partial(stored_requests_since, org=org, endpoint=endpoint, since=month)
         stored = await self._run(work, "usage read")
-        return int(stored) + self._usage.requests_since(org, endpoint, month)
+        return int(stored) + pending
 
     def pending_usage(self) -> int:
         """How many usage rows are counted in memory and not yet written."""
@@ -447,6 +452,8 @@ class Store:
         if future.cancelled() or future.exception() is not None:
             self._usage.restore(batch)
             log.info("kept %d usage row(s) for the next flush", len(batch))
+        else:
+            self._usage.settled(batch)
 
     def _release(self) -> None:
         self._runner.shutdown()

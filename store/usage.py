@@ -62,11 +62,18 @@ def utc_today() -> date:
 
 
 class UsageBuffer:
-    """Thread-safe in-memory aggregate of usage not yet written."""
+    """Thread-safe in-memory aggregate of usage not yet written.
+
+    A batch handed to a writer (:meth:`take`) still counts here until the writer reports it
+    written (:meth:`settled`) or failed (:meth:`restore`), so that usage is never invisible
+    while its write is under way: a reader that takes this buffer's counts *before* reading the
+    database's counts every charge made before it began at least once (a batch that commits
+    during the read is counted twice for that moment, never missed)."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._counts: dict[UsageKey, UsageCount] = {}
+        self._writing: list[dict[UsageKey, UsageCount]] = []
 
     def add(self, key: UsageKey, count: UsageCount) -> None:
         """Count ``count`` under ``key``."""
@@ -75,27 +82,46 @@ class UsageBuffer:
             self._counts[key] = count if previous is None else previous.plus(count)
 
     def take(self) -> dict[UsageKey, UsageCount]:
-        """Everything counted so far; the buffer starts empty again."""
+        """Everything counted so far, for a writer; the buffer starts empty again, the batch
+        still counted until :meth:`settled` or :meth:`restore`."""
         with self._lock:
             batch, self._counts = self._counts, {}
+            if batch:
+                self._writing.append(batch)
         return batch
+
+    def settled(self, batch: Mapping[UsageKey, UsageCount]) -> None:
+        """``batch`` (from :meth:`take`) is in the database: no longer counted here."""
+        with self._lock:
+            self._forget(batch)
 
     def restore(self, batch: Mapping[UsageKey, UsageCount]) -> None:
         """Put back a batch that was not written, adding to whatever was counted since."""
-        for key, count in batch.items():
-            self.add(key, count)
+        with self._lock:
+            self._forget(batch)
+            for key, count in batch.items():
+                previous = self._counts.get(key)
+                self._counts[key] = count if previous is None else previous.plus(count)
+
+    def _forget(self, batch: Mapping[UsageKey, UsageCount]) -> None:
+        self._writing = [taken for taken in self._writing if taken is not batch]
 
     def __len__(self) -> int:
         with self._lock:
             return len(self._counts)
 
+    def _all(self) -> list[tuple[UsageKey, UsageCount]]:
+        """Every count held: not yet taken, and taken but not yet written."""
+        items = list(self._counts.items())
+        for batch in self._writing:
+            items += batch.items()
+        return items
+
     def credits_since(self, org: str, since: date) -> int:
         """Credits of ``org`` counted here (not yet written) from day ``since`` on."""
         with self._lock:
             return sum(
-                count.credits
-                for key, count in self._counts.items()
-                if key.org == org and key.day >= since
+                count.credits for key, count in self._all() if key.org == org and key.day >= since
             )
 
     def requests_since(self, org: str, endpoint: str, since: date) -> int:
@@ -103,7 +129,7 @@ class UsageBuffer:
         with self._lock:
             return sum(
                 count.requests
-                for key, count in self._counts.items()
+                for key, count in self._all()
                 if key.org == org and key.endpoint == endpoint and key.day >= since
             )
 

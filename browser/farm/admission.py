@@ -12,7 +12,13 @@ There are two kinds of queue, each bounded by ``queue_size``:
 A page that a request leaves to be closed or reset in the background (:mod:`browser.farm.chores`)
 keeps the request's page slot until that work is done (:meth:`Hold.keep_until`), though the
 answer does not wait for it: ``max_pages`` counts the pages being cleared away with those
-rendering, so that neither the pages at once nor their memory outgrow the limits.
+rendering, so that neither the pages at once nor their memory outgrow the limits. The kept slot
+is the farm's, no longer the organization's (:meth:`browser.fair.FairSlots.keep`): an
+organization with no capture under way and one request (a newcomer, not a busy organization
+between two captures) may start it beside pages being cleared away, up to ``reserved_pages``
+beyond ``max_pages`` (pages rendering never pass ``max_pages``). Without it, an organization
+capturing one page after another beside busy ones would wait for each of its pages to be reset
+before its next capture, which alone it never does.
 
 An organization's surplus therefore never fills the farm's queue: another organization arriving
 while every page is busy still queues for the next free page, and a page that frees goes to the
@@ -86,7 +92,9 @@ class Admission:
         """Page slots kept after their request for the background work on its page."""
         self.typical_seconds = TYPICAL_SECONDS
         """Running typical duration of a successful request, queueing included."""
-        self._pages = FairSlots(settings.max_pages, settings.max_pages, settings.reserved_pages)
+        self._pages = FairSlots(
+            settings.max_pages, settings.max_pages, settings.reserved_pages, asking=self._users
+        )
         self._orgs: dict[str, _Organization] = {}
         self._on_change = on_change
 
@@ -156,6 +164,12 @@ class Admission:
             if member.users <= 0:
                 del self._orgs[org]
 
+    def _users(self, org: str) -> int:
+        """``org``'s requests holding or waiting for its share: one for an organization asking
+        for one page, many for one keeping the farm busy."""
+        member = self._orgs.get(org)
+        return member.users if member is not None else 0
+
     def _release_after(self, org: str, kept: set[asyncio.Task[None]]) -> None:
         """Give back ``org``'s page slot once the work in ``kept`` is all done."""
         pending = {work for work in kept if not work.done()}
@@ -163,12 +177,13 @@ class Admission:
             self._pages.release(org)
             return
         self.kept += 1
+        self._pages.keep(org)  # the farm's now, no longer the organization's
 
         def done(work: asyncio.Task[None]) -> None:
             pending.discard(work)
             if not pending:
                 self.kept -= 1
-                self._pages.release(org)
+                self._pages.release_kept()
                 self._on_change()
 
         for work in pending:

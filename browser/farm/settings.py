@@ -102,7 +102,9 @@ class FarmSettings:
         1,
         "Pages kept for organizations holding none: organizations already capturing take at "
         "most max_pages minus these together, so a newcomer's capture starts at once however "
-        "many others keep the farm busy (0: none kept).",
+        "many others keep the farm busy (0: none kept). An organization with no capture under "
+        "way may also start one while pages are still being reset or closed, up to these "
+        "beyond max_pages.",
         min=0,
     )
     max_page_mb: int = setting(

@@ -20,7 +20,8 @@ from store.store import Store
 log = logging.getLogger(__name__)
 
 READ_SECONDS = 0.5
-"""How long an organization's failed job pages, read from the store, are reused."""
+"""How long an organization's failed job pages and month's credits, read from the store, are
+reused (what this process records meanwhile is counted at once)."""
 
 
 class MonthBounds:
@@ -42,6 +43,8 @@ class MonthBounds:
         self.stopped = stopped
         self._failures: dict[str, tuple[float, int]] = {}
         """Each organization's failed job pages this month, and when they were read."""
+        self._credits_read: dict[str, float] = {}
+        """When each organization's credits this month were last read from the store."""
 
     def failed(self, org: str) -> None:
         """A page of ``org`` failed here: counted at once, before the store is read again."""
@@ -66,7 +69,7 @@ class MonthBounds:
         quota = self.accounts.monthly_credits(job.plan)
         if quota <= 0:
             return True
-        used = await self.store.month_credits(job.org)
+        used = await self.credits(job.org)
         if used + in_flight < quota:
             return True
         if in_flight:
@@ -74,6 +77,20 @@ class MonthBounds:
         if await self.stop(job, "quota_exceeded"):
             log.info("jobs: %s stopped, %s used its %d monthly credits", job.id, job.org, quota)
         return False
+
+    async def credits(self, org: str) -> int:
+        """The credits ``org`` used this month, read from the store at most every
+        :data:`READ_SECONDS` (not the store's longer-lived quota cache: other processes'
+        charges count once they are stored), those this process charged meanwhile counted at
+        once."""
+        now = time.monotonic()
+        fresh = now - self._credits_read.get(org, -READ_SECONDS) >= READ_SECONDS
+        if fresh:
+            self._credits_read = {
+                name: at for name, at in self._credits_read.items() if now - at < READ_SECONDS
+            }
+            self._credits_read[org] = now
+        return await self.store.month_credits(org, fresh=fresh)
 
     async def failed_pages(self, org: str) -> int:
         """The failed job pages of ``org`` this month, read from the store at most every

@@ -83,3 +83,36 @@ async def test_reserved_slots_go_to_owners_holding_none() -> None:
     release.set()
     await asyncio.gather(*hogs, *newcomers)
     assert slots.in_use == 0 and slots.waiting() == 0
+
+
+@pytest.mark.gen_test(timeout=10)
+async def test_a_kept_slot_is_no_longer_its_owners() -> None:
+    outstanding = {"e": 2}  # e has two requests under way (its caller's own queue)
+    slots = FairSlots(capacity=4, per_owner=2, reserve=1, asking=lambda o: outstanding.get(o, 1))
+    release, log = asyncio.Event(), []
+    hogs = [asyncio.create_task(hold(slots, name, release, log)) for name in "ab" for _ in range(3)]
+    await asyncio.sleep(0)
+    assert slots.in_use == 3
+    await slots.acquire("c")
+    slots.keep("c")  # c's use ended; its slot stays taken for the work left over
+    assert slots.held("c") == 0 and slots.kept == 1 and slots.in_use == 4
+    await slots.acquire("c")  # c holds none: at once, beside the kept slot, before a and b
+    newcomer = asyncio.create_task(slots.acquire("d"))
+    await asyncio.sleep(0)
+    assert slots.in_use == 5 and not newcomer.done()  # the reserve's one slot beyond, no more
+    newcomer.cancel()
+    await asyncio.gather(newcomer, return_exceptions=True)
+    slots.release("c")
+    # An owner holding none but with two requests under way (a busy one between two uses) does
+    # not take the room beyond the capacity; asking for one, it would.
+    busy = asyncio.create_task(slots.acquire("e"))
+    await asyncio.sleep(0)
+    assert slots.held("e") == 0 and slots.in_use == 4
+    busy.cancel()
+    await asyncio.gather(busy, return_exceptions=True)
+    slots.release_kept()
+    await asyncio.sleep(0)
+    assert slots.kept == 0 and slots.in_use == 3 and slots.waiting() == 3
+    release.set()
+    await asyncio.gather(*hogs)
+    assert slots.in_use == 0 and slots.waiting() == 0

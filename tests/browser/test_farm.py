@@ -955,6 +955,43 @@ async def test_a_page_is_kept_for_an_organization_holding_none() -> None:
 
 
 @pytest.mark.gen_test(timeout=20)
+async def test_a_newcomers_next_capture_does_not_wait_for_its_last_page_to_be_reset() -> None:
+    # a and b keep three of the four pages busy; c captures on the fourth, whose reset goes on
+    # after c's answer. c's next capture starts at once, beside that reset, as it would alone;
+    # pages rendering stay within max_pages, and only the reserved page passes it.
+    admission = open_admission(max_pages=4, org_share=0.5, queue_size=8, queue_timeout=10)
+    release = asyncio.Event()
+    held: list[str] = []
+    hogs = [asyncio.ensure_future(hold(admission, org, release, held)) for org in "aabbab"]
+    await eventually(lambda: len(held) == 3)
+    reset_done = asyncio.Event()
+    reset = asyncio.ensure_future(reset_done.wait())
+    async with admission.slot("c") as first:
+        first.keep_until(reset)  # c's page is reset after its answer
+    assert admission.kept == 1 and not reset.done()
+    second = asyncio.ensure_future(hold(admission, "c", release, held))
+    await eventually(lambda: held.count("c") == 1)
+    assert admission.kept == 1 and len(held) == 4  # three of a and b's, c's next
+    # Beside the kept page, a and b's captures waiting still get nothing more, nor does
+    # another newcomer: the reserve is c's until c's capture ends.
+    await refused_soon(admission, "d")
+    reset_done.set()
+    await eventually(lambda: admission.kept == 0)
+    release.set()
+    await asyncio.gather(*hogs, second)
+    assert admission.waiting == admission.organizations == 0
+
+
+async def refused_soon(admission: Admission, org: str) -> None:
+    """``org`` gets no page while the test looks (its wait is then given up)."""
+    waiting = asyncio.ensure_future(hold(admission, org, asyncio.Event(), []))
+    await asyncio.sleep(0.05)
+    assert not waiting.done() and admission.waiting >= 1
+    waiting.cancel()
+    await asyncio.gather(waiting, return_exceptions=True)
+
+
+@pytest.mark.gen_test(timeout=20)
 async def test_a_timed_out_wait_gives_back_what_it_took() -> None:
     admission = open_admission(max_pages=2, org_share=0.5, queue_size=4, queue_timeout=0.2)
     release = asyncio.Event()

@@ -29,6 +29,7 @@ from services.webhooks import EVENT_ID_HEADER, SIGNATURE_HEADER, verify
 from store import jobs as job_rows
 from store.job_types import RUNNING, NewPage
 from store.models import JobPage, Organization, utc_now
+from store.store import Store
 from tests.conftest import make_settings, serve_with_jobs
 from tests.crawl_site import CrawlSite, SiteShape
 from tests.origin import Origin, serve
@@ -304,6 +305,38 @@ async def test_the_quota_spent_elsewhere_stops_a_job_and_cancel_skips_the_rest(
     progress = later["progress"]
     assert progress["skipped"] == cancelled["progress"]["skipped"] and progress["running"] == 0
     assert progress["done"] + progress["failed"] + progress["skipped"] == 63
+
+
+@pytest.mark.gen_test(timeout=60)
+async def test_the_quota_another_process_spent_stops_a_running_job(
+    http_client: AsyncHTTPClient, base_url: str, services: Services
+) -> None:
+    """The runner reads the month's credits anew before its next page (not the store's
+    longer-lived quota cache): what another process charged and stored stops a running job."""
+    site = CrawlSite(SiteShape(slow_seconds=1.5)).start()
+    try:
+        metered = services.store.create_key("metered-org", "metered").key  # 3 credits a month
+        body = {"urls": [site.url(f"/docs/slow-{k}") for k in range(1, 4)]}
+        code, accepted = await post(http_client, base_url, "/api/3.0/batch", metered, body)
+        assert code == 202 and accepted["pages_queued"] == 3, accepted
+        path = f"/api/3.0/jobs/{accepted['id']}?limit=0"
+        for _ in range(100):  # the first pages are claimed: the month's credits were read
+            _, seen = await get(http_client, base_url, path, metered)
+            if seen["progress"]["running"]:
+                break
+            await asyncio.sleep(0.02)
+        other = Store(services.settings.store)  # another process on the database
+        other.open()
+        try:
+            other.record_usage("metered-org", "markdown", 3)
+            assert await other.flush_usage() == 1
+        finally:
+            await other.close()
+        job = await wait_ended(http_client, base_url, accepted["id"], metered)
+    finally:
+        await site.close()
+    assert job["status"] == "quota_exceeded", job
+    assert job["progress"]["skipped"] >= 1
 
 
 @pytest.mark.gen_test(timeout=60)

@@ -449,6 +449,47 @@ async def test_slow_flush_counts_nothing_twice(
     assert totals(store, "acme") == (2, 5)
 
 
+@contextmanager
+def usage_writes_locked(url: str) -> Iterator[None]:
+    """Another connection keeps usage writes waiting, reads not, until the block ends."""
+    if url.startswith("sqlite:///"):
+        with usage_table_locked(url):  # the write lock; WAL readers go on
+            yield
+        return
+    pg = psycopg2.connect(url, connect_timeout=5)
+    try:
+        with pg.cursor() as cur:
+            cur.execute('LOCK TABLE "usage" IN EXCLUSIVE MODE')  # plain reads still pass
+        yield
+    finally:
+        pg.rollback()
+        pg.close()
+
+
+@pytest.mark.gen_test
+async def test_credits_being_flushed_still_count(make_store: Callable[..., Store]) -> None:
+    """Usage taken by a flush whose write has not committed yet is neither in memory's count
+    nor in the database's: the month's credits still count it, once."""
+    store = make_store(query_timeout=5.0)
+    store.create_key("acme", "free")
+    store.record_usage("acme", "markdown", 1)
+    await store.flush_usage()
+    store.record_usage("acme", "markdown", 2)
+    with usage_writes_locked(store.settings.database_url):
+        flush = asyncio.ensure_future(store.flush_usage())
+        for _ in range(500):
+            if not store.pending_usage():
+                break
+            await asyncio.sleep(0.01)
+        # Taken from memory, its write waiting for the lock.
+        assert not store.pending_usage() and not flush.done()
+        assert await store.month_credits("acme", fresh=True) == 3
+        assert await store.month_requests("acme", "markdown") == 2
+    assert await flush == 1
+    assert await store.month_credits("acme", fresh=True) == 3
+    assert await store.month_requests("acme", "markdown") == 2
+
+
 @pytest.mark.gen_test
 async def test_periodic_flush_and_close(
     make_store: Callable[..., Store], database_url: str, tmp_path: Path
