@@ -13,9 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import time
 from collections.abc import Callable
-from datetime import date
 from functools import partial
 from types import TracebackType
 from typing import Any, TypeVar
@@ -37,21 +35,15 @@ from store.db import (
 )
 from store.installation import installation_secret
 from store.keys import AuthCache, IssuedKey, KeyInfo, KeyRow
+from store.ledger import UsageLedger
 from store.migrations import migrate
 from store.periodic import repeat
 from store.results import StoredAnswer
 from store.strategy import Strategy, get_strategy, put_strategy
 from store.threads import Runner, StoreUnavailable, summary
 from store.usage import (
-    UsageBuffer,
-    UsageCount,
-    UsageKey,
     UsageRow,
     query_usage,
-    stored_credits_since,
-    stored_requests_since,
-    utc_today,
-    write_usage,
 )
 
 QUOTA_REFRESH_SECONDS = 30.0
@@ -88,11 +80,9 @@ class Store:
         self._cache = AuthCache(
             settings.auth_cache_seconds, min(settings.auth_cache_seconds, MISS_CACHE_SECONDS)
         )
-        self._usage = UsageBuffer()
+        self.ledger = UsageLedger(self._runner, self._database)
+        """The usage counted in memory, its writes and the month's credits."""
         self._secrets: dict[str, str] = {}
-        # org -> (month, monotonic time of the database read, credits this month)
-        self._quota: dict[str, tuple[date, float, int]] = {}
-        self._inflight: asyncio.Future[int] | None = None
         self._jobs: list[asyncio.Task[None]] = []
 
     # -- lifecycle ---------------------------------------------------------------------------
@@ -154,7 +144,7 @@ class Store:
                 await asyncio.to_thread(self._release)
         except TimeoutError:
             log.warning("database work still running at shutdown; not waiting for it")
-        self._report_lost()
+        self.ledger.report_lost()
 
     def close_sync(self) -> None:
         """Blocking :meth:`close` for the CLI and tests; periodic jobs are cancelled unawaited."""
@@ -167,16 +157,9 @@ class Store:
         self._jobs = []
         self._runner.shutdown()
         if self._db is not None:
-            batch = self._usage.take()
-            if batch:
-                try:
-                    run_unit(self._db, partial(write_usage, batch=batch))
-                    self._usage.settled(batch)
-                except DATABASE_ERRORS as exc:
-                    self._usage.restore(batch)
-                    log.warning("usage flush failed: %s", summary(exc))
+            self.ledger.flush_sync(self._db)
             close_database(self._db)
-        self._report_lost()
+        self.ledger.report_lost()
 
     def __enter__(self) -> Store:
         self.open()
@@ -262,72 +245,25 @@ class Store:
 
     def record_usage(self, org: str, endpoint: str, credits: int) -> None:
         """Count one request of ``org`` on ``endpoint`` costing ``credits``, in memory."""
-        if credits < 0:
-            raise ValueError("credits must not be negative")
-        today = utc_today()
-        self._usage.add(UsageKey(org, endpoint, today), UsageCount(1, credits))
-        entry = self._quota.get(org)
-        if entry is not None and entry[0] == today.replace(day=1):
-            self._quota[org] = (entry[0], entry[1], entry[2] + credits)
+        self.ledger.record(org, endpoint, credits)
 
     async def month_credits(self, org: str, *, fresh: bool = False) -> int:
-        """Credits ``org`` used this UTC calendar month: stored plus counted here, read from the
-        database at most every ``quota_refresh_seconds`` (``fresh``: now) and kept up to date in
-        between. What is counted here is taken before the database is read, so a charge made
-        before the call is never missed, even while its flush is being written."""
-        month = utc_today().replace(day=1)
-        entry = self._quota.get(org)
-        now = time.monotonic()
-        if fresh or entry is None or entry[0] != month or now - entry[1] > QUOTA_REFRESH_SECONDS:
-            pending = self._usage.credits_since(org, month)
-            stored = await self._run(
-                partial(stored_credits_since, org=org, since=month), "quota read"
-            )
-            entry = (month, now, stored + pending)
-            self._quota[org] = entry
-        return entry[2]
+        """Credits ``org`` used this UTC calendar month (:meth:`UsageLedger.month_credits`)."""
+        return await self.ledger.month_credits(org, fresh=fresh)
 
     async def month_requests(self, org: str, endpoint: str) -> int:
         """Requests ``org`` made on ``endpoint`` this UTC calendar month, stored and counted
-        here (read from the database on every call; what is counted here taken first, as
-        :meth:`month_credits` does)."""
-        month = utc_today().replace(day=1)
-        pending = self._usage.requests_since(org, endpoint, month)
-        work = partial(stored_requests_since, org=org, endpoint=endpoint, since=month)
-        stored = await self._run(work, "usage read")
-        return int(stored) + pending
+        here."""
+        return await self.ledger.month_requests(org, endpoint)
 
     def pending_usage(self) -> int:
         """How many usage rows are counted in memory and not yet written."""
-        return len(self._usage)
+        return len(self.ledger)
 
     async def flush_usage(self) -> int:
-        """Add the usage counted so far to the database in one transaction; return the number
-        of rows written. A batch that fails goes back into memory for the next flush.
-
-        A write that outlives ``query_timeout`` keeps running; its rows go back into memory
-        only if it then fails, so nothing is counted twice. The next flush waits for it.
-        """
-        previous = self._inflight
-        if previous is not None and not previous.done():
-            finished, _ = await asyncio.wait([previous], timeout=self.settings.query_timeout)
-            if not finished:
-                raise StoreUnavailable("the database did not answer in time")
-        batch = self._usage.take()
-        if not batch:
-            return 0
-        try:
-            future = self._runner.submit(
-                self._database(), partial(write_usage, batch=batch), write=True
-            )
-        except BaseException:
-            self._usage.restore(batch)
-            raise
-        future.add_done_callback(partial(self._settle_flush, batch))
-        self._inflight = future
-        return await self._runner.bounded(
-            asyncio.shield(future), self.settings.query_timeout, "flush"
-        )
+        """Add the usage counted so far to the database (:meth:`UsageLedger.flush`); the
+        number of rows written."""
+        return await self.ledger.flush()
 
     async def cache_get(self, key: str, max_age_seconds: float | None = None) -> CachedPage | None:
         """The page cached under ``key`` if at most ``max_age_seconds`` old (None:
@@ -448,26 +384,10 @@ class Store:
     ) -> T:
         return await self._runner.run(self._database(), work, what, seconds, write=write)
 
-    def _settle_flush(self, batch: dict[UsageKey, UsageCount], future: asyncio.Future[int]) -> None:
-        if future.cancelled() or future.exception() is not None:
-            self._usage.restore(batch)
-            log.info("kept %d usage row(s) for the next flush", len(batch))
-        else:
-            self._usage.settled(batch)
-
     def _release(self) -> None:
         self._runner.shutdown()
         if self._db is not None:
             close_database(self._db)
-
-    def _report_lost(self) -> None:
-        lost = self._usage.take()
-        if lost:
-            log.error(
-                "%d usage row(s) (%d request(s)) could not be written before shutdown",
-                len(lost),
-                sum(count.requests for count in lost.values()),
-            )
 
 
 def _select_one(db: peewee.Database) -> Any:
