@@ -12,7 +12,7 @@ from pathlib import Path
 
 from app.cli_parser import did_you_mean
 from app.config import Settings
-from app.services import registry_path
+from app.providers import registry_path
 from convert.embed.providers import RegistryError
 from services.embeds.provider_files import load_registry_file
 from services.screenshots.signed import key_secret

@@ -12,18 +12,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from app.config import Settings
+from app.providers import load_providers
 from browser.egress.guard import EgressGuard, EgressLimits
 from browser.farm import Farm
 from browser.farm.lanes import Egress
 from browser.fetch.client import Fetcher
-from convert.embed.providers import ProviderRegistry, RegistryError
 from handlers.errors import MarkdownPageErrors
 from handlers.screenshot_requests import ScreenshotAnswers
 from handlers.settings import ServerSettings
 from services.accounts import AccountService
 from services.embeds import EmbedResolver, EmbedService
 from services.embeds.frames import FrameService
-from services.embeds.provider_files import builtin_providers, load_registry_file
 from services.fetch_policy import PageFetcher
 from services.health import HealthService
 from services.jobs.crawl import CrawlDiscovery
@@ -209,33 +208,6 @@ class Services:
         except TimeoutError:
             return False
         return True
-
-
-def registry_path(settings: Settings) -> Path:
-    """Where ``server.py providers import`` keeps the imported provider registry."""
-    configured = settings.oembed.registry_file
-    return Path(configured) if configured else Path(settings.store.data_dir) / "providers.json"
-
-
-def load_providers(settings: Settings) -> ProviderRegistry:
-    """The built-in providers, overridden and extended by the imported registry when there is
-    one (a broken import is logged and skipped: the built-in list still works)."""
-    providers = builtin_providers()
-    path = registry_path(settings)
-    if path.exists():
-        try:
-            imported, problems = load_registry_file(path)
-        except RegistryError as exc:
-            log.error("the imported provider registry %s is unusable: %s", path.name, exc)
-        else:
-            providers = providers + imported
-            log.info(
-                "provider registry: %d built in, %d imported (%d problems skipped)",
-                len(builtin_providers()),
-                len(imported),
-                len(problems),
-            )
-    return ProviderRegistry(providers)
 
 
 async def open_image_storage(settings: Settings) -> ImageStorage:
