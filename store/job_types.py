@@ -70,6 +70,12 @@ class Outcome:
         """``result`` as stored and sent: compact JSON, made once however often it is asked."""
         return json.dumps(self.result, ensure_ascii=False, separators=(",", ":"))
 
+    @cached_property
+    def result_bytes(self) -> int:
+        """The length of :attr:`result_json` in UTF-8, as stored beside it."""
+        text = self.result_json
+        return len(text) if text.isascii() else len(text.encode())
+
 
 @dataclass(frozen=True)
 class JobEnd:

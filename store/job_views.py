@@ -92,14 +92,16 @@ def result_sizes(
     db: peewee.Database, *, job_id: str, after: int, limit: int
 ) -> list[tuple[int, int]]:
     """The numbers of the job's finished pages after ``after`` (at most ``limit``, in finishing
-    order) with the bytes of each stored result, without reading the results."""
-    size = (
+    order) with the bytes of each stored result, without reading the results: as stored beside
+    each, or measured for a result stored before its size was (SQLite reads the whole text to
+    measure it)."""
+    measured = (
         peewee.fn.LENGTH(JobPage.result.cast("BLOB"))
         if is_sqlite(db)
         else peewee.fn.OCTET_LENGTH(JobPage.result)
     )
     query = (
-        JobPage.select(JobPage.seq, peewee.fn.COALESCE(size, 0))
+        JobPage.select(JobPage.seq, peewee.fn.COALESCE(JobPage.result_bytes, measured, 0))
         .where((JobPage.job == job_id) & (JobPage.seq > after))
         .order_by(JobPage.seq)
         .limit(limit)

@@ -295,11 +295,13 @@ def _record(  # noqa: PLR0917 (the record_page call, spelled out)
     changed = _run(
         db,
         # lease_owner stays: which process did the page.
-        "UPDATE job_page SET status = ?, result = ?, credits = ?, seq = ?, finished_at = ?, "
-        "lease_expires = NULL WHERE id = ? AND job_id = ? AND lease_owner = ? AND status = ?",
+        "UPDATE job_page SET status = ?, result = ?, result_bytes = ?, credits = ?, seq = ?, "
+        "finished_at = ?, lease_expires = NULL "
+        "WHERE id = ? AND job_id = ? AND lease_owner = ? AND status = ?",
         (
             DONE if outcome.ok else FAILED,
             result,
+            outcome.result_bytes,
             credits,
             seq,
             now,

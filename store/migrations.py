@@ -94,6 +94,11 @@ def _async_captures(db: peewee.Database) -> None:
     create_tables(db, [AsyncCapture])
 
 
+def _job_result_sizes(db: peewee.Database) -> None:
+    if "result_bytes" not in {column.name for column in db.get_columns("job_page")}:
+        execute_sql(db, "ALTER TABLE job_page ADD COLUMN result_bytes BIGINT")
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "organizations, API keys and usage", _core_tables),
     Migration(2, "page cache", _page_cache),
@@ -104,6 +109,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(7, "webhook events waiting to be delivered", _webhook_events),
     Migration(8, "Markdown answers kept for reuse", _markdown_results),
     Migration(9, "screenshots captured in the background", _async_captures),
+    Migration(10, "the size of each job page's stored result", _job_result_sizes),
 )
 
 

@@ -228,6 +228,7 @@ class JobPage(BaseModel):
     seq = peewee.IntegerField(null=True)
     credits = peewee.IntegerField(default=0)
     result = peewee.TextField(null=True)  # a JSON object: the page's answer or its error
+    result_bytes = peewee.BigIntegerField(null=True)  # its UTF-8 length (a results page's cut)
     finished_at = peewee.DateTimeField(null=True)
 
     class Meta:

@@ -140,11 +140,9 @@ def page_event(
         "status": "done" if outcome.ok else "failed",
         "credits": outcome.credits if outcome.ok else 0,
     }
-    text = outcome.result_json
-    # A character is 1 to 4 bytes of UTF-8: a short text is within without being encoded.
-    size = len(text) if len(text) * 4 <= max_result_bytes else len(text.encode())
+    size = outcome.result_bytes
     if size <= max_result_bytes:
-        return encoded(event, {"result": text})
+        return encoded(event, {"result": outcome.result_json})
     kept = {name: outcome.result[name] for name in EVENT_FIELDS if name in outcome.result}
     event.update(
         result=kept,

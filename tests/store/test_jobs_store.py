@@ -24,7 +24,8 @@ from services.jobs.admission import Admission, AdmissionError, Month
 from store import job_stops, job_views, jobs, webhook_events
 from store.db import StoreSettings
 from store.job_types import Claim, NewPage, OrgLoad, Outcome, Recorded
-from store.models import Job, Organization, WebhookEvent, utc_now
+from store.migrations import latest_version, migrate
+from store.models import Job, JobPage, Organization, SchemaVersion, WebhookEvent, utc_now
 from store.store import Store
 from store.webhook_events import NewEvent
 from tests.conftest import raw_database
@@ -410,3 +411,36 @@ def test_the_runners_upkeep_renews_the_leases_of_the_pages_in_flight(
         taken = jobs.claim_page(db, job_id=job_id, owner="other", lease_seconds=60)
         assert isinstance(taken, Claim) and taken.id == left.id and taken.took_over
         assert jobs.claim_page(db, job_id=job_id, owner="other", lease_seconds=60) is None
+
+
+def test_result_sizes_are_stored_and_older_results_measured(
+    store: Store, database_url: str, tmp_path: Path
+) -> None:
+    with raw_database(database_url, tmp_path) as db:
+        job_id = new_job(db, ["a", "b"])
+        texts = {}
+        for n, word in ((1, "plain"), (2, "déjà vu ✓")):
+            claimed = jobs.claim_page(db, job_id=job_id, lease_seconds=60, owner="one")
+            assert claimed is not None
+            outcome = Outcome(True, {"markdown": word * 500}, credits=1)
+            jobs.record_page(db, job_id=job_id, page_id=claimed.id, owner="one", outcome=outcome)
+            texts[n] = outcome.result_json
+        expected = [(n, len(texts[n].encode())) for n in (1, 2)]
+        stored = JobPage.select(JobPage.seq, JobPage.result_bytes).where(JobPage.job == job_id)
+        assert sorted(stored.tuples().execute(db)) == expected, "kept beside each result"
+        assert job_views.result_sizes(db, job_id=job_id, after=0, limit=5) == expected
+        # A result recorded before its size was kept is measured instead.
+        JobPage.update(result_bytes=None).where(JobPage.job == job_id).execute(db)
+        assert job_views.result_sizes(db, job_id=job_id, after=0, limit=5) == expected
+
+
+def test_a_database_of_the_step_before_gains_the_result_size_column(
+    store: Store, database_url: str, tmp_path: Path
+) -> None:
+    with raw_database(database_url, tmp_path) as db:
+        db.execute_sql("ALTER TABLE job_page DROP COLUMN result_bytes")
+        SchemaVersion.delete().where(SchemaVersion.version == 10).execute(db)
+        assert "result_bytes" not in {column.name for column in db.get_columns("job_page")}
+        assert migrate(db) == latest_version()
+        assert "result_bytes" in {column.name for column in db.get_columns("job_page")}
+        assert migrate(db) == latest_version(), "and the step is applied once"
