@@ -260,3 +260,28 @@ def test_a_section_titled_like_related_links_keeps_its_prose() -> None:
     html = STORY.replace("{tail}", "").replace("<p>Paragraph 3", section + "<p>Paragraph 3")
     markdown = convert_page(html, "https://n.example/harbour", ConvertOptions()).markdown
     assert "Weitere Informationen" in markdown and "Die Fähre fährt ab Juni" in markdown
+
+
+@pytest.mark.parametrize(
+    "credit",
+    [
+        "<p>Foto: dpa</p>",
+        "<p><small>(Photo: Getty)</small></p>",
+        "<span>Judy Eddy/WENN.com</span>",
+        "<figure><img src=/a.jpg><h2 class='figure__caption'>The new quay at dawn</h2></figure>",
+        "<div class='img-metadata'>The harbour master on the pier</div>",
+    ],
+)
+def test_a_pictures_credit_or_caption_goes_however_it_is_marked(credit: str) -> None:
+    html = STORY.replace("{tail}", "").replace("<p>Paragraph 3", f"{credit}<p>Paragraph 3")
+    markdown = convert_page(html, "https://n.example/harbour", ConvertOptions()).markdown
+    assert "Paragraph 3 of the story" in markdown and "Paragraph 5 of the story" in markdown
+    for words in ("dpa", "Getty", "WENN", "quay at dawn", "master on the pier"):
+        assert words not in markdown
+
+
+def test_a_sentence_about_a_photo_stays() -> None:
+    line = "<p>The photo shows the old quay: it was built in 1890 and torn down last year.</p>"
+    html = STORY.replace("{tail}", "").replace("<p>Paragraph 3", f"{line}<p>Paragraph 3")
+    markdown = convert_page(html, "https://n.example/harbour", ConvertOptions()).markdown
+    assert "The photo shows the old quay" in markdown

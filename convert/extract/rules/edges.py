@@ -34,13 +34,30 @@ site's name, not the page's headline."""
 
 # -- pictures' captions and credits (convert/extract/prune.py) ----------------------------------
 
-CAPTION_TAGS = ("figcaption", "p", "div", "span", "small", "cite")
+CAPTION_TAGS = ("figcaption", "p", "div", "span", "small", "cite", "h2", "h3", "h4", "h5", "h6")
+CAPTION_HEADINGS = frozenset({"h2", "h3", "h4", "h5", "h6"})
+"""Of those, the ones that are a caption only inside a ``<figure>`` (elsewhere a heading named
+"caption" is set in a caption's type: a product card's title)."""
 CAPTION_CLASS = re.compile(
     r"(?:^|[\s_-])(?:wp-caption-text|caption|image-?credit|photo-?credit|credits?|"
-    r"bildunterschrift|bildquelle|bildnachweis|fotonachweis|copyright|legende|didascalia)"
+    r"bildunterschrift|bilduntertitel|bildquelle|bildnachweis|fotonachweis|copyright|legende?|"
+    r"didascalia|(?:img|image|photo|foto|bild)[-_]?(?:description|metadata|meta|"
+    r"source|author))"
     r"(?:$|[\s_-])"
 )
 """A class or id that names a picture's caption or credit."""
+PHOTO_CREDIT = re.compile(
+    r"(?:^|\W)(?:photo(?:graph)?s?|fotos?|bild(?:er)?|image|picture|credits?|crédits? photos?)"
+    r"(?: by| von| de)?\s*[:\uff1a]|"
+    r"^\W*(?:(?:photo(?:graph)?s?|fotos?|image) (?:by|von|de|courtesy)\b|©|\(c\)\s)|"
+    r"(?:[,/:]|\bvia|\bby)\s*(?:getty ?images|shutterstock|istock(?:photo)?|imago(?: images)?|"
+    r"picture[- ]alliance|dpa|afp|ap photo|keystone|epa|unsplash|pixabay|adobe ?stock|"
+    r"[\w-]+\.com)[\w /.-]{0,30}\W*$",
+    re.I,
+)
+"""A line that only credits a picture ("Foto: dpa", "(Photo: Getty)", "Name/Getty Images",
+"Judy Eddy/WENN.com"): a block no longer than :data:`PHOTO_CREDIT_MAX` that is one goes."""
+PHOTO_CREDIT_MAX = 80
 CAPTION_MAX = 400
 """Characters above which a block named a caption is text all the same."""
 
