@@ -160,8 +160,8 @@ def _announced_cards(leaves: list[etree._Element], measures: Measures, site: str
 
 def _only_cards(rest: list[etree._Element], measures: Measures, site: str) -> bool:
     """Whether ``rest`` is nothing but stories' cards: titles linking to other pages of the
-    site, and between them short labels, blocks of links, and one short teaser after each
-    title."""
+    site, and between them short labels, blocks of links, and one teaser (at most
+    :data:`~convert.extract.rules.ANNOUNCED_TEASER_MAX` long) after each title or heading."""
     titles, teaser_allowed = 0, False
     for leaf in rest:
         if leaf.tag in WHOLE:
@@ -169,10 +169,13 @@ def _only_cards(rest: list[etree._Element], measures: Measures, site: str) -> bo
         if _card_title(leaf, measures, site):
             titles, teaser_allowed = titles + 1, True
             continue
+        if leaf.tag in rules.HEADING_TAGS:
+            teaser_allowed = True  # a card titled without a link (its link is "Read more")
+            continue
         length = measures.length(leaf)
         if length <= rules.TAIL_LINE_MAX or link_density(leaf, measures) >= rules.EDGE_LINKS:
             continue
-        if not teaser_allowed or length > rules.CARD_TEASER_MAX:
+        if not teaser_allowed or length > rules.ANNOUNCED_TEASER_MAX:
             return False
         teaser_allowed = False
     return titles >= rules.CARDS_MIN

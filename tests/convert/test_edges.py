@@ -262,6 +262,24 @@ def test_a_section_titled_like_related_links_keeps_its_prose() -> None:
     assert "Weitere Informationen" in markdown and "Die Fähre fährt ab Juni" in markdown
 
 
+def unlinked_card(n: int) -> str:
+    return (
+        f"<h3>Other story number {n}</h3>"
+        f"<p>A teaser for the other story {n}, which tells in two lines what it is about.</p>"
+        f"<p><a href='/2024/05/story-{n}'>Read more</a></p>"
+    )
+
+
+def test_announced_cards_titled_without_a_link_go() -> None:
+    # Each card's title is a plain heading; its link is the "Read more" under the teaser.
+    cards = "".join(unlinked_card(n) for n in range(6))
+    linked = "".join(teaser_card(n) for n in range(6, 8))
+    html = STORY.replace("{tail}", f"<h2>You might also like</h2>{cards}{linked}")
+    markdown = convert_page(html, "https://n.example/harbour", ConvertOptions()).markdown
+    assert "Paragraph 5 of the story" in markdown
+    assert "Other story number" not in markdown and "A teaser for the other" not in markdown
+
+
 @pytest.mark.parametrize(
     "credit",
     [

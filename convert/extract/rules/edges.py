@@ -78,15 +78,20 @@ _TAIL_WORDS = (
     # German
     r"mehr zu(?:m thema| diesem thema)?|ähnliche (?:beiträge|artikel|themen)|verwandte "
     r"(?:artikel|beiträge|themen)|weitere (?:artikel|beiträge|informationen|nachrichten|"
-    r"themen|meldungen|news)|das könnte sie (?:auch )?interessieren|lesen sie (?:auch|mehr|"
-    r"weiter)|auch interessant|empfehlungen(?: aus der redaktion)?|redaktionstipps?|"
+    r"themen|meldungen|news)(?: zu(?:m|r)? (?:thema|\w+))?|lesen sie (?:auch|mehr|weiter)|"
+    r"auch interessant|empfehlungen(?: aus der redaktion)?|redaktionstipps?|"
     r"siehe auch|über (?:den|die) autor(?:in)?|zu(?:m|r) autor(?:in)?|schlagw(?:o|ö)rter|"
     r"schlagworte|kategorien|teilen(?: sie (?:dies|diesen beitrag) mit)?|gefällt mir|"
-    r"meistgelesen|top[- ]themen|"
+    r"meistgelesen(?:e)?(?: (?:artikel|beiträge|news|nachrichten))?|meistdiskutiert(?:e)?"
+    r"(?: (?:artikel|beiträge))?|meist kommentiert|kommentierte artikel|viel gelesen(?: in \w+)?|"
+    r"top[- ]themen|schon gelesen|auch lesen|entdecke weitere \w+|"
+    r"das (?:thema )?könnte (?:sie|dich) (?:auch )?interessieren|"
     # French, Spanish, Italian, Dutch
     r"(?:à|a) lire (?:aussi|également)|lire aussi|sur le même (?:sujet|thème)|articles? "
     r"(?:similaires|liés|les plus lus|recommandés)|dans la même rubrique|"
-    r"(?:te|le) puede interesar|artículos relacionados|lee también|"
+    r"vous aimerez aussi|à découvrir (?:aussi|également)|"
+    r"(?:te|le) puede interesar|(?:artículos|notas|noticias|temas) relacionad[oa]s|"
+    r"lee también|"
     r"leggi anche|articoli correlati|potrebbe interessarti|"
     r"lees ook|gerelateerde artikelen|meer (?:over|nieuws)|"
     # Finnish, Polish, Swedish
@@ -123,6 +128,9 @@ ANNOUNCED_CARDS_AFTER = 600
 """Characters of prose an article holds before a heading that announces other stories ("Mehr
 zum Thema") for that heading and the cards that fill the rest of the content to go, however long
 they are (a listing's first heading has little before it)."""
+ANNOUNCED_TEASER_MAX = 600
+"""Characters a card's teaser may hold in a run of cards a heading announces (the heading says
+what they are, so their teasers may be longer than :data:`CARD_TEASER_MAX`)."""
 SECTION_HEADINGS = frozenset({"h1", "h2"})
 """Headings that, not linked, open a section of the article's own: a run of cards stops there
 (lower ones may label a group of cards)."""
