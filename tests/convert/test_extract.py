@@ -3,6 +3,8 @@ back when the first pass leaves too little, and the blocks it must keep or drop.
 
 from __future__ import annotations
 
+import pytest
+
 from convert.markdown.pipeline import ConvertOptions, convert_page
 from tests.corpus import CORPUS
 
@@ -387,6 +389,24 @@ def test_a_newsletter_pitch_goes() -> None:
     )
     markdown = main_content(html)
     assert "The reply explains" in markdown and "Sign up for our newsletter" not in markdown
+
+
+@pytest.mark.parametrize(
+    "pitch",
+    [
+        "Follow The Coast News on Twitter and Instagram @coastnews.",
+        "For the latest stories download our apps for iOS and Android.",
+        "Subscribe now to our digital edition for the full story.",
+        "Síguenos en Telegram, Instagram, Facebook y Twitter.",
+    ],
+)
+def test_a_pitch_to_follow_or_subscribe_goes(pitch: str) -> None:
+    html = site(
+        f"<article><h1>Topic</h1><p>{PROSE * 3}</p><p>{pitch}</p><p>{PROSE * 3}</p>"
+        f"<p>{PROSE}</p></article>"
+    )
+    markdown = main_content(html)
+    assert "The reply explains" in markdown and pitch[:20] not in markdown
 
 
 def test_a_page_the_parser_nests_inside_a_menu_button_keeps_its_article() -> None:
