@@ -409,6 +409,16 @@ def test_a_pitch_to_follow_or_subscribe_goes(pitch: str) -> None:
     assert "The reply explains" in markdown and pitch[:20] not in markdown
 
 
+def test_an_author_box_after_the_article_goes() -> None:
+    box = (
+        "<div id='author-info'><div id='author-description'><h2>About Ann Reporter</h2>"
+        "<p>Ann covers the harbour, the council and the weather for the paper since 2010, and "
+        "teaches writing at the community college.</p></div></div>"
+    )
+    markdown = main_content(site(f"<article><h1>Topic</h1><p>{PROSE * 6}</p>{box}</article>"))
+    assert "The reply explains" in markdown and "Ann covers the harbour" not in markdown
+
+
 def test_a_page_the_parser_nests_inside_a_menu_button_keeps_its_article() -> None:
     # A <div> left open inside the header's menu button: browsers close both at </button>, the
     # HTML parser nests the rest of the page in the button, which is furniture to remove.
