@@ -419,6 +419,27 @@ def test_an_author_box_after_the_article_goes() -> None:
     assert "The reply explains" in markdown and "Ann covers the harbour" not in markdown
 
 
+def test_a_short_post_among_named_widgets_keeps_only_the_post() -> None:
+    # Too short a post for the first pass: the whole page stands in, less what its markup
+    # names as furniture (the blog's widgets, its share bar, its comment form).
+    widgets = "".join(
+        f"<li class='widget widget_archive'><h2>Archive {i}</h2><ul>"
+        + "".join(f"<li><a href='/{i}/{m}'>Month {m}</a></li>" for m in range(12))
+        + "</ul></li>"
+        for i in range(4)
+    )
+    html = (
+        "<html><head><title>Nothing to do - Blog</title></head><body><div id='wrapper'>"
+        "<div id='content'><h2>Nothing to do</h2><p>Doing nothing is a choice too.</p>"
+        "<div class='sharedaddy'><h3>Share this:</h3><a href='/s'>Twitter</a></div>"
+        "<div id='respond' class='comment-respond'><h3>Leave a comment</h3></div></div>"
+        f"<div id='sidebar'><ul>{widgets}</ul></div></div></body></html>"
+    )
+    markdown = main_content(html)
+    assert "Doing nothing is a choice too." in markdown
+    assert "Month 3" not in markdown and "Leave a comment" not in markdown
+
+
 def test_a_page_the_parser_nests_inside_a_menu_button_keeps_its_article() -> None:
     # A <div> left open inside the header's menu button: browsers close both at </button>, the
     # HTML parser nests the rest of the page in the button, which is furniture to remove.
