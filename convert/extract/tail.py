@@ -7,6 +7,8 @@ paragraphs, a box of related links under such a heading or a line labelled so ("
 
 from __future__ import annotations
 
+from itertools import islice
+
 from lxml import etree
 
 from convert.extract import rules
@@ -160,24 +162,26 @@ def _announced_cards(leaves: list[etree._Element], measures: Measures, site: str
 
 def _only_cards(rest: list[etree._Element], measures: Measures, site: str) -> bool:
     """Whether ``rest`` is nothing but stories' cards: titles linking to other pages of the
-    site, and between them short labels, blocks of links, and one teaser (at most
-    :data:`~convert.extract.rules.ANNOUNCED_TEASER_MAX` long) after each title or heading."""
-    titles, teaser_allowed = 0, False
+    site, and between them short labels, blocks of links, and after each title or heading
+    at most :data:`~convert.extract.rules.CARD_TEXT_BLOCKS` blocks of text (its bylines and its
+    teaser, each at most :data:`~convert.extract.rules.ANNOUNCED_TEASER_MAX` long)."""
+    titles, teasers_allowed = 0, 0
     for leaf in rest:
         if leaf.tag in WHOLE:
             return False
         if _card_title(leaf, measures, site):
-            titles, teaser_allowed = titles + 1, True
+            titles, teasers_allowed = titles + 1, rules.CARD_TEXT_BLOCKS
             continue
         if leaf.tag in rules.HEADING_TAGS:
-            teaser_allowed = True  # a card titled without a link (its link is "Read more")
+            # A card titled without a link (its link is "Read more").
+            teasers_allowed = rules.CARD_TEXT_BLOCKS
             continue
         length = measures.length(leaf)
         if length <= rules.TAIL_LINE_MAX or link_density(leaf, measures) >= rules.EDGE_LINKS:
             continue
-        if not teaser_allowed or length > rules.ANNOUNCED_TEASER_MAX:
+        if not teasers_allowed or length > rules.ANNOUNCED_TEASER_MAX:
             return False
-        teaser_allowed = False
+        teasers_allowed -= 1
     return titles >= rules.CARDS_MIN
 
 
@@ -189,15 +193,20 @@ def _card_title(leaf: etree._Element, measures: Measures, site: str) -> bool:
 
 
 def _links_away(heading: etree._Element, measures: Measures, site: str) -> bool:
-    """Whether a heading is a link to another page of the site (not an anchor on this one)."""
-    links = [
-        a
-        for a in heading.iter("a")
-        if not a.get("href", "#").startswith("#") and not leads_elsewhere(a.get("href", ""), site)
-    ]
-    return bool(links) and measures.linked(heading) >= rules.CARD_HEADING_LINKED * (
-        measures.length(heading) or 1
-    )
+    """Whether a heading is a link to another page of the site (not an anchor on this one), or
+    sits inside one (a card the page makes one link of)."""
+    links = [a for a in heading.iter("a") if _to_another_page(a, site)]
+    if not links:
+        return any(
+            ancestor.tag == "a" and _to_another_page(ancestor, site)
+            for ancestor in islice(heading.iterancestors(), rules.CARD_LINK_LEVELS)
+        )
+    return measures.linked(heading) >= rules.CARD_HEADING_LINKED * (measures.length(heading) or 1)
+
+
+def _to_another_page(link: etree._Element, site: str) -> bool:
+    href = link.get("href", "#")
+    return not href.startswith("#") and not leads_elsewhere(href, site)
 
 
 def _announces_tail(leaf: etree._Element, measures: Measures) -> bool:

@@ -303,3 +303,19 @@ def test_a_sentence_about_a_photo_stays() -> None:
     html = STORY.replace("{tail}", "").replace("<p>Paragraph 3", f"{line}<p>Paragraph 3")
     markdown = convert_page(html, "https://n.example/harbour", ConvertOptions()).markdown
     assert "The photo shows the old quay" in markdown
+
+
+def test_cards_the_page_makes_one_link_of_go_with_their_bylines() -> None:
+    # Each card is one link around its title, its authors and its teaser.
+    cards = "".join(
+        f"<a href='/2024/05/story-{n}'><div class='card'><h4>Other story number {n}</h4>"
+        f"<span>Ann Reporter, Bo Writer, Cy Editor, Di Photographer · May {n}, 2024 · "
+        "with pictures from the agencies</span>"
+        f"<p>A teaser for the other story {n}, which tells in two lines what it is about.</p>"
+        "</div></a>"
+        for n in range(4)
+    )
+    html = STORY.replace("{tail}", f"<h3>Most read</h3>{cards}")
+    markdown = convert_page(html, "https://n.example/harbour", ConvertOptions()).markdown
+    assert "Paragraph 5 of the story" in markdown
+    assert "Other story number" not in markdown and "A teaser for the other" not in markdown

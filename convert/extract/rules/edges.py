@@ -124,13 +124,18 @@ CARD_TEASER_MAX = 320
 CARD_HEADING_LINKED = 0.8
 """...and their titles at least this share link text: a heading, or a line no longer than..."""
 CARD_TITLE_MAX = 120
+CARD_LINK_LEVELS = 4
+"""Levels above a title a link may wrap it at most for the title to link to its story (a card
+the page makes one link of)."""
 ANNOUNCED_CARDS_AFTER = 600
 """Characters of prose an article holds before a heading that announces other stories ("Mehr
 zum Thema") for that heading and the cards that fill the rest of the content to go, however long
 they are (a listing's first heading has little before it)."""
 ANNOUNCED_TEASER_MAX = 600
 """Characters a card's teaser may hold in a run of cards a heading announces (the heading says
-what they are, so their teasers may be longer than :data:`CARD_TEASER_MAX`)."""
+what they are, so their teasers may be longer than :data:`CARD_TEASER_MAX`)..."""
+CARD_TEXT_BLOCKS = 2
+"""...and a card may hold this many blocks of text under its title (a byline and a teaser)."""
 SECTION_HEADINGS = frozenset({"h1", "h2"})
 """Headings that, not linked, open a section of the article's own: a run of cards stops there
 (lower ones may label a group of cards)."""
