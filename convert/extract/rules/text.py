@@ -37,7 +37,10 @@ BOILERPLATE_TEXT = re.compile(
     r"privacy (policy|notice)|free (shipping|delivery|returns)|"
     r"returns? (&|and) exchanges accepted|select an? (size|colou?r|option|variant)|"
     r"(customers|people) who (viewed|bought) this (item|product) also (viewed|bought)|"
-    r"showing \d+( ?[-\u2013] ?\d+)? of \d+( \w+)?|follow the author)\W*$",
+    r"showing \d+( ?[-\u2013] ?\d+)? of \d+( \w+)?|follow the author|"
+    # The same buttons in the languages seen most.
+    r"(rezept )?drucken|merken|bild anzeigen|weiterlesen|mehr lesen|lire la suite|"
+    r"leer m[aá]s|continua a leggere|like (this )?recipe\??)\W*$",
     re.I,
 )
 LABEL_TEXT = re.compile(
