@@ -146,14 +146,16 @@ def _announced_cards(leaves: list[etree._Element], measures: Measures, site: str
     TAIL_HEADING`) opens what is nothing but their cards to the end of the content, however long
     that run is: at least :data:`~convert.extract.rules.CARDS_MIN` titles linking to other pages
     of the site, each with at most a short teaser, after at least
-    :data:`~convert.extract.rules.ANNOUNCED_CARDS_AFTER` characters of the article's own prose.
-    None when there is no such run."""
+    :data:`~convert.extract.rules.ANNOUNCED_CARDS_AFTER` characters of the article's own prose
+    (not cards themselves: a listing's next section of cards is announced so too). None when
+    there is no such run."""
     before = 0
     for index, leaf in enumerate(leaves):
         if (
             before >= rules.ANNOUNCED_CARDS_AFTER
             and _announces_tail(leaf, measures)
             and _only_cards(leaves[index + 1 :], measures, site)
+            and not _only_cards(leaves[:index], measures, site)
         ):
             return index
         before += measures.prose(leaf)
@@ -169,7 +171,7 @@ def _only_cards(rest: list[etree._Element], measures: Measures, site: str) -> bo
     for leaf in rest:
         if leaf.tag in WHOLE:
             return False
-        if _card_title(leaf, measures, site):
+        if _card_title(leaf, measures, site, wrapped=True):
             titles, teasers_allowed = titles + 1, rules.CARD_TEXT_BLOCKS
             continue
         if leaf.tag in rules.HEADING_TAGS:
@@ -185,19 +187,25 @@ def _only_cards(rest: list[etree._Element], measures: Measures, site: str) -> bo
     return titles >= rules.CARDS_MIN
 
 
-def _card_title(leaf: etree._Element, measures: Measures, site: str) -> bool:
-    """A card's title: a heading, or a short line, that links to another page of the site."""
+def _card_title(
+    leaf: etree._Element, measures: Measures, site: str, *, wrapped: bool = False
+) -> bool:
+    """A card's title: a heading, or a short line, that links to another page of the site
+    (or, when ``wrapped``, sits inside such a link: a card the page makes one link of)."""
     return (
         leaf.tag in rules.HEADING_TAGS or measures.length(leaf) <= rules.CARD_TITLE_MAX
-    ) and _links_away(leaf, measures, site)
+    ) and _links_away(leaf, measures, site, wrapped=wrapped)
 
 
-def _links_away(heading: etree._Element, measures: Measures, site: str) -> bool:
+def _links_away(
+    heading: etree._Element, measures: Measures, site: str, *, wrapped: bool = False
+) -> bool:
     """Whether a heading is a link to another page of the site (not an anchor on this one), or
-    sits inside one (a card the page makes one link of)."""
+    when ``wrapped``, sits inside one. Only under a heading that announces other stories is a
+    wrapping link taken for the title's: a listing makes its cards one link each too."""
     links = [a for a in heading.iter("a") if _to_another_page(a, site)]
     if not links:
-        return any(
+        return wrapped and any(
             ancestor.tag == "a" and _to_another_page(ancestor, site)
             for ancestor in islice(heading.iterancestors(), rules.CARD_LINK_LEVELS)
         )

@@ -319,3 +319,25 @@ def test_cards_the_page_makes_one_link_of_go_with_their_bylines() -> None:
     markdown = convert_page(html, "https://n.example/harbour", ConvertOptions()).markdown
     assert "Paragraph 5 of the story" in markdown
     assert "Other story number" not in markdown and "A teaser for the other" not in markdown
+
+
+def test_a_listings_next_section_of_linked_cards_stays() -> None:
+    # A listing whose cards link their titles from around them, read as an article: its next
+    # section ("Meistgelesen") is more of the same, not the tail of an article.
+    def linked_card(n: int) -> str:
+        return (
+            f"<div class='card'><a href='/2024/05/story-{n}'><div class='title'>"
+            f"<h3>Other story number {n}</h3></div></a>"
+            f"<p>A teaser for the other story {n}, which tells in two lines what it is about, "
+            "and who is in it, and where it happened.</p></div>"
+        )
+
+    first = "".join(linked_card(n) for n in range(8))
+    more = "".join(linked_card(n) for n in range(8, 16))
+    html = (
+        "<html><head><title>News - Coast News</title>"
+        '<meta property="og:type" content="article"></head><body><article><h1>News</h1>'
+        f"{first}<h2>Meistgelesen</h2>{more}</article></body></html>"
+    )
+    markdown = convert_page(html, "https://n.example/news", ConvertOptions()).markdown
+    assert "Other story number 0" in markdown and "Other story number 15" in markdown
