@@ -136,9 +136,13 @@ def _story_cards(
             if after - cards_prose < rules.CARD_TEASER_MAX:
                 return None
             break
-        if _card_title(leaf, measures, site):
+        if _card_title(leaf, measures, site, wrapped=True):
             cards, start, cards_prose = cards + 1, index, after
-    return start if cards >= rules.CARDS_MIN else None
+    if cards < rules.CARDS_MIN or start is None:
+        return None
+    # Cards made one link each hold no prose of their own: on a listing the run would reach
+    # back over the cards before it; they end an article only after its own text.
+    return None if _only_cards(leaves[:start], measures, site) else start
 
 
 def _announced_cards(leaves: list[etree._Element], measures: Measures, site: str) -> int | None:

@@ -341,3 +341,31 @@ def test_a_listings_next_section_of_linked_cards_stays() -> None:
     )
     markdown = convert_page(html, "https://n.example/news", ConvertOptions()).markdown
     assert "Other story number 0" in markdown and "Other story number 15" in markdown
+
+
+def test_cards_made_one_link_each_after_the_article_go() -> None:
+    # No heading announces them: cards whose title sits inside the link around the card.
+    cards = "".join(
+        f"<div class='card'><a href='/2024/05/story-{n}'><div class='title'>"
+        f"<h4>Other story number {n}</h4></div></a><p>A teaser for the other story {n}.</p></div>"
+        for n in range(3)
+    )
+    html = STORY.replace("{tail}", cards)
+    markdown = convert_page(html, "https://n.example/harbour", ConvertOptions()).markdown
+    assert "Paragraph 5 of the story" in markdown
+    assert "Other story number" not in markdown and "A teaser for the other" not in markdown
+
+
+def test_a_listing_of_cards_made_one_link_each_keeps_them() -> None:
+    cards = "".join(
+        f"<a href='/2024/05/story-{n}'><div class='card'><h3>Other story number {n}</h3>"
+        f"<p>A teaser for the other story {n}, short enough to be read as one.</p></div></a>"
+        for n in range(8)
+    )
+    html = (
+        "<html><head><title>Latest - Coast News</title>"
+        '<meta property="og:type" content="article"></head><body><article><h1>Latest</h1>'
+        f"<p>The week's stories from the coast, newest first.</p>{cards}</article></body></html>"
+    )
+    markdown = convert_page(html, "https://n.example/latest", ConvertOptions()).markdown
+    assert "Other story number 0" in markdown and "Other story number 7" in markdown
