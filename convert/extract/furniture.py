@@ -170,12 +170,15 @@ def remove_furniture(
     *,
     by_name: bool = True,
     keep: frozenset[etree._Element] = frozenset(),
+    by_size: bool = True,
 ) -> None:
     """Remove the page furniture from ``body``; ``measures`` are of ``body`` as it is, and are
     kept up to date. Without
     ``by_name``, only what the markup declares goes (not blocks named like boilerplate). The
-    elements in ``keep`` (a thread's posts) and their ancestors stay."""
-    total = measures.length(body) or 1
+    elements in ``keep`` (a thread's posts) and their ancestors stay. Without ``by_size``, a
+    block is not kept for holding most of the page's text (a short post's blog, whose widgets
+    outweigh it), only for holding its ``<article>`` or ``<main>``."""
+    total = (measures.length(body) or 1) if by_size else float("inf")
     kept = set(keep)
     post_of: dict[etree._Element, etree._Element] = {}
     for post in keep:
@@ -275,7 +278,7 @@ def _inside_content(element: etree._Element, known: dict[etree._Element, bool]) 
     return answer
 
 
-def holds_article(element: etree._Element, total: int, measures: Measures) -> bool:
+def holds_article(element: etree._Element, total: float, measures: Measures) -> bool:
     """Whether removing ``element`` would take the article with it."""
     if element.tag in ("form", "button", "input", "select", "textarea", "label"):
         # A page wrapped in one big <form> (old ASP.NET sites) keeps its content; so does a page

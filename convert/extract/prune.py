@@ -273,14 +273,24 @@ def _link_farm(element: etree._Element, length: int, measures: Measures, site: s
 
 
 def _captions(container: etree._Element, measures: Measures) -> list[etree._Element]:
-    """The captions and credits of pictures: ``<figcaption>`` and short blocks named so
-    (:data:`~convert.extract.rules.CAPTION_CLASS`). They describe a picture the Markdown shows
+    """The captions and credits of pictures: ``<figcaption>``, short blocks named so
+    (:data:`~convert.extract.rules.CAPTION_CLASS`) and short lines that only credit a picture
+    (:data:`~convert.extract.rules.PHOTO_CREDIT`). They describe a picture the Markdown shows
     only by its address, and credit its photographer: not the text."""
     found = []
     for element in container.iter(*rules.CAPTION_TAGS):
-        if element is container or measures.length(element) > rules.CAPTION_MAX:
+        length = measures.length(element)
+        if element is container or length > rules.CAPTION_MAX:
+            continue
+        if element.tag in rules.CAPTION_HEADINGS and not any(
+            ancestor.tag == "figure" for ancestor in element.iterancestors()
+        ):
             continue
         names = f"{element.get('class', '')} {element.get('id', '')}".lower()
-        if element.tag == "figcaption" or rules.CAPTION_CLASS.search(names):
+        if (
+            element.tag == "figcaption"
+            or rules.CAPTION_CLASS.search(names)
+            or (length <= rules.PHOTO_CREDIT_MAX and rules.PHOTO_CREDIT.search(text_of(element)))
+        ):
             found.append(element)
     return found

@@ -125,12 +125,18 @@ def main_content(
             kept, method, measured = lenient
             kept_text = measured.length(kept)
     if kept_text < rules.MIN_TEXT and page_text > max(kept_text * 2, rules.MIN_TEXT):
-        # Near-empty: the whole body with the declared furniture removed, or all of it if that
-        # is empty (a copy each time: moving the snapshot's children would leave nothing).
+        # Near-empty: the whole body less the furniture named so, when that keeps at least
+        # what the pass found (a short post among its blog's widgets); else less only the
+        # declared furniture; else all of it (a copy each time: moving the snapshot's children
+        # would leave nothing).
+        found = _WORDS.findall(text_of(kept))
         _replace_children(body, copy_element(snapshot))
-        remove_furniture(body, Measures(), by_name=False)
-        if len(text_of(body)) < rules.MIN_TEXT:
+        remove_furniture(body, Measures(), by_name=True, by_size=False)
+        if not found or not _holds_words(body, found):
             _replace_children(body, copy_element(snapshot))
+            remove_furniture(body, Measures(), by_name=False)
+            if len(text_of(body)) < rules.MIN_TEXT:
+                _replace_children(body, copy_element(snapshot))
         sure = confidence("fallback", body, prose, kind)
         return Extraction("fallback", True, comments, kind, sure)
     sure = confidence(method, kept, prose, kind, measured)
@@ -334,6 +340,13 @@ def _contains_heading(container: etree._Element, heading: etree._Element) -> boo
 
 
 # -- helpers ----------------------------------------------------------------------------------
+
+
+def _holds_words(element: etree._Element, words: list[str]) -> bool:
+    """Whether ``element``'s text holds at least :data:`~convert.extract.rules.FALLBACK_KEPT`
+    of ``words`` (what a pass found, still there after the page's named furniture went)."""
+    present = set(_WORDS.findall(text_of(element)))
+    return sum(word in present for word in words) >= rules.FALLBACK_KEPT * len(words)
 
 
 def _replace_children(body: etree._Element, source: etree._Element) -> None:

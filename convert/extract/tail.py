@@ -7,6 +7,8 @@ paragraphs, a box of related links under such a heading or a line labelled so ("
 
 from __future__ import annotations
 
+from itertools import islice
+
 from lxml import etree
 
 from convert.extract import rules
@@ -134,9 +136,13 @@ def _story_cards(
             if after - cards_prose < rules.CARD_TEASER_MAX:
                 return None
             break
-        if _card_title(leaf, measures, site):
+        if _card_title(leaf, measures, site, wrapped=True):
             cards, start, cards_prose = cards + 1, index, after
-    return start if cards >= rules.CARDS_MIN else None
+    if cards < rules.CARDS_MIN or start is None:
+        return None
+    # Cards made one link each hold no prose of their own: on a listing the run would reach
+    # back over the cards before it; they end an article only after its own text.
+    return None if _only_cards(leaves[:start], measures, site) else start
 
 
 def _announced_cards(leaves: list[etree._Element], measures: Measures, site: str) -> int | None:
@@ -144,14 +150,16 @@ def _announced_cards(leaves: list[etree._Element], measures: Measures, site: str
     TAIL_HEADING`) opens what is nothing but their cards to the end of the content, however long
     that run is: at least :data:`~convert.extract.rules.CARDS_MIN` titles linking to other pages
     of the site, each with at most a short teaser, after at least
-    :data:`~convert.extract.rules.ANNOUNCED_CARDS_AFTER` characters of the article's own prose.
-    None when there is no such run."""
+    :data:`~convert.extract.rules.ANNOUNCED_CARDS_AFTER` characters of the article's own prose
+    (not cards themselves: a listing's next section of cards is announced so too). None when
+    there is no such run."""
     before = 0
     for index, leaf in enumerate(leaves):
         if (
             before >= rules.ANNOUNCED_CARDS_AFTER
             and _announces_tail(leaf, measures)
             and _only_cards(leaves[index + 1 :], measures, site)
+            and not _only_cards(leaves[:index], measures, site)
         ):
             return index
         before += measures.prose(leaf)
@@ -160,41 +168,57 @@ def _announced_cards(leaves: list[etree._Element], measures: Measures, site: str
 
 def _only_cards(rest: list[etree._Element], measures: Measures, site: str) -> bool:
     """Whether ``rest`` is nothing but stories' cards: titles linking to other pages of the
-    site, and between them short labels, blocks of links, and one short teaser after each
-    title."""
-    titles, teaser_allowed = 0, False
+    site, and between them short labels, blocks of links, and after each title or heading
+    at most :data:`~convert.extract.rules.CARD_TEXT_BLOCKS` blocks of text (its bylines and its
+    teaser, each at most :data:`~convert.extract.rules.ANNOUNCED_TEASER_MAX` long)."""
+    titles, teasers_allowed = 0, 0
     for leaf in rest:
         if leaf.tag in WHOLE:
             return False
-        if _card_title(leaf, measures, site):
-            titles, teaser_allowed = titles + 1, True
+        if _card_title(leaf, measures, site, wrapped=True):
+            titles, teasers_allowed = titles + 1, rules.CARD_TEXT_BLOCKS
+            continue
+        if leaf.tag in rules.HEADING_TAGS:
+            # A card titled without a link (its link is "Read more").
+            teasers_allowed = rules.CARD_TEXT_BLOCKS
             continue
         length = measures.length(leaf)
         if length <= rules.TAIL_LINE_MAX or link_density(leaf, measures) >= rules.EDGE_LINKS:
             continue
-        if not teaser_allowed or length > rules.CARD_TEASER_MAX:
+        if not teasers_allowed or length > rules.ANNOUNCED_TEASER_MAX:
             return False
-        teaser_allowed = False
+        teasers_allowed -= 1
     return titles >= rules.CARDS_MIN
 
 
-def _card_title(leaf: etree._Element, measures: Measures, site: str) -> bool:
-    """A card's title: a heading, or a short line, that links to another page of the site."""
+def _card_title(
+    leaf: etree._Element, measures: Measures, site: str, *, wrapped: bool = False
+) -> bool:
+    """A card's title: a heading, or a short line, that links to another page of the site
+    (or, when ``wrapped``, sits inside such a link: a card the page makes one link of)."""
     return (
         leaf.tag in rules.HEADING_TAGS or measures.length(leaf) <= rules.CARD_TITLE_MAX
-    ) and _links_away(leaf, measures, site)
+    ) and _links_away(leaf, measures, site, wrapped=wrapped)
 
 
-def _links_away(heading: etree._Element, measures: Measures, site: str) -> bool:
-    """Whether a heading is a link to another page of the site (not an anchor on this one)."""
-    links = [
-        a
-        for a in heading.iter("a")
-        if not a.get("href", "#").startswith("#") and not leads_elsewhere(a.get("href", ""), site)
-    ]
-    return bool(links) and measures.linked(heading) >= rules.CARD_HEADING_LINKED * (
-        measures.length(heading) or 1
-    )
+def _links_away(
+    heading: etree._Element, measures: Measures, site: str, *, wrapped: bool = False
+) -> bool:
+    """Whether a heading is a link to another page of the site (not an anchor on this one), or
+    when ``wrapped``, sits inside one. Only under a heading that announces other stories is a
+    wrapping link taken for the title's: a listing makes its cards one link each too."""
+    links = [a for a in heading.iter("a") if _to_another_page(a, site)]
+    if not links:
+        return wrapped and any(
+            ancestor.tag == "a" and _to_another_page(ancestor, site)
+            for ancestor in islice(heading.iterancestors(), rules.CARD_LINK_LEVELS)
+        )
+    return measures.linked(heading) >= rules.CARD_HEADING_LINKED * (measures.length(heading) or 1)
+
+
+def _to_another_page(link: etree._Element, site: str) -> bool:
+    href = link.get("href", "#")
+    return not href.startswith("#") and not leads_elsewhere(href, site)
 
 
 def _announces_tail(leaf: etree._Element, measures: Measures) -> bool:

@@ -260,3 +260,112 @@ def test_a_section_titled_like_related_links_keeps_its_prose() -> None:
     html = STORY.replace("{tail}", "").replace("<p>Paragraph 3", section + "<p>Paragraph 3")
     markdown = convert_page(html, "https://n.example/harbour", ConvertOptions()).markdown
     assert "Weitere Informationen" in markdown and "Die Fähre fährt ab Juni" in markdown
+
+
+def unlinked_card(n: int) -> str:
+    return (
+        f"<h3>Other story number {n}</h3>"
+        f"<p>A teaser for the other story {n}, which tells in two lines what it is about.</p>"
+        f"<p><a href='/2024/05/story-{n}'>Read more</a></p>"
+    )
+
+
+def test_announced_cards_titled_without_a_link_go() -> None:
+    # Each card's title is a plain heading; its link is the "Read more" under the teaser.
+    cards = "".join(unlinked_card(n) for n in range(6))
+    linked = "".join(teaser_card(n) for n in range(6, 8))
+    html = STORY.replace("{tail}", f"<h2>You might also like</h2>{cards}{linked}")
+    markdown = convert_page(html, "https://n.example/harbour", ConvertOptions()).markdown
+    assert "Paragraph 5 of the story" in markdown
+    assert "Other story number" not in markdown and "A teaser for the other" not in markdown
+
+
+@pytest.mark.parametrize(
+    "credit",
+    [
+        "<p>Foto: dpa</p>",
+        "<p><small>(Photo: Getty)</small></p>",
+        "<span>Judy Eddy/WENN.com</span>",
+        "<figure><img src=/a.jpg><h2 class='figure__caption'>The new quay at dawn</h2></figure>",
+        "<div class='img-metadata'>The harbour master on the pier</div>",
+    ],
+)
+def test_a_pictures_credit_or_caption_goes_however_it_is_marked(credit: str) -> None:
+    html = STORY.replace("{tail}", "").replace("<p>Paragraph 3", f"{credit}<p>Paragraph 3")
+    markdown = convert_page(html, "https://n.example/harbour", ConvertOptions()).markdown
+    assert "Paragraph 3 of the story" in markdown and "Paragraph 5 of the story" in markdown
+    for words in ("dpa", "Getty", "WENN", "quay at dawn", "master on the pier"):
+        assert words not in markdown
+
+
+def test_a_sentence_about_a_photo_stays() -> None:
+    line = "<p>The photo shows the old quay: it was built in 1890 and torn down last year.</p>"
+    html = STORY.replace("{tail}", "").replace("<p>Paragraph 3", f"{line}<p>Paragraph 3")
+    markdown = convert_page(html, "https://n.example/harbour", ConvertOptions()).markdown
+    assert "The photo shows the old quay" in markdown
+
+
+def test_cards_the_page_makes_one_link_of_go_with_their_bylines() -> None:
+    # Each card is one link around its title, its authors and its teaser.
+    cards = "".join(
+        f"<a href='/2024/05/story-{n}'><div class='card'><h4>Other story number {n}</h4>"
+        f"<span>Ann Reporter, Bo Writer, Cy Editor, Di Photographer · May {n}, 2024 · "
+        "with pictures from the agencies</span>"
+        f"<p>A teaser for the other story {n}, which tells in two lines what it is about.</p>"
+        "</div></a>"
+        for n in range(4)
+    )
+    html = STORY.replace("{tail}", f"<h3>Most read</h3>{cards}")
+    markdown = convert_page(html, "https://n.example/harbour", ConvertOptions()).markdown
+    assert "Paragraph 5 of the story" in markdown
+    assert "Other story number" not in markdown and "A teaser for the other" not in markdown
+
+
+def test_a_listings_next_section_of_linked_cards_stays() -> None:
+    # A listing whose cards link their titles from around them, read as an article: its next
+    # section ("Meistgelesen") is more of the same, not the tail of an article.
+    def linked_card(n: int) -> str:
+        return (
+            f"<div class='card'><a href='/2024/05/story-{n}'><div class='title'>"
+            f"<h3>Other story number {n}</h3></div></a>"
+            f"<p>A teaser for the other story {n}, which tells in two lines what it is about, "
+            "and who is in it, and where it happened.</p></div>"
+        )
+
+    first = "".join(linked_card(n) for n in range(8))
+    more = "".join(linked_card(n) for n in range(8, 16))
+    html = (
+        "<html><head><title>News - Coast News</title>"
+        '<meta property="og:type" content="article"></head><body><article><h1>News</h1>'
+        f"{first}<h2>Meistgelesen</h2>{more}</article></body></html>"
+    )
+    markdown = convert_page(html, "https://n.example/news", ConvertOptions()).markdown
+    assert "Other story number 0" in markdown and "Other story number 15" in markdown
+
+
+def test_cards_made_one_link_each_after_the_article_go() -> None:
+    # No heading announces them: cards whose title sits inside the link around the card.
+    cards = "".join(
+        f"<div class='card'><a href='/2024/05/story-{n}'><div class='title'>"
+        f"<h4>Other story number {n}</h4></div></a><p>A teaser for the other story {n}.</p></div>"
+        for n in range(3)
+    )
+    html = STORY.replace("{tail}", cards)
+    markdown = convert_page(html, "https://n.example/harbour", ConvertOptions()).markdown
+    assert "Paragraph 5 of the story" in markdown
+    assert "Other story number" not in markdown and "A teaser for the other" not in markdown
+
+
+def test_a_listing_of_cards_made_one_link_each_keeps_them() -> None:
+    cards = "".join(
+        f"<a href='/2024/05/story-{n}'><div class='card'><h3>Other story number {n}</h3>"
+        f"<p>A teaser for the other story {n}, short enough to be read as one.</p></div></a>"
+        for n in range(8)
+    )
+    html = (
+        "<html><head><title>Latest - Coast News</title>"
+        '<meta property="og:type" content="article"></head><body><article><h1>Latest</h1>'
+        f"<p>The week's stories from the coast, newest first.</p>{cards}</article></body></html>"
+    )
+    markdown = convert_page(html, "https://n.example/latest", ConvertOptions()).markdown
+    assert "Other story number 0" in markdown and "Other story number 7" in markdown

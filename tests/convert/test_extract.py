@@ -3,6 +3,8 @@ back when the first pass leaves too little, and the blocks it must keep or drop.
 
 from __future__ import annotations
 
+import pytest
+
 from convert.markdown.pipeline import ConvertOptions, convert_page
 from tests.corpus import CORPUS
 
@@ -387,6 +389,55 @@ def test_a_newsletter_pitch_goes() -> None:
     )
     markdown = main_content(html)
     assert "The reply explains" in markdown and "Sign up for our newsletter" not in markdown
+
+
+@pytest.mark.parametrize(
+    "pitch",
+    [
+        "Follow The Coast News on Twitter and Instagram @coastnews.",
+        "For the latest stories download our apps for iOS and Android.",
+        "Subscribe now to our digital edition for the full story.",
+        "Síguenos en Telegram, Instagram, Facebook y Twitter.",
+    ],
+)
+def test_a_pitch_to_follow_or_subscribe_goes(pitch: str) -> None:
+    html = site(
+        f"<article><h1>Topic</h1><p>{PROSE * 3}</p><p>{pitch}</p><p>{PROSE * 3}</p>"
+        f"<p>{PROSE}</p></article>"
+    )
+    markdown = main_content(html)
+    assert "The reply explains" in markdown and pitch[:20] not in markdown
+
+
+def test_an_author_box_after_the_article_goes() -> None:
+    box = (
+        "<div id='author-info'><div id='author-description'><h2>About Ann Reporter</h2>"
+        "<p>Ann covers the harbour, the council and the weather for the paper since 2010, and "
+        "teaches writing at the community college.</p></div></div>"
+    )
+    markdown = main_content(site(f"<article><h1>Topic</h1><p>{PROSE * 6}</p>{box}</article>"))
+    assert "The reply explains" in markdown and "Ann covers the harbour" not in markdown
+
+
+def test_a_short_post_among_named_widgets_keeps_only_the_post() -> None:
+    # Too short a post for the first pass: the whole page stands in, less what its markup
+    # names as furniture (the blog's widgets, its share bar, its comment form).
+    widgets = "".join(
+        f"<li class='widget widget_archive'><h2>Archive {i}</h2><ul>"
+        + "".join(f"<li><a href='/{i}/{m}'>Month {m}</a></li>" for m in range(12))
+        + "</ul></li>"
+        for i in range(4)
+    )
+    html = (
+        "<html><head><title>Nothing to do - Blog</title></head><body><div id='wrapper'>"
+        "<div id='content'><h2>Nothing to do</h2><p>Doing nothing is a choice too.</p>"
+        "<div class='sharedaddy'><h3>Share this:</h3><a href='/s'>Twitter</a></div>"
+        "<div id='respond' class='comment-respond'><h3>Leave a comment</h3></div></div>"
+        f"<div id='sidebar'><ul>{widgets}</ul></div></div></body></html>"
+    )
+    markdown = main_content(html)
+    assert "Doing nothing is a choice too." in markdown
+    assert "Month 3" not in markdown and "Leave a comment" not in markdown
 
 
 def test_a_page_the_parser_nests_inside_a_menu_button_keeps_its_article() -> None:

@@ -34,13 +34,30 @@ site's name, not the page's headline."""
 
 # -- pictures' captions and credits (convert/extract/prune.py) ----------------------------------
 
-CAPTION_TAGS = ("figcaption", "p", "div", "span", "small", "cite")
+CAPTION_TAGS = ("figcaption", "p", "div", "span", "small", "cite", "h2", "h3", "h4", "h5", "h6")
+CAPTION_HEADINGS = frozenset({"h2", "h3", "h4", "h5", "h6"})
+"""Of those, the ones that are a caption only inside a ``<figure>`` (elsewhere a heading named
+"caption" is set in a caption's type: a product card's title)."""
 CAPTION_CLASS = re.compile(
     r"(?:^|[\s_-])(?:wp-caption-text|caption|image-?credit|photo-?credit|credits?|"
-    r"bildunterschrift|bildquelle|bildnachweis|fotonachweis|copyright|legende|didascalia)"
+    r"bildunterschrift|bilduntertitel|bildquelle|bildnachweis|fotonachweis|copyright|legende?|"
+    r"didascalia|(?:img|image|photo|foto|bild)[-_]?(?:description|metadata|meta|"
+    r"source|author))"
     r"(?:$|[\s_-])"
 )
 """A class or id that names a picture's caption or credit."""
+PHOTO_CREDIT = re.compile(
+    r"(?:^|\W)(?:photo(?:graph)?s?|fotos?|bild(?:er)?|image|picture|credits?|crédits? photos?)"
+    r"(?: by| von| de)?\s*[:\uff1a]|"
+    r"^\W*(?:(?:photo(?:graph)?s?|fotos?|image) (?:by|von|de|courtesy)\b|©|\(c\)\s)|"
+    r"(?:[,/:]|\bvia|\bby)\s*(?:getty ?images|shutterstock|istock(?:photo)?|imago(?: images)?|"
+    r"picture[- ]alliance|dpa|afp|ap photo|keystone|epa|unsplash|pixabay|adobe ?stock|"
+    r"[\w-]+\.com)[\w /.-]{0,30}\W*$",
+    re.I,
+)
+"""A line that only credits a picture ("Foto: dpa", "(Photo: Getty)", "Name/Getty Images",
+"Judy Eddy/WENN.com"): a block no longer than :data:`PHOTO_CREDIT_MAX` that is one goes."""
+PHOTO_CREDIT_MAX = 80
 CAPTION_MAX = 400
 """Characters above which a block named a caption is text all the same."""
 
@@ -61,15 +78,20 @@ _TAIL_WORDS = (
     # German
     r"mehr zu(?:m thema| diesem thema)?|ähnliche (?:beiträge|artikel|themen)|verwandte "
     r"(?:artikel|beiträge|themen)|weitere (?:artikel|beiträge|informationen|nachrichten|"
-    r"themen|meldungen|news)|das könnte sie (?:auch )?interessieren|lesen sie (?:auch|mehr|"
-    r"weiter)|auch interessant|empfehlungen(?: aus der redaktion)?|redaktionstipps?|"
+    r"themen|meldungen|news)(?: zu(?:m|r)? (?:thema|\w+))?|lesen sie (?:auch|mehr|weiter)|"
+    r"auch interessant|empfehlungen(?: aus der redaktion)?|redaktionstipps?|"
     r"siehe auch|über (?:den|die) autor(?:in)?|zu(?:m|r) autor(?:in)?|schlagw(?:o|ö)rter|"
     r"schlagworte|kategorien|teilen(?: sie (?:dies|diesen beitrag) mit)?|gefällt mir|"
-    r"meistgelesen|top[- ]themen|"
+    r"meistgelesen(?:e)?(?: (?:artikel|beiträge|news|nachrichten))?|meistdiskutiert(?:e)?"
+    r"(?: (?:artikel|beiträge))?|meist kommentiert|kommentierte artikel|viel gelesen(?: in \w+)?|"
+    r"top[- ]themen|schon gelesen|auch lesen|entdecke weitere \w+|"
+    r"das (?:thema )?könnte (?:sie|dich) (?:auch )?interessieren|"
     # French, Spanish, Italian, Dutch
     r"(?:à|a) lire (?:aussi|également)|lire aussi|sur le même (?:sujet|thème)|articles? "
     r"(?:similaires|liés|les plus lus|recommandés)|dans la même rubrique|"
-    r"(?:te|le) puede interesar|artículos relacionados|lee también|"
+    r"vous aimerez aussi|à découvrir (?:aussi|également)|"
+    r"(?:te|le) puede interesar|(?:artículos|notas|noticias|temas) relacionad[oa]s|"
+    r"lee también|"
     r"leggi anche|articoli correlati|potrebbe interessarti|"
     r"lees ook|gerelateerde artikelen|meer (?:over|nieuws)|"
     # Finnish, Polish, Swedish
@@ -102,10 +124,18 @@ CARD_TEASER_MAX = 320
 CARD_HEADING_LINKED = 0.8
 """...and their titles at least this share link text: a heading, or a line no longer than..."""
 CARD_TITLE_MAX = 120
+CARD_LINK_LEVELS = 4
+"""Levels above a title a link may wrap it at most for the title to link to its story (a card
+the page makes one link of)."""
 ANNOUNCED_CARDS_AFTER = 600
 """Characters of prose an article holds before a heading that announces other stories ("Mehr
 zum Thema") for that heading and the cards that fill the rest of the content to go, however long
 they are (a listing's first heading has little before it)."""
+ANNOUNCED_TEASER_MAX = 600
+"""Characters a card's teaser may hold in a run of cards a heading announces (the heading says
+what they are, so their teasers may be longer than :data:`CARD_TEASER_MAX`)..."""
+CARD_TEXT_BLOCKS = 2
+"""...and a card may hold this many blocks of text under its title (a byline and a teaser)."""
 SECTION_HEADINGS = frozenset({"h1", "h2"})
 """Headings that, not linked, open a section of the article's own: a run of cards stops there
 (lower ones may label a group of cards)."""

@@ -37,7 +37,10 @@ BOILERPLATE_TEXT = re.compile(
     r"privacy (policy|notice)|free (shipping|delivery|returns)|"
     r"returns? (&|and) exchanges accepted|select an? (size|colou?r|option|variant)|"
     r"(customers|people) who (viewed|bought) this (item|product) also (viewed|bought)|"
-    r"showing \d+( ?[-\u2013] ?\d+)? of \d+( \w+)?|follow the author)\W*$",
+    r"showing \d+( ?[-\u2013] ?\d+)? of \d+( \w+)?|follow the author|"
+    # The same buttons in the languages seen most.
+    r"(rezept )?drucken|merken|bild anzeigen|weiterlesen|mehr lesen|lire la suite|"
+    r"leer m[aá]s|continua a leggere|like (this )?recipe\??)\W*$",
     re.I,
 )
 LABEL_TEXT = re.compile(
@@ -79,7 +82,20 @@ PITCH = re.compile(
     r"\bnever spam you\b|\bor unsubscribe at any ?time\b|"
     r"\bby (sharing|submitting|entering|providing) your e-?mail\b|"
     r"\b(consent|agree) to receive (our )?(e-?mails?|messages|communications)\b|"
-    r"\bfunded by readers like you\b|\bplease (consider )?support(ing)? us\b",
+    r"\bfunded by readers like you\b|\bplease (consider )?support(ing)? us\b|"
+    # Follow the site, get its app, subscribe for the rest of the story, in the languages
+    # seen most.
+    r"^\W*(follow|folg(e|en sie)|s[ií]guenos)\b.{0,60}\b(twitter|instagram|facebook|telegram|"
+    r"whatsapp|tiktok|youtube|linkedin|google news)\b|"
+    r"\bcanal de (telegram|whatsapp|youtube)\b|"
+    r"\b(download|get) (the|our) [\w ]{0,30}\bapps?\b.{0,30}\b(ios|android|app store|"
+    r"google play)\b|"
+    r"\b(subscribe|log in|sign in)\b.{0,60}\b(full|entire|rest of the) (story|article)\b|"
+    r"\b(to (read|view|continue reading)) (the full|the rest of|this) (story|article)\b|"
+    r"\bnever miss\b.{0,40}\b(news|stories|story|updates?)\b|"
+    r"\bwe want to hear what you think\b|"
+    r"\b(hazte (miembro|socio)|suscr[ií]bete|apoya (nuestro|el) periodismo)\b|"
+    r"\bunterstütze?n? sie (uns|unsere arbeit|unseren journalismus)\b",
     re.I,
 )
 """A newsletter pitch ("Get the best of X, directly in your inbox"), a sign-up form's small
