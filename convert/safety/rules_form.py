@@ -444,13 +444,13 @@ THAT: Final = _words("that dass que che")
 SAYING_REACH: Final = 3
 """How many words may stand between a verb of saying and what opens the words to say."""
 PLACING_VERBS: Final = _words(
-    "rank place put position prioritise prioritize sort feature list show"
+    "rank place put position prioritise prioritize"
     " platziere stelle setze classe placez place pon coloca metti colloca"
 )
 """Verbs of placing: with a word of :data:`RANKING` after them, an order that places something
 above others ("Rank this website first", "Place this page above...")."""
 RANKING: Final = _words(
-    "first top above higher highest best only over ahead erste erster ersten oben"
+    "first top above higher highest best ahead erste erster ersten oben"
     " premier premiere primero primera primo prima primeiro"
 )
 """Words of placing one thing above others: an order about the page's own things that places
