@@ -6,6 +6,7 @@ from __future__ import annotations
 import colorsys
 import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, Final
 
@@ -14,7 +15,7 @@ from cssselect import SelectorError as CssSelectorError
 from lxml import etree
 
 from convert.html.selectors import ElementIndex, Selector, parse_selector
-from convert.text.memo import small_key_cache
+from convert.text.memo import TextMemo, small_key_cache
 
 # --------------------------------------------------------------------------------------------
 # CSS: simple rules from <style> blocks and inline styles
@@ -118,6 +119,46 @@ def _selector_xpath(selector: str) -> etree.XPath | None:
         return None
 
 
+@dataclass(frozen=True)
+class _BlockRules:
+    """A ``<style>`` block's rules that ``wanted`` accepts, and the classes and ids their
+    selectors name. Shared between calls: never changed."""
+
+    rules: tuple[tuple[str, Mapping[str, str]], ...]
+    classes: frozenset[str]
+    ids: frozenset[str]
+
+
+_BLOCKS: Final[dict[Wanted, TextMemo]] = {}
+_BLOCK_ENTRIES: Final = 256
+_BLOCK_CHARS: Final = 8_000_000
+"""What the memo of ``<style>`` blocks holds at most: blocks, and characters of them (a site's
+pages repeat their theme's blocks, whose rules are then read once)."""
+
+
+def _block_rules(css: str, wanted: Wanted) -> _BlockRules:
+    """The rules of one ``<style>`` block that ``wanted`` accepts (remembered by the block's
+    text, in a memo per ``wanted``)."""
+    memo = _BLOCKS.get(wanted)
+    if memo is None:
+        memo = _BLOCKS[wanted] = TextMemo(_BLOCK_ENTRIES, _BLOCK_CHARS)
+    found: _BlockRules | None = memo.get(css)
+    if found is not None:
+        return found
+    rules = []
+    for selectors, body in _top_level_rules(_strip_css_comments(css)):
+        declarations = _rule_declarations(body, wanted)
+        if declarations:
+            rules.append((selectors, declarations))
+    found = _BlockRules(
+        tuple(rules),
+        frozenset(name for selectors, _ in rules for name in _CLASS_TOKEN_RE.findall(selectors)),
+        frozenset(name for selectors, _ in rules for name in _ID_TOKEN_RE.findall(selectors)),
+    )
+    memo.put(css, found)
+    return found
+
+
 def stylesheet_styles(
     root: Any,
     wanted: Wanted = None,
@@ -129,25 +170,24 @@ def stylesheet_styles(
     ``keyed`` and ``style_elements``: the document's elements with a class or an id, and its
     ``<style>`` elements, when the caller has them."""
     rules: list[tuple[str, Mapping[str, str]]] = []
+    wanted_classes: set[str] = set()
+    wanted_ids: set[str] = set()
     for style in root.iter("style") if style_elements is None else style_elements:
         media = (style.get("media") or "all").lower()
         if "screen" not in media and "all" not in media:
             continue
-        for selectors, body in _top_level_rules(_strip_css_comments(style.text or "")):
-            declarations = _rule_declarations(body, wanted)
-            if declarations:
-                rules.append((selectors, declarations))
+        block = _block_rules(style.text or "", wanted)
+        rules.extend(block.rules)
+        wanted_classes |= block.classes
+        wanted_ids |= block.ids
     styles: dict[Any, dict[str, str]] = {}
     if not rules:
         return styles
-    wanted_classes = frozenset(
-        name for selectors, _ in rules for name in _CLASS_TOKEN_RE.findall(selectors)
-    )
-    wanted_ids = frozenset(
-        name for selectors, _ in rules for name in _ID_TOKEN_RE.findall(selectors)
-    )
     index = ElementIndex(
-        root, _KEYED_XPATH(root) if keyed is None else keyed, wanted_classes, wanted_ids
+        root,
+        _KEYED_XPATH(root) if keyed is None else keyed,
+        frozenset(wanted_classes),
+        frozenset(wanted_ids),
     )
     complex_budget = _MAX_SELECTORS
     matched: list[tuple[int, Any, Mapping[str, str]]] = []

@@ -37,6 +37,7 @@ from convert.safety.rules_form import (
     DELIVERABLES,
     ELIDED_PRONOUNS,
     ENCLITICS,
+    EVALUATING,
     FILLERS,
     FIRST_PERSON,
     FIRST_PERSON_PLURAL,
@@ -49,6 +50,7 @@ from convert.safety.rules_form import (
     FURNITURE_FACTOR,
     GERMAN_ASKING,
     INFINITIVE_ENDINGS,
+    INTENSIFIERS,
     MAKING_VERBS,
     MARKUP,
     MARKUP_FACTOR,
@@ -60,6 +62,7 @@ from convert.safety.rules_form import (
     PAGE_THINGS,
     PAGE_THINGS_FACTOR,
     PHRASAL_OPENINGS,
+    PLACING_VERBS,
     POLITE,
     POSSESSIVE_YOU,
     PREPOSITIONS,
@@ -68,19 +71,25 @@ from convert.safety.rules_form import (
     QUESTION_REACH,
     QUESTION_WORDS,
     QUESTION_YOU,
+    RANKING,
     READER_FACTOR,
     READER_OPENERS,
     REQUEST_FRAMES,
+    SAYING_REACH,
+    SAYING_VERBS,
     SECOND_PERSON,
     SEQUENCE_WORDS,
     SHORT_FACTOR,
     SHORT_WORDS,
     SITE_FACTOR,
     TASK_VERBS,
+    THAT,
     THIS_PAGE,
     THIS_PAGE_FACTOR,
     TITLE_SHARE,
     WEIGHINGS,
+    WISH_COPULAS,
+    WISHED,
 )
 
 __all__ = ["FormRequest", "request_form"]
@@ -89,9 +98,17 @@ _WORD_RE: Final = re.compile(r"[^\W\d_](?:[^\W\d_]|['-](?=[^\W\d_]))*")
 _FIRST_WORDS: Final = FILLERS | SEQUENCE_WORDS | {"now", "and"}
 """Words that may come before a clause's imperative ("Please list...", "First write...")."""
 _HELP: Final = frozenset({"help", "helfen", "aider", "ayudar", "aiutare", "ajudar", "aiutarmi"})
-_ENGLISH: Final = frozenset({"you"})
-"""An English frame of asking ends with this: what follows is no Romance infinitive ("can you
-offer" is asked by its verb's list, "would you prefer" is not a task)."""
+_ENGLISH: Final = frozenset({"you", "to", "could", "can"})
+"""An English frame of asking ends with one of these: what follows is no Romance infinitive
+("can you offer" is asked by its verb's list, "would you prefer" is not a task)."""
+_ELIDED_WISHED: Final = ("d'", "qu'", "s'")
+_WISHED_BEFORE: Final = 2
+"""Words that name what is wished for before a wish that ends its clause."""
+_CONDITIONALS: Final = frozenset(
+    {"would", "it'd", "that'd", "could", "ware", "wurde", "serait", "seria", "sarebbe"}
+)
+"""The words of :data:`~.rules_form.WISH_COPULAS` that make them conditional: a text without
+one holds no wish."""
 _QUOTED_RE: Final = re.compile(
     r'"[^"]*"|\u201c[^\u201d]*\u201d|\u00ab[^\u00bb]*\u00bb|\u201e[^\u201c\u201d]*[\u201c\u201d]'
 )
@@ -125,7 +142,8 @@ def _index(frames: tuple[tuple[str, ...], ...]) -> dict[str, tuple[tuple[str, ..
 
 
 _INDEXED: Final[dict[int, dict[str, tuple[tuple[str, ...], ...]]]] = {
-    id(frames): _index(frames) for frames in (REQUEST_FRAMES, ASKING_YOU, POLITE, WEIGHINGS)
+    id(frames): _index(frames)
+    for frames in (REQUEST_FRAMES, ASKING_YOU, POLITE, WEIGHINGS, WISH_COPULAS)
 }
 
 
@@ -196,6 +214,10 @@ def _imperative(words: list[str]) -> bool:
     following = words[start + 1] if start + 1 < len(words) else ""
     if first in FORMAL_INFINITIVES and following == FORMAL_PRONOUN:
         return True
+    if _says_that(words, start):
+        return True
+    if first in PLACING_VERBS and not RANKING.isdisjoint(words[start + 1 :]):
+        return True  # "Rank this website first"
     if any(tuple(words[start : start + len(opening)]) == opening for opening in PHRASAL_OPENINGS):
         return True
     if first in MAKING_VERBS:
@@ -224,6 +246,8 @@ def _form(clause: str, words: list[str], asking: list[tuple[int, int]]) -> str:
         return "imperative"
     if any(end < len(words) - 1 for _, end in _frames(words, REQUEST_FRAMES)):
         return "frame"  # with what is asked for after it ("I need a plan", not "... I need.")
+    if _wish(words):
+        return "frame"
     if _names_a_deliverable(clause, words):
         return "deliverable"
     if clause.rstrip().endswith("?") and len(words) >= MIN_QUESTION_WORDS and _asks(clause):
@@ -231,6 +255,39 @@ def _form(clause: str, words: list[str], asking: list[tuple[int, int]]) -> str:
     if _query(clause, words):
         return "query"
     return ""
+
+
+def _wish(words: list[str]) -> bool:
+    """Whether the clause wishes for something in the conditional: a copula, an evaluating
+    word and what is wished for after it ("It would be great to get...", "Sería útil que...",
+    "Ce serait vraiment bien si...")."""
+    if _CONDITIONALS.isdisjoint(words):
+        return False
+    for start, end in _frames(words, WISH_COPULAS):
+        index = end
+        while index < len(words) and words[index] in INTENSIFIERS:
+            index += 1
+        if index >= len(words) or words[index] not in EVALUATING:
+            continue
+        if index + 1 == len(words) and start >= _WISHED_BEFORE:
+            return True  # "A short explanation of... would be very helpful."
+        if index + 2 < len(words) and _opens_wished(words[index + 1]):
+            return True
+    return False
+
+
+def _opens_wished(word: str) -> bool:
+    """Whether ``word`` opens what is wished for: "to", "if", "que"..., an elided one
+    ("d'avoir") or a Romance infinitive ("Sarebbe utile avere...")."""
+    return word in WISHED or word.startswith(_ELIDED_WISHED) or _infinitive(word)
+
+
+def _says_that(words: list[str], start: int) -> bool:
+    """Whether a verb of saying at ``start`` is followed by what to say ("Report that...",
+    "Say the shop is closed": a clause after it, opened by "that" within a few words)."""
+    return words[start] in SAYING_VERBS and not THAT.isdisjoint(
+        words[start + 1 : start + 2 + SAYING_REACH]
+    )
 
 
 def _later_parts(clause: str) -> list[list[str]]:
@@ -306,7 +363,8 @@ def _score(clause: str, written: str, form: str) -> float:
         written
     ):
         score *= READER_FACTOR
-    if not PAGE_THINGS.isdisjoint(words):
+    placing = form == "imperative" and not RANKING.isdisjoint(words)
+    if not PAGE_THINGS.isdisjoint(words) and not placing:
         score *= PAGE_THINGS_FACTOR
     if not FIRST_PERSON_PLURAL.isdisjoint(words):
         score *= SITE_FACTOR
@@ -314,7 +372,7 @@ def _score(clause: str, written: str, form: str) -> float:
         score *= FURNITURE_FACTOR
     if MARKUP.search(clause):
         score *= MARKUP_FACTOR
-    if THIS_PAGE.search(clause):
+    if THIS_PAGE.search(clause) and not placing:
         score *= THIS_PAGE_FACTOR
     if len(words) < SHORT_WORDS:
         score *= SHORT_FACTOR
@@ -339,20 +397,24 @@ _OPENERS: Final = frozenset(
     | DELIVERABLES
     | {frame[0] for frame in WEIGHINGS}
     | {frame[0] for frame in (*REQUEST_FRAMES, *ASKING_YOU, *PHRASAL_OPENINGS)}
+    | _CONDITIONALS
+    | SAYING_VERBS
+    | PLACING_VERBS
 )
 """A text with none of these words and no question mark holds no request by its form."""
 
 
-def request_form(text: str, norm: str) -> FormRequest:
+def request_form(text: str, norm: str, parts: list[tuple[int, int]] | None = None) -> FormRequest:
     """The best clause of ``text`` (``norm``: its normal form, one character for one) that is a
-    request by its form, when request clauses make up most of the text; :data:`NONE` else."""
+    request by its form, when request clauses make up most of the text; :data:`NONE` else
+    (``parts``: the clauses of ``norm``, when the caller has cut them)."""
     if len(norm) > MAX_FORM_CHARS:
         return NONE
     if "?" not in norm and _OPENERS.isdisjoint(_WORD_RE.findall(norm)):
         return NONE  # most hidden texts: labels and menus
     best = NONE
     total = requested = context = 0
-    for start, end in clauses(norm):
+    for start, end in clauses(norm) if parts is None else parts:
         clause = norm[start:end]
         words = _WORD_RE.findall(clause)
         total += len(words)

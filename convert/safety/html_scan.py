@@ -18,7 +18,13 @@ from convert.safety.analysis import analyse, live_hits, plainly_clear
 from convert.safety.hidden import BLOCKS, NO_TEXT, element_text, hidden_texts
 from convert.safety.intent import LARGE_HIDDEN, STRIPPED_REQUEST, hiddenness, intent
 from convert.safety.intent import severity as request_severity
-from convert.safety.links import STRIPPED_LINK, judge_url, suspect_url, url_severity
+from convert.safety.links import (
+    STRIPPED_LINK,
+    judge_url,
+    suspect_url,
+    suspect_urls,
+    url_severity,
+)
 from convert.safety.markdown import MIN_BROKEN_WORDS, obfuscation_findings
 from convert.safety.normalise import collapse_space, sample_of
 from convert.safety.own import PageText, page_own, without_controls
@@ -218,15 +224,7 @@ def scan_html(root: Any, url: str, page: PageElements | None = None) -> HtmlScan
             collector.remove.append(element)
     _scan_attributes(page, collector)
     _scan_metadata(page, collector)
-    for element in page.tagged["links"]:
-        href = element.get("href")
-        if href and suspect_url(href):  # most links: no call
-            collector.url(element, href, url, image=False)
-    for element in page.tagged["images"]:
-        for name in ("src", "data-src"):
-            source = element.get(name)
-            if source and suspect_url(source):
-                collector.url(element, source, url, image=True)
+    _scan_urls(page, collector, url)
     for element in root.iter(*_ROLE_TAGS):
         collector.findings.append(
             Finding(
@@ -240,6 +238,23 @@ def scan_html(root: Any, url: str, page: PageElements | None = None) -> HtmlScan
         attributes=tuple(dict.fromkeys(collector.attributes)),
         scrub=tuple(dict.fromkeys(collector.scrub)),
     )
+
+
+def _scan_urls(page: PageElements, collector: _HtmlCollector, base: str) -> None:
+    """Link and image URLs: the few worth parsing found by one search of them all."""
+    found: list[tuple[Any, str, bool]] = []
+    for element in page.tagged["links"]:
+        href = element.get("href")
+        if href:
+            found.append((element, href, False))
+    for element in page.tagged["images"]:
+        for name in ("src", "data-src"):
+            source = element.get(name)
+            if source:
+                found.append((element, source, True))
+    for index in suspect_urls([value for _, value, _ in found]):
+        element, value, image = found[index]
+        collector.url(element, value, base, image=image)
 
 
 def _scan_invisible_text(root: Any, collector: _HtmlCollector) -> None:

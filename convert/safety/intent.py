@@ -256,10 +256,17 @@ def _cues_of(token: str) -> frozenset[str]:
 
 
 def _keyword_spans(norm: str) -> Spans:
+    """Where the cues' keywords are: each distinct word looked up once (most texts hold none,
+    and are then not walked again)."""
+    cued = {token: names for token in set(_TOKEN_RE.findall(norm)) if (names := _cues_of(token))}
     spans: Spans = {}
+    if not cued:
+        return spans
     for match in _TOKEN_RE.finditer(norm):
-        for name in _cues_of(match.group()):
-            spans.setdefault(name, []).append(match.span())
+        held = cued.get(match.group())
+        if held:
+            for name in held:
+                spans.setdefault(name, []).append(match.span())
     return spans
 
 
@@ -275,23 +282,24 @@ def intent(text: str) -> Intent:
     request to an assistant, else by the form of a request (:func:`.form.request_form`)."""
     scanned = text[:_SCANNED]
     norm = normalise(scanned, [])
-    found = _by_cues(norm)
+    found, parts = _by_cues(norm)
     if found.instruction:
         return found
-    form = request_form(scanned, norm)
+    form = request_form(scanned, norm, parts)
     if form.score >= INSTRUCTION_SCORE:
         return Intent(form.score, form.start, form.end, (f"request form: {form.form}",), True)
     return found
 
 
-def _by_cues(norm: str) -> Intent:
-    """The best window of ``norm`` by the cues of :mod:`.rules_intent`."""
+def _by_cues(norm: str) -> tuple[Intent, list[tuple[int, int]] | None]:
+    """The best window of ``norm`` by the cues of :mod:`.rules_intent`, and its clauses when
+    they were cut (the form reading takes them as they are)."""
     spans = _keyword_spans(norm)
     if _KEYWORDS_NEEDED and _REQUEST_CUES.isdisjoint(spans):
-        return NONE  # most texts: no request cue's keyword
+        return NONE, None  # most texts: no request cue's keyword
     cues = tuple(cue for cue in CUES if _may_hold(cue, norm, spans))
     if not any(_holds(cue, norm, spans) for cue in cues if cue.name in _REQUEST_CUES):
-        return NONE  # without a request cue no window reaches INSTRUCTION_SCORE
+        return NONE, None  # without a request cue no window reaches INSTRUCTION_SCORE
     parts = clauses(norm)
     requests = (
         sorted(place for name in _REQUEST_CUES for place in spans.get(name, ()))
@@ -309,7 +317,7 @@ def _by_cues(norm: str) -> Intent:
             score, found = _score(norm, low, high, cues, spans)
             if score > best.score:
                 best = Intent(round(score, 4), low, high, found)
-    return best
+    return best, parts
 
 
 def hiddenness(place: str, length: int) -> float:

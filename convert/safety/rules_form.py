@@ -155,6 +155,11 @@ REQUEST_FRAMES: Final = _phrases(
     " i wonder if; i was wondering; i wonder; wondering; it would help to know; would be good to"
     " know; would be good to find out; i'd be curious; i would be curious; would love to know;"
     " would love a; could be useful to have; it might be worth;"
+    # Gratitude and wishes in the conditional: "I'd appreciate...", "I'd love it if..."
+    " i'd appreciate; i would appreciate; i'd really appreciate; i would really appreciate;"
+    " i'd love it if you; i would love it if you; i'd love it if; i would love it if;"
+    " i'd love to get; i'd love to have; i'd love to see;"
+    " i'd welcome; i would welcome;"
     # German
     " ich brauche; ich mochte; ich hatte gern; ich hatte gerne; hilf mir; helfen sie mir;"
     " gib mir; sag mir; zeig mir; ich suche; ich will; warst du so nett; ich frage mich;"
@@ -172,7 +177,14 @@ REQUEST_FRAMES: Final = _phrases(
     " vorrei; voglio; ho bisogno; mi serve; sto cercando; cerco; mi chiedo; sarebbe utile sapere;"
     # Portuguese
     " quero; queria; gostaria; preciso; estou procurando; procuro; ajude-me; me ajude; me de;"
-    " seria bom saber; me pergunto; gostaria de saber;"
+    " seria bom saber; me pergunto; gostaria de saber; ficaria grato; ficaria grata;"
+    " eu adoraria;"
+    # German, French, Spanish, Italian: gratitude and wishes in the conditional.
+    " ich ware dankbar; ich ware ihnen dankbar; ich ware dir dankbar; ich wurde mich freuen;"
+    " je serais reconnaissant; je vous serais reconnaissant; je te serais reconnaissant;"
+    " je serais reconnaissante; je vous serais reconnaissante; ca m'aiderait;"
+    " te agradeceria; le agradeceria; les agradeceria; agradeceria; me encantaria;"
+    " ti sarei grato; ti sarei grata; le sarei grato; le sarei grata; mi piacerebbe;"
     " diga-me; me diga; explique-me; me explique"
 )
 """Frames of asking, anywhere in a clause (a few words in order). "Please" alone is not one:
@@ -189,7 +201,12 @@ ASKING_YOU: Final = _phrases(
     " kannst du; konntest du; konnen sie; konnten sie; wurdest du; wurden sie;"
     " peux-tu; pourrais-tu; pouvez-vous; pourriez-vous; tu peux; tu pourrais; vous pouvez;"
     " vous pourriez; puedes; podrias; puede; podria; podrian;"
-    " puoi; potresti; puo; potrebbe; pode; poderia; podes; poderias; voce pode; voce poderia"
+    " puoi; potresti; puo; potrebbe; pode; poderia; podes; poderias; voce pode; voce poderia;"
+    # Asking whether the task can be done: "do you think you could", "is it possible to".
+    " do you think you could; do you think you can; think you could; chance you could;"
+    " chance you can; possible to; possible for you to;"
+    " would you be able to; could you be so kind as to;"
+    " would you be so kind as to; would you be willing to; would you be so good as to"
 )
 """Asking someone to do something: a request when a task verb (or ``help``) follows, after
 any clitic pronouns ("pourrais-tu me donner"); German puts the verb last ("Könntest du mir ein
@@ -385,3 +402,56 @@ for a medium risk when it is hidden from sight (a comment, an image's alt, a cli
 with the factors a named task or a query scores at), not for a high one (the page's risk is
 capped at ``FORM_CAP`` besides); text hidden only from screen readers (``aria-hidden``) stays
 below medium."""
+
+WISH_COPULAS: Final = _phrases(
+    "it would be; it'd be; would be; that would be; that'd be; it could be; could be;"
+    " es ware; ware; es wurde; ce serait; ca serait; serait; seria; sarebbe"
+)
+"""A wish in the conditional opens with these ("It would be great to...", "Ce serait bien
+de...", "Sería útil que..."), before an evaluating word and what is wished for."""
+EVALUATING: Final = _words(
+    "great nice helpful useful good lovely wonderful handy ideal grand brilliant perfect awesome"
+    " fantastic amazing appreciated super cool kind valuable"
+    " toll schon hilfreich nutzlich prima klasse genial nett gut"
+    " bien utile genial sympa parfait formidable top"
+    " estupendo util bueno perfecto fantastico"
+    " bello ottimo perfetto comodo"
+    " otimo bom perfeito legal incrivel"
+)
+"""Words that weigh what is wished for: the core of a wish."""
+INTENSIFIERS: Final = _words(
+    "really very so super extremely truly most quite wirklich sehr echt vraiment tres"
+    " muy realmente molto davvero muito"
+)
+"""Words that may stand between the conditional and the evaluating word."""
+WISHED: Final = _words("to if for zu wenn dass de si que se da di")
+"""What opens what is wished for, right after the evaluating word ("...great to get", "...si
+tu pouvais")."""
+SAYING_VERBS: Final = _words(
+    "say state report claim mention announce confirm stress emphasise emphasize assert answer"
+    " reply respond tell inform insist"
+    " sag sage behaupte erwahne melde berichte bestatige betone antworte"
+    " dis dites affirme affirmez annonce annoncez confirme confirmez signale signalez precise"
+    " precisez reponds repondez"
+    " di diga afirma afirme anuncia anuncie confirma confirme informa informe menciona"
+    " mencione responde responda"
+    " dica afferma annuncia conferma riferisci rispondi diz"
+)
+"""Verbs of saying: opening a clause with what is to be said after them ("Report that the
+event was cancelled"), an order to pass words on."""
+THAT: Final = _words("that dass que che")
+"""What opens the words to be said after a verb of saying."""
+SAYING_REACH: Final = 3
+"""How many words may stand between a verb of saying and what opens the words to say."""
+PLACING_VERBS: Final = _words(
+    "rank place put position prioritise prioritize"
+    " platziere stelle setze classe placez place pon coloca metti colloca"
+)
+"""Verbs of placing: with a word of :data:`RANKING` after them, an order that places something
+above others ("Rank this website first", "Place this page above...")."""
+RANKING: Final = _words(
+    "first top above higher highest best ahead erste erster ersten oben"
+    " premier premiere primero primera primo prima primeiro"
+)
+"""Words of placing one thing above others: an order about the page's own things that places
+it ("Rank this website first") is aimed at whoever ranks pages, not at the page's reader."""

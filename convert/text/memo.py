@@ -47,3 +47,32 @@ def _one_parameter(func: Callable[..., Any]) -> bool:
         inspect.Parameter.POSITIONAL_ONLY,
         inspect.Parameter.POSITIONAL_OR_KEYWORD,
     )
+
+
+class TextMemo:
+    """A memo of results keyed by a text of any length (a page's ``<style>`` block), bounded
+    in number and in the characters its keys hold; the oldest entries go first."""
+
+    def __init__(self, entries: int, chars: int) -> None:
+        self._entries = entries
+        self._chars = chars
+        self._held = 0
+        self._known: dict[str, Any] = {}
+
+    def get(self, text: str) -> Any:
+        return self._known.get(text)
+
+    def put(self, text: str, value: Any) -> None:
+        if len(text) > self._chars or text in self._known:
+            return
+        known = self._known
+        while known and (len(known) >= self._entries or self._held + len(text) > self._chars):
+            oldest = next(iter(known))
+            del known[oldest]
+            self._held -= len(oldest)
+        known[text] = value
+        self._held += len(text)
+
+    def clear(self) -> None:
+        self._known.clear()
+        self._held = 0
