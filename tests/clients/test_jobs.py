@@ -24,9 +24,10 @@ from pagecast_client import (
 )
 from pagecast_client.jobs import Polling
 from tests.clients.pagecast_site import Site
+from tests.origin import closed_port
 
 TITLE = "Sourdough at altitude"
-UNREACHABLE = "http://127.0.0.1:1/"
+UNREACHABLE = f"http://127.0.0.1:{closed_port()}/"
 
 
 @pytest.fixture(scope="module")

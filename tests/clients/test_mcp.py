@@ -26,7 +26,7 @@ from tests.clients.pagecast_site import Site
 from tests.origin import closed_port
 
 CLIENT_SOURCE = str(ROOT / "clients" / "python" / "src")
-UNREACHABLE = "http://127.0.0.1:1/"
+UNREACHABLE = f"http://127.0.0.1:{closed_port()}/"
 # Every tool, and the arguments it cannot go without.
 REQUIRED = {
     "markdown": ["url"],

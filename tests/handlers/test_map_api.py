@@ -134,7 +134,7 @@ async def test_unknown_fields_are_named(http_client, base_url, key, crawl_site: 
 @pytest.mark.gen_test(timeout=30)
 @pytest.mark.parametrize(
     "target",
-    ["http://169.254.169.254/latest/", "http://10.0.0.1/", "http://[::1]:1/", "ftp://e.org/"],
+    ["http://169.254.169.254/latest/", "http://10.0.0.1/", "http://[::1]:8080/", "ftp://e.org/"],
 )
 async def test_refused_start_urls(http_client, base_url, key, target: str) -> None:
     response = await post_map(http_client, base_url, key, {"url": target})
