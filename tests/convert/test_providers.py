@@ -281,11 +281,11 @@ def test_matching_time_is_linear_in_the_url() -> None:
     registry = registry_of("https://example.com/*/a/*/b/*/c/*/d", "https://p.*.*.*.example/*")
     url = "https://example.com/" + "/a/b/c" * 1300
     host = "p." + "a." * 120 + "test"
-    started = time.perf_counter()
+    started = time.process_time()
     assert registry.match(url) is None
     assert registry.match(f"https://{host}/") is None
     assert registry.match("https://p.a.b.c.example/x")
-    assert time.perf_counter() - started < 0.1
+    assert time.process_time() - started < 0.1
 
 
 def test_hosts_longer_than_a_dns_name_never_match() -> None:
@@ -532,23 +532,23 @@ TIMING_URLS = [
 
 
 def time_matches(registry: ProviderRegistry, count: int = 10_000) -> float:
-    started = time.perf_counter()
+    started = time.process_time()
     for index in range(count):
         registry.match(TIMING_URLS[index % len(TIMING_URLS)])
-    return time.perf_counter() - started
+    return time.process_time() - started
 
 
 def test_builtin_registry_is_fast(builtin: ProviderRegistry) -> None:
-    started = time.perf_counter()
+    started = time.process_time()
     ProviderRegistry(builtin_providers())
-    assert time.perf_counter() - started < 1.0
+    assert time.process_time() - started < 1.0
     assert time_matches(builtin) < 2.0
 
 
 def test_public_registry_is_fast(public_registry_file: Path) -> None:
-    started = time.perf_counter()
+    started = time.process_time()
     registry = ProviderRegistry(load_registry_file(public_registry_file)[0])
-    built = time.perf_counter() - started
+    built = time.process_time() - started
     matched = time_matches(registry)
     print(f"public registry: loaded and built in {built:.3f} s, 10,000 matches in {matched:.3f} s")
     assert built < 1.0
