@@ -80,9 +80,15 @@ class Host:
     def __init__(self, env: dict[str, str], log: Path) -> None:
         self.env = env
         self.log = log
-        self.api = f"http://127.0.0.1:{env['PAGECAST_SERVER_PORT']}"
-        self.frames = f"http://127.0.0.1:{env['PAGECAST_SERVER_FRAME_PORT']}"
         self.process: subprocess.Popen[bytes] | None = None
+
+    @property
+    def api(self) -> str:
+        return f"http://127.0.0.1:{self.env['PAGECAST_SERVER_PORT']}"
+
+    @property
+    def frames(self) -> str:
+        return f"http://127.0.0.1:{self.env['PAGECAST_SERVER_FRAME_PORT']}"
 
     def start(self) -> None:
         with open(self.log, "wb") as out:
@@ -94,12 +100,20 @@ class Host:
                 stderr=subprocess.STDOUT,
             )
 
-    def wait_ready(self, seconds: float = 45) -> None:
+    def wait_ready(self, seconds: float = 45, *, port_retries: int = 2) -> None:
+        """Wait for /readyz; a port taken between its choice and the server's bind (the other
+        host's own listeners take free ports too) is chosen again, ``port_retries`` times."""
         assert self.process is not None
         deadline = time.monotonic() + seconds
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
-                raise AssertionError(f"server exited early:\n{self.log.read_text()}")
+                log = self.log.read_text()
+                if "Address already in use" in log and port_retries > 0:
+                    port_retries -= 1
+                    self.env.update(fresh_ports())
+                    self.start()
+                    continue
+                raise AssertionError(f"server exited early:\n{log}")
             try:
                 if get(f"{self.api}/readyz", timeout=2)[0] == 200:
                     return
@@ -113,16 +127,17 @@ class Host:
             stop_pagecast(self.process, timeout=20)
 
 
+def fresh_ports() -> dict[str, str]:
+    """The listeners' ports, each free when chosen."""
+    names = ("PAGECAST_SERVER_PORT", "PAGECAST_SERVER_FRAME_PORT", "PAGECAST_SERVER_METRICS_PORT")
+    return {name: str(free_port()) for name in names}
+
+
 def host_env(tmp: Path, name: str, database: str, s3: LocalS3, bucket: str) -> dict[str, str]:
-    ports = {
-        "PAGECAST_SERVER_PORT": free_port(),
-        "PAGECAST_SERVER_FRAME_PORT": free_port(),
-        "PAGECAST_SERVER_METRICS_PORT": free_port(),
-    }
     return {
         **os.environ,
         "PAGECAST_CONFIG": str(ROOT / "config.toml"),
-        **{variable: str(port) for variable, port in ports.items()},
+        **fresh_ports(),
         "PAGECAST_SERVER_LOG_LEVEL": "warning",
         "PAGECAST_STORE_DATABASE_URL": database,
         "PAGECAST_STORE_DATA_DIR": str(tmp / name),
