@@ -65,7 +65,9 @@ class WebhookOutbox:
         self.settings = settings
         self.owner = f"{socket.gethostname()[:32]}-{os.getpid()}-{secrets.token_hex(4)}"
         self._flying: collections.Counter[str] = collections.Counter()
-        self._tasks: dict[int, asyncio.Task[None]] = {}
+        self._tasks: dict[tuple[int, str], asyncio.Task[None]] = {}
+        """The events being sent here, by their row's id and ``event_id``: a deleted row's id
+        comes back on SQLite, and a new event under it must not be taken for one being sent."""
         self._wake = asyncio.Event()
         self._loop_task: asyncio.Task[None] | None = None
 
@@ -157,7 +159,7 @@ class WebhookOutbox:
         if not pending:
             return
         _, late = await asyncio.wait(pending, timeout=grace)
-        unsent = [event_id for event_id, task in self._tasks.items() if task in late]
+        unsent = [row for (row, _), task in self._tasks.items() if task in late]
         for task in late:
             task.cancel()
         if late:
@@ -186,12 +188,12 @@ class WebhookOutbox:
                 limit=free,
             )
             for event in await self.store.run(work, "webhook claim", write=True):
-                if event.id in self._tasks:
+                if (event.id, event.event_id) in self._tasks:
                     continue  # still being sent here (its lease ran out meanwhile)
                 self._flying[org] += 1
                 room -= 1
                 task = asyncio.get_running_loop().create_task(self._send(event))
-                self._tasks[event.id] = task
+                self._tasks[event.id, event.event_id] = task
 
     async def _send(self, event: PendingEvent) -> None:
         tried = event.attempts + 1
@@ -243,7 +245,7 @@ class WebhookOutbox:
             log.exception("webhook event %s failed unexpectedly", event.event_id)
             await self._retry_after_failure(event, tried)
         finally:
-            self._tasks.pop(event.id, None)
+            self._tasks.pop((event.id, event.event_id), None)
             self._flying[event.org] -= 1
             if self._flying[event.org] <= 0:
                 del self._flying[event.org]

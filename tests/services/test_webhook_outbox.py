@@ -27,7 +27,7 @@ from store import job_stops, webhook_events
 from store import jobs as job_rows
 from store.db import StoreSettings, write_transaction
 from store.job_types import ActiveJob, Claim, NewPage, Outcome, Recorded
-from store.models import Organization
+from store.models import Organization, WebhookEvent
 from store.store import Store
 from tests.conftest import raw_database
 from tests.origin import Origin
@@ -372,3 +372,58 @@ def test_concurrent_writers_keep_an_organizations_bound(
     with raw_database(database_url, tmp_path) as db:
         count, _ = webhook_events.pending_events(db, org="acme")
     assert count == 8 and len(dropped) == 30 - 8
+
+
+@pytest.mark.gen_test(timeout=30)
+async def test_an_event_stored_under_a_just_deleted_events_id_is_sent_at_once(
+    store: Store,
+    fetcher: Fetcher,
+    receiver: Origin,
+    received: Received,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """SQLite gives a deleted row's id to the next row: an event stored and claimed while the
+    one delivered before it under that id is still ending here is sent, not taken for it (and
+    left to its lease, many seconds)."""
+    settings = quick(timeout=10.0)
+    outbox = WebhookOutbox(store, WebhookSender(fetcher, settings), settings)
+    url = receiver.url("/hook")
+    real_run = store.run
+    rows: list[list[tuple[int, str]]] = []
+
+    async def event_rows() -> list[tuple[int, str]]:
+        query = WebhookEvent.select(WebhookEvent.id, WebhookEvent.event_id)
+        return await real_run(lambda db: list(query.tuples().execute(db)), "test")
+
+    async def run(work: Any, what: str, *, write: bool = False) -> Any:
+        answer = await real_run(work, what, write=write)
+        if what == "webhook done" and not rows:
+            # Before the send that deleted the first event ends: the next event is stored and
+            # the sender loop, woken, claims it.
+            rows.append(await event_rows())
+            await put(outbox, "acme", "job1", url, page(2))
+            rows.append(await event_rows())
+            await until(lambda: _claimed(store, real_run), 2.0)
+        return answer
+
+    monkeypatch.setattr(store, "run", run)
+    assert await put(outbox, "acme", "job1", url, page(1))
+    first = await event_rows()
+    outbox.start()
+    try:
+        await until(lambda: _delivered(received, 2), 5.0)
+    finally:
+        await outbox.close(0.5)
+    assert rows[0] == []  # the first event was deleted
+    if store.settings.database_url.startswith("sqlite"):
+        assert rows[1] == [(first[0][0], "job1-2")]  # under the first one's id
+    assert [headers[EVENT_ID_HEADER] for headers, _ in received.on("hook")] == ["job1-1", "job1-2"]
+
+
+async def _claimed(store: Store, run: Any) -> bool:
+    query = WebhookEvent.select().where(WebhookEvent.lease_owner.is_null(False))
+    return bool(await run(lambda db: query.count(db), "test"))
+
+
+async def _delivered(received: Received, count: int) -> bool:
+    return len(received.on("hook")) >= count
