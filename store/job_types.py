@@ -38,6 +38,8 @@ class ActiveJob:
     options: dict[str, Any]
     webhook_url: str | None
     webhook_secret: str | None
+    pages_left: int = 0
+    """Pages queued and not yet done or failed when the job was read (a crawl's grow)."""
 
 
 @dataclass(frozen=True)

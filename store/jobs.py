@@ -111,6 +111,7 @@ def active_jobs(db: peewee.Database) -> list[ActiveJob]:
             json.loads(job.options),
             job.webhook_url,
             job.webhook_secret,
+            max(job.pages_total - job.pages_done - job.pages_failed, 0),
         )
         for job in query.execute(db)
     ]

@@ -4,9 +4,9 @@ result and charge it.
 
 Fairness and politeness, per process:
 
-- at most ``workers`` pages at once; each free worker goes to the organization with the fewest
-  pages in flight (then the job with the fewest), and no organization holds more than
-  ``org_workers``;
+- at most ``workers`` pages at once; each free worker goes to a small job first, then to the
+  organization with the fewest pages in flight, and large jobs yield to small ones
+  (:mod:`services.jobs.order`); no organization holds more than ``org_workers``;
 - job pages convert in a pool of their own, at a lower CPU priority than the single-page
   requests' workers, and while the process serves other requests (``busy``) it works on at most
   ``busy_workers`` pages, started at most every ``busy_interval``;
@@ -27,7 +27,6 @@ from __future__ import annotations
 import asyncio
 import collections
 import contextlib
-import itertools
 import logging
 import os
 import secrets
@@ -39,6 +38,7 @@ from functools import partial
 
 from services.accounts import AccountService
 from services.jobs import observe, upkeep
+from services.jobs.order import JobOrder
 from services.jobs.pages import EventWriter, PageWork
 from services.jobs.quota import MonthBounds
 from services.jobs.settings import JobSettings
@@ -102,8 +102,7 @@ class JobRunner:
         self._tasks: dict[int, asyncio.Task[None]] = {}
         self._counts = _Counts(collections.Counter(), collections.Counter(), collections.Counter())
         self._host_next: dict[str, float] = {}
-        self._turns: dict[str, int] = {}
-        self._turn = itertools.count()
+        self._order = JobOrder(settings)
         self._active: tuple[float, list[ActiveJob]] = (0.0, [])
         self.bounds = MonthBounds(store, accounts, settings, events, self._stopped)
         self._wake = asyncio.Event()
@@ -202,9 +201,10 @@ class JobRunner:
         return self._last_start + self.settings.busy_interval - time.monotonic()
 
     def _idle_seconds(self) -> float:
-        """Until the next poll, or sooner when a host's delay ends."""
+        """Until the next poll, or sooner when a host's delay or a large job's wait ends."""
         now = time.monotonic()
-        soonest = min((at - now for at in self._host_next.values() if at > now), default=None)
+        ends = [*self._host_next.values(), self._order.held_until]
+        soonest = min((at - now for at in ends if at > now), default=None)
         wait = self.settings.poll_interval
         return max(min(wait, soonest), 0.01) if soonest is not None else wait
 
@@ -216,23 +216,19 @@ class JobRunner:
         return active
 
     async def _claim_next(self) -> tuple[Claim, ActiveJob] | None:
-        """A page of the job whose organization (then itself) has the fewest pages in flight
-        here, among jobs within their quota; None when no job has a page this process may take
-        now."""
+        """A page of the first job in :class:`~services.jobs.order.JobOrder`'s order that may
+        start one, among jobs within their quota; None when no job has a page this process may
+        take now."""
         counts = self._counts
-        order = sorted(
-            await self._active_jobs(),
-            key=lambda job: (
-                counts.orgs[job.org],
-                counts.jobs[job.id],
-                self._turns.get(job.id, -1),
-            ),
-        )
+        active = await self._active_jobs()
+        order = self._order.order(active, counts.orgs, counts.jobs)
         now = time.monotonic()
         busy = [host for host, n in counts.hosts.items() if n >= self.settings.host_concurrency]
         busy += [host for host, at in self._host_next.items() if at > now]
         for job in order:
             if counts.orgs[job.org] >= self.settings.org_workers:
+                continue
+            if not self._order.may_start(job, active, counts.jobs, now):
                 continue
             if not await self.bounds.allow(job, counts.orgs[job.org]):
                 continue
@@ -251,7 +247,7 @@ class JobRunner:
                 self._abandoned(job, claim, writer)
                 continue
             if claim is not None:
-                self._turns[job.id] = next(self._turn)
+                self._order.started(job, now)
                 if claim.started:
                     observe.started(job, claim)
                     self._recount.set()

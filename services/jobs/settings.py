@@ -30,6 +30,14 @@ class JobSettings:
         min=1,
         max=256,
     )
+    small_job_pages: int = setting(
+        20,
+        "Jobs with at most this many pages left go before larger ones when a worker frees "
+        "(then the organization with the fewest pages in flight), and while one has pages "
+        "left the larger ones work as when the process serves requests (busy_workers, "
+        "busy_interval): a short batch is not held behind long ones (0: no precedence).",
+        min=0,
+    )
     conversion_workers: int = setting(
         1,
         "Conversion worker processes of job pages, apart from the single-page requests' "
@@ -40,14 +48,16 @@ class JobSettings:
     busy_workers: int = setting(
         1,
         "Job pages one process works on at once while it serves other requests (within "
-        "yield_seconds of one): single-page requests come first.",
+        "yield_seconds of one), and large jobs' pages while a small job has pages left: "
+        "single-page requests and small jobs come first.",
         min=1,
         max=256,
     )
     busy_interval: float = setting(
         0.1,
         "Seconds between the starts of two job pages in one process while it serves other "
-        "requests (0: no pause).",
+        "requests, and of two large jobs' pages while a small job has pages left (0: no "
+        "pause).",
         min=0.0,
         max=60.0,
     )
