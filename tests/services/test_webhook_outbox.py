@@ -422,7 +422,7 @@ async def test_an_event_stored_under_a_just_deleted_events_id_is_sent_at_once(
 
 async def _claimed(store: Store, run: Any) -> bool:
     query = WebhookEvent.select().where(WebhookEvent.lease_owner.is_null(False))
-    return bool(await run(lambda db: query.count(db), "test"))
+    return bool(await run(query.count, "test"))
 
 
 async def _delivered(received: Received, count: int) -> bool:
