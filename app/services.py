@@ -300,14 +300,16 @@ JOB_NICENESS = 10
 
 def start_jobs(services: Services) -> None:
     """The jobs service and this process's runner, started on the running loop. Job pages go
-    through the Markdown service, convert in a pool of their own at a lower CPU priority, and a
-    failed page is told in the Markdown error shape (the API's table, given here); the runner
-    works on fewer pages while the process serves other requests."""
+    through the Markdown service, convert in a pool of their own at a lower CPU priority (where
+    the requests' largest pages convert too), and a failed page is told in the Markdown error
+    shape (the API's table, given here); the runner works on fewer pages while the process
+    serves other requests."""
     settings = services.settings
     pool = ConverterPool(
         settings.convert, workers=settings.jobs.conversion_workers, niceness=JOB_NICENESS
     )
     services.job_pool = pool
+    services.pool.background = pool  # large pages convert at the job pages' priority
     markdown = MarkdownService(
         services.fetcher,
         services.pages,
@@ -354,6 +356,8 @@ def start_jobs(services: Services) -> None:
 async def stop_jobs(services: Services, grace: float = 5.0) -> None:
     """Stop what :func:`start_jobs` started: the runner, then the webhook outbox's sender loop
     (the events it did not send stay in the store)."""
+    if services.job_pool is not None and services.pool.background is services.job_pool:
+        services.pool.background = None
     if services.runner is not None:
         await services.runner.close()
     if services.deferred_captures is not None:

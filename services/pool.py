@@ -12,6 +12,11 @@ worker goes to the waiting organization holding the fewest, so one organization'
 large pages never delays another's first conversion by more than one conversion; and while
 more than one organization converted within ``share_window`` seconds, one may hold at most all
 workers but one, so a second finds one free. A single organization uses every worker.
+
+Work of at least ``background_bytes`` (a very large page, a large sitemap) runs in the
+``background`` pool when the server has one: the job pages' workers, at a lower CPU priority. It
+converts as fast on an idle host, and yields the processor to others' small conversions on a
+busy one instead of taking a core from them.
 """
 
 from __future__ import annotations
@@ -77,6 +82,13 @@ class ConvertSettings:
         "(truncation_reason too_many_elements), so that it converts well within the timeout.",
         min=1000,
     )
+    background_bytes: int = setting(
+        2_000_000,
+        "Pages and sitemaps of at least this many bytes convert in the job pages' workers, at "
+        "their lower CPU priority: a large page then takes the processor only when others' "
+        "conversions leave it free (0: none; every conversion in the requests' workers).",
+        min=0,
+    )
     worker_memory_mb: int = setting(
         2048,
         "Address space (MiB) one conversion worker may use: a page or PDF that would need more "
@@ -112,6 +124,9 @@ class ConverterPool:
         self._seen: dict[str, float] = {}
         """When each organization last asked for a worker (within ``share_window``)."""
         self._loop: asyncio.AbstractEventLoop | None = None
+        self.background: ConverterPool | None = None
+        """Where work of at least ``background_bytes`` runs (a pool at a lower CPU priority:
+        the job pages'); None: here."""
 
     def _shares(self, owner: str) -> FairSlots:
         """The workers' slots, with the share one organization may hold now. One server runs
@@ -144,14 +159,18 @@ class ConverterPool:
         """Start every worker now, so the first request does not pay for process start-up."""
         await asyncio.gather(*(self.run(_ready) for _ in self._workers))
 
-    async def run(self, func: Callable[..., T], *args: Any, owner: str = "") -> T:
+    async def run(self, func: Callable[..., T], *args: Any, owner: str = "", size: int = 0) -> T:
         """Run ``func(*args)`` in a free worker, in the share of the organization ``owner``,
-        and return its result.
+        and return its result; work of ``size`` bytes or more runs in the ``background`` pool
+        when there is one.
 
         Raises :class:`PoolBusyError` when no worker is free within ``queue_timeout`` and
         :class:`ConversionTimeoutError` after ``timeout`` seconds of work; exceptions raised by
         ``func`` propagate unchanged. A worker found dead is replaced and the call tried once more.
         """
+        lower = self.background
+        if lower is not None and size >= self.settings.background_bytes > 0:
+            return await lower.run(func, *args, owner=owner)
         slots = self._shares(owner)
         queued = time.monotonic()
         try:

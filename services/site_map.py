@@ -313,7 +313,8 @@ class SiteMapper:
         time taken from ``budget``; None when the workers are busy or it ran too long."""
         started = time.monotonic()
         try:
-            return await self.pool.run(func, *args, owner=budget.owner)
+            size = max((len(arg) for arg in args if isinstance(arg, str | bytes)), default=0)
+            return await self.pool.run(func, *args, owner=budget.owner, size=size)
         except (PoolBusyError, ConversionTimeoutError):
             return None
         finally:

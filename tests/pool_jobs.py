@@ -19,3 +19,8 @@ def allocate(megabytes: int) -> int:
     """Hold ``megabytes`` of memory at once, then give it back; the size held."""
     block = bytearray(megabytes * 2**20)
     return len(block) // 2**20
+
+
+def niceness(_: str = "") -> int:
+    """The worker's CPU niceness (its argument, the work's body, only sized)."""
+    return os.nice(0)

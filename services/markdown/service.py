@@ -293,7 +293,12 @@ class MarkdownService:
         try:
             if kind is None:
                 result: PageConversion = await self.pool.run(
-                    convert_page, page.text or "", page.final_url, options, owner=job.org
+                    convert_page,
+                    page.text or "",
+                    page.final_url,
+                    options,
+                    owner=job.org,
+                    size=len(page.body),
                 )
             else:
                 result = await self.pool.run(
@@ -304,6 +309,7 @@ class MarkdownService:
                     page.final_url,
                     options,
                     owner=job.org,
+                    size=len(page.body),
                 )
         except PoolBusyError as exc:
             raise MarkdownError(

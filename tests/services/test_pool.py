@@ -10,7 +10,7 @@ import time
 import pytest
 
 from services.pool import ConversionTimeoutError, ConverterPool, ConvertSettings, PoolBusyError
-from tests.pool_jobs import allocate, pid, sleep_then
+from tests.pool_jobs import allocate, niceness, pid, sleep_then
 
 
 @pytest.mark.gen_test(timeout=30)
@@ -122,3 +122,20 @@ async def test_one_organization_alone_uses_every_worker() -> None:
         assert done == [0, 1] and time.monotonic() - started < 1.8
     finally:
         pool.close()
+
+
+@pytest.mark.gen_test(timeout=30)
+async def test_large_work_runs_in_the_background_pool_at_its_lower_priority() -> None:
+    settings = ConvertSettings(workers=1, background_bytes=1_000)
+    pool = ConverterPool(settings)
+    lower = ConverterPool(settings, workers=1, niceness=10)
+    pool.background = lower
+    try:
+        own = await pool.run(niceness)
+        assert await pool.run(niceness, "x" * 999, size=999) == own
+        assert await pool.run(niceness, "x" * 1_000, size=1_000) == min(own + 10, 19)
+        settings.background_bytes = 0  # none there
+        assert await pool.run(niceness, "x" * 5_000, size=5_000) == own
+    finally:
+        pool.close()
+        lower.close()
