@@ -1,48 +1,14 @@
-"""The map use case: the URLs of a site, from its robots.txt sitemaps and its start page's links,
-answered at once.
-
-Public API:
-
-- :class:`MapSettings` (section ``map``): the time a map may take and how many sitemap files it
-  reads, how deep through indexes and how many at once.
-- :class:`MapRequest` (url, include, exclude, subdomains, sitemap, limit): one map, read and
-  checked by its handler. ``sitemap`` is ``include`` (sitemaps and the start page's links),
-  ``skip`` (links only) or ``only`` (sitemaps only).
-- :class:`SiteMapper` (fetcher, pool, settings, credits): ``await mapper.run(request) ->
-  MapResult``; raises :class:`~services.failure.ServiceError` with a
-  :class:`~browser.fetch.client.FetchError` kind, as the Markdown endpoint would for the same
-  target: a start URL that is not http(s) (``invalid_url``), that the guard refuses
-  (``address_not_allowed``) or whose host does not resolve (``dns``), or a start page that failed
-  when nothing else was found.
-- :class:`MapResult`: ``url`` (the start URL, cleaned; the URL it ends on when its redirects
-  lead to another site, which is then the site mapped), ``urls`` (cleaned by
-  :func:`convert.crawl.urls.clean_url`, one per :func:`~convert.crawl.urls.url_key`, in the order
-  found: the start URL, the start page's links in document order, then the sitemaps' URLs,
-  indexes followed breadth first), ``sources`` (how many answered URLs each source gave first),
-  ``robots`` (``found``, ``absent`` or ``unreachable``), ``sitemaps_read``, ``sitemaps_failed``,
-  ``truncated`` (``limit`` cut the list), ``complete`` (False when the time or a sitemap bound
-  ran out first), ``credits``.
-
-What is kept: URLs inside the scope (:class:`convert.crawl.scope.CrawlScope`: the start URL's host
-and port, subdomains when asked, the include and exclude globs on the path; the start URL always)
-and allowed by robots.txt for Pagecast (each host's own: the start host's first, a subdomain's when
-one of its URLs comes up, up to ``max_hosts``; read by :mod:`services.robots_file`, which crawls
-share). robots.txt is read as RFC 9309 says: a 4xx means no rules, a 5xx or an unreachable file
-means the host is not to be crawled (on the start host, only the start URL is answered). Sitemaps
-come from robots.txt's Sitemap lines, else ``/sitemap.xml``; only sitemap files on the site are
-read. Every fetch goes through the fetcher (the SSRF guard, its size and time limits); sitemaps and
-pages are parsed in the conversion workers.
-"""
+"""The map use case's work: robots.txt, the start page's links and the sitemaps, read within
+the map's budget (see :mod:`services.site_map`)."""
 
 from __future__ import annotations
 
 import asyncio
-import enum
 import time
 from collections import deque
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
-from typing import Any, ClassVar, Literal
+from dataclasses import dataclass
+from typing import Any
 from urllib.parse import urljoin, urlsplit
 
 from browser.fetch.client import Fetcher, FetchError, FetchResult
@@ -54,84 +20,17 @@ from convert.crawl.urls import CrawlURLError, url_key
 from services.accounts.billing import CreditSettings, Usage, price
 from services.failure import ServiceError
 from services.pool import ConversionTimeoutError, ConverterPool, PoolBusyError
-from services.robots_file import RobotsState, read_robots, robots_url
+from services.robots_file import read_robots, robots_url
+from services.site_map.types import MapFailure, MapRequest, MapResult, MapSettings
 from services.target_guard import (
     TargetProblem,
     TargetRefusedError,
     check_target,
     unsafe_url_refusal,
 )
-from settings.fields import setting
 
-SitemapMode = Literal["include", "skip", "only"]
-SITEMAP_MODES: tuple[str, ...] = ("include", "skip", "only")
 DEFAULT_SITEMAP = "/sitemap.xml"
 """Where a sitemap is looked for when robots.txt names none."""
-
-
-@dataclass
-class MapSettings:
-    """Site maps (POST /api/3.0/map)."""
-
-    SECTION: ClassVar[str] = "map"
-    timeout: float = setting(
-        30.0,
-        "Seconds one map may spend fetching; what was found by then is answered (complete is "
-        "false).",
-        min=1,
-        max=300,
-    )
-    max_sitemaps: int = setting(
-        50, "Sitemap files (indexes included) one map reads at most.", min=1, max=1000
-    )
-    max_sitemap_depth: int = setting(
-        3,
-        "Levels of sitemap indexes followed: 1 reads only the files robots.txt names.",
-        min=1,
-        max=10,
-    )
-    sitemap_concurrency: int = setting(4, "Sitemap files one map fetches at once.", min=1, max=16)
-    max_sitemap_bytes: int = setting(
-        50_000_000,
-        "Bytes of sitemap files one map parses in all (as fetched); then it stops reading "
-        "them (complete is false).",
-        min=1_000,
-    )
-    parse_seconds: float = setting(
-        10.0,
-        "Seconds the conversion workers may spend on one map's sitemaps and page, waits "
-        "included; then it stops reading sitemaps (complete is false).",
-        min=0.1,
-        max=300,
-    )
-    max_hosts: int = setting(
-        20,
-        "Hosts (the start host and subdomains) whose robots.txt one map reads; URLs on further "
-        "hosts are left out (complete is false).",
-        min=1,
-        max=1000,
-    )
-
-
-class MapFailure(enum.Enum):
-    """Why a map cannot be made, beyond the fetch's own kinds."""
-
-    INVALID_PATTERN = "invalid_pattern"
-    """An include or exclude pattern that is not a glob on a path."""
-
-
-@dataclass(frozen=True)
-class MapRequest:
-    """One map, as its handler read it."""
-
-    url: str
-    include: tuple[str, ...] = ()
-    exclude: tuple[str, ...] = ()
-    subdomains: bool = False
-    sitemap: SitemapMode = "include"
-    limit: int = 1000
-    org: str = ""
-    """The organization asking (its share of the conversion workers)."""
 
 
 @dataclass
@@ -145,21 +44,6 @@ class _Budget:
     @property
     def spent(self) -> bool:
         return self.bytes <= 0 or self.seconds <= 0
-
-
-@dataclass
-class MapResult:
-    """What a map found (see the module docstring)."""
-
-    url: str
-    urls: list[str] = field(default_factory=list)
-    sources: dict[str, int] = field(default_factory=lambda: {"start": 0, "links": 0, "sitemaps": 0})
-    robots: RobotsState = "absent"
-    sitemaps_read: int = 0
-    sitemaps_failed: int = 0
-    truncated: bool = False
-    complete: bool = True
-    credits: int = 0
 
 
 RobotsLookup = Callable[[str], Awaitable[RobotsRules | None]]
