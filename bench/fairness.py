@@ -502,6 +502,9 @@ class Sample:
     """The victim's latencies (ms) and errors over one phase, and the memory peak (MiB)."""
 
     latencies: list[float] = field(default_factory=list)
+    timings: list[tuple[float, str]] = field(default_factory=list)
+    """Each success's latency (ms) and its ``Server-Timing`` header (where the server's time
+    went: ``queue``, ``fetch``, ``conversion``, ``navigation``, ``capture``...)."""
     errors: Counter[str] = field(default_factory=Counter)
     peak_tree_rss_mb: float = 0.0
     peak_tree_pss_mb: float = 0.0
@@ -618,7 +621,9 @@ class Victim:
     def count(sample: Sample, response: HTTPResponse, started: float) -> None:
         """A success's latency, or an error by status."""
         if response.code == 200:
-            sample.latencies.append((time.perf_counter() - started) * 1000)
+            took = (time.perf_counter() - started) * 1000
+            sample.latencies.append(took)
+            sample.timings.append((took, response.headers.get("Server-Timing", "")))
         else:
             sample.errors[status_of(response)] += 1
 
@@ -884,7 +889,31 @@ async def run(args: argparse.Namespace) -> int:
         f"{platform.python_version()}, target ratio <= {TARGET_RATIO}\n"
     )
     print(table(rows))
+    if args.timings:
+        print(slowest_timings(rows))
     return 0
+
+
+def slowest_timings(rows: list[Row]) -> str:
+    """Where the server's time went in the victim's slowest twentieth of answers (at or above
+    its p95), alone and beside the attack: the mean milliseconds of each ``Server-Timing``
+    entry."""
+    lines = ["\nThe victim's slowest answers (p95 and above): mean ms per Server-Timing entry\n"]
+    for row in rows:
+        for phase, sample in (("alone", row.alone), ("beside", row.beside)):
+            if sample is None or not sample.timings:
+                continue
+            slow = [header for took, header in sample.timings if took >= sample.p95]
+            spent: Counter[str] = Counter()
+            for header in slow:
+                for entry in header.split(","):
+                    name, _, rest = entry.strip().partition(";")
+                    found = re.search(r"dur=([0-9.]+)", rest)
+                    if name and found:
+                        spent[name] += float(found.group(1))
+            means = ", ".join(f"{name} {ms / len(slow):.0f}" for name, ms in spent.most_common())
+            lines.append(f"- {row.scenario.name}, {phase} ({len(slow)} answers): {means or '-'}")
+    return "\n".join(lines)
 
 
 def main() -> int:
@@ -892,6 +921,11 @@ def main() -> int:
     parser.add_argument("--seconds", type=float, default=20.0, help="per phase (default 20)")
     parser.add_argument(
         "--only", default="", help="attacks to run, comma-separated (maps,large,batches,...)"
+    )
+    parser.add_argument(
+        "--timings",
+        action="store_true",
+        help="also print where the server's time went in the victim's slowest answers",
     )
     return asyncio.run(run(parser.parse_args()))
 
