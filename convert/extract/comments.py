@@ -62,19 +62,19 @@ def take_comments(
     body: etree._Element, sections: list[tuple[etree._Element, etree._Element]], *, forum: bool
 ) -> list[etree._Element]:
     """Detach the comment sections (:func:`comment_sections`) from ``body`` and return their
-    copies. On a ``forum``, the discussion is the content: only the comments under a thread's
-    posts go (a Q&A site's comments on its question and answers), and a section holding posts
-    stays; with no thread found, every section stays. On any other page, posts inside a comment
+    copies. On a ``forum``, the discussion is the content: every section stays (forum software
+    names its posts and their blocks "comment"). On any other page, posts inside a comment
     section are a short article's comments: they lose the mark and go with it. A section that
-    holds only some of a thread's posts is part of the thread, and stays."""
-    posts = body.xpath(f".//@{POST_MARK}/..")
-    if forum and not posts:
+    holds only some of a thread's posts is part of the thread, and stays; one that holds none
+    goes (posts found in a page's teasers or widgets do not make its comments a thread's)."""
+    if forum:
         return []
+    posts = body.xpath(f".//@{POST_MARK}/..")
     taken = []
     for section, copy in sections:
         held = [post for post in posts if _inside(post, section)]
-        if posts and (len(held) < len(posts) or (held and forum)):
-            continue  # a thread's posts around it, or the thread itself
+        if held and len(held) < len(posts):
+            continue  # the thread's own blocks, or a part of the thread
         for post in held:
             del post.attrib[POST_MARK]
         parent = section.getparent()
@@ -134,10 +134,20 @@ def _items(section: etree._Element) -> list[etree._Element]:
     for element in named:
         number = _number(element)
         around = next((item for item in reversed(items) if _inside(element, item)), None)
-        if around is not None and (number is None or number == _number(around)):
+        if around is not None and (
+            number == _number(around) if number is not None else not _alike(element, around)
+        ):
             continue  # the body of the comment around it
         items.append(element)
     return items
+
+
+def _alike(element: etree._Element, around: etree._Element) -> bool:
+    """Whether an element without a comment number is made as the comment around it (the same
+    tag and a class of it): a reply nested in it (``li.comment > ul > li.comment``), not its
+    body."""
+    classes = set(around.get("class", "").split())
+    return element.tag == around.tag and bool(classes & set(element.get("class", "").split()))
 
 
 def _number(element: etree._Element) -> str | None:
@@ -185,11 +195,13 @@ def _comment(item: etree._Element, items: list[etree._Element]) -> etree._Elemen
         None,
     )
     if body is not None and not any(_inside(other, body) for other in nested):
-        copy = copy_element(body)
+        copy = _own_text(body, [])  # less an author and date line it may hold
     else:
         copy = _own_text(item, nested)
     _tidy(copy)
     copy.tail = None
+    if copy.tag == "li":
+        copy.tag = "div"  # one comment of its list, not a list item of its own
     out.append(copy)
     return out
 
@@ -208,12 +220,31 @@ def _own_text(item: etree._Element, nested: list[etree._Element]) -> etree._Elem
             or element.tag in rules.COMMENT_ATTRIBUTION_TAGS
         )
         and len(text_of(element)) <= rules.COMMENT_AUTHOR_MAX_CHARS * 4
+        and not _holds_saying(element)
     )
     copy = copy_element(item)
     for original, copied in zip(list(item.iter()), list(copy.iter()), strict=True):
         if original in skipped and copied.getparent() is not None:
             drop(copied)
     return copy
+
+
+def _holds_saying(element: etree._Element) -> bool:
+    """Whether an author or date line holds a paragraph of the comment itself (a theme that
+    puts the text inside its author block): a paragraph without the name or date in it. Only
+    the attribution inside it goes then."""
+    for block in element.iter(*rules.COMMENT_SAYING_TAGS):
+        text = text_of(block)
+        linked = "".join(text_of(link) for link in block.iter("a"))
+        if block is element or not text or len(linked) >= len(text) / 2:
+            continue  # empty, or a control ("Reply")
+        if not any(
+            _has_class(inner, rules.COMMENT_AUTHOR_CLASS)
+            or inner.tag in rules.COMMENT_ATTRIBUTION_TAGS
+            for inner in block.iter()
+        ):
+            return True
+    return False
 
 
 def _author(own: list[etree._Element]) -> str:
@@ -228,15 +259,18 @@ def _author(own: list[etree._Element]) -> str:
 
 
 def _date(own: list[etree._Element]) -> str:
-    for element in own:
-        if (
-            element.tag == "time"
-            or any(rules.DATE_CLASS.search(name) for name in element.get("class", "").split())
-            or _has_class(element, rules.COMMENT_META_CLASS)
-        ):
-            text = text_of(element) or element.get("datetime", "")
-            if text and len(text) <= rules.DATE_MAX_CHARS and rules.DATE_WORDS.search(text):
-                return text
+    """The comment's date: a ``<time>`` or an element named a date, else its meta line (which
+    may hold more than the date)."""
+    dated = [
+        element
+        for element in own
+        if element.tag == "time"
+        or any(rules.DATE_CLASS.search(name) for name in element.get("class", "").split())
+    ]
+    for element in dated + [e for e in own if _has_class(e, rules.COMMENT_META_CLASS)]:
+        text = text_of(element) or element.get("datetime", "")
+        if text and len(text) <= rules.DATE_MAX_CHARS and rules.DATE_WORDS.search(text):
+            return text
     return ""
 
 
@@ -249,6 +283,10 @@ def _tidy(element: etree._Element) -> None:
     for link in list(element.iter("a")):
         if link.getparent() is not None and rules.COMMENT_ACTION.match(text_of(link)):
             drop(link)
+    for block in list(element.iter()):
+        text = text_of(block)
+        if block is not element and text and rules.COMMENT_SEPARATORS.match(text):
+            drop(block)  # what stood between the controls gone
 
 
 def _sections(body: etree._Element, words: tuple[str, ...]) -> list[etree._Element]:

@@ -174,3 +174,63 @@ def test_a_threads_posts_are_its_content() -> None:
     for said in ("keep my sourdough starter", "three weeks or so", "keeps for months"):
         assert said in result.markdown
     assert result.comment_count == 0
+
+
+def test_comments_go_when_teasers_elsewhere_read_as_posts() -> None:
+    # Teasers that name their authors alike, before the article: read as a thread's posts, they
+    # must not keep the comments that hold none of them on the page.
+    teasers = "".join(
+        f"<div class='teaser'><span class='author'>Writer {n}</span>"
+        f"<p>A teaser of another story on the site, number {n}, long enough to count.</p></div>"
+        for n in range(4)
+    )
+    html = blog().replace(
+        "<div id='content'", f"<div class='teasers'>{teasers}</div><div id='content'"
+    )
+    off = convert(html)
+    assert "roofs turned from orange" in off.markdown and "bright star" not in off.markdown
+    on = convert(html, include_comments=True)
+    _, _, given_back = on.markdown.partition("## Comments")
+    assert "bright star" in given_back and "**Yadgar** · 06.01.2020 at 22:23" in given_back
+
+
+def test_replies_without_ids_are_comments_of_their_own() -> None:
+    # SPIP and other systems nest replies as the same element without an id; the text sits in
+    # a block named "comment-message" beside the author and date line.
+    def item(who: str, when: str, said: str, replies: str = "") -> str:
+        return (
+            "<li class='forum-fil comment'><div class='comment-message'>"
+            f"<div class='comment-content'><p>{said}</p></div>"
+            f"<div class='comment-meta'><span class='comment-author vcard'><strong class='fn'>"
+            f"{who}</strong></span> <abbr class='date'>Le {when}</abbr>"
+            "<p class='comment-reply'><a href='?reply'>Répondre</a></p></div></div>"
+            f"{f'<ul>{replies}</ul>' if replies else ''}</li>"
+        )
+
+    thread = item(
+        "Gabriel", "11 septembre 2018", "Very good news.", item("Jacques", "13 mai 2019", "Well.")
+    )
+    html = blog().replace('<ol class="comment-list">', f'<ol class="comment-list">{thread}')
+    result = convert(html, include_comments=True)
+    _, _, given_back = result.markdown.partition("## Comments")
+    assert "**Gabriel** · Le 11 septembre 2018\n\nVery good news." in given_back
+    assert "**Jacques** · Le 13 mai 2019\n\nWell." in given_back
+    assert given_back.count("Gabriel") == 1 and "Répondre" not in given_back
+
+
+def test_a_comment_written_inside_its_author_block_keeps_its_text() -> None:
+    # A theme that puts the text in the author block, the name and date in a <cite> under it.
+    said = "Happy new year to you too, and thanks for being the first to write in it!"
+    item = (
+        '<li class="comment even depth-1" id="comment-7"><div id="div-comment-7">'
+        '<div class="comment-author vcard"><img class="avatar" src="/a.png" alt="">'
+        f"<p>{said}</p><p><cite>Comment by <span class='fn'>Jan</span> — 2019-01-01</cite>"
+        '<span class="reply"> | <a class="comment-reply-link" href="#r">Reply</a></span></p>'
+        "</div></div></li>"
+    )
+    html = blog().replace('<ol class="comment-list">', f'<ol class="comment-list">{item}')
+    result = convert(html, include_comments=True)
+    _, _, given_back = result.markdown.partition("## Comments")
+    assert f"**Jan**\n\n{said}" in given_back
+    assert "Comment by" not in given_back and "|" not in given_back
+    assert "\n- " not in given_back  # a comment, not a list item

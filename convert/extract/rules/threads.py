@@ -112,6 +112,9 @@ SAYS = re.compile(r"\s*(?:says|sagt|schreibt|écrit|dice|wrote|schrieb)\s*:?\s*$
 """The verb WordPress and others put after a commenter's name ("Anhora sagt:")."""
 COMMENT_ATTRIBUTION_TAGS = frozenset({"time", "cite", "header", "footer"})
 """Elements that hold a comment's author and date line, not its text (when short)."""
+COMMENT_SAYING_TAGS = ("p", "blockquote")
+"""Blocks of a comment's text: one inside its author line without a name in it is what the
+comment says (some themes put the text in the author block)."""
 COMMENT_NOISE_TAGS = ("img", "picture", "svg", "form", "button", "input", "select", "textarea")
 COMMENT_ACTION = re.compile(
     r"^\s*(?:reply|antworten|répondre|responder|rispondi|like|liken|gefällt mir|report|melden|"
@@ -119,3 +122,5 @@ COMMENT_ACTION = re.compile(
     re.I,
 )
 """The text of a link that acts on a comment instead of saying something."""
+COMMENT_SEPARATORS = re.compile(r"^[\s|\u00b7\u2022/\-\u2013\u2014]+$")
+"""The text of an element left with nothing but the separators between controls taken out."""
