@@ -47,6 +47,16 @@ def comment_sections(
     return [(section, copy_element(section)) for section in _sections(body, words)]
 
 
+def holds_comments(element: etree._Element) -> bool:
+    """Whether ``element`` is a section of readers' comments that holds some: named so
+    (:data:`~convert.extract.rules.COMMENT_WORDS`, schema.org), with comment items in it."""
+    return (
+        element.tag in rules.COMMENT_SECTION_TAGS
+        and _names_comments(element, rules.COMMENT_WORDS)
+        and bool(_items(element))
+    )
+
+
 def thread_in_comments(
     body: etree._Element, sections: list[tuple[etree._Element, etree._Element]]
 ) -> bool:
@@ -195,6 +205,9 @@ def _comment(item: etree._Element, items: list[etree._Element]) -> etree._Elemen
         None,
     )
     if body is not None and not any(_inside(other, body) for other in nested):
+        for title in _titles(own, body):
+            line = etree.SubElement(out, "p")
+            etree.SubElement(line, "strong").text = title
         copy = _own_text(body, [])  # less an author and date line it may hold
     else:
         copy = _own_text(item, nested)
@@ -204,6 +217,17 @@ def _comment(item: etree._Element, items: list[etree._Element]) -> etree._Elemen
         copy.tag = "div"  # one comment of its list, not a list item of its own
     out.append(copy)
     return out
+
+
+def _titles(own: list[etree._Element], body: etree._Element) -> list[str]:
+    """The title a commenter gave the comment: a heading of the comment outside its text."""
+    return [
+        text
+        for element in own
+        if element.tag in rules.COMMENT_TITLE_TAGS
+        and not _inside(element, body)
+        and 0 < len(text := text_of(element)) <= rules.COMMENT_TITLE_MAX_CHARS
+    ]
 
 
 def _own_text(item: etree._Element, nested: list[etree._Element]) -> etree._Element:
@@ -324,7 +348,8 @@ def _made_of_comments(section: etree._Element) -> bool:
     if not items:
         return False
     held = sum(len(text_of(item)) for item in items if not any(_inside(item, o) for o in items))
-    return held >= rules.COMMENT_ITEMS_SHARE * len(text_of(section))
+    form = sum(len(text_of(element)) for element in section.iter("form"))  # the reply form
+    return held >= rules.COMMENT_ITEMS_SHARE * (len(text_of(section)) - form)
 
 
 def _not_prose(body: etree._Element) -> set[etree._Element]:

@@ -234,3 +234,37 @@ def test_a_comment_written_inside_its_author_block_keeps_its_text() -> None:
     assert f"**Jan**\n\n{said}" in given_back
     assert "Comment by" not in given_back and "|" not in given_back
     assert "\n- " not in given_back  # a comment, not a list item
+
+
+def test_a_comments_title_comes_back_above_its_text() -> None:
+    item = (
+        "<div class='kommentar-item'><div class='kommentar-info'><div class='benutzer'>Critic"
+        "</div><div class='datum'>06.11.2023, 13.47 Uhr</div></div>"
+        "<h5>A small step, not a leap</h5><div class='kommentar-text'>Nice park, modest news."
+        "</div></div>"
+    )
+    html = blog().replace('<ol class="comment-list">', f'<ol class="comment-list">{item}')
+    result = convert(html, include_comments=True)
+    _, _, given_back = result.markdown.partition("## Comments")
+    assert (
+        "**Critic** · 06.11.2023, 13.47 Uhr\n\n**A small step, not a leap**\n\n"
+        "Nice park, modest news." in given_back
+    )
+
+
+def test_comments_hidden_behind_a_button_come_back_only_when_asked_for() -> None:
+    # "Show comments": the list is in the page, hidden until a click; a notice and a sign-in
+    # prompt beside it outweigh a single comment.
+    html = blog().replace(
+        '<div id="comments" class="comments-area">',
+        "<button onclick='show()'>Show comments</button>"
+        '<div id="comments" class="comments-area" style="display:none">'
+        "<p>Comments close two days after publication. Sign in with a valid subscription to "
+        "write one; we read every comment before it appears, which takes a while.</p>",
+    )
+    on = convert(html, include_comments=True)
+    content, _, given_back = on.markdown.partition("## Comments")
+    assert "roofs turned from orange" in content and "bright star" not in content
+    assert "**Yadgar** · 06.01.2020 at 22:23" in given_back and "bright star" in given_back
+    off = convert(html)
+    assert "bright star" not in off.markdown and "Sign in" not in off.markdown

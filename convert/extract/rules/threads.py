@@ -14,7 +14,7 @@ AUTHOR_CLASS = re.compile(
 AUTHOR_HINT = re.compile(r"author|user|poster|creator", re.I)
 """What every class :data:`AUTHOR_CLASS` matches contains."""
 DATE_CLASS = re.compile(
-    r"(?:^|[-_])(?:date|time|timestamp|datetime|posted|post-?date|published|relativetime)"
+    r"(?:^|[-_])(?:date|time|timestamp|datetime|posted|post-?date|published|relativetime|datum)"
     r"(?:[-_]|$)",
     re.I,
 )
@@ -99,7 +99,7 @@ COMMENT_CONTENT_CLASS = re.compile(
 """A class that names a comment's own text (inside it, no other comment starts)."""
 COMMENT_AUTHOR_CLASS = re.compile(
     r"^(?:comment|kommentar)[-_]?(?:author|autor|name|user)(?:[-_]name)?$|^(?:fn|author|"
-    r"username|user-name|commenter|commentator)$",
+    r"username|user-name|commenter|commentator|benutzer|nutzer)$",
     re.I,
 )
 """A class that names a comment's author."""
@@ -112,6 +112,9 @@ SAYS = re.compile(r"\s*(?:says|sagt|schreibt|écrit|dice|wrote|schrieb)\s*:?\s*$
 """The verb WordPress and others put after a commenter's name ("Anhora sagt:")."""
 COMMENT_ATTRIBUTION_TAGS = frozenset({"time", "cite", "header", "footer"})
 """Elements that hold a comment's author and date line, not its text (when short)."""
+COMMENT_TITLE_TAGS = frozenset({"h2", "h3", "h4", "h5", "h6"})
+COMMENT_TITLE_MAX_CHARS = 200
+"""A comment's title: a heading of it outside its text, given back as a bold line."""
 COMMENT_SAYING_TAGS = ("p", "blockquote")
 """Blocks of a comment's text: one inside its author line without a name in it is what the
 comment says (some themes put the text in the author block)."""
