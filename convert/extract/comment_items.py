@@ -127,7 +127,8 @@ def _titles(own: list[etree._Element], body: etree._Element) -> list[str]:
 
 
 def _own_text(item: etree._Element, nested: list[etree._Element]) -> etree._Element:
-    """A copy of ``item`` without its replies and the lines that name its author or date."""
+    """A copy of ``item`` without its replies and the lines that name its author or date (an
+    element named a date holds no more than one)."""
     skipped = set(nested)
     skipped.update(
         element
@@ -138,6 +139,10 @@ def _own_text(item: etree._Element, nested: list[etree._Element]) -> etree._Elem
             or has_class(element, rules.COMMENT_META_CLASS)
             or element.get("itemprop") == "author"
             or element.tag in rules.COMMENT_ATTRIBUTION_TAGS
+            or (
+                any(rules.DATE_CLASS.search(name) for name in element.get("class", "").split())
+                and len(text_of(element)) <= rules.DATE_MAX_CHARS
+            )
         )
         and len(text_of(element)) <= rules.COMMENT_AUTHOR_MAX_CHARS * 4
         and not _holds_saying(element)

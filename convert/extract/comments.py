@@ -31,7 +31,7 @@ from convert.extract import rules
 from convert.extract.comment_items import inside, items_of, tidy, write_comment
 from convert.extract.measures import copy_element
 from convert.extract.posts import POST_MARK
-from convert.html.document import text_of
+from convert.html.document import drop, text_of
 
 _SPLIT = re.compile(r"[^a-z0-9]+")
 _CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")
@@ -113,6 +113,9 @@ def comments_section(sections: list[etree._Element], heading: str) -> etree._Ele
         items = items_of(section)
         if not items:
             tidy(section)
+            for announce in list(section.iter(*rules.HEADING_TAGS)):
+                if rules.COMMENT_HEADING.match(text_of(announce)):
+                    drop(announce)  # "12 Comments": the section's own heading says it
             section.tail = None
             out.append(section)
             continue

@@ -268,3 +268,49 @@ def test_comments_hidden_behind_a_button_come_back_only_when_asked_for() -> None
     assert "**Yadgar** · 06.01.2020 at 22:23" in given_back and "bright star" in given_back
     off = convert(html)
     assert "bright star" not in off.markdown and "Sign in" not in off.markdown
+
+
+def with_section(section: str) -> str:
+    """The blog page with ``section`` in the place of its WordPress comments."""
+    html = blog()
+    start, end = html.index('<div id="comments"'), html.index("</div><footer>")
+    return html[:start] + section + html[end:]
+
+
+def test_reader_comments_named_in_german_go_and_come_back() -> None:
+    items = "".join(
+        f'<div class="leserkommentar"><span class="autor">Leser{n}</span> '
+        f'<span class="datum">0{n}.03.2022</span><p>Deutscher Kommentar {n}, mit Text.</p></div>'
+        for n in (1, 2)
+    )
+    html = with_section(f'<div class="leserkommentare"><h3>Leserkommentare</h3>{items}</div>')
+    assert "Deutscher Kommentar" not in convert(html).markdown
+    result = convert(html, include_comments=True)
+    _, _, given_back = result.markdown.partition("## Comments")
+    assert "**Leser1** · 01.03.2022\n\nDeutscher Kommentar 1, mit Text." in given_back
+    assert given_back.count("01.03.2022") == 1 and result.comment_count == 2
+
+
+def test_schema_org_comments_come_back_with_author_and_date() -> None:
+    items = "".join(
+        '<div itemprop="comment" itemscope itemtype="https://schema.org/Comment">'
+        f'<span itemprop="author">Reader{n}</span> <time itemprop="dateCreated" '
+        f'datetime="2020-01-0{n}">{n} Jan 2020</time><div itemprop="text"><p>Comment {n} '
+        "on the pictures, from a reader.</p></div></div>"
+        for n in (1, 2)
+    )
+    html = with_section(f'<div itemscope itemtype="https://schema.org/UserComments">{items}</div>')
+    assert "on the pictures" not in convert(html).markdown
+    _, _, given_back = convert(html, include_comments=True).markdown.partition("## Comments")
+    assert "**Reader2** · 2 Jan 2020\n\nComment 2 on the pictures, from a reader." in given_back
+
+
+def test_comments_without_items_come_back_without_their_count_heading() -> None:
+    items = "".join(
+        f"<li><strong>Plain{n}</strong> wrote:<p>Plain comment {n}, no classes.</p></li>"
+        for n in (1, 2)
+    )
+    html = with_section(f'<div id="comments"><h3>2 Comments</h3><ul>{items}</ul></div>')
+    assert "Plain comment" not in convert(html).markdown
+    _, _, given_back = convert(html, include_comments=True).markdown.partition("## Comments")
+    assert "Plain comment 1, no classes." in given_back and "2 Comments" not in given_back

@@ -46,9 +46,14 @@ COMMENT_WORDS = (
     "commento",
     "reactie",
     "disqus",
+    "leserkommentar",
+    "nutzerkommentar",
+    "usercomment",
+    "readercomment",
 )
 """Starts of the class and id words that name a comment section ("comments", "commentlist",
-"comment-list", "kommentare", "disqus_thread"), each word of a name tried on its own."""
+"comment-list", "kommentare", "disqus_thread", "leserkommentare", "usercomments"), each word of
+a name tried on its own."""
 REVIEW_WORDS = ("review", "rezension", "bewertung", "avis", "jdgm-rev", "yotpo", "trustpilot")
 """Starts of the words that name the customers' reviews of a product page: its readers'
 comments (a review site's article is not a product page)."""
@@ -79,7 +84,7 @@ COMMENT_HEADING = re.compile(
     re.I,
 )
 """A heading that only announces the comments ("12 Comments", "5 Kommentare on ..."): under the
-section's own heading it becomes a line of text."""
+section's own heading it goes."""
 COMMENTS_HEADING = "Comments"
 """The heading of the section the comments are given back under."""
 COMMENT_ITEM_ID = re.compile(r"(?:^|[-_])comment[-_]?\d+$|^(?:kommentar|c)[-_]\d+$", re.I)
@@ -87,7 +92,8 @@ COMMENT_ITEM_ID = re.compile(r"(?:^|[-_])comment[-_]?\d+$|^(?:kommentar|c)[-_]\d
 COMMENT_NUMBER = re.compile(r"\d+$")
 """The number that tells a comment's elements from those of its replies."""
 COMMENT_ITEM_CLASS = re.compile(
-    r"^(?:comment|kommentar|commentaire|comentario)(?:[-_]?(?:item|entry|box|single))?$|"
+    r"^(?:(?:leser|nutzer|user|reader)[-_]?)?(?:comment|kommentar|commentaire|comentario)"
+    r"(?:[-_]?(?:item|entry|box|single))?$|"
     r"^(?:single|user|reader)[-_]comment$",
     re.I,
 )
@@ -99,7 +105,7 @@ COMMENT_CONTENT_CLASS = re.compile(
 """A class that names a comment's own text (inside it, no other comment starts)."""
 COMMENT_AUTHOR_CLASS = re.compile(
     r"^(?:comment|kommentar)[-_]?(?:author|autor|name|user)(?:[-_]name)?$|^(?:fn|author|"
-    r"username|user-name|commenter|commentator|benutzer|nutzer)$",
+    r"username|user-name|commenter|commentator|benutzer|nutzer|autor)$",
     re.I,
 )
 """A class that names a comment's author."""
