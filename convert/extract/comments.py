@@ -73,14 +73,18 @@ def take_comments(
     body: etree._Element, sections: list[tuple[etree._Element, etree._Element]], *, forum: bool
 ) -> list[etree._Element]:
     """Detach the comment sections (:func:`comment_sections`) from ``body`` and return their
-    copies. On a ``forum``, the discussion is the content: every section stays (forum software
-    names its posts and their blocks "comment"). On any other page, posts inside a comment
+    copies. On a ``forum``, the discussion is the content: the sections stay (forum software
+    names its posts and their blocks "comment"), unless they are the short comments under a
+    Q&A site's question and answers (:func:`_comments_under_posts`). On any other page, posts
+    inside a comment
     section are a short article's comments: they lose the mark and go with it. A section that
     holds only some of a thread's posts is part of the thread, and stays; one that holds none
     goes (posts found in a page's teasers or widgets do not make its comments a thread's)."""
-    if forum:
-        return []
     posts = body.xpath(f".//@{POST_MARK}/..")
+    if forum:
+        sections = [(section, copy) for section, copy in sections if holds_comments(section)]
+        if not _comments_under_posts(body, [section for section, _ in sections], posts):
+            return []
     taken = []
     for section, copy in sections:
         held = [post for post in posts if inside(post, section)]
@@ -94,6 +98,28 @@ def take_comments(
             parent.remove(section)
             taken.append(copy)
     return taken
+
+
+def _comments_under_posts(
+    body: etree._Element, sections: list[etree._Element], posts: list[etree._Element]
+) -> bool:
+    """Whether a forum's comment sections that hold comment items are comments on its posts,
+    not the posts: each sits in a post of the thread and holds less than
+    :data:`~convert.extract.rules.POST_BODY_SHARE` of its text; with no thread found, together
+    they hold less than :data:`~convert.extract.rules.FORUM_COMMENTS_SHARE` of the page's."""
+    if not sections:
+        return False
+    if posts:
+        return all(
+            any(
+                inside(section, post)
+                and len(text_of(section)) < rules.POST_BODY_SHARE * len(text_of(post))
+                for post in posts
+            )
+            for section in sections
+        )
+    held = sum(len(text_of(section)) for section in sections)
+    return held < rules.FORUM_COMMENTS_SHARE * len(text_of(body))
 
 
 def comment_count(sections: list[etree._Element]) -> int:

@@ -314,3 +314,44 @@ def test_comments_without_items_come_back_without_their_count_heading() -> None:
     assert "Plain comment" not in convert(html).markdown
     _, _, given_back = convert(html, include_comments=True).markdown.partition("## Comments")
     assert "Plain comment 1, no classes." in given_back and "2 Comments" not in given_back
+
+
+def qa_page(comment_words: int = 12) -> str:
+    """A Q&A page: a question and two answers, each with its short comments under it."""
+
+    def post(kind: str, number: int, text: str) -> str:
+        comments = "".join(
+            f'<li class="comment" id="comment-{number}{n}"><span class="comment-copy">'
+            f"{' '.join(['word'] * comment_words)} remark {number}{n}</span> "
+            f'<a class="comment-user" href="/u/{n}">user{n}</a> '
+            f'<span class="comment-date">Feb {n}, 2014</span></li>'
+            for n in (1, 2)
+        )
+        return (
+            f"<div class='{kind}' id='{kind}-{number}'><time>Feb 7, 2014</time>"
+            "<div class='post-text'>"
+            f"<p>{text}</p></div><div class='user-details'><a href='/u/{number}'>writer{number}"
+            f"</a></div><div class='comments'><ul class='comments-list'>{comments}</ul></div>"
+            "</div>"
+        )
+
+    prose = "The passive with werden tells what happens, the one with sein the state after it. "
+    return (
+        "<html><head><title>Wurde or war?</title></head><body><nav><a href='/'>Questions</a>"
+        "</nav><div id='content'><h1>When to use wurde versus war?</h1>"
+        + post("question", 1, "Why is it not 'Ich war ausgeraubt'? " + prose * 2)
+        + post("answer", 2, prose * 4)
+        + post("answer", 3, prose * 3)
+        + "</div></body></html>"
+    )
+
+
+def test_the_comments_under_a_qa_sites_posts_come_back_apart() -> None:
+    off = convert(qa_page())
+    assert "Ich war ausgeraubt" in off.markdown and off.markdown.count("state after it") == 9
+    assert "remark" not in off.markdown
+    on = convert(qa_page(), include_comments=True)
+    content, _, given_back = on.markdown.partition("## Comments")
+    assert content.count("state after it") == 9 and "remark" not in content
+    assert "**user1** · Feb 1, 2014" in given_back and "remark 21" in given_back
+    assert on.comment_count == 6

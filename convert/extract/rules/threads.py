@@ -62,6 +62,9 @@ NOT_COMMENT_WORDS = frozenset({"editorial", "respond", "form", "count", "counter
 reviews, the form to write one, the count of comments and the link to them."""
 COMMENT_SECTION_TAGS = frozenset({"div", "section", "ol", "ul", "aside", "footer", "dl"})
 """Elements a comment section is made of (a lone comment's paragraph is not a section)."""
+FORUM_COMMENTS_SHARE = 0.3
+"""Share of a forum page's text its comment sections may hold together to be the comments on
+its posts (a Q&A site's); more, they are the posts."""
 COMMENT_LEAD_PROSE = 200
 """Characters of prose that must come before a comment section: the article has begun (a
 wrapper that holds the article and is named after its comments is not one)."""
