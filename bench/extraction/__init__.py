@@ -19,4 +19,6 @@ syntax through the same code (``tests.wcxb.markdown_to_text``) before they are s
         [--limit N] [--types article,forum] [--per-page FILE]
 
 trafilatura comes from bench/requirements.txt, for comparison only; Pagecast never imports it.
+``python -m bench.extraction.comments_missed`` lists, page by page, the readers' comments of
+trafilatura-eval that Pagecast misses, and whether the archived page holds their text at all.
 """

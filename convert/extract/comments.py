@@ -28,8 +28,9 @@ import lxml.html
 from lxml import etree
 
 from convert.extract import rules
+from convert.extract.comment_items import inside, items_of, tidy, write_comment
 from convert.extract.measures import copy_element
-from convert.extract.posts import ATTRIBUTION_CLASS, POST_MARK
+from convert.extract.posts import POST_MARK
 from convert.html.document import drop, text_of
 
 _SPLIT = re.compile(r"[^a-z0-9]+")
@@ -47,6 +48,16 @@ def comment_sections(
     return [(section, copy_element(section)) for section in _sections(body, words)]
 
 
+def holds_comments(element: etree._Element) -> bool:
+    """Whether ``element`` is a section of readers' comments that holds some: named so
+    (:data:`~convert.extract.rules.COMMENT_WORDS`, schema.org), with comment items in it."""
+    return (
+        element.tag in rules.COMMENT_SECTION_TAGS
+        and _names_comments(element, rules.COMMENT_WORDS)
+        and bool(items_of(element))
+    )
+
+
 def thread_in_comments(
     body: etree._Element, sections: list[tuple[etree._Element, etree._Element]]
 ) -> bool:
@@ -54,7 +65,7 @@ def thread_in_comments(
     or a short post's comments read as a thread)."""
     posts = body.xpath(f".//@{POST_MARK}/..")
     return bool(posts) and any(
-        all(_inside(post, section) for post in posts) for section, _ in sections
+        all(inside(post, section) for post in posts) for section, _ in sections
     )
 
 
@@ -62,19 +73,23 @@ def take_comments(
     body: etree._Element, sections: list[tuple[etree._Element, etree._Element]], *, forum: bool
 ) -> list[etree._Element]:
     """Detach the comment sections (:func:`comment_sections`) from ``body`` and return their
-    copies. On a ``forum``, the discussion is the content: only the comments under a thread's
-    posts go (a Q&A site's comments on its question and answers), and a section holding posts
-    stays; with no thread found, every section stays. On any other page, posts inside a comment
+    copies. On a ``forum``, the discussion is the content: the sections stay (forum software
+    names its posts and their blocks "comment"), unless they are the short comments under a
+    Q&A site's question and answers (:func:`_comments_under_posts`). On any other page, posts
+    inside a comment
     section are a short article's comments: they lose the mark and go with it. A section that
-    holds only some of a thread's posts is part of the thread, and stays."""
+    holds only some of a thread's posts is part of the thread, and stays; one that holds none
+    goes (posts found in a page's teasers or widgets do not make its comments a thread's)."""
     posts = body.xpath(f".//@{POST_MARK}/..")
-    if forum and not posts:
-        return []
+    if forum:
+        sections = [(section, copy) for section, copy in sections if holds_comments(section)]
+        if not _comments_under_posts(body, [section for section, _ in sections], posts):
+            return []
     taken = []
     for section, copy in sections:
-        held = [post for post in posts if _inside(post, section)]
-        if posts and (len(held) < len(posts) or (held and forum)):
-            continue  # a thread's posts around it, or the thread itself
+        held = [post for post in posts if inside(post, section)]
+        if held and len(held) < len(posts):
+            continue  # the thread's own blocks, or a part of the thread
         for post in held:
             del post.attrib[POST_MARK]
         parent = section.getparent()
@@ -85,9 +100,31 @@ def take_comments(
     return taken
 
 
+def _comments_under_posts(
+    body: etree._Element, sections: list[etree._Element], posts: list[etree._Element]
+) -> bool:
+    """Whether a forum's comment sections that hold comment items are comments on its posts,
+    not the posts: each sits in a post of the thread and holds less than
+    :data:`~convert.extract.rules.POST_BODY_SHARE` of its text; with no thread found, together
+    they hold less than :data:`~convert.extract.rules.FORUM_COMMENTS_SHARE` of the page's."""
+    if not sections:
+        return False
+    if posts:
+        return all(
+            any(
+                inside(section, post)
+                and len(text_of(section)) < rules.POST_BODY_SHARE * len(text_of(post))
+                for post in posts
+            )
+            for section in sections
+        )
+    held = sum(len(text_of(section)) for section in sections)
+    return held < rules.FORUM_COMMENTS_SHARE * len(text_of(body))
+
+
 def comment_count(sections: list[etree._Element]) -> int:
     """How many comments the sections hold: their items, else one a section with text."""
-    return sum(len(_items(section)) or 1 for section in sections)
+    return sum(len(items_of(section)) or 1 for section in sections)
 
 
 def comments_section(sections: list[etree._Element], heading: str) -> etree._Element:
@@ -99,156 +136,18 @@ def comments_section(sections: list[etree._Element], heading: str) -> etree._Ele
     title = etree.SubElement(out, "h2")
     title.text = heading
     for section in sections:
-        items = _items(section)
+        items = items_of(section)
         if not items:
-            _tidy(section)
+            tidy(section)
+            for announce in list(section.iter(*rules.HEADING_TAGS)):
+                if rules.COMMENT_HEADING.match(text_of(announce)):
+                    drop(announce)  # "12 Comments": the section's own heading says it
             section.tail = None
             out.append(section)
             continue
         for item in items:
-            out.append(_comment(item, items))
+            out.append(write_comment(item, items))
     return out
-
-
-def _items(section: etree._Element) -> list[etree._Element]:
-    """The comments of a section, nested replies included, in document order: the elements its
-    markup names a comment (an id ``comment-123``, a class ``comment``...). An element named
-    after the same comment as the item around it (``li#comment-12 > div#div-comment-12``) is
-    that comment's body, not a reply."""
-    named = [
-        element
-        for element in section.iter()
-        if isinstance(element.tag, str)
-        and element is not section
-        and element.tag not in rules.COMMENT_NOISE_TAGS
-        and (
-            rules.COMMENT_ITEM_ID.search(element.get("id", ""))
-            or any(
-                rules.COMMENT_ITEM_CLASS.match(name) for name in element.get("class", "").split()
-            )
-            or element.get("itemprop") in rules.COMMENT_ITEMPROPS
-        )
-        and not _inside_any(element, section, rules.COMMENT_CONTENT_CLASS)
-    ]
-    items: list[etree._Element] = []
-    for element in named:
-        number = _number(element)
-        around = next((item for item in reversed(items) if _inside(element, item)), None)
-        if around is not None and (number is None or number == _number(around)):
-            continue  # the body of the comment around it
-        items.append(element)
-    return items
-
-
-def _number(element: etree._Element) -> str | None:
-    """The comment number in an element's id ("comment-8354" -> "8354")."""
-    found = rules.COMMENT_NUMBER.search(element.get("id", ""))
-    return found.group(0) if found else None
-
-
-def _inside_any(element: etree._Element, section: etree._Element, names: re.Pattern[str]) -> bool:
-    """Whether an ancestor of ``element`` below ``section`` has a class ``names`` matches."""
-    for ancestor in element.iterancestors():
-        if ancestor is section:
-            return False
-        if _has_class(ancestor, names):
-            return True
-    return False
-
-
-def _has_class(element: etree._Element, names: re.Pattern[str]) -> bool:
-    """Whether one of the element's classes matches ``names`` from its start."""
-    return any(names.match(name) for name in element.get("class", "").split())
-
-
-def _comment(item: etree._Element, items: list[etree._Element]) -> etree._Element:
-    """One comment as Pagecast writes it: its author and date, then its own text (without the
-    replies nested in it): the element its markup names the comment's text, else the item less
-    its replies, its author and date line and its controls."""
-    nested = [other for other in items if other is not item and _inside(other, item)]
-    own = [element for element in item.iter() if not any(_inside(element, n) for n in nested)]
-    author, date = _author(own), _date(own)
-    out = lxml.html.Element("div")
-    if author or date:
-        line = etree.SubElement(out, "p", {"class": ATTRIBUTION_CLASS})
-        strong = etree.SubElement(line, "strong")
-        strong.text = author or "Anonymous"
-        if date:
-            strong.tail = f" · {date}"
-    body = next(
-        (
-            element
-            for element in own
-            if _has_class(element, rules.COMMENT_CONTENT_CLASS)
-            or element.get("itemprop") in ("text", "commentText")
-        ),
-        None,
-    )
-    if body is not None and not any(_inside(other, body) for other in nested):
-        copy = copy_element(body)
-    else:
-        copy = _own_text(item, nested)
-    _tidy(copy)
-    copy.tail = None
-    out.append(copy)
-    return out
-
-
-def _own_text(item: etree._Element, nested: list[etree._Element]) -> etree._Element:
-    """A copy of ``item`` without its replies and the lines that name its author or date."""
-    skipped = set(nested)
-    skipped.update(
-        element
-        for element in item.iter()
-        if element is not item
-        and (
-            _has_class(element, rules.COMMENT_AUTHOR_CLASS)
-            or _has_class(element, rules.COMMENT_META_CLASS)
-            or element.get("itemprop") == "author"
-            or element.tag in rules.COMMENT_ATTRIBUTION_TAGS
-        )
-        and len(text_of(element)) <= rules.COMMENT_AUTHOR_MAX_CHARS * 4
-    )
-    copy = copy_element(item)
-    for original, copied in zip(list(item.iter()), list(copy.iter()), strict=True):
-        if original in skipped and copied.getparent() is not None:
-            drop(copied)
-    return copy
-
-
-def _author(own: list[etree._Element]) -> str:
-    for element in own:
-        if element.get("itemprop") == "author" or _has_class(element, rules.COMMENT_AUTHOR_CLASS):
-            named = element.find('.//*[@class="fn"]')
-            text = text_of(named if named is not None else element)
-            text = rules.SAYS.sub("", text).strip()
-            if 0 < len(text) <= rules.COMMENT_AUTHOR_MAX_CHARS:
-                return text
-    return ""
-
-
-def _date(own: list[etree._Element]) -> str:
-    for element in own:
-        if (
-            element.tag == "time"
-            or any(rules.DATE_CLASS.search(name) for name in element.get("class", "").split())
-            or _has_class(element, rules.COMMENT_META_CLASS)
-        ):
-            text = text_of(element) or element.get("datetime", "")
-            if text and len(text) <= rules.DATE_MAX_CHARS and rules.DATE_WORDS.search(text):
-                return text
-    return ""
-
-
-def _tidy(element: etree._Element) -> None:
-    """Drop what a comment shows beside its text: pictures (avatars), controls, forms, and the
-    short links that reply, like or report."""
-    for child in list(element.iter(*rules.COMMENT_NOISE_TAGS)):
-        if child is not element and child.getparent() is not None:
-            drop(child)
-    for link in list(element.iter("a")):
-        if link.getparent() is not None and rules.COMMENT_ACTION.match(text_of(link)):
-            drop(link)
 
 
 def _sections(body: etree._Element, words: tuple[str, ...]) -> list[etree._Element]:
@@ -279,14 +178,16 @@ def _sections(body: etree._Element, words: tuple[str, ...]) -> list[etree._Eleme
 
 
 def _made_of_comments(section: etree._Element) -> bool:
-    """Whether the section's comment items (:func:`_items`) hold most of its text: a list of
-    comments, wherever the page's source puts it (some put it before the article, in a column
-    of its own), and not a wrapper around the article named after its comments."""
-    items = _items(section)
+    """Whether the section's comment items (:func:`~convert.extract.comment_items.items_of`)
+    hold most of its text, less its reply form: a list of comments, wherever the page's source
+    puts it (some put it before the article, in a column of its own), and not a wrapper around
+    the article named after its comments."""
+    items = items_of(section)
     if not items:
         return False
-    held = sum(len(text_of(item)) for item in items if not any(_inside(item, o) for o in items))
-    return held >= rules.COMMENT_ITEMS_SHARE * len(text_of(section))
+    held = sum(len(text_of(item)) for item in items if not any(inside(item, o) for o in items))
+    form = sum(len(text_of(element)) for element in section.iter("form"))  # the reply form
+    return held >= rules.COMMENT_ITEMS_SHARE * (len(text_of(section)) - form)
 
 
 def _not_prose(body: etree._Element) -> set[etree._Element]:
@@ -315,10 +216,6 @@ def _names_comments(element: etree._Element, words: tuple[str, ...]) -> bool:
     if any(word in rules.NOT_COMMENT_WORDS for word in named):
         return False
     return any(word.startswith(words) for word in named if word)
-
-
-def _inside(element: etree._Element, section: etree._Element) -> bool:
-    return any(ancestor is section for ancestor in element.iterancestors())
 
 
 def _keep_tail(element: etree._Element) -> None:

@@ -34,6 +34,7 @@ import lxml.html
 from lxml import etree
 
 from convert.extract import rules
+from convert.extract.comments import holds_comments
 from convert.html.document import drop, text_of, unwrap
 from convert.html.hiding import HIDDEN_CLASSES, is_hidden
 
@@ -46,10 +47,15 @@ _UNSEEN = ("script", "style", "template")
 
 
 def reveal_scripted_content(
-    root: lxml.html.HtmlElement, hidden: Iterable[etree._Element] | None = None
+    root: lxml.html.HtmlElement,
+    hidden: Iterable[etree._Element] | None = None,
+    *,
+    comments: bool = False,
 ) -> None:
     """Put streamed, ``<noscript>`` and hidden-for-reveal content in sight, in place (before
-    :func:`convert.html.document.clean_document` removes what is hidden).
+    :func:`convert.html.document.clean_document` removes what is hidden). With ``comments``
+    (asked for), a list of readers' comments hidden behind a "show comments" button is shown
+    too (:func:`~convert.extract.comments.holds_comments`): extraction sets it apart.
 
     ``hidden``: the elements :func:`is_hidden` found hidden, in document order, when the caller
     has them (see :func:`convert.html.document.clean_document`): the panels and blocks to show are
@@ -63,6 +69,10 @@ def reveal_scripted_content(
     inside = _hidden_in(body, hidden)
     _show_collapsed_panels(body, inside)
     _unhide_dominant_block(body, [element for element in inside if is_hidden(element)])
+    if comments:
+        for element in _outermost(body, [element for element in inside if is_hidden(element)]):
+            if holds_comments(element):
+                _show(element)
 
 
 def _hidden_in(

@@ -239,8 +239,9 @@ def _content(
     The title as the page states it (site name and all) tells extraction the headline from a
     logo and the site's name from a heading. ``hidden``: see
     :func:`~convert.html.document.clean_document`."""
-    reveal_scripted_content(root, hidden)
     main_only = options.only_main_content and not options.include_tags
+    # Comments hidden behind a button are shown only where extraction sets them apart.
+    reveal_scripted_content(root, hidden, comments=options.include_comments and main_only)
     # Before cleaning drops the scripts (and their JSON-LD).
     product = product_facts(root) if main_only else None
     evidence = markup_evidence(root, url) if main_only else None

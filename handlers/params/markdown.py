@@ -37,7 +37,9 @@ class MarkdownParams(Params):
         "boolean",
         "Readers' comments after the main content, under a Comments heading, each with its "
         "author and date where the page shows them (usage.comment_count says how many were "
-        "found). A forum or Q&A page's posts are its content either way.",
+        "found), those hidden behind a show-comments button included. A forum or Q&A page's "
+        "posts are its content either way; the short comments under a Q&A page's question and "
+        "answers are comments.",
         False,
     )
     include_tags: str | None = param(

@@ -14,7 +14,7 @@ AUTHOR_CLASS = re.compile(
 AUTHOR_HINT = re.compile(r"author|user|poster|creator", re.I)
 """What every class :data:`AUTHOR_CLASS` matches contains."""
 DATE_CLASS = re.compile(
-    r"(?:^|[-_])(?:date|time|timestamp|datetime|posted|post-?date|published|relativetime)"
+    r"(?:^|[-_])(?:date|time|timestamp|datetime|posted|post-?date|published|relativetime|datum)"
     r"(?:[-_]|$)",
     re.I,
 )
@@ -46,9 +46,14 @@ COMMENT_WORDS = (
     "commento",
     "reactie",
     "disqus",
+    "leserkommentar",
+    "nutzerkommentar",
+    "usercomment",
+    "readercomment",
 )
 """Starts of the class and id words that name a comment section ("comments", "commentlist",
-"comment-list", "kommentare", "disqus_thread"), each word of a name tried on its own."""
+"comment-list", "kommentare", "disqus_thread", "leserkommentare", "usercomments"), each word of
+a name tried on its own."""
 REVIEW_WORDS = ("review", "rezension", "bewertung", "avis", "jdgm-rev", "yotpo", "trustpilot")
 """Starts of the words that name the customers' reviews of a product page: its readers'
 comments (a review site's article is not a product page)."""
@@ -57,6 +62,9 @@ NOT_COMMENT_WORDS = frozenset({"editorial", "respond", "form", "count", "counter
 reviews, the form to write one, the count of comments and the link to them."""
 COMMENT_SECTION_TAGS = frozenset({"div", "section", "ol", "ul", "aside", "footer", "dl"})
 """Elements a comment section is made of (a lone comment's paragraph is not a section)."""
+FORUM_COMMENTS_SHARE = 0.3
+"""Share of a forum page's text its comment sections may hold together to be the comments on
+its posts (a Q&A site's); more, they are the posts."""
 COMMENT_LEAD_PROSE = 200
 """Characters of prose that must come before a comment section: the article has begun (a
 wrapper that holds the article and is named after its comments is not one)."""
@@ -79,7 +87,7 @@ COMMENT_HEADING = re.compile(
     re.I,
 )
 """A heading that only announces the comments ("12 Comments", "5 Kommentare on ..."): under the
-section's own heading it becomes a line of text."""
+section's own heading it goes."""
 COMMENTS_HEADING = "Comments"
 """The heading of the section the comments are given back under."""
 COMMENT_ITEM_ID = re.compile(r"(?:^|[-_])comment[-_]?\d+$|^(?:kommentar|c)[-_]\d+$", re.I)
@@ -87,7 +95,8 @@ COMMENT_ITEM_ID = re.compile(r"(?:^|[-_])comment[-_]?\d+$|^(?:kommentar|c)[-_]\d
 COMMENT_NUMBER = re.compile(r"\d+$")
 """The number that tells a comment's elements from those of its replies."""
 COMMENT_ITEM_CLASS = re.compile(
-    r"^(?:comment|kommentar|commentaire|comentario)(?:[-_]?(?:item|entry|box|single))?$|"
+    r"^(?:(?:leser|nutzer|user|reader)[-_]?)?(?:comment|kommentar|commentaire|comentario)"
+    r"(?:[-_]?(?:item|entry|box|single))?$|"
     r"^(?:single|user|reader)[-_]comment$",
     re.I,
 )
@@ -99,7 +108,7 @@ COMMENT_CONTENT_CLASS = re.compile(
 """A class that names a comment's own text (inside it, no other comment starts)."""
 COMMENT_AUTHOR_CLASS = re.compile(
     r"^(?:comment|kommentar)[-_]?(?:author|autor|name|user)(?:[-_]name)?$|^(?:fn|author|"
-    r"username|user-name|commenter|commentator)$",
+    r"username|user-name|commenter|commentator|benutzer|nutzer|autor)$",
     re.I,
 )
 """A class that names a comment's author."""
@@ -112,6 +121,12 @@ SAYS = re.compile(r"\s*(?:says|sagt|schreibt|écrit|dice|wrote|schrieb)\s*:?\s*$
 """The verb WordPress and others put after a commenter's name ("Anhora sagt:")."""
 COMMENT_ATTRIBUTION_TAGS = frozenset({"time", "cite", "header", "footer"})
 """Elements that hold a comment's author and date line, not its text (when short)."""
+COMMENT_TITLE_TAGS = frozenset({"h2", "h3", "h4", "h5", "h6"})
+COMMENT_TITLE_MAX_CHARS = 200
+"""A comment's title: a heading of it outside its text, given back as a bold line."""
+COMMENT_SAYING_TAGS = ("p", "blockquote")
+"""Blocks of a comment's text: one inside its author line without a name in it is what the
+comment says (some themes put the text in the author block)."""
 COMMENT_NOISE_TAGS = ("img", "picture", "svg", "form", "button", "input", "select", "textarea")
 COMMENT_ACTION = re.compile(
     r"^\s*(?:reply|antworten|répondre|responder|rispondi|like|liken|gefällt mir|report|melden|"
@@ -119,3 +134,5 @@ COMMENT_ACTION = re.compile(
     re.I,
 )
 """The text of a link that acts on a comment instead of saying something."""
+COMMENT_SEPARATORS = re.compile(r"^[\s|\u00b7\u2022/\-\u2013\u2014]+$")
+"""The text of an element left with nothing but the separators between controls taken out."""
