@@ -628,3 +628,18 @@ def test_a_posts_bylines_named_meta_still_go() -> None:
     )
     markdown = main_content(site(f"<main><h1>Blog</h1>{posts}</main>"))
     assert "Post 5" in markdown and "By Jane Roe" not in markdown
+
+
+def test_testimonials_in_a_carousel_are_kept() -> None:
+    # "carousel" says how a block is shown, not what it is: a company's page shows what its
+    # customers say in one.
+    quotes = "".join(
+        f"<div class='item'><blockquote>Customer {i} says: {PROSE}</blockquote></div>"
+        for i in range(4)
+    )
+    page = (
+        f"<main><h1>Team training</h1><p>{PROSE * 2}</p>"
+        f"<div class='owl-carousel testimonials-slider'>{quotes}</div><p>{PROSE}</p></main>"
+    )
+    markdown = main_content(site(page, title="Team training"))
+    assert "Customer 0 says" in markdown and "Customer 3 says" in markdown

@@ -56,7 +56,6 @@ NEGATIVE_PARTS = (
     "skip-link",
     "feedback",
     "helpful",
-    "carousel",
     "also-bought",
     "alsobought",
     "bought-together",
