@@ -196,15 +196,19 @@ def remove_furniture(
     in_content: dict[etree._Element, bool] = {}
     anchors = _link_targets(body)
     code = {element for pre in body.iter("pre") for element in pre.iterdescendants()}
+    named: dict[tuple[str, str], list[etree._Element]] = {}
     for element in body.iter():
         if not isinstance(element.tag, str) or element is body or element in code:
             continue  # inside a code block, "comment" names a token, not a section
         tag = element.tag
         role = element.get("role", "").lower()
-        if (
+        declared = (
             tag in rules.FURNITURE_TAGS
             or role in rules.NOT_CONTENT_ROLES
             or (tag in ("header", "footer") and not _inside_content(element, in_content))
+        )
+        if (
+            declared
             or (
                 by_name
                 and tag in rules.BLOCKS
@@ -215,7 +219,14 @@ def remove_furniture(
             or holds_article(element, total, measures)
             or (element in post_of and _holds_post_text(element, post_of[element], measures))
         ):
-            doomed.append(element)
+            names = element.get("class", "").strip()
+            if declared or not names or rules.NOT_ITEMS.search(names.lower()):
+                doomed.append(element)
+            else:
+                named.setdefault((tag, names), []).append(element)
+    for group in named.values():
+        if not _items_of_the_page(group, total, measures):
+            doomed.extend(group)
     for form in body.iter("form"):
         if form in kept or not _is_signup(form):
             continue
@@ -226,6 +237,20 @@ def remove_furniture(
         if element.getparent() is not None:
             measures.forget(element)
             drop(element)
+
+
+def _items_of_the_page(group: list[etree._Element], total: float, measures: Measures) -> bool:
+    """Whether blocks of one tag and class (not :data:`~convert.extract.rules.NOT_ITEMS`),
+    named like boilerplate, are the page's items: a
+    listing's entries its software names "meta" or "teaser", many of them, together holding a
+    good share of the page's text and each more than a label (a post's byline is short)."""
+    if len(group) < rules.NAMED_ITEMS_MIN:
+        return False
+    lengths = [measures.length(element) for element in group]
+    return (
+        sum(lengths) >= rules.NAMED_ITEMS_SHARE * total
+        and sorted(lengths)[len(lengths) // 2] >= rules.NAMED_ITEM_CHARS
+    )
 
 
 def _link_targets(body: etree._Element) -> set[str]:

@@ -37,6 +37,7 @@ import lxml.html
 from lxml import etree
 
 from convert.extract import rules
+from convert.extract.cards import drop_other_cards
 from convert.extract.comments import comment_sections, take_comments, thread_in_comments
 from convert.extract.container import detached, scored, semantic, with_posts
 from convert.extract.edges import clear_masthead, drop_empty_headings, trim_edges
@@ -116,7 +117,9 @@ def main_content(
     measured = Measures()  # of the body as it stands: the first pass starts from it
     prose = measured.prose(body)
     page_text = measured.length(body)
-    extract = partial(_extract, title=title, scoring=scoring, site=site, article=article)
+    extract = partial(
+        _extract, title=title, scoring=scoring, site=site, article=article, kind=kind.kind
+    )
     kept, method, measured = extract(body, by_name=True, measures=measured)
     kept_text = measured.length(kept)
     if kept_text < min(rules.RETRY_SHARE * prose, rules.RETRY_MAX_TEXT):
@@ -218,13 +221,16 @@ def _extract(
     site: str,
     semantic_first: bool = True,
     article: bool = False,
+    kind: str = "",
     measures: Measures | None = None,
 ) -> _Kept:
     """One pass over ``body`` (changed in place): furniture, container, headline, pruning.
     Returns what is kept (``body`` itself or a detached element), how it was found and the
     measures that know it. Without ``semantic_first``, the container the markup names is not
     looked for: the best-scored block is (a second candidate beside a semantic one). On an
-    ``article``, other stories' cards at the end go too (:func:`~convert.extract.tail.cut_tail`).
+    ``article``, other stories' cards at the end go too (:func:`~convert.extract.tail.cut_tail`);
+    on a page of one thing (``kind``), other things' cards
+    (:func:`~convert.extract.cards.drop_other_cards`).
     ``measures``: what is known of ``body`` as it is, if anything."""
     measures = measures or Measures()
     headline = _headline(body, title, measures)
@@ -244,6 +250,7 @@ def _extract(
     else:
         kept, method = body, "whole_body"
     prune_inside(kept, measures, site=site)
+    drop_other_cards(kept, measures, kind)
     _drop_site_name(kept, title, measures)
     trim_edges(kept, measures)
     cut_tail(kept, measures, site=site, article=article)

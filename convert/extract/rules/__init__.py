@@ -7,6 +7,7 @@ is read and changed here without reading the algorithm. Each module holds one st
   disclosures, pitches, teasers);
 - :mod:`~convert.extract.rules.selection`: choosing the content's container, and how sure that is;
 - :mod:`~convert.extract.rules.threads`: a thread's posts and readers' comments;
+- :mod:`~convert.extract.rules.cards`: other products' cards on a product page;
 - :mod:`~convert.extract.rules.edges`: what opens and ends an article, what follows its end;
 - :mod:`~convert.extract.rules.reveal`: content revealed before extraction, a product's facts;
 - :mod:`~convert.extract.rules.page_types`: the evidence for a page's type.
@@ -14,6 +15,7 @@ is read and changed here without reading the algorithm. Each module holds one st
 The steps read them as ``rules.NAME`` from this package, which holds all but the page types'.
 """
 
+from convert.extract.rules.cards import *  # noqa: F403
 from convert.extract.rules.edges import *  # noqa: F403
 from convert.extract.rules.markup import *  # noqa: F403
 from convert.extract.rules.reveal import *  # noqa: F403

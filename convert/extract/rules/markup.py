@@ -56,7 +56,6 @@ NEGATIVE_PARTS = (
     "skip-link",
     "feedback",
     "helpful",
-    "carousel",
     "also-bought",
     "alsobought",
     "bought-together",
@@ -208,3 +207,15 @@ HEADING_TAGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 COMMAS = (",", "\uff0c", "\u3001")
 """Commas count as a sign of prose: the Latin one and the CJK full-width and ideographic ones."""
 SCORED = ("p", "pre", "td", "blockquote", "li", "dd", "h2", "h3")
+
+NOT_ITEMS = re.compile(r"comment|disqus|reply|replies|signal|ad-|advert|sponsor|carousel|slide")
+"""Class names of repeated blocks that are never a listing's items, however many: readers'
+comments (:mod:`convert.extract.comments` decides on them), a card's badges, advertising,
+a carousel's slides (promotions)."""
+NAMED_ITEMS_MIN = 5
+NAMED_ITEMS_SHARE = 0.3
+NAMED_ITEM_CHARS = 100
+"""Blocks of one tag and class named like boilerplate are a listing's items, and stay, when
+there are at least ``NAMED_ITEMS_MIN`` of them holding together at least ``NAMED_ITEMS_SHARE``
+of the page's text, their median at least ``NAMED_ITEM_CHARS`` long (a post's byline, a tag
+list is shorter)."""
