@@ -52,3 +52,40 @@ def test_the_fidelity_measure_reads_tables_code_and_nested_lists() -> None:
     assert code_shares(reference, same) == [1.0] and code_shares(reference, flat) == [0.5]
     assert list_shares(reference, same) == [1.0]
     assert list_shares(reference, flat) == [2 / 3], "a nested item read flat is not reproduced"
+
+
+def article(body: str) -> str:
+    """Main-content Markdown of an article holding ``body`` between two paragraphs."""
+    prose = "<p>" + "The article explains its figures at some length here. " * 8 + "</p>"
+    html = f"<html><body><article><h1>Title</h1>{prose}{body}{prose}</article></body></html>"
+    return convert_page(html, URL, ConvertOptions()).markdown
+
+
+def test_a_table_whose_column_titles_are_headings_stays_a_table() -> None:
+    markdown = markdown_of(
+        "<table><tr><td><h4>Ingredient</h4></td><td><h4>Per person</h4></td></tr>"
+        '<tr><td colspan="2"><h5>Vegetables</h5></td></tr>'
+        "<tr><td>Onions</td><td>1 and a half</td></tr><tr><td>Celery</td><td>80g</td></tr>"
+        "</table>"
+    )
+    assert "| Ingredient | Per person |" in markdown
+    assert "| Vegetables |   |" in markdown and "| Onions | 1 and a half |" in markdown
+
+
+def test_a_heading_beside_prose_in_a_cell_still_lays_the_page_out() -> None:
+    markdown = markdown_of(
+        "<table><tr><td><h3>Section</h3><p>Its text.</p></td><td>Aside</td></tr>"
+        "<tr><td>More</td><td>Text</td></tr></table>"
+    )
+    assert "### Section" in markdown and "|" not in markdown
+
+
+def test_a_cell_drops_direction_marks_and_an_icon_gives_its_text() -> None:
+    markdown = markdown_of(
+        "<table><tr><th>Maker</th><th>In stock</th></tr>"
+        '<tr><td>\u200eApple</td><td><img src="https://news.example/tick.png" alt="Yes"></td></tr>'
+        '<tr><td>Pear\u200f</td><td><img src="https://news.example/x.png" alt="No"></td></tr>'
+        "</table>"
+    )
+    assert "| Apple | Yes |" in markdown and "| Pear | No |" in markdown
+    assert "\u200e" not in markdown and "\u200f" not in markdown
