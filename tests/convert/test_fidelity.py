@@ -89,3 +89,35 @@ def test_a_cell_drops_direction_marks_and_an_icon_gives_its_text() -> None:
     )
     assert "| Apple | Yes |" in markdown and "| Pear | No |" in markdown
     assert "\u200e" not in markdown and "\u200f" not in markdown
+
+
+def test_screen_reader_text_that_is_a_cells_only_word_is_kept() -> None:
+    markdown = article(
+        "<table><thead><tr><th></th><th>Online</th><th>Office</th></tr></thead><tbody>"
+        '<tr><th>Messaging <span class="tooltip"><div class="sr-only">A long aside</div></span>'
+        '</th><td><i class="icon-check"></i><span class="sr-only">Yes</span></td>'
+        '<td><i class="icon-x"></i><span class="sr-only">No</span></td></tr>'
+        '<tr><th>Video</th><td><span class="sr-only">Yes</span></td>'
+        '<td><div class="rating">4.5 overall rating</div></td></tr></tbody></table>'
+    )
+    assert "| Messaging | Yes | No |" in markdown
+    assert "| Video | Yes | 4.5 overall rating |" in markdown
+    assert "A long aside" not in markdown, "a tooltip beside the cell's words still goes"
+
+
+def test_a_data_table_in_a_drawer_is_kept() -> None:
+    markdown = article(
+        '<div class="drawer-set"><div class="drawer"><h3>Prices</h3>'
+        "<table><thead><tr><th>Service</th><th>Movers</th></tr></thead><tbody>"
+        "<tr><td>Antiques</td><td>82</td></tr><tr><td>Art</td><td>91</td></tr></tbody>"
+        "</table></div></div>"
+    )
+    assert "| Service | Movers |" in markdown and "| Art | 91 |" in markdown
+
+
+def test_a_menu_drawer_without_a_table_still_goes() -> None:
+    markdown = article(
+        '<div class="drawer"><ul><li><a href="/a">Home</a></li><li><a href="/b">Shop</a></li>'
+        "</ul></div>"
+    )
+    assert "Home" not in markdown and "Shop" not in markdown
