@@ -121,3 +121,12 @@ def test_a_menu_drawer_without_a_table_still_goes() -> None:
         "</ul></div>"
     )
     assert "Home" not in markdown and "Shop" not in markdown
+
+
+def test_a_one_line_code_block_with_an_address_is_not_taken_for_a_credit() -> None:
+    markdown = article(
+        '<div class="highlight"><pre><span></span>Closes: https://example.com/issues/1234\n'
+        "</pre></div><p>Cite it so:</p><p>See https://example.com/issues/1234</p>"
+    )
+    assert "```\nCloses: https://example.com/issues/1234\n```" in markdown
+    assert "See https://example.com/issues/1234" in markdown
