@@ -197,6 +197,7 @@ def remove_furniture(
     anchors = _link_targets(body)
     code = {element for pre in body.iter("pre") for element in pre.iterdescendants()}
     named: dict[tuple[str, str], list[etree._Element]] = {}
+    in_cells = _in_data_cells(body)
     for element in body.iter():
         if not isinstance(element.tag, str) or element is body or element in code:
             continue  # inside a code block, "comment" names a token, not a section
@@ -212,7 +213,9 @@ def remove_furniture(
             or (
                 by_name
                 and tag in rules.BLOCKS
+                and element not in in_cells
                 and is_negative(element, measures, with_id=element.get("id") not in anchors)
+                and not _data_table_box(element)
             )
         ) and not (
             element in kept
@@ -250,6 +253,40 @@ def _items_of_the_page(group: list[etree._Element], total: float, measures: Meas
     return (
         sum(lengths) >= rules.NAMED_ITEMS_SHARE * total
         and sorted(lengths)[len(lengths) // 2] >= rules.NAMED_ITEM_CHARS
+    )
+
+
+def _in_data_cells(body: etree._Element) -> set[etree._Element]:
+    """The elements that hold all the text of a short table cell (a data table's, not a page
+    laid out in cells): a cell's words are its data whatever their names say, an icon's
+    screen-reader text ("sr-only") the cell's "Yes", a "rating" block its score. A tooltip
+    beside the cell's own words is no such element."""
+    inside: set[etree._Element] = set()
+    for cell in body.iter("td", "th"):
+        if not len(cell) or cell.find(".//table") is not None:
+            continue
+        text = " ".join(cell.text_content().split())
+        if not text or len(text) > rules.DATA_CELL_CHARS:
+            continue
+        inside.update(
+            element
+            for element in cell.iterdescendants()
+            if " ".join(element.text_content().split()) == text
+        )
+    return inside
+
+
+def _data_table_box(element: etree._Element) -> bool:
+    """Whether a block named with a boilerplate word (not a boilerplate part such as "sidebar"
+    or "related") holds a data table: a drawer or accordion of the article that folds its
+    tables away, whose name says how it opens, not what it holds."""
+    if _said(_names(element)).negative_part:
+        return False
+    return any(
+        table.find(".//th") is not None
+        and table.find(".//table") is None
+        and len(table.findall(".//tr")) >= rules.DATA_TABLE_ROWS
+        for table in element.iter("table")
     )
 
 

@@ -278,9 +278,12 @@ def _captions(container: etree._Element, measures: Measures) -> list[etree._Elem
     (:data:`~convert.extract.rules.PHOTO_CREDIT`). They describe a picture the Markdown shows
     only by its address, and credit its photographer: not the text."""
     found = []
+    # A code block, and what holds it, is never a picture's credit ("x: https://a.com/b").
+    code = {element for pre in container.iter("pre") for element in pre.iter()}
+    code.update(above for pre in container.iter("pre") for above in pre.iterancestors())
     for element in container.iter(*rules.CAPTION_TAGS):
         length = measures.length(element)
-        if element is container or length > rules.CAPTION_MAX:
+        if element is container or length > rules.CAPTION_MAX or element in code:
             continue
         if element.tag in rules.CAPTION_HEADINGS and not any(
             ancestor.tag == "figure" for ancestor in element.iterancestors()

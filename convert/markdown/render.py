@@ -44,6 +44,11 @@ _READ_ATTRIBUTES = frozenset({"href", "title", "src", "alt", "start"})
 text, where a numbered list starts)."""
 _TABLE_CELL_LIMIT = 400
 """Average characters per cell above which a table is prose laid out in cells, not data."""
+_HEADING_CELL_LIMIT = 80
+"""Characters up to which a body cell holding a heading and nothing else is a label styled as a
+heading (a column's title), not a section laid out in a cell."""
+_INVISIBLE = re.compile("[\u200b-\u200f\u202a-\u202e\u2060-\u2064\ufeff]")
+"""Zero-width and direction marks: invisible, dropped from a cell's text."""
 
 
 @dataclass
@@ -294,7 +299,7 @@ def is_layout_table(table: etree._Element) -> bool:
     if any(
         cell.find(f".//{tag}") is not None
         for cell in cells
-        if not _header_cell(cell)  # a title over the table may be a heading
+        if not _header_cell(cell) and not _heading_label(cell)  # a title may be a heading
         for tag in _BLOCK_TAGS[4:]
     ):
         return True
@@ -308,6 +313,15 @@ def _header_cell(cell: etree._Element) -> bool:
     return cell.tag == "th" or (
         parent is not None and parent.getparent() is not None and parent.getparent().tag == "thead"
     )
+
+
+def _heading_label(cell: etree._Element) -> bool:
+    """A short cell whose only content is one heading (a column's title set as ``<h4>``)."""
+    headings = list(cell.iter(*_BLOCK_TAGS[4:10]))
+    if len(headings) != 1:
+        return False
+    text = text_of(cell)
+    return len(text) <= _HEADING_CELL_LIMIT and text == text_of(headings[0])
 
 
 def _unwrap_layout_tables(root: etree._Element) -> None:
@@ -332,7 +346,11 @@ def _rows(table: etree._Element) -> list[list[etree._Element]]:
 
 
 def _cell_text(cell: etree._Element) -> str:
-    text = text_of(cell).replace("\\", "\\\\").replace("|", "\\|")
+    text = " ".join(_INVISIBLE.sub("", cell.text_content()).split())
+    images = list(cell.iter("img"))
+    if not text and len(images) == 1:  # an icon alone ("Yes", "Included"): its alternative
+        text = " ".join(str(images[0].get("alt") or "").split())
+    text = text.replace("\\", "\\\\").replace("|", "\\|")
     return text or " "
 
 

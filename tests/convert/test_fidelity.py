@@ -52,3 +52,81 @@ def test_the_fidelity_measure_reads_tables_code_and_nested_lists() -> None:
     assert code_shares(reference, same) == [1.0] and code_shares(reference, flat) == [0.5]
     assert list_shares(reference, same) == [1.0]
     assert list_shares(reference, flat) == [2 / 3], "a nested item read flat is not reproduced"
+
+
+def article(body: str) -> str:
+    """Main-content Markdown of an article holding ``body`` between two paragraphs."""
+    prose = "<p>" + "The article explains its figures at some length here. " * 8 + "</p>"
+    html = f"<html><body><article><h1>Title</h1>{prose}{body}{prose}</article></body></html>"
+    return convert_page(html, URL, ConvertOptions()).markdown
+
+
+def test_a_table_whose_column_titles_are_headings_stays_a_table() -> None:
+    markdown = markdown_of(
+        "<table><tr><td><h4>Ingredient</h4></td><td><h4>Per person</h4></td></tr>"
+        '<tr><td colspan="2"><h5>Vegetables</h5></td></tr>'
+        "<tr><td>Onions</td><td>1 and a half</td></tr><tr><td>Celery</td><td>80g</td></tr>"
+        "</table>"
+    )
+    assert "| Ingredient | Per person |" in markdown
+    assert "| Vegetables |   |" in markdown and "| Onions | 1 and a half |" in markdown
+
+
+def test_a_heading_beside_prose_in_a_cell_still_lays_the_page_out() -> None:
+    markdown = markdown_of(
+        "<table><tr><td><h3>Section</h3><p>Its text.</p></td><td>Aside</td></tr>"
+        "<tr><td>More</td><td>Text</td></tr></table>"
+    )
+    assert "### Section" in markdown and "|" not in markdown
+
+
+def test_a_cell_drops_direction_marks_and_an_icon_gives_its_text() -> None:
+    markdown = markdown_of(
+        "<table><tr><th>Maker</th><th>In stock</th></tr>"
+        '<tr><td>\u200eApple</td><td><img src="https://news.example/tick.png" alt="Yes"></td></tr>'
+        '<tr><td>Pear\u200f</td><td><img src="https://news.example/x.png" alt="No"></td></tr>'
+        "</table>"
+    )
+    assert "| Apple | Yes |" in markdown and "| Pear | No |" in markdown
+    assert "\u200e" not in markdown and "\u200f" not in markdown
+
+
+def test_screen_reader_text_that_is_a_cells_only_word_is_kept() -> None:
+    markdown = article(
+        "<table><thead><tr><th></th><th>Online</th><th>Office</th></tr></thead><tbody>"
+        '<tr><th>Messaging <span class="tooltip"><div class="sr-only">A long aside</div></span>'
+        '</th><td><i class="icon-check"></i><span class="sr-only">Yes</span></td>'
+        '<td><i class="icon-x"></i><span class="sr-only">No</span></td></tr>'
+        '<tr><th>Video</th><td><span class="sr-only">Yes</span></td>'
+        '<td><div class="rating">4.5 overall rating</div></td></tr></tbody></table>'
+    )
+    assert "| Messaging | Yes | No |" in markdown
+    assert "| Video | Yes | 4.5 overall rating |" in markdown
+    assert "A long aside" not in markdown, "a tooltip beside the cell's words still goes"
+
+
+def test_a_data_table_in_a_drawer_is_kept() -> None:
+    markdown = article(
+        '<div class="drawer-set"><div class="drawer"><h3>Prices</h3>'
+        "<table><thead><tr><th>Service</th><th>Movers</th></tr></thead><tbody>"
+        "<tr><td>Antiques</td><td>82</td></tr><tr><td>Art</td><td>91</td></tr></tbody>"
+        "</table></div></div>"
+    )
+    assert "| Service | Movers |" in markdown and "| Art | 91 |" in markdown
+
+
+def test_a_menu_drawer_without_a_table_still_goes() -> None:
+    markdown = article(
+        '<div class="drawer"><ul><li><a href="/a">Home</a></li><li><a href="/b">Shop</a></li>'
+        "</ul></div>"
+    )
+    assert "Home" not in markdown and "Shop" not in markdown
+
+
+def test_a_one_line_code_block_with_an_address_is_not_taken_for_a_credit() -> None:
+    markdown = article(
+        '<div class="highlight"><pre><span></span>Closes: https://example.com/issues/1234\n'
+        "</pre></div><p>Cite it so:</p><p>See https://example.com/issues/1234</p>"
+    )
+    assert "```\nCloses: https://example.com/issues/1234\n```" in markdown
+    assert "See https://example.com/issues/1234" in markdown

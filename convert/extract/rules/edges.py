@@ -50,8 +50,9 @@ PHOTO_CREDIT = re.compile(
     r"(?:^|\W)(?:photo(?:graph)?s?|fotos?|bild(?:er)?|image|picture|credits?|crédits? photos?)"
     r"(?: by| von| de)?\s*[:\uff1a]|"
     r"^\W*(?:(?:photo(?:graph)?s?|fotos?|image) (?:by|von|de|courtesy)\b|©|\(c\)\s)|"
-    r"(?:[,/:]|\bvia|\bby)\s*(?:getty ?images|shutterstock|istock(?:photo)?|imago(?: images)?|"
-    r"picture[- ]alliance|dpa|afp|ap photo|keystone|epa|unsplash|pixabay|adobe ?stock|"
+    r"(?:[,:]|(?<!/)/|\bvia|\bby)\s*(?:getty ?images|shutterstock|istock(?:photo)?|"
+    r"imago(?: images)?|picture[- ]alliance|dpa|afp|ap photo|keystone|epa|unsplash|pixabay|"
+    r"adobe ?stock|"
     r"[\w-]+\.com)[\w /.-]{0,30}\W*$",
     re.I,
 )

@@ -174,6 +174,12 @@ NOT_CONTENT_ROLES = frozenset(
 ARTICLE_SHARE_OF_RAIL = 0.5
 """Share of the page's text a ``<nav>`` or ``<aside>`` holding the page's ``<h1>`` must hold to
 be taken for the article (the parser nested the page in it); one without the ``<h1>`` never is."""
+DATA_TABLE_ROWS = 3
+"""Rows (a header among them) from which a table with header cells is data that keeps the block
+named like boilerplate (a "drawer") holding it."""
+DATA_CELL_CHARS = 300
+"""Characters up to which a table cell holds data, whose elements are never taken for
+boilerplate by their names (a longer one may be a page laid out in a table)."""
 FURNITURE_TAGS = ("nav", "aside", "form", "button", "select", "input", "textarea", "label")
 BLOCKS = ("div", "section", "ul", "ol", "dl", "table", "p", "span", "figure", "header", "footer")
 BLOCK_CHILDREN = frozenset(
