@@ -96,6 +96,7 @@ from convert.safety.rules_form import (
     SHORT_FACTOR,
     SHORT_WORDS,
     SITE_FACTOR,
+    STANDING,
     TASK_VERBS,
     THAT,
     THIS_PAGE,
@@ -109,7 +110,7 @@ from convert.safety.rules_form import (
 __all__ = ["FormRequest", "asked_for", "request_form"]
 
 _WORD_RE: Final = re.compile(r"[^\W\d_](?:[^\W\d_]|['-](?=[^\W\d_]))*")
-_FIRST_WORDS: Final = FILLERS | SEQUENCE_WORDS | {"now", "and"}
+_FIRST_WORDS: Final = FILLERS | SEQUENCE_WORDS | STANDING | {"now", "and"}
 """Words that may come before a clause's imperative ("Please list...", "First write...")."""
 _HELP: Final = frozenset({"help", "helfen", "aider", "ayudar", "aiutare", "ajudar", "aiutarmi"})
 _ENGLISH: Final = frozenset({"you", "to", "could", "can"})

@@ -37,7 +37,8 @@ TASK_VERBS: Final = _words(
     " categorize categorise classify"
     " interpret decode guess speculate justify appraise judge grade"
     " differentiate distinguish recap summarise detail"
-    " proofread quiz sort tidy"
+    " proofread quiz sort tidy mention reveal cite highlight emphasise emphasize omit disclose"
+    " cita citi menziona menzioni cite citez mentionnez"
     " dichte reime inventa invente inventez monta"
     # German: the du-form imperative (normalised: umlauts off).
     " schreib schreibe liste nenne gib erklar erklare beschreib beschreibe vergleiche fasse"
@@ -158,9 +159,10 @@ CALLS_TO_ACTION: Final = _words("more all now here out today below")
 PHRASAL_OPENINGS: Final = _phrases(
     "come up with; put together; break down; walk me through; figure out how; work out; look up;"
     " set up; sum up; think up; lay out; map out; set out; talk me through; run me through;"
-    # A role given to whoever reads: "Act as my tutor and...".
+    " leave out; bring up; keep the reply; keep your reply; keep the answer; keep your answer;"
     " spell out; draw up; tidy up; go through; go over; sort out; write up; read through;"
     " look over; point out; help me with; help with; turn this into; turn these into;"
+    # A role given to whoever reads: "Act as my tutor and...".
     " act as; act like; pretend to be; pretend you're; pretend you are; imagine you're;"
     " imagine you are; play the role; take on the role; take on the part; be my;"
     " sei mein; sei meine; stell dir vor du bist; tu es mon; tu es ma; joue le role; fais comme si;"
@@ -191,6 +193,10 @@ with a deliverable among the sentence's first words, a request whatever follows 
 PLEASE_PHRASES: Final = _phrases(
     "por favor; per favore; per piacere; s'il te plait; s'il vous plait; se faz favor"
 )
+STANDING: Final = _words(
+    "always never only immer nie nur toujours jamais seulement siempre nunca solo sempre mai"
+)
+"""Adverbs of a standing order, before its imperative ("Always list...", "Cita sempre...")."""
 FILLERS: Final = _words(
     "please kindly just perhaps maybe possibly also quickly briefly bitte mal por favor per"
 )
