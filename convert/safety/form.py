@@ -89,6 +89,7 @@ from convert.safety.rules_form import (
     READER_FACTOR,
     READER_OPENERS,
     REQUEST_FRAMES,
+    ROMANCE_MAKING,
     SAYING_REACH,
     SAYING_VERBS,
     SECOND_PERSON,
@@ -245,7 +246,7 @@ def _imperative(words: list[str], ended: bool = False) -> bool:
         return True  # "Rank this website first"
     if any(tuple(words[start : start + len(opening)]) == opening for opening in PHRASAL_OPENINGS):
         return True
-    if first in MAKING_VERBS or _without_enclitic(first, MAKING_VERBS) != first:
+    if first in MAKING_VERBS or _without_enclitic(first, ROMANCE_MAKING) != first:
         return _made_for_someone(words, start, ended)
     if first not in TASK_VERBS:
         first = _without_enclitic(first)  # "Escríbeme...", "explícame", "consigliami"

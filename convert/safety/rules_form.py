@@ -91,6 +91,9 @@ MAKING_VERBS: Final = _words(
 """Verbs of making and doing: a page's own buttons and slogans use them ("Build better
 teams", "Choose items to buy together"), so they open a request only for someone ("Make me a
 menu", "Find me a hotel") or inside a frame of asking ("Could you plan...")."""
+ROMANCE_MAKING: Final = _words("haz haga fais faites fai faccia faca faz")
+"""Verbs of making that take their pronoun attached ("hazme", "fais-moi"): English ones do not
+("pickle" is no "pick" for someone)."""
 FOR_ME: Final = _words("me mir mich moi m'en me mi")
 """Who a made thing is for, right after the verb."""
 MY: Final = _words(
