@@ -24,9 +24,12 @@ from __future__ import annotations
 import re
 from typing import Final
 
-from convert.safety.normalise import clauses
+from convert.safety.normalise import clauses, normalise
 from convert.safety.rules_form import (
     ANSWERS,
+    ASKED_FORMS,
+    ASKED_QUESTION_WORDS,
+    ASKED_REACH,
     ASKING_YOU,
     ATTACHED_INFINITIVE_ENDINGS,
     CALLS_TO_ACTION,
@@ -35,6 +38,9 @@ from convert.safety.rules_form import (
     DELIVERABLE_REACH,
     DELIVERABLE_WORDS,
     DELIVERABLES,
+    DETERMINERS,
+    DROPPED_SUBJECT,
+    DROPPED_SUBJECT_WORDS,
     ELIDED_PRONOUNS,
     ENCLITICS,
     EVALUATING,
@@ -49,8 +55,11 @@ from convert.safety.rules_form import (
     FURNITURE,
     FURNITURE_FACTOR,
     GERMAN_ASKING,
+    INDEFINITE,
     INFINITIVE_ENDINGS,
     INTENSIFIERS,
+    MAKING_REACH,
+    MAKING_SENTENCE,
     MAKING_VERBS,
     MARKUP,
     MARKUP_FACTOR,
@@ -58,11 +67,16 @@ from convert.safety.rules_form import (
     MIN_QUESTION_WORDS,
     MIN_REQUEST_SHARE,
     MIN_WORDS,
+    MY,
+    NOT_ADDRESS,
     NOUN_AFTER,
+    OF_WORDS,
     PAGE_THINGS,
     PAGE_THINGS_FACTOR,
     PHRASAL_OPENINGS,
     PLACING_VERBS,
+    PLEASE,
+    PLEASE_PHRASES,
     POLITE,
     POSSESSIVE_YOU,
     PREPOSITIONS,
@@ -75,6 +89,7 @@ from convert.safety.rules_form import (
     READER_FACTOR,
     READER_OPENERS,
     REQUEST_FRAMES,
+    ROMANCE_MAKING,
     SAYING_REACH,
     SAYING_VERBS,
     SECOND_PERSON,
@@ -82,6 +97,7 @@ from convert.safety.rules_form import (
     SHORT_FACTOR,
     SHORT_WORDS,
     SITE_FACTOR,
+    STANDING,
     TASK_VERBS,
     THAT,
     THIS_PAGE,
@@ -92,10 +108,10 @@ from convert.safety.rules_form import (
     WISHED,
 )
 
-__all__ = ["FormRequest", "request_form"]
+__all__ = ["FormRequest", "asked_for", "request_form"]
 
 _WORD_RE: Final = re.compile(r"[^\W\d_](?:[^\W\d_]|['-](?=[^\W\d_]))*")
-_FIRST_WORDS: Final = FILLERS | SEQUENCE_WORDS | {"now", "and"}
+_FIRST_WORDS: Final = FILLERS | SEQUENCE_WORDS | STANDING | {"now", "and"}
 """Words that may come before a clause's imperative ("Please list...", "First write...")."""
 _HELP: Final = frozenset({"help", "helfen", "aider", "ayudar", "aiutare", "ajudar", "aiutarmi"})
 _ENGLISH: Final = frozenset({"you", "to", "could", "can"})
@@ -114,6 +130,7 @@ _QUOTED_RE: Final = re.compile(
 )
 """Quoted words: what the task is about ("rewrite 'we can't come'"), not who speaks."""
 _SENTENCE_END: Final = (".", "!", "?")
+_FORM_CUE: Final = "request form: "
 _PARTS_RE: Final = re.compile(r"[,;:\u2013\u2014]|\s-\s")
 _LATER_PARTS_RE: Final = re.compile(r";")
 
@@ -143,7 +160,15 @@ def _index(frames: tuple[tuple[str, ...], ...]) -> dict[str, tuple[tuple[str, ..
 
 _INDEXED: Final[dict[int, dict[str, tuple[tuple[str, ...], ...]]]] = {
     id(frames): _index(frames)
-    for frames in (REQUEST_FRAMES, ASKING_YOU, POLITE, WEIGHINGS, WISH_COPULAS)
+    for frames in (
+        REQUEST_FRAMES,
+        ASKING_YOU,
+        POLITE,
+        WEIGHINGS,
+        WISH_COPULAS,
+        DROPPED_SUBJECT,
+        PLEASE_PHRASES,
+    )
 }
 
 
@@ -203,8 +228,9 @@ def _infinitive(word: str) -> bool:
     return len(word) > 4 and word.endswith(INFINITIVE_ENDINGS)
 
 
-def _imperative(words: list[str]) -> bool:
-    """Whether the clause opens with a task's imperative (after "please", "now"...)."""
+def _imperative(words: list[str], ended: bool = False) -> bool:
+    """Whether the clause opens with a task's imperative (after "please", "now"...); ``ended``:
+    whether it ends with a full stop."""
     start = 0
     while start < len(words) - 1 and words[start] in _FIRST_WORDS:
         start += 1
@@ -220,18 +246,41 @@ def _imperative(words: list[str]) -> bool:
         return True  # "Rank this website first"
     if any(tuple(words[start : start + len(opening)]) == opening for opening in PHRASAL_OPENINGS):
         return True
-    if first in MAKING_VERBS:
-        return following in FOR_ME  # "Make me a menu", not "Build better teams"
+    if first in MAKING_VERBS or _without_enclitic(first, ROMANCE_MAKING) != first:
+        return _made_for_someone(words, start, ended)
     if first not in TASK_VERBS:
         first = _without_enclitic(first)  # "Escríbeme...", "explícame", "consigliami"
     return first in TASK_VERBS and following not in CALLS_TO_ACTION and following not in NOUN_AFTER
 
 
-def _without_enclitic(word: str) -> str:
-    """A Romance imperative without the pronoun attached to it, when it reads as one of the
-    task verbs; else ``word``."""
+def _made_for_someone(words: list[str], start: int, ended: bool) -> bool:
+    """Whether a verb of making at ``start`` opens a task rather than a button or a slogan
+    ("Build better teams"): made for someone ("Make me a menu", "Fais-moi..."), about the
+    asker's things in a sentence ("Fix my essay's opening"), naming a thing a task makes ("Make a
+    packing list"), or opening a long sentence with what to make ("Plan a party for...")."""
+    first = words[start]
+    following = words[start + 1 : start + 1 + MAKING_REACH]
+    if first not in MAKING_VERBS or (following and following[0] in FOR_ME):
+        return True  # the pronoun attached ("fais-moi", "hazme") or after it
+    if not DELIVERABLES.isdisjoint(following):
+        return True
+    if len(words) < SHORT_WORDS:
+        return False
+    if not MY.isdisjoint(following[:2]):
+        return True
+    return (
+        ended
+        and len(words) - start >= MAKING_SENTENCE
+        and bool(following)
+        and (following[0] in DETERMINERS)
+    )
+
+
+def _without_enclitic(word: str, verbs: frozenset[str] = TASK_VERBS) -> str:
+    """A Romance imperative without the pronoun attached to it, when it reads as one of
+    ``verbs``; else ``word``."""
     for ending in ENCLITICS:
-        if word.endswith(ending) and word[: -len(ending)].rstrip("-") in TASK_VERBS:
+        if word.endswith(ending) and word[: -len(ending)].rstrip("-") in verbs:
             return word[: -len(ending)].rstrip("-")
     return word
 
@@ -242,10 +291,14 @@ def _form(clause: str, words: list[str], asking: list[tuple[int, int]]) -> str:
         return ""  # a choice's button: "No, I don't want to save"
     if any(_task_after(words, end) for _, end in asking):
         return "asking"
-    if _imperative(words) or any(_imperative(part) for part in _later_parts(clause)):
+    # A full stop, not an exclamation: a page's calls to action shout ("Find an agent near...!").
+    ended = clause.rstrip().endswith(".")
+    if _imperative(words, ended) or any(_imperative(part) for part in _later_parts(clause)):
         return "imperative"
     if any(end < len(words) - 1 for _, end in _frames(words, REQUEST_FRAMES)):
         return "frame"  # with what is asked for after it ("I need a plan", not "... I need.")
+    if _without_subject(clause, words):
+        return "frame"
     if _wish(words):
         return "frame"
     if _names_a_deliverable(clause, words):
@@ -255,6 +308,17 @@ def _form(clause: str, words: list[str], asking: list[tuple[int, int]]) -> str:
     if _query(clause, words):
         return "query"
     return ""
+
+
+def _without_subject(clause: str, words: list[str]) -> bool:
+    """Whether the clause opens with a frame of asking said without its subject ("Looking for
+    a gift for my dad who...", "Need a title for..."), as a sentence, not a question."""
+    if len(words) < DROPPED_SUBJECT_WORDS or clause.rstrip().endswith("?"):
+        return False
+    start = 0
+    while start < len(words) - 1 and words[start] in _FIRST_WORDS:
+        start += 1
+    return any(found == start for found, _ in _frames(words, DROPPED_SUBJECT))
 
 
 def _wish(words: list[str]) -> bool:
@@ -318,9 +382,16 @@ def _names_a_deliverable(clause: str, words: list[str]) -> bool:
         return False
     if any(start < DELIVERABLE_REACH for start, _ in _frames(words, WEIGHINGS)):
         return True  # "Pros and cons of...", whatever follows
-    for index, word in enumerate(words[:DELIVERABLE_REACH]):
+    polite = not PLEASE.isdisjoint(words) or bool(_frames(words, PLEASE_PHRASES))
+    opening = [word for word in words if word not in PLEASE][:DELIVERABLE_REACH]
+    for word in opening:
         if word in DELIVERABLES:
-            return any(following in PREPOSITIONS for following in words[index + 1 : index + 3])
+            if polite:
+                return True  # "Bitte eine kurze Zusammenfassung der...", "A toast, please."
+            # A preposition after the noun, or after its complement ("canción de cumpleaños").
+            after = words[words.index(word) + 1 :]
+            reach = 4 if after and after[0] in OF_WORDS else 2
+            return any(following in PREPOSITIONS for following in after[:reach])
     return False
 
 
@@ -345,8 +416,9 @@ def _speaks_to_reader(words: list[str], form: str) -> bool:
 
 
 def _pronouns(word: str) -> set[str]:
-    """The word, and the pronouns hyphened to it ("avez-vous", "dis-moi")."""
-    return set(word.split("-"))
+    """The word, and the pronouns hyphened to it ("avez-vous", "dis-moi"; not in "a thank-you
+    note")."""
+    return {word} if word in NOT_ADDRESS else set(word.split("-"))
 
 
 def _score(clause: str, written: str, form: str) -> float:
@@ -374,10 +446,11 @@ def _score(clause: str, written: str, form: str) -> float:
         score *= MARKUP_FACTOR
     if THIS_PAGE.search(clause) and not placing:
         score *= THIS_PAGE_FACTOR
-    if len(words) < SHORT_WORDS:
-        score *= SHORT_FACTOR
+    # A short query or named task is no weaker than a long one: the two shares do not add up.
     if form in ("deliverable", "query"):
         score *= DELIVERABLE_FACTOR
+    elif len(words) < SHORT_WORDS:
+        score *= SHORT_FACTOR
     return score
 
 
@@ -396,7 +469,7 @@ _OPENERS: Final = frozenset(
     | FORMAL_INFINITIVES
     | DELIVERABLES
     | {frame[0] for frame in WEIGHINGS}
-    | {frame[0] for frame in (*REQUEST_FRAMES, *ASKING_YOU, *PHRASAL_OPENINGS)}
+    | {frame[0] for frame in (*REQUEST_FRAMES, *ASKING_YOU, *PHRASAL_OPENINGS, *DROPPED_SUBJECT)}
     | _CONDITIONALS
     | SAYING_VERBS
     | PLACING_VERBS
@@ -410,7 +483,9 @@ def request_form(text: str, norm: str, parts: list[tuple[int, int]] | None = Non
     (``parts``: the clauses of ``norm``, when the caller has cut them)."""
     if len(norm) > MAX_FORM_CHARS:
         return NONE
-    if "?" not in norm and _OPENERS.isdisjoint(_WORD_RE.findall(norm)):
+    if "?" not in norm and _OPENERS.isdisjoint(
+        word.partition("-")[0] for word in _WORD_RE.findall(norm)
+    ):
         return NONE  # most hidden texts: labels and menus
     best = NONE
     total = requested = context = 0
@@ -435,3 +510,24 @@ def request_form(text: str, norm: str, parts: list[tuple[int, int]] | None = Non
     if not requested or requested + context < MIN_REQUEST_SHARE * total:
         return NONE
     return best
+
+
+def asked_for(sentence: str, cues: tuple[str, ...]) -> bool:
+    """Whether a request found by its form (``cues``: what :func:`.intent.intent` names it by,
+    "request form: asking"...) is asked for in the asker's own voice: a frame of asking, a
+    question about what the asker does ("How do I...?") or a long one, or a new thing to make
+    ("Write a script that...", "Écris une fonction..."), where a developer's note speaks of
+    the page's own things ("Load the script after the header")."""
+    kinds = {cue.removeprefix(_FORM_CUE) for cue in cues}
+    if not ASKED_FORMS.isdisjoint(kinds):
+        return True
+    words = _WORD_RE.findall(normalise(sentence, []))
+    if "question" in kinds and (
+        len(words) >= ASKED_QUESTION_WORDS or not FIRST_PERSON.isdisjoint(words)
+    ):
+        return True
+    # The thing after its article, or after one word more ("a bash script", "une fonction").
+    return any(
+        word in INDEFINITE and not DELIVERABLES.isdisjoint(words[index + 1 : index + 3])
+        for index, word in enumerate(words[:ASKED_REACH])
+    )

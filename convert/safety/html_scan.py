@@ -15,6 +15,7 @@ from convert.html.css import stylesheet_styles
 from convert.html.elements import PageElements, page_elements
 from convert.html.hiding import can_hide
 from convert.safety.analysis import analyse, live_hits, plainly_clear
+from convert.safety.form import asked_for
 from convert.safety.hidden import BLOCKS, NO_TEXT, element_text, hidden_texts
 from convert.safety.intent import LARGE_HIDDEN, STRIPPED_REQUEST, hiddenness, intent
 from convert.safety.intent import severity as request_severity
@@ -151,6 +152,7 @@ class _HtmlCollector:
                 location,
                 element,
                 form=found.form,
+                asked=found.form and asked_for(clean[found.start : found.end], found.cues),
             )
         ):
             found = None

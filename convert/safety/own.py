@@ -58,14 +58,23 @@ class PageText:
 
 
 def page_own(
-    page: PageText, clean: str, sentence: str, location: str, element: Any, *, form: bool
+    page: PageText,
+    clean: str,
+    sentence: str,
+    location: str,
+    element: Any,
+    *,
+    form: bool,
+    asked: bool = False,
 ) -> bool:
     """Whether the hidden request ``sentence`` (of the hidden text ``clean``, found in
     ``location``, of ``element`` when it has one) is the page's own (see the module's
-    description); ``form``: found by its form alone."""
+    description); ``form``: found by its form alone; ``asked``: someone asks for it in their
+    own voice (a frame of asking, a question about the asker's own doing), which no
+    developer's note about the page does."""
     if form and element is not None and (_in_control(element, sentence) or _animated(element)):
         return True
-    if form and location == "html_comment" and DEVELOPER_NOTE.search(clean.lower()):
+    if form and not asked and location == "html_comment" and DEVELOPER_NOTE.search(clean.lower()):
         return True
     shown = 2 if location in IN_PAGE_TEXT else 1
     return page.count(clean) >= shown or (sentence != clean and page.count(sentence) >= shown)

@@ -37,13 +37,15 @@ TASK_VERBS: Final = _words(
     " categorize categorise classify"
     " interpret decode guess speculate justify appraise judge grade"
     " differentiate distinguish recap summarise detail"
+    " proofread quiz sort tidy mention reveal cite highlight emphasise emphasize omit disclose"
+    " cita citi menziona menzioni cite citez mentionnez"
     " dichte reime inventa invente inventez monta"
     # German: the du-form imperative (normalised: umlauts off).
     " schreib schreibe liste nenne gib erklar erklare beschreib beschreibe vergleiche fasse"
     " ubersetze ubersetz empfiehl schlag schlage erstelle entwirf plane berechne analysiere"
     " bewerte finde zeig zeige sag hilf bereite gestalte formuliere uberleg"
     " uberlege prufe korrigiere verfasse stell stelle rechne denk denke erzahl erzahle"
-    " entwickle skizziere begrunde lies schick schicke sammle ordne"
+    " entwickle skizziere begrunde lies schick schicke sammle ordne fass"
     # French: tu and vous imperatives.
     " ecris ecrivez liste listez enumere enumerez nomme nommez donne donnez explique expliquez"
     " decris decrivez compare comparez resume resumez traduis traduisez recommande recommandez"
@@ -84,13 +86,35 @@ MAKING_VERBS: Final = _words(
     " count draw chart plot study examine investigate improve polish adapt tailor transform"
     " format extract derive illustrate put walk break sketch decide research look solve debug"
     " optimize optimise refactor devise teach imagine haz haga fais faites fai faccia faca faz"
-    " mach mache"
+    " mach mache review reply turn"
 )
 """Verbs of making and doing: a page's own buttons and slogans use them ("Build better
 teams", "Choose items to buy together"), so they open a request only for someone ("Make me a
 menu", "Find me a hotel") or inside a frame of asking ("Could you plan...")."""
+ROMANCE_MAKING: Final = _words("haz haga fais faites fai faccia faca faz")
+"""Verbs of making that take their pronoun attached ("hazme", "fais-moi"): English ones do not
+("pickle" is no "pick" for someone)."""
 FOR_ME: Final = _words("me mir mich moi m'en me mi")
 """Who a made thing is for, right after the verb."""
+MY: Final = _words(
+    "my mein meine meinen meinem meiner mon ma mes mi mis mio mia miei mie meu minha"
+)
+"""The asker's own things, right after a verb of making ("Fix my essay", "Check my maths"): a
+request when the sentence is long enough not to be a button ("Track my order")."""
+MAKING_REACH: Final = 3
+"""How many words after a verb of making may name what it makes ("Make a short packing list")."""
+MAKING_SENTENCE: Final = 8
+"""A verb of making opens a request in a sentence of at least this many words that ends with a
+full stop (a page's slogans and buttons are shorter, its calls to action end with "!")."""
+DETERMINERS: Final = _words(
+    "a an the this these that those some two three four five six seven eight nine ten"
+    " ein eine einen einem einer den die das diese dieses zwei drei funf zehn"
+    " un une le la les ce cette ces deux trois cinq dix"
+    " un una unos unas el la los las este esta estos estas dos tres cinco diez"
+    " uno una il lo la gli le questo questa questi queste due tre cinque dieci"
+    " um uma uns umas o a os as este esta estes estas dois duas tres cinco dez"
+)
+"""What opens the thing a verb of making is asked to make ("Plan a party for...")."""
 INFINITIVE_ENDINGS: Final = ("ar", "er", "ir", "re")
 """How a French, Spanish, Italian or Portuguese infinitive ends, as it follows a frame of asking
 ("pourriez-vous recommander", "puedes sugerir", "potresti consigliare", "pode sugerir")."""
@@ -106,6 +130,17 @@ CONTROLS: Final = _words(
 )
 """Elements whose text names, labels or heads something: a request by its form alone inside
 one (a hidden heading asking "What's new?", a thumbnail's alt) is the page's own."""
+
+ASKED_FORMS: Final = frozenset({"asking", "frame"})
+"""Forms in which someone asks in their own voice ("Can you write...", "I need a..."): no
+developer's note about the page is put so, whatever it names (a script, a function)."""
+ASKED_QUESTION_WORDS: Final = 10
+"""A question this long is asked by someone, not noted by a developer."""
+INDEFINITE: Final = _words("a an ein eine einen un une una uno um uma")
+"""What opens a new thing to make ("a script", "une fonction"): a task's, where a developer's
+note names the page's own things ("the script")."""
+ASKED_REACH: Final = 4
+"""How many of a request's first words may come before the new thing it asks for."""
 
 ANIMATED: Final = frozenset({"transition", "animation", "animation-name", "will-change"})
 """Style properties of an element that fades in: hidden by its opacity beside one of these, it
@@ -127,6 +162,9 @@ CALLS_TO_ACTION: Final = _words("more all now here out today below")
 PHRASAL_OPENINGS: Final = _phrases(
     "come up with; put together; break down; walk me through; figure out how; work out; look up;"
     " set up; sum up; think up; lay out; map out; set out; talk me through; run me through;"
+    " leave out; bring up; keep the reply; keep your reply; keep the answer; keep your answer;"
+    " spell out; draw up; tidy up; go through; go over; sort out; write up; read through;"
+    " look over; point out; help me with; help with; turn this into; turn these into;"
     # A role given to whoever reads: "Act as my tutor and...".
     " act as; act like; pretend to be; pretend you're; pretend you are; imagine you're;"
     " imagine you are; play the role; take on the role; take on the part; be my;"
@@ -142,6 +180,26 @@ SEQUENCE_WORDS: Final = _words(
 )
 """Words that may open a task's imperative as one step of several ("First summarise...")."""
 
+DROPPED_SUBJECT: Final = _phrases(
+    "looking for; need a; need an; need some; need help; trying to; hoping to; wondering how;"
+    " wondering what; wondering whether; wondering if; suche; brauche; cherche; besoin d'un;"
+    " besoin d'une; busco; necesito; cerco; mi serve; procuro; preciso de; preciso"
+)
+"""Frames of asking said without their subject ("Looking for a gift for my dad...", "Need a
+title for..."), which open a request as a full sentence: a page's own are questions ("Looking
+for something else?", "Need help?")."""
+DROPPED_SUBJECT_WORDS: Final = 6
+"""How many words such a sentence has at least."""
+PLEASE: Final = _words("please bitte")
+"""A word asking politely, beside a thing named as the task ("Eine Zusammenfassung, bitte."):
+with a deliverable among the sentence's first words, a request whatever follows the noun."""
+PLEASE_PHRASES: Final = _phrases(
+    "por favor; per favore; per piacere; s'il te plait; s'il vous plait; se faz favor"
+)
+STANDING: Final = _words(
+    "always never only immer nie nur toujours jamais seulement siempre nunca solo sempre mai"
+)
+"""Adverbs of a standing order, before its imperative ("Always list...", "Cita sempre...")."""
 FILLERS: Final = _words(
     "please kindly just perhaps maybe possibly also quickly briefly bitte mal por favor per"
 )
@@ -159,7 +217,10 @@ REQUEST_FRAMES: Final = _phrases(
     " i'd appreciate; i would appreciate; i'd really appreciate; i would really appreciate;"
     " i'd love it if you; i would love it if you; i'd love it if; i would love it if;"
     " i'd love to get; i'd love to have; i'd love to see;"
-    " i'd welcome; i would welcome;"
+    " i'd welcome; i would welcome; i'd love; i would love; i'd love some; i was hoping;"
+    " i'm hoping; i am hoping; i'd like to know; any chance you could; any chance you can;"
+    " is there a way to; is there any way to; can i get; could i get; may i have; can i have;"
+    " could i have;"
     # German
     " ich brauche; ich mochte; ich hatte gern; ich hatte gerne; hilf mir; helfen sie mir;"
     " gib mir; sag mir; zeig mir; ich suche; ich will; warst du so nett; ich frage mich;"
@@ -178,7 +239,10 @@ REQUEST_FRAMES: Final = _phrases(
     # Portuguese
     " quero; queria; gostaria; preciso; estou procurando; procuro; ajude-me; me ajude; me de;"
     " seria bom saber; me pergunto; gostaria de saber; ficaria grato; ficaria grata;"
-    " eu adoraria;"
+    " eu adoraria; ich hoffe du kannst; j'espere que tu peux;"
+    " j'espere que vous pouvez; ojala puedas; espero que puedas; spero che tu possa;"
+    " espero que voce possa; j'aurais besoin; me haria falta; mi servirebbe; ich bräuchte;"
+    " ich brauchte; ich hatte gerne; je voudrais bien; mi farebbe piacere; gostaria muito;"
     # German, French, Spanish, Italian: gratitude and wishes in the conditional.
     " ich ware dankbar; ich ware ihnen dankbar; ich ware dir dankbar; ich wurde mich freuen;"
     " je serais reconnaissant; je vous serais reconnaissant; je te serais reconnaissant;"
@@ -205,7 +269,8 @@ ASKING_YOU: Final = _phrases(
     # Asking whether the task can be done: "do you think you could", "is it possible to".
     " do you think you could; do you think you can; think you could; chance you could;"
     " chance you can; possible to; possible for you to;"
-    " would you be able to; could you be so kind as to;"
+    " would you be able to; could you be so kind as to; hoping you could; hoping you can;"
+    " hoping you'd;"
     " would you be so kind as to; would you be willing to; would you be so good as to"
 )
 """Asking someone to do something: a request when a task verb (or ``help``) follows, after
@@ -290,17 +355,18 @@ DELIVERABLES: Final = _words(
     "function script query formula regex expression one-liner snippet program tips ideas list"
     " checklist poem poems song lyrics story toast speech slogan recipe plan itinerary menu"
     " pros analysis summary comparison essay letter email message haiku sonnet limerick shanty"
-    " outline schedule budget workout routine playlist names advice"
+    " outline schedule budget workout routine playlist names advice toast title titles"
+    " speech caption bio blurb tagline quiz riddle joke jokes"
     " funktion formel skript abfrage tipps ideen liste gedicht lied geschichte rezept plan"
-    " vor- vorteile zusammenfassung brief"
+    " vor- vorteile zusammenfassung brief rede ansprache trinkspruch witz"
     " fonction formule requete expression conseils idees liste poeme chanson histoire recette"
-    " plan itineraire avantages resume lettre sonnet slogan"
+    " plan itineraire avantages resume lettre sonnet slogan discours blague"
     " funcion formula consulta consejos ideas lista poema cancion historia receta plan"
-    " itinerario ventajas resumen carta eslogan destino"
+    " itinerario ventajas resumen carta eslogan destino discurso brindis chiste"
     " funzione formula consigli idee lista poesia canzone storia ricetta piano itinerario"
-    " vantaggi riassunto lettera slogan"
+    " vantaggi riassunto lettera slogan discorso brindisi"
     " funcao formula dicas ideias lista poema cancao historia receita plano roteiro vantagens"
-    " resumo carta"
+    " resumo carta discurso brinde piada"
 )
 """What a task asks for, named alone as the task ("Travel tips for Kyoto.", "Un poema sobre el
 mar."), when the noun opens a short sentence and a preposition follows."""
@@ -322,6 +388,10 @@ QUERY_WORDS: Final = (3, 20)
 DELIVERABLE_REACH: Final = 3
 """How many words of the sentence may come before the noun ("A packing list for...")."""
 DELIVERABLE_WORDS: Final = 25
+OF_WORDS: Final = _words("de di da do du des del della")
+"""A Romance noun's complement ("canción de cumpleaños para..."): a preposition may follow it."""
+NOT_ADDRESS: Final = frozenset({"thank-you", "thank-yous"})
+"""Hyphened words with "you" in them that address no one ("a thank-you note")."""
 """A task named by its noun is one sentence of at most this many words."""
 PREPOSITIONS: Final = _words(
     "for to about on sur pour sobre para uber fur zum zur per su sull sulla"
