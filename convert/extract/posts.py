@@ -18,6 +18,7 @@ marked (:data:`POST_MARK`): extraction then keeps every one of them, whatever th
 from __future__ import annotations
 
 from collections import Counter, defaultdict
+from functools import lru_cache
 
 import lxml.html
 from lxml import etree
@@ -111,9 +112,15 @@ def _author_markers(body: etree._Element) -> list[etree._Element]:
 
 def _named_author(element: etree._Element) -> bool:
     names = element.get("class")
+    return bool(names) and _author_class(names)
+
+
+@lru_cache(maxsize=4096)
+def _author_class(names: str) -> bool:
+    """Whether a ``class`` value names a post's author (asked once per value: a page repeats
+    a few hundred values over thousands of elements)."""
     return (
-        bool(names)
-        and rules.AUTHOR_HINT.search(names) is not None  # one search, before one per class
+        rules.AUTHOR_HINT.search(names) is not None  # one search, before one per class
         and any(rules.AUTHOR_CLASS.search(token) for token in names.split())
     )
 
