@@ -189,6 +189,11 @@ def _stays(text: str) -> bool:
     return bool(rules.SENTENCE_END.search(text) or rules.PRICE.search(text))
 
 
+def _signs_off(text: str) -> bool:
+    """A line that closes a post in the writer's voice ("Euer Hans", "x Franzi")."""
+    return bool(rules.SIGN_OFF.match(text))
+
+
 def _trailing(leaves: list[etree._Element], measures: Measures) -> list[etree._Element]:
     """Link-dense blocks, headings with nothing after them and short blocks (not list items,
     sentences or prices) after the last prose, from the end."""
@@ -204,8 +209,10 @@ def _trailing(leaves: list[etree._Element], measures: Measures) -> list[etree._E
         if _author_note(leaf, measures):
             doomed.append(leaf)
             continue
-        if length < rules.EDGE_SHORT and leaf.tag not in _LISTED and not _stays(text_of(leaf)):
-            doomed.append(leaf)
-            continue
+        if length < rules.EDGE_SHORT and leaf.tag not in _LISTED:
+            text = text_of(leaf)
+            if not (_stays(text) or _signs_off(text)):
+                doomed.append(leaf)
+                continue
         break
     return doomed

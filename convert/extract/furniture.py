@@ -51,12 +51,31 @@ def is_negative(element: etree._Element, measures: Measures, *, with_id: bool = 
     said = _said(names)
     if said.negative_part:
         return True
-    if said.teaser and link_density(element, measures) > 0.5:
+    if said.teaser and (
+        link_density(element, measures) > 0.5 or _one_story_card(element, measures)
+    ):
         return True  # a teaser card links elsewhere; a "teaser" paragraph is a standfirst
     if not said.negative_word:
         return False
     # "entry-meta", "post-tags", "recipe-rating": small blocks named after what holds them.
     return not said.positive_word or measures.length(element) < rules.SMALL_BLOCK
+
+
+def _one_story_card(element: etree._Element, measures: Measures) -> bool:
+    """A short card of one other page: at least two links, all to one address, one of them in
+    its heading, another a "more" link (a title and a "more" link around a teaser)."""
+    if measures.links(element) < 2 or measures.length(element) > rules.TEASER_CARD_MAX:
+        return False
+    links = list(element.iter("a"))
+    targets = {link.get("href") for link in links}
+    if len(targets) != 1 or None in targets:
+        return False
+    heading = next(element.iter(*rules.HEADING_TAGS), None)
+    return (
+        heading is not None
+        and next(heading.iter("a"), None) is not None
+        and any(rules.MORE_LINK.match(text_of(link)) for link in links)
+    )
 
 
 class _Said(NamedTuple):
