@@ -161,13 +161,18 @@ class _Banners:
         if self.fallback is not None:
             return list(self.fallback(root))
         found: list[etree._Element] = []
-        for element in root.iter():
-            if not isinstance(element.tag, str):
-                continue
+        named: dict[str, bool] = {}  # by class value: a page repeats a few hundred
+        for element in root.iter(etree.Element):
             ident, names = element.get("id"), element.get("class")
+            if names:
+                hit = named.get(names)
+                if hit is None:
+                    hit = named[names] = not self.classes.isdisjoint(_XML_SPACE.split(names))
+            else:
+                hit = False
             if (
                 (ident is not None and ident in self.ids)
-                or (names and not self.classes.isdisjoint(_XML_SPACE.split(names)))
+                or hit
                 or (
                     ident
                     and any(
@@ -215,14 +220,14 @@ def remove_furniture(
     in_content: dict[etree._Element, bool] = {}
     anchors = _link_targets(body)
     code = {element for pre in body.iter("pre") for element in pre.iterdescendants()}
-    for element in body.iter():
-        if not isinstance(element.tag, str) or element is body or element in code:
+    for element in body.iterdescendants(etree.Element):
+        if element in code:
             continue  # inside a code block, "comment" names a token, not a section
         tag = element.tag
-        role = element.get("role", "").lower()
+        role = element.get("role")
         if (
             tag in rules.FURNITURE_TAGS
-            or role in rules.NOT_CONTENT_ROLES
+            or (role is not None and role.lower() in rules.NOT_CONTENT_ROLES)
             or (tag in ("header", "footer") and not _inside_content(element, in_content))
             or (
                 by_name
