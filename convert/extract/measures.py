@@ -105,7 +105,9 @@ class Measures:
         while pending:
             node = pending.pop()
             order.append(node)
-            pending.extend(c for c in node if isinstance(c.tag, str) and c not in known)
+            for child in node.iterchildren(etree.Element):
+                if child not in known:
+                    pending.append(child)
         for node in reversed(order):
             known[node] = self._tally(node)
         return known[element]

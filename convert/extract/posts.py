@@ -96,8 +96,8 @@ def _author_markers(body: etree._Element) -> list[etree._Element]:
     found: list[etree._Element] = []
     inside: set[etree._Element] = set()
     candidates = 0
-    for element in body.iter():
-        if not isinstance(element.tag, str) or element in inside:
+    for element in _MAYBE_AUTHORS(body):
+        if element in inside:
             continue
         if element.get("itemprop") == "author" or _named_author(element):
             candidates += 1
@@ -108,6 +108,17 @@ def _author_markers(body: etree._Element) -> list[etree._Element]:
                 found.append(element)
                 inside.update(element.iter())
     return found
+
+
+_LOWER = 'translate(@class, "ACEHOPRSTU", "acehoprstu")'
+_MAYBE_AUTHORS = etree.XPath(
+    'descendant-or-self::*[@itemprop = "author" or '
+    + " or ".join(f'contains({_LOWER}, "{hint}")' for hint in rules.AUTHOR_HINTS)
+    + "]"
+)
+"""The elements that may mark an author, in document order: an ``itemprop`` that says so, or a
+class holding one of :data:`~convert.extract.rules.AUTHOR_HINTS` (found by XPath, without a
+Python call per element of the page)."""
 
 
 def _named_author(element: etree._Element) -> bool:
