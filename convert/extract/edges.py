@@ -123,18 +123,17 @@ def drop_empty_headings(container: etree._Element, measures: Measures) -> None:
 def leaf_blocks(container: etree._Element) -> list[etree._Element]:
     """The leaf blocks of ``container`` in document order: blocks with no block below them,
     and tables, code blocks, quotes and figures as a whole."""
-    below: dict[etree._Element, bool] = {}
-    elements = [element for element in container.iter() if isinstance(element.tag, str)]
-    for element in reversed(elements):  # children before parents
-        below[element] = any(
-            isinstance(child.tag, str) and (child.tag in _BLOCKS or below.get(child, False))
-            for child in element
-        )
+    # The elements with a block below them, marked from the bottom up: a block, or an element
+    # with one below it, marks its parent (each element is seen after all its descendants).
+    above: set[etree._Element | None] = set()
+    for element in reversed(list(container.iterdescendants(etree.Element))):
+        if element.tag in _BLOCKS or element in above:
+            above.add(element.getparent())
     found: list[etree._Element] = []
     pending = [container]
     while pending:
         element = pending.pop()
-        if element is not container and (element.tag in WHOLE or not below[element]):
+        if element is not container and (element.tag in WHOLE or element not in above):
             found.append(element)
             continue
         pending.extend(reversed([child for child in element if isinstance(child.tag, str)]))
@@ -189,6 +188,11 @@ def _stays(text: str) -> bool:
     return bool(rules.SENTENCE_END.search(text) or rules.PRICE.search(text))
 
 
+def _signs_off(text: str) -> bool:
+    """A line that closes a post in the writer's voice ("Euer Hans", "x Franzi")."""
+    return bool(rules.SIGN_OFF.match(text))
+
+
 def _trailing(leaves: list[etree._Element], measures: Measures) -> list[etree._Element]:
     """Link-dense blocks, headings with nothing after them and short blocks (not list items,
     sentences or prices) after the last prose, from the end."""
@@ -204,8 +208,10 @@ def _trailing(leaves: list[etree._Element], measures: Measures) -> list[etree._E
         if _author_note(leaf, measures):
             doomed.append(leaf)
             continue
-        if length < rules.EDGE_SHORT and leaf.tag not in _LISTED and not _stays(text_of(leaf)):
-            doomed.append(leaf)
-            continue
+        if length < rules.EDGE_SHORT and leaf.tag not in _LISTED:
+            text = text_of(leaf)
+            if not (_stays(text) or _signs_off(text)):
+                doomed.append(leaf)
+                continue
         break
     return doomed

@@ -51,12 +51,31 @@ def is_negative(element: etree._Element, measures: Measures, *, with_id: bool = 
     said = _said(names)
     if said.negative_part:
         return True
-    if said.teaser and link_density(element, measures) > 0.5:
+    if said.teaser and (
+        link_density(element, measures) > 0.5 or _one_story_card(element, measures)
+    ):
         return True  # a teaser card links elsewhere; a "teaser" paragraph is a standfirst
     if not said.negative_word:
         return False
     # "entry-meta", "post-tags", "recipe-rating": small blocks named after what holds them.
     return not said.positive_word or measures.length(element) < rules.SMALL_BLOCK
+
+
+def _one_story_card(element: etree._Element, measures: Measures) -> bool:
+    """A short card of one other page: at least two links, all to one address, one of them in
+    its heading, another a "more" link (a title and a "more" link around a teaser)."""
+    if measures.links(element) < 2 or measures.length(element) > rules.TEASER_CARD_MAX:
+        return False
+    links = list(element.iter("a"))
+    targets = {link.get("href") for link in links}
+    if len(targets) != 1 or None in targets:
+        return False
+    heading = next(element.iter(*rules.HEADING_TAGS), None)
+    return (
+        heading is not None
+        and next(heading.iter("a"), None) is not None
+        and any(rules.MORE_LINK.match(text_of(link)) for link in links)
+    )
 
 
 class _Said(NamedTuple):
@@ -142,13 +161,18 @@ class _Banners:
         if self.fallback is not None:
             return list(self.fallback(root))
         found: list[etree._Element] = []
-        for element in root.iter():
-            if not isinstance(element.tag, str):
-                continue
+        named: dict[str, bool] = {}  # by class value: a page repeats a few hundred
+        for element in root.iter(etree.Element):
             ident, names = element.get("id"), element.get("class")
+            if names:
+                hit = named.get(names)
+                if hit is None:
+                    hit = named[names] = not self.classes.isdisjoint(_XML_SPACE.split(names))
+            else:
+                hit = False
             if (
                 (ident is not None and ident in self.ids)
-                or (names and not self.classes.isdisjoint(_XML_SPACE.split(names)))
+                or hit
                 or (
                     ident
                     and any(
@@ -198,14 +222,14 @@ def remove_furniture(
     code = {element for pre in body.iter("pre") for element in pre.iterdescendants()}
     named: dict[tuple[str, str], list[etree._Element]] = {}
     in_cells = _in_data_cells(body)
-    for element in body.iter():
-        if not isinstance(element.tag, str) or element is body or element in code:
+    for element in body.iterdescendants(etree.Element):
+        if element in code:
             continue  # inside a code block, "comment" names a token, not a section
         tag = element.tag
-        role = element.get("role", "").lower()
+        role = element.get("role")
         declared = (
             tag in rules.FURNITURE_TAGS
-            or role in rules.NOT_CONTENT_ROLES
+            or (role is not None and role.lower() in rules.NOT_CONTENT_ROLES)
             or (tag in ("header", "footer") and not _inside_content(element, in_content))
         )
         if (

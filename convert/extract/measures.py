@@ -18,8 +18,7 @@ _HELD = {"article": 1, "main": 2, "h1": 4, "img": 8}
 
 class _Measure(NamedTuple):
     """One element's text (``text_content()``, whitespace not yet collapsed) as far as its
-    collapsed length needs it, what links hold of it and what the element contains; or the same
-    for a stretch of raw text (no links, nothing below)."""
+    collapsed length needs it, what links hold of it and what the element contains."""
 
     chars: int
     """Characters that are not whitespace."""
@@ -36,23 +35,6 @@ class _Measure(NamedTuple):
     """The ``<a>`` elements in ``iter("a")``."""
     below: int = 0
     """The bits of :data:`_HELD` for the tags of its descendants (not its own)."""
-
-
-_NO_TEXT = _Measure(0, 0, None, False, 0)
-
-
-def _run(text: str | None) -> _Measure:
-    """A stretch of raw text (a ``.text`` or ``.tail``)."""
-    if not text:
-        return _NO_TEXT
-    words = text.split()
-    if not words:
-        return _Measure(0, 0, False, False, 0)
-    # rules.COMMAS, counted one by one: this runs for every stretch of text in the tree.
-    commas = text.count(",") + text.count("\uff0c") + text.count("\u3001")
-    return _Measure(
-        len("".join(words)), len(words), not text[0].isspace(), not text[-1].isspace(), commas
-    )
 
 
 class Measures:
@@ -123,39 +105,61 @@ class Measures:
         while pending:
             node = pending.pop()
             order.append(node)
-            pending.extend(c for c in node if isinstance(c.tag, str) and c not in known)
+            for child in node.iterchildren(etree.Element):
+                if child not in known:
+                    pending.append(child)
         for node in reversed(order):
             known[node] = self._tally(node)
         return known[element]
 
     def _tally(self, element: etree._Element) -> _Measure:
-        """Measure ``element`` from its own text, its children's measures and their tails."""
+        """Measure ``element`` from its own text, its children's measures and their tails:
+        the runs of text in document order, a word split across two runs counted once (this runs
+        for every element of the tree, so written out in one loop)."""
         known = self._known
-        linked = links = below = 0
-        runs = [_run(element.text)]
+        linked = links = below = chars = words = commas = 0
+        starts: bool | None = None
+        ends = False
+        text = element.text
+        if text:
+            parts = text.split()
+            starts = ends = False
+            if parts:
+                chars, words = len("".join(parts)), len(parts)
+                commas = text.count(",") + text.count("\uff0c") + text.count("\u3001")
+                starts, ends = not text[0].isspace(), not text[-1].isspace()
         for child in element:
             if isinstance(child.tag, str):
                 inner = known[child]
-                runs.append(inner)
                 linked += inner.linked
                 links += inner.links
                 below |= inner.below | _HELD.get(child.tag, 0)
-            if child.tail:
-                runs.append(_run(child.tail))
-        chars = words = commas = 0
-        starts: bool | None = None
-        ends = False
-        for run in runs:
-            if run.starts is None:
-                continue
-            if starts is None:
-                starts = run.starts
-            elif ends and run.starts:
-                words -= 1  # one word across the seam
-            chars += run.chars
-            words += run.words
-            ends = run.ends
-            commas += run.commas
+                if inner.starts is not None:
+                    if starts is None:
+                        starts = inner.starts
+                    elif ends and inner.starts:
+                        words -= 1  # one word across the seam
+                    chars += inner.chars
+                    words += inner.words
+                    ends = inner.ends
+                    commas += inner.commas
+            text = child.tail
+            if text:
+                parts = text.split()
+                if not parts:  # white space only: no word, but a seam between two
+                    if starts is None:
+                        starts = False
+                    ends = False
+                    continue
+                begins = not text[0].isspace()
+                if starts is None:
+                    starts = begins
+                elif ends and begins:
+                    words -= 1
+                chars += len("".join(parts))
+                words += len(parts)
+                ends = not text[-1].isspace()
+                commas += text.count(",") + text.count("\uff0c") + text.count("\u3001")
         if element.tag == "a":
             linked += chars + words - 1 if words else 0
             links += 1

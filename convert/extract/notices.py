@@ -23,6 +23,8 @@ _NOTICE = re.compile(NOTICE_WORDS, re.IGNORECASE)
 _PURPOSE = re.compile(NOTICE_PURPOSES, re.IGNORECASE)
 _CHOICE = re.compile(CHOICE_WORDS, re.IGNORECASE)
 _BUTTON_INPUTS = ("button", "submit")
+_LABEL_MAX = 40
+"""Characters a control's text may hold to answer a notice."""
 _PROSE = etree.XPath(".//text()[not(ancestor::a or ancestor::button)]")
 
 
@@ -31,7 +33,7 @@ def unlisted_notices(body: etree._Element, measures: Measures) -> list[etree._El
     most :data:`NOTICE_CLIMB` up) whose text speaks of consent, when that text is short."""
     found: list[etree._Element] = []
     seen: set[etree._Element] = set()
-    for control in _controls(body):
+    for control in _controls(body, measures):
         block = control
         for _ in range(NOTICE_CLIMB):
             parent = block.getparent()
@@ -54,7 +56,7 @@ def _said(block: etree._Element) -> str:
     return " ".join(_PROSE(block))
 
 
-def _controls(body: etree._Element) -> list[etree._Element]:
+def _controls(body: etree._Element, measures: Measures) -> list[etree._Element]:
     """The buttons and button-like links whose whole text answers a consent notice."""
     controls: list[etree._Element] = []
     for element in body.iter("button", "a", "input"):
@@ -62,8 +64,10 @@ def _controls(body: etree._Element) -> list[etree._Element]:
             if element.get("type", "").lower() not in _BUTTON_INPUTS:
                 continue
             label = element.get("value", "")
+        elif measures.length(element) > _LABEL_MAX:
+            continue  # too long to be an answer: its text is not read
         else:
             label = text_of(element)
-        if len(label) <= 40 and _CHOICE.match(label):
+        if len(label) <= _LABEL_MAX and _CHOICE.match(label):
             controls.append(element)
     return controls

@@ -18,6 +18,7 @@ marked (:data:`POST_MARK`): extraction then keeps every one of them, whatever th
 from __future__ import annotations
 
 from collections import Counter, defaultdict
+from functools import lru_cache
 
 import lxml.html
 from lxml import etree
@@ -95,8 +96,8 @@ def _author_markers(body: etree._Element) -> list[etree._Element]:
     found: list[etree._Element] = []
     inside: set[etree._Element] = set()
     candidates = 0
-    for element in body.iter():
-        if not isinstance(element.tag, str) or element in inside:
+    for element in _MAYBE_AUTHORS(body):
+        if element in inside:
             continue
         if element.get("itemprop") == "author" or _named_author(element):
             candidates += 1
@@ -109,11 +110,28 @@ def _author_markers(body: etree._Element) -> list[etree._Element]:
     return found
 
 
+_LOWER = 'translate(@class, "ACEHOPRSTU", "acehoprstu")'
+_MAYBE_AUTHORS = etree.XPath(
+    'descendant-or-self::*[@itemprop = "author" or '
+    + " or ".join(f'contains({_LOWER}, "{hint}")' for hint in rules.AUTHOR_HINTS)
+    + "]"
+)
+"""The elements that may mark an author, in document order: an ``itemprop`` that says so, or a
+class holding one of :data:`~convert.extract.rules.AUTHOR_HINTS` (found by XPath, without a
+Python call per element of the page)."""
+
+
 def _named_author(element: etree._Element) -> bool:
     names = element.get("class")
+    return bool(names) and _author_class(names)
+
+
+@lru_cache(maxsize=4096)
+def _author_class(names: str) -> bool:
+    """Whether a ``class`` value names a post's author (asked once per value: a page repeats
+    a few hundred values over thousands of elements)."""
     return (
-        bool(names)
-        and rules.AUTHOR_HINT.search(names) is not None  # one search, before one per class
+        rules.AUTHOR_HINT.search(names) is not None  # one search, before one per class
         and any(rules.AUTHOR_CLASS.search(token) for token in names.split())
     )
 

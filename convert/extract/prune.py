@@ -43,6 +43,7 @@ def prune_inside(container: etree._Element, measures: Measures, *, site: str = "
     farm_set: set[etree._Element] = set()
     holders = _post_holders(container)
     code = {element for pre in container.iter("pre") for element in pre.iter()}
+    said: dict[str, bool] = {}
     for element in container.iter(*rules.PRUNED_BLOCKS, *rules.LABELLED_ITEMS):
         if element is container or element in code:
             continue  # a code block's lines are never boilerplate, its spaces included
@@ -59,12 +60,13 @@ def prune_inside(container: etree._Element, measures: Measures, *, site: str = "
             if not measures.holds(element, "img") and element.tag not in rules.KEPT_EMPTY:
                 doomed.append(element)
             continue
-        if length < 250 and _boilerplate_block(element, measures):
-            doomed.append(element)
-            continue
-        if length < rules.DISCLOSURE_MAX and _disclosure_or_pitch(text_of(element), length):
-            doomed.append(element)
-            continue
+        if length < rules.DISCLOSURE_MAX:
+            text = text_of(element)  # read once, for the two tests below
+            if (length < 250 and _boilerplate_block(element, text, measures)) or _said_aside(
+                text, length, said
+            ):
+                doomed.append(element)
+                continue
         if (
             element.tag in ("ul", "ol", "div", "section")
             and _link_farm(element, length, measures, site)
@@ -132,6 +134,15 @@ def _heading_rank(element: etree._Element) -> int:
     if first is not None and first.tag in rules.HEADING_TAGS:
         return int(str(first.tag)[1])
     return 9
+
+
+def _said_aside(text: str, length: int, known: dict[str, bool]) -> bool:
+    """:func:`_disclosure_or_pitch`, asked once per text: a block and the wrapper holding
+    only it have the same text. ``known`` keeps the answers."""
+    found = known.get(text)
+    if found is None:
+        found = known[text] = _disclosure_or_pitch(text, length)
+    return found
 
 
 def _disclosure_or_pitch(text: str, length: int) -> bool:
@@ -208,10 +219,9 @@ def _on_its_own_line(link: etree._Element) -> bool:
     return before.tag in rules.BLOCK_CHILDREN and not (before.tail or "").strip()
 
 
-def _boilerplate_block(element: etree._Element, measures: Measures) -> bool:
-    """A short block that says what it is: "Share", "Edit this page", "Read more: ..." links.
-    Only worth asking of blocks shorter than 250 characters (it reads the text)."""
-    text = text_of(element)
+def _boilerplate_block(element: etree._Element, text: str, measures: Measures) -> bool:
+    """A short block that says what it is: "Share", "Edit this page", "Read more: ..." links;
+    ``text`` is its text. Only worth asking of blocks shorter than 250 characters."""
     return bool(
         (len(text) < 60 and rules.BOILERPLATE_TEXT.match(text))
         or (len(text) < 160 and rules.EDIT_LINK.search(text))

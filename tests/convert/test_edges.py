@@ -369,3 +369,50 @@ def test_a_listing_of_cards_made_one_link_each_keeps_them() -> None:
     )
     markdown = convert_page(html, "https://n.example/latest", ConvertOptions()).markdown
     assert "Other story number 0" in markdown and "Other story number 7" in markdown
+
+
+@pytest.mark.parametrize(
+    "heading",
+    ["Weitere Beiträge aus der Kolumne:", "Verwandte Themen auf unserem Blog:", "Zum Weiterlesen:"],
+)
+def test_german_headings_over_related_posts_end_the_article(heading: str) -> None:
+    # The column's other posts, then the columnist's box: prose the trimmed edges would keep.
+    box = (
+        "<p>Jana Berg leitet das Ressort Arbeit und schreibt diese Kolumne jeden Monat über "
+        "die Arbeitswelt von morgen. " + "Zuvor war sie lange Jahre Personalchefin. " * 8 + "</p>"
+    )
+    html = STORY.replace("{tail}", RELATED.format(heading=heading) + box)
+    markdown = convert_page(html, "https://n.example/harbour", ConvertOptions()).markdown
+    assert "Paragraph 5 of the story" in markdown
+    assert heading not in markdown and "Ferry timetable" not in markdown
+    assert "Jana Berg" not in markdown
+
+
+def test_a_blogs_long_line_that_files_the_post_goes() -> None:
+    # The line an old blog theme writes under every post, its categories and feed note included.
+    filed = (
+        "<p>Der Beitrag wurde am Mittwoch, den 27. November 2019 um 15:21 Uhr veröffentlicht und "
+        "wurde unter <a href=/c/a>Allgemein</a>, <a href=/c/b>Region Halle - Leipzig</a>, "
+        "<a href=/c/c>Tastings &amp; Events</a> abgelegt. Du kannst die Kommentare zu diesen "
+        "Eintrag durch den RSS 2.0 Feed verfolgen. Kommentare sind derzeit geschlossen, aber Du "
+        "kannst dennoch einen Trackback auf deiner Seite einrichten.</p>"
+    )
+    html = STORY.replace("{tail}", filed)
+    markdown = convert_page(html, "https://n.example/harbour", ConvertOptions()).markdown
+    assert "Paragraph 5 of the story" in markdown and "Der Beitrag wurde" not in markdown
+
+
+@pytest.mark.parametrize("closing", ["Euer Hans", "x Franzi", "Liebe Grüße, Anna", "Cheers, Tom"])
+def test_the_writers_sign_off_at_the_end_stays(closing: str) -> None:
+    html = STORY.replace("{tail}", f"<p>{closing}</p><p><a href=/share>Share</a></p>")
+    markdown = convert_page(html, "https://n.example/harbour", ConvertOptions()).markdown
+    assert closing in markdown and "Share" not in markdown
+
+
+@pytest.mark.parametrize(
+    "closing", ["Subscribe now!", "Contact us today!", "Deine Meinung?", "Kommentare"]
+)
+def test_a_short_line_that_is_no_sign_off_is_trimmed(closing: str) -> None:
+    html = STORY.replace("{tail}", f"<p>{closing}</p>")
+    markdown = convert_page(html, "https://n.example/harbour", ConvertOptions()).markdown
+    assert "Paragraph 5 of the story" in markdown and closing not in markdown

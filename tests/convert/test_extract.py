@@ -659,3 +659,31 @@ def test_a_page_builders_smaller_second_module_is_kept() -> None:
     page = f"<div class='page'>{first}<div class='band'>{module('Training', 3)}</div></div>"
     markdown = main_content(site(page, title="Our services"))
     assert "Audit part 7" in markdown and "Training part 2" in markdown
+
+
+TEASER_BOX = (
+    "<div class='teaser'><h2><a href='/news/other-story.html'>The ferry timetable changes for "
+    "the summer</a></h2><p>What changes on the coast routes from June, and which crossings are "
+    "added. <a href='/news/other-story.html' class='cta'>{more}</a></p></div>"
+)
+
+
+def test_a_teaser_box_of_another_story_inside_the_article_goes() -> None:
+    html = site(
+        f"<article><h1>Harbour reopens</h1><p>{'The harbour reopened this week. ' * 12}</p>"
+        + TEASER_BOX.format(more="mehr")
+        + f"<p>{'The ferries return next month. ' * 12}</p></article>"
+    )
+    markdown = main_content(html)
+    assert "The harbour reopened" in markdown and "The ferries return" in markdown
+    assert "ferry timetable" not in markdown and "coast routes" not in markdown
+
+
+def test_a_card_without_a_more_link_stays() -> None:
+    # A shop's card links its picture and its name to one product: a collection's content.
+    html = site(
+        f"<article><h1>Harbour reopens</h1><p>{'The harbour reopened this week. ' * 12}</p>"
+        + TEASER_BOX.format(more="the timetable")
+        + f"<p>{'The ferries return next month. ' * 12}</p></article>"
+    )
+    assert "coast routes" in main_content(html)

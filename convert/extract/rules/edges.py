@@ -20,6 +20,15 @@ LEAD_IN_LISTS = frozenset({"ul", "ol", "dl"})
 """...when that is a code block, a table, a quote, a definition list or a list's item: it is the
 start of the content, never an edge to trim."""
 """A block ending a sentence is prose, however short (CJK sentences are short in characters)."""
+SIGN_OFF = re.compile(
+    r"^\W*(?:(?:x{1,3}o*x*|xoxo|euer|eure|liebe(?:n)? grüße|viele grüße|herzlichst|"
+    r"sei(?:d)? herzlich gegrüßt|bis bald|cheers|best wishes|bisous|besos)\b(?!\W*\?)|"
+    r"love,)",
+    re.I,
+)
+"""The writer's sign-off at the end of a post ("Euer Hans", "x Franzi", "Liebe Grüße"): a
+short line after the last prose that says so is the post's own, not boilerplate (a closing
+exclamation is not asked: "Contact us today!" ends a service page the same way)."""
 EDGE_LINKS = 0.5
 """...as is one with at least this share of link text there."""
 EDGE_MAX_SHARE = 0.15
@@ -77,9 +86,11 @@ _TAIL_WORDS = (
     r"categories|category|share(?: this)?(?: \w+)?|like this|follow us|"
     r"further reading|keep reading|don'?t miss|editor'?s picks?|"
     # German
-    r"mehr zu(?:m thema| diesem thema)?|ähnliche (?:beiträge|artikel|themen)|verwandte "
-    r"(?:artikel|beiträge|themen)|weitere (?:artikel|beiträge|informationen|nachrichten|"
-    r"themen|meldungen|news)(?: zu(?:m|r)? (?:thema|\w+))?|lesen sie (?:auch|mehr|weiter)|"
+    r"mehr zu(?:m thema| diesem thema| \w+(?: und \w+)?)?|(?:(?:ähnliche|verwandte) "
+    r"(?:beiträge|artikel|themen)|weitere (?:artikel|beiträge|informationen|nachrichten|themen|"
+    r"meldungen|news))(?: (?:zu(?:m|r)?|aus|auf|in|von) (?:(?:der|dem|unserem|unserer) )?"
+    r"(?:thema|\w+))?|"
+    r"lesen sie (?:auch|mehr|weiter)|zum weiterlesen|lust auf mehr|"
     r"auch interessant|empfehlungen(?: aus der redaktion)?|redaktionstipps?|"
     r"siehe auch|über (?:den|die) autor(?:in)?|zu(?:m|r) autor(?:in)?|schlagw(?:o|ö)rter|"
     r"schlagworte|kategorien|teilen(?: sie (?:dies|diesen beitrag) mit)?|gefällt mir|"
@@ -152,7 +163,7 @@ POST_META = re.compile(
     re.I,
 )
 """The line that files a post (where and when it was posted, its tags), wherever it stands."""
-POST_META_MAX = 300
+POST_META_MAX = 450
 """Characters above which a block starting so is text all the same."""
 
 # -- under the headline (convert/extract/edges.py: clear_masthead) -------------------------------

@@ -2,8 +2,21 @@
 
 from __future__ import annotations
 
+import re
+
 SMALL_BLOCK = 200
 """Characters below which a block named both as content and as boilerplate is boilerplate."""
+TEASER_CARD_MAX = 500
+"""Characters a block named a teaser or card may hold to be another story's card when its
+links, at least two, all lead to one page, one of them its heading's and another a "more" link
+(:data:`MORE_LINK`), however little of it they are (a shop's product cards link their picture
+and their name, and are the content of a collection)."""
+MORE_LINK = re.compile(
+    r"^\W*(?:(?:read |see |view )?more|continue reading|mehr|weiterlesen|zum artikel|"
+    r"lire (?:la )?suite|leer más|leggi (?:tutto|di più)|lees meer|"
+    r"download(?: \([^)]{0,20}\))?)\W*$",
+    re.I,
+)
 MIN_TEXT = 200
 """Characters below which an extraction is near-empty (when the page has more than that)."""
 FALLBACK_KEPT = 0.9

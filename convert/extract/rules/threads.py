@@ -11,8 +11,9 @@ AUTHOR_CLASS = re.compile(
     re.I,
 )
 """A class name that marks a post's author (matched against each class of an element)."""
-AUTHOR_HINT = re.compile(r"author|user|poster|creator", re.I)
-"""What every class :data:`AUTHOR_CLASS` matches contains."""
+AUTHOR_HINTS = ("author", "user", "poster", "creator")
+AUTHOR_HINT = re.compile("|".join(AUTHOR_HINTS), re.I)
+"""What every class :data:`AUTHOR_CLASS` matches contains (in lower case)."""
 DATE_CLASS = re.compile(
     r"(?:^|[-_])(?:date|time|timestamp|datetime|posted|post-?date|published|relativetime|datum)"
     r"(?:[-_]|$)",
