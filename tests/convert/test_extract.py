@@ -645,22 +645,6 @@ def test_testimonials_in_a_carousel_are_kept() -> None:
     assert "Customer 0 says" in markdown and "Customer 3 says" in markdown
 
 
-def test_a_page_builders_smaller_second_module_is_kept() -> None:
-    # A company's page built of modules nested to different depths: the best-scored module is
-    # widened to the ancestor holding the other, though that adds less than half as much again.
-    def module(name: str, count: int) -> str:
-        paragraphs = "".join(f"<p>{name} part {i}. {PROSE}</p>" for i in range(count))
-        return (
-            "<div class='section'><div class='container'>"
-            f"<div class='widget'>{paragraphs}</div></div></div>"
-        )
-
-    first = module("Audit", 8).replace("<p>", "<h1>Our services</h1><p>", 1)
-    page = f"<div class='page'>{first}<div class='band'>{module('Training', 3)}</div></div>"
-    markdown = main_content(site(page, title="Our services"))
-    assert "Audit part 7" in markdown and "Training part 2" in markdown
-
-
 TEASER_BOX = (
     "<div class='teaser'><h2><a href='/news/other-story.html'>The ferry timetable changes for "
     "the summer</a></h2><p>What changes on the coast routes from June, and which crossings are "

@@ -23,7 +23,7 @@ FALLBACK_KEPT = 0.9
 """Share of a near-empty pass's words the whole page less its named furniture must still hold
 to stand in for it (else the page less only its declared furniture does): the named furniture
 took the rest of the page's boilerplate, not the content."""
-SECTIONS_GAIN = 1.3
+SECTIONS_GAIN = 1.5
 """How much more scored prose an ancestor of the best-scored element must hold to be taken
 instead (an article of several text modules, where the best is one of them)..."""
 SECTIONS_MAX_LINKS = 0.25
