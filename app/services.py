@@ -296,6 +296,9 @@ async def open_services(settings: Settings, own_endpoints: list[tuple[str, int]]
 
 JOB_NICENESS = 10
 """How much lower the CPU priority of job conversions is than the single-page requests'."""
+JOB_TIME_FACTOR = 2.0
+"""How much longer than ``convert.timeout`` a conversion may take in those workers: at their
+lower priority it waits for the processor on a busy host."""
 
 
 def start_jobs(services: Services) -> None:
@@ -306,7 +309,10 @@ def start_jobs(services: Services) -> None:
     serves other requests."""
     settings = services.settings
     pool = ConverterPool(
-        settings.convert, workers=settings.jobs.conversion_workers, niceness=JOB_NICENESS
+        settings.convert,
+        workers=settings.jobs.conversion_workers,
+        niceness=JOB_NICENESS,
+        time_factor=JOB_TIME_FACTOR,
     )
     services.job_pool = pool
     services.pool.background = pool  # large pages convert at the job pages' priority

@@ -100,7 +100,11 @@ class ConvertSettings:
 
 
 class ConversionTimeoutError(Exception):
-    """A conversion ran past its time limit; its worker was stopped."""
+    """A conversion ran past its time limit (``seconds``); its worker was stopped."""
+
+    def __init__(self, seconds: float) -> None:
+        super().__init__(f"conversion stopped after {seconds:g} s")
+        self.seconds = seconds
 
 
 class PoolBusyError(Exception):
@@ -111,12 +115,20 @@ class ConverterPool:
     """Runs pure conversion functions in worker processes, one conversion per worker at a time."""
 
     def __init__(
-        self, settings: ConvertSettings, *, workers: int | None = None, niceness: int = 0
+        self,
+        settings: ConvertSettings,
+        *,
+        workers: int | None = None,
+        niceness: int = 0,
+        time_factor: float = 1.0,
     ) -> None:
         self.settings = settings
         self.niceness = niceness
         """Added to the workers' CPU niceness: a background pool yields the processor to the
         requests' workers and the server."""
+        self.time_factor = time_factor
+        """``timeout`` is multiplied by it here: a background pool's conversion waits for the
+        processor on a busy host, and is not stopped for that."""
         count = settings.workers if workers is None else max(1, workers)
         self._workers: list[ProcessPoolExecutor | None] = [None] * count
         self._slots = FairSlots(count, count)
@@ -127,6 +139,11 @@ class ConverterPool:
         self.background: ConverterPool | None = None
         """Where work of at least ``background_bytes`` runs (a pool at a lower CPU priority:
         the job pages'); None: here."""
+
+    @property
+    def timeout(self) -> float:
+        """Seconds one conversion may run in this pool's workers."""
+        return self.settings.timeout * self.time_factor
 
     def _shares(self, owner: str) -> FairSlots:
         """The workers' slots, with the share one organization may hold now. One server runs
@@ -194,15 +211,13 @@ class ConverterPool:
         for attempt in (1, 2):
             try:
                 future = loop.run_in_executor(self._worker(index), func, *args)
-                async with asyncio.timeout(self.settings.timeout):
+                async with asyncio.timeout(self.timeout):
                     return await future
             except TimeoutError as exc:
                 # The caller, who knows what was converted, tells why at warning level.
-                log.info(
-                    "conversion exceeded %.1fs; replacing worker %d", self.settings.timeout, index
-                )
+                log.info("conversion exceeded %.1fs; replacing worker %d", self.timeout, index)
                 await self._replace(index)
-                raise ConversionTimeoutError() from exc
+                raise ConversionTimeoutError(self.timeout) from exc
             except BrokenProcessPool:
                 log.warning("conversion worker %d died (attempt %d); replacing it", index, attempt)
                 await self._replace(index)

@@ -318,7 +318,7 @@ class MarkdownService:
                 retry_after=BUSY_RETRY_AFTER,
             ) from exc
         except ConversionTimeoutError as exc:
-            raise _too_slow(page, self.pool.settings.timeout) from exc
+            raise _too_slow(page, exc.seconds) from exc
         except PdfError as exc:
             raise MarkdownError(
                 MarkdownFailure.NOT_HTML, "the target returned a PDF that could not be read"

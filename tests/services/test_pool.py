@@ -139,3 +139,20 @@ async def test_large_work_runs_in_the_background_pool_at_its_lower_priority() ->
     finally:
         pool.close()
         lower.close()
+
+
+@pytest.mark.gen_test(timeout=30)
+async def test_a_background_pool_gives_its_conversions_longer() -> None:
+    settings = ConvertSettings(workers=1, timeout=0.5)
+    pool = ConverterPool(settings)
+    lower = ConverterPool(settings, workers=1, niceness=10, time_factor=3.0)
+    try:
+        await pool.run(sleep_then, 0, "warm")
+        await lower.run(sleep_then, 0, "warm")
+        assert await lower.run(sleep_then, 0.8, "done") == "done"
+        with pytest.raises(ConversionTimeoutError) as stopped:
+            await pool.run(sleep_then, 0.8, "late")
+        assert stopped.value.seconds == 0.5
+    finally:
+        pool.close()
+        lower.close()
