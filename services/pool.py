@@ -85,8 +85,9 @@ class ConvertSettings:
     background_bytes: int = setting(
         2_000_000,
         "Pages and sitemaps of at least this many bytes convert in the job pages' workers, at "
-        "their lower CPU priority: a large page then takes the processor only when others' "
-        "conversions leave it free (0: none; every conversion in the requests' workers).",
+        "their lower CPU priority and with twice the timeout: a large page then takes the "
+        "processor only when others' conversions leave it free (0: none; every conversion "
+        "in the requests' workers).",
         min=0,
     )
     worker_memory_mb: int = setting(
