@@ -171,9 +171,9 @@ class JobRunner:
                     async with asyncio.timeout(pause):
                         await self._wake.wait()
                 continue
-            if len(self._tasks) < self._workers():
+            if len(self._tasks) < self._workers() + self.settings.small_job_workers:
                 try:
-                    claimed = await self._claim_next()
+                    claimed = await self._claim_next(full=len(self._tasks) >= self._workers())
                 except StoreUnavailable:
                     claimed = None
                 except Exception:
@@ -215,10 +215,10 @@ class JobRunner:
             self._active = (time.monotonic(), active)
         return active
 
-    async def _claim_next(self) -> tuple[Claim, ActiveJob] | None:
+    async def _claim_next(self, full: bool = False) -> tuple[Claim, ActiveJob] | None:
         """A page of the first job in :class:`~services.jobs.order.JobOrder`'s order that may
         start one, among jobs within their quota; None when no job has a page this process may
-        take now."""
+        take now; with every worker ``full``, only a small job's (``small_job_workers``)."""
         counts = self._counts
         active = await self._active_jobs()
         order = self._order.order(active, counts.orgs, counts.jobs)
@@ -228,7 +228,9 @@ class JobRunner:
         for job in order:
             if counts.orgs[job.org] >= self.settings.org_workers:
                 continue
-            if not self._order.may_start(job, active, counts.jobs, now):
+            if (full and not self._order.small(job)) or not self._order.may_start(
+                job, active, counts.jobs, now
+            ):
                 continue
             if not await self.bounds.allow(job, counts.orgs[job.org]):
                 continue

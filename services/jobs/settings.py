@@ -38,6 +38,13 @@ class JobSettings:
         "busy_interval): a short batch is not held behind long ones (0: no precedence).",
         min=0,
     )
+    small_job_workers: int = setting(
+        2,
+        "Pages of small jobs one process may start beyond workers while larger jobs' pages "
+        "hold every worker: a short batch starts at once, not after one of theirs ends.",
+        min=0,
+        max=256,
+    )
     conversion_workers: int = setting(
         1,
         "Conversion worker processes of job pages, apart from the single-page requests' "

@@ -33,7 +33,7 @@ class _LoggedPage(tornado.web.RequestHandler):
     async def get(self, name: str) -> None:
         self.log.append(name)
         started = time.monotonic()
-        await asyncio.sleep(PAGE_SECONDS)
+        await asyncio.sleep(PAGE_SECONDS * (10 if name.startswith("slow") else 1))
         self.times[name] = (started, time.monotonic())
         self.write(f"<html><body><article><h1>{name}</h1><p>{'Words of a page. ' * 20}</p>")
 
@@ -177,3 +177,36 @@ async def test_a_long_batch_yields_the_workers_while_a_short_one_has_pages_left(
         assert started_beside <= 1, times[2]
     else:  # the long batch keeps its share of the four workers
         assert started_beside >= 2, times[2]
+
+
+@pytest.mark.gen_test(timeout=60)
+@pytest.mark.parametrize("beyond", [2, 0])
+async def test_a_short_batch_starts_beside_a_long_ones_page_holding_the_worker(
+    http_client: AsyncHTTPClient,
+    base_url: str,
+    services: Services,
+    settings: Settings,
+    times: tuple[Origin, list[str], dict[str, tuple[float, float]]],
+    beyond: int,
+) -> None:
+    settings.jobs.small_job_workers = beyond
+    origin, log, spans = times
+    long_key = services.store.create_key("longco", "pro").key
+    short_key = services.store.create_key("shortco", "pro").key
+    long_job = await _batch(
+        http_client, base_url, long_key, [origin.url(f"/slow{i}") for i in range(8)]
+    )
+    for _ in range(1000):  # the long batch's first page (1.5 s) holds the one worker
+        if log:
+            break
+        await asyncio.sleep(0.01)
+    short = [origin.url(f"/short{i}") for i in range(2)]
+    await _ended(
+        http_client, base_url, short_key, await _batch(http_client, base_url, short_key, short)
+    )
+    first_slow_ended = spans["slow0"][1] if "slow0" in spans else float("inf")
+    started_beside = [spans[f"short{i}"][0] < first_slow_ended for i in range(2)]
+    assert started_beside == ([True, True] if beyond else [False, False]), log
+    await http_client.fetch(
+        f"{base_url}/api/3.0/jobs/{long_job}", method="DELETE", headers={"X-API-Key": long_key}
+    )
