@@ -327,9 +327,17 @@ def start_jobs(services: Services) -> None:
     sender = services.webhook_sender
     outbox = services.webhook_outbox = WebhookOutbox(services.store, sender, settings.webhooks)
 
+    small = MarkdownService(  # a small job's pages convert in the requests' workers
+        services.fetcher,
+        services.pages,
+        services.farm,
+        services.pool,
+        credits=settings.credits,
+        limits=settings.convert,
+    )
     runner = JobRunner(
         services.store,
-        lambda: markdown,
+        lambda of_small_job: small if of_small_job else markdown,
         MarkdownPageErrors(),
         settings.jobs,
         accounts=services.account_service,

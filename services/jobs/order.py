@@ -5,7 +5,8 @@
   fewest, then the job served longest ago. A short batch is not held behind other
   organizations' long ones, whatever share of the workers they hold.
 - *Small jobs start at once*: while larger jobs' pages hold every worker, a small job's page
-  may start beyond ``workers``, up to ``small_job_workers`` more (the runner's claim loop).
+  may start beyond ``workers``, up to ``small_job_workers`` more (the runner's claim loop), and
+  it converts in the single-page requests' workers, not behind the large jobs' conversions.
 - *Large jobs yield*: while a small job has pages left, the large jobs together hold at most
   ``busy_workers`` pages at once, started at most every ``busy_interval`` (as while the process
   serves single-page requests), so that the small job's pages do not share the host's CPU with

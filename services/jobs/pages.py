@@ -35,7 +35,7 @@ class PageWork:
 
     def __init__(
         self,
-        markdown: Callable[[], MarkdownService],
+        markdown: Callable[[bool], MarkdownService],
         errors: PageErrors,
         accounts: AccountService,
         discovery: Discovery | None = None,
@@ -45,9 +45,12 @@ class PageWork:
         self.accounts = accounts
         self.discovery = discovery
 
-    async def outcome(self, claim: Claim, job: ActiveJob) -> tuple[Outcome | None, list[NewPage]]:
+    async def outcome(
+        self, claim: Claim, job: ActiveJob, small: bool = False
+    ) -> tuple[Outcome | None, list[NewPage]]:
         """The page's outcome and the links to queue; (None, []) when the conversion workers
-        stayed busy (the page goes back to the queue)."""
+        stayed busy (the page goes back to the queue). A ``small`` job's page is converted by
+        the Markdown service ``markdown(True)`` gives (the requests' workers)."""
         try:
             request = MarkdownRequest(
                 claim.url,
@@ -55,7 +58,7 @@ class PageWork:
                 self.accounts.plan_tiers(job.plan),
                 MarkdownOptions.from_stored(job.options.get("markdown", {})),
             )
-            answer: MarkdownAnswer = await self._markdown().run(request)
+            answer: MarkdownAnswer = await self._markdown(small).run(request)
         except MarkdownError as exc:
             if exc.failure is MarkdownFailure.BUSY:
                 return None, []

@@ -8,7 +8,7 @@ Fairness and politeness, per process:
   organization with the fewest pages in flight, and large jobs yield to small ones
   (:mod:`services.jobs.order`); no organization holds more than ``org_workers``;
 - job pages convert in a pool of their own, at a lower CPU priority than the single-page
-  requests' workers, and while the process serves other requests (``busy``) it works on at most
+  requests' workers (a small job's pages in the requests' workers, as a request's), and while the process serves other requests (``busy``) it works on at most
   ``busy_workers`` pages, started at most every ``busy_interval``;
 - at most ``host_concurrency`` fetches per host, starts spaced by the host's delay (the
   setting, or a crawl's robots.txt Crawl-delay).
@@ -82,7 +82,7 @@ class JobRunner:
     def __init__(
         self,
         store: Store,
-        markdown: Callable[[], MarkdownService],
+        markdown: Callable[[bool], MarkdownService],
         errors: PageErrors,
         settings: JobSettings,
         *,
@@ -290,7 +290,7 @@ class JobRunner:
     async def _work(self, claim: Claim, job: ActiveJob) -> None:
         try:
             await self._space(job, claim.host)
-            outcome, links = await self.pages.outcome(claim, job)
+            outcome, links = await self.pages.outcome(claim, job, self._order.small(job))
             if outcome is None:  # busy: back to the queue, the host left alone for a while
                 self._host_next[claim.host] = time.monotonic() + BUSY_BACKOFF_SECONDS
                 await self._release(claim)
