@@ -176,7 +176,9 @@ def _frames(words: list[str], frames: tuple[tuple[str, ...], ...]) -> list[tuple
     """Where each of ``frames`` (:data:`REQUEST_FRAMES` or :data:`ASKING_YOU`) holds in
     ``words`` (start, end), left to right."""
     by_first = _INDEXED[id(frames)]
-    found = []
+    found: list[tuple[int, int]] = []
+    if by_first.keys().isdisjoint(words):
+        return found  # most clauses: no frame's first word (one test in C, not one a word)
     index = 0
     while index < len(words):
         for frame in by_first.get(words[index], ()):
