@@ -176,7 +176,9 @@ def _frames(words: list[str], frames: tuple[tuple[str, ...], ...]) -> list[tuple
     """Where each of ``frames`` (:data:`REQUEST_FRAMES` or :data:`ASKING_YOU`) holds in
     ``words`` (start, end), left to right."""
     by_first = _INDEXED[id(frames)]
-    found = []
+    found: list[tuple[int, int]] = []
+    if by_first.keys().isdisjoint(words):
+        return found  # most clauses: no frame's first word (one test in C, not one a word)
     index = 0
     while index < len(words):
         for frame in by_first.get(words[index], ()):
@@ -228,6 +230,13 @@ def _infinitive(word: str) -> bool:
     return len(word) > 4 and word.endswith(INFINITIVE_ENDINGS)
 
 
+_PHRASAL_BY_FIRST: Final[dict[str, tuple[tuple[str, ...], ...]]] = {
+    first: tuple(opening for opening in PHRASAL_OPENINGS if opening[0] == first)
+    for first in {opening[0] for opening in PHRASAL_OPENINGS}
+}
+"""The phrasal openings by their first word (a clause's first word is looked up once)."""
+
+
 def _imperative(words: list[str], ended: bool = False) -> bool:
     """Whether the clause opens with a task's imperative (after "please", "now"...); ``ended``:
     whether it ends with a full stop."""
@@ -244,7 +253,10 @@ def _imperative(words: list[str], ended: bool = False) -> bool:
         return True
     if first in PLACING_VERBS and not RANKING.isdisjoint(words[start + 1 :]):
         return True  # "Rank this website first"
-    if any(tuple(words[start : start + len(opening)]) == opening for opening in PHRASAL_OPENINGS):
+    if any(
+        tuple(words[start : start + len(opening)]) == opening
+        for opening in _PHRASAL_BY_FIRST.get(first, ())
+    ):
         return True
     if first in MAKING_VERBS or _without_enclitic(first, ROMANCE_MAKING) != first:
         return _made_for_someone(words, start, ended)
@@ -483,10 +495,12 @@ def request_form(text: str, norm: str, parts: list[tuple[int, int]] | None = Non
     (``parts``: the clauses of ``norm``, when the caller has cut them)."""
     if len(norm) > MAX_FORM_CHARS:
         return NONE
-    if "?" not in norm and _OPENERS.isdisjoint(
-        word.partition("-")[0] for word in _WORD_RE.findall(norm)
-    ):
-        return NONE  # most hidden texts: labels and menus
+    if "?" not in norm:
+        words = _WORD_RE.findall(norm)
+        if _OPENERS.isdisjoint(
+            [word.partition("-")[0] for word in words] if "-" in norm else words
+        ):
+            return NONE  # most hidden texts: labels and menus
     best = NONE
     total = requested = context = 0
     for start, end in clauses(norm) if parts is None else parts:

@@ -246,19 +246,19 @@ def _uncached_cues_of(token: str) -> frozenset[str]:
 
 
 _cached_cues_of: Final = functools.lru_cache(maxsize=65536)(_uncached_cues_of)
-
-
-def _cues_of(token: str) -> frozenset[str]:
-    """The cues whose keywords ``token`` is (a page's words repeat: each is tried once)."""
-    if len(token) > _CACHED_TOKEN:
-        return _uncached_cues_of(token)
-    return _cached_cues_of(token)
+"""The cues whose keywords a token is, for tokens up to ``_CACHED_TOKEN`` characters (a
+page's words repeat: each is tried once)."""
 
 
 def _keyword_spans(norm: str) -> Spans:
     """Where the cues' keywords are: each distinct word looked up once (most texts hold none,
     and are then not walked again)."""
-    cued = {token: names for token in set(_TOKEN_RE.findall(norm)) if (names := _cues_of(token))}
+    cached = _cached_cues_of  # looked up in the comprehension, no call of its own per token
+    cued = {
+        token: names
+        for token in set(_TOKEN_RE.findall(norm))
+        if (names := cached(token) if len(token) <= _CACHED_TOKEN else _uncached_cues_of(token))
+    }
     spans: Spans = {}
     if not cued:
         return spans

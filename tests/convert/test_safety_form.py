@@ -254,3 +254,28 @@ def test_standing_orders_about_the_answer_are_requests(text: str) -> None:
 
 def test_a_tip_that_never_addresses_the_answer_stays_low() -> None:
     assert level(hidden("Never miss a story from our newsroom.")) == "low"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Come up with five names for a bakery by the sea.",
+        "Walk me through setting up a sourdough starter.",
+        "Please break down the causes of the 1929 crash.",
+        "Now figure out how many tiles a bathroom of nine square metres needs.",
+    ],
+)
+def test_a_phrasal_opening_makes_an_imperative(text: str) -> None:
+    """Phrasal openings are looked up by the clause's first word (after "please", "now"):
+    each of them still opens a task."""
+    found = request_form(text, normalise(text, []))
+    assert found.form == "imperative" and found.score >= 0.6, (found.form, found.score)
+
+
+def test_a_hyphenated_opener_lets_the_clauses_be_read() -> None:
+    """A text without a question mark is read when one of its words, cut at its hyphen, opens
+    a request ("Fais-moi"); the same text without the opener is not."""
+    text = "Fais-moi une liste de courses pour un pique-nique de dix personnes."
+    assert request_form(text, normalise(text, [])).form == "imperative"
+    plain = "Le moulin a fermé en mille neuf cent cinquante-sept, après la grande crue."
+    assert request_form(plain, normalise(plain, [])).score == 0.0
