@@ -8,8 +8,9 @@ Fairness and politeness, per process:
   organization with the fewest pages in flight, and large jobs yield to small ones
   (:mod:`services.jobs.order`); no organization holds more than ``org_workers``;
 - job pages convert in a pool of their own, at a lower CPU priority than the single-page
-  requests' workers (a small job's pages in the requests' workers, as a request's), and while the process serves other requests (``busy``) it works on at most
-  ``busy_workers`` pages, started at most every ``busy_interval``;
+  requests' workers (a small job's pages in the requests' workers, as a request's), and while
+  the process serves other requests (``busy``) it works on at most ``busy_workers`` pages,
+  started at most every ``busy_interval``;
 - at most ``host_concurrency`` fetches per host, starts spaced by the host's delay (the
   setting, or a crawl's robots.txt Crawl-delay).
 
