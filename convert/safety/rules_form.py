@@ -183,7 +183,10 @@ SEQUENCE_WORDS: Final = _words(
 DROPPED_SUBJECT: Final = _phrases(
     "looking for; need a; need an; need some; need help; trying to; hoping to; wondering how;"
     " wondering what; wondering whether; wondering if; suche; brauche; cherche; besoin d'un;"
-    " besoin d'une; busco; necesito; cerco; mi serve; procuro; preciso de; preciso"
+    " besoin d'une; busco; necesito; cerco; mi serve; procuro; preciso de; preciso;"
+    " would be grateful for; would be grateful if; hoping someone can; hoping someone could;"
+    " would appreciate; would love; sarei grato per; sarei grata per; sarei grato se;"
+    " ficaria grato por; ficaria grata por; estaria agradecido por; serais reconnaissant de"
 )
 """Frames of asking said without their subject ("Looking for a gift for my dad...", "Need a
 title for..."), which open a request as a full sentence: a page's own are questions ("Looking
@@ -463,7 +466,9 @@ MIN_REQUEST_SHARE: Final = 0.5
 """Request clauses must hold this share of a text's words: a question in a hidden section of
 prose is the prose's."""
 TITLE_SHARE: Final = 0.7
-"""A text whose words are capitalised at least this often is a label or a title."""
+"""A text whose words are capitalised at least this often is a label or a title..."""
+TITLE_SMALL: Final = 3
+"""...its words of this many letters or fewer left out when in lower case ("to", "the")."""
 MAX_FORM_CHARS: Final = 1500
 """Longer hidden texts are content waiting for a script; they are not judged by form."""
 FORM_SEVERITY: Final = 0.6
