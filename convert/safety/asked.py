@@ -34,6 +34,7 @@ from convert.safety.rules_asked import (
     HEAD_NOUNS,
     HEAD_THIS,
     MATERIAL_MIN_WORDS,
+    MATERIAL_SHARE,
     MORE_DELIVERABLES,
     MORE_PREPOSITIONS,
     NOT_QUESTION_AFTER,
@@ -82,6 +83,7 @@ __all__ = [
     "compound_deliverable",
     "deliverable",
     "head_end",
+    "material",
     "role_words",
     "set_up",
 ]
@@ -251,6 +253,17 @@ def role_words(words: list[str]) -> tuple[int, int] | None:
         if tuple(words[:end]) == phrase and end < len(words) and words[end] in ROLE_ARTICLES:
             return 0, end
     return None
+
+
+_SYMBOLS_RE: Final = re.compile(r"[^\w\s]|\d")
+
+
+def material(clause: str) -> bool:
+    """Whether ``clause`` is a task's material rather than words (code, a formula, figures):
+    symbols and digits make up a good share of it ("SELECT name, COUNT(*) FROM..."). Beside a
+    task, it is what the task is about."""
+    letters = len(clause) - clause.count(" ")
+    return letters > 0 and len(_SYMBOLS_RE.findall(clause)) >= MATERIAL_SHARE * letters
 
 
 def set_up(words: list[str]) -> bool:

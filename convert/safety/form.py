@@ -30,6 +30,7 @@ from convert.safety.asked import (
     compound_deliverable,
     deliverable,
     head_end,
+    material,
     role_words,
     set_up,
 )
@@ -128,6 +129,8 @@ _ENGLISH: Final = frozenset({"you", "to", "could", "can"})
 """An English frame of asking ends with one of these: what follows is no Romance infinitive
 ("can you offer" is asked by its verb's list, "would you prefer" is not a task)."""
 _ELIDED_WISHED: Final = ("d'", "qu'", "s'")
+_GERMAN_TO: Final = "zu"
+"""German puts what is wished for last, with its "zu" ("..., eine Übersicht zu bekommen")."""
 _WISHED_BEFORE: Final = 2
 """Words that name what is wished for before a wish that ends its clause."""
 _CONDITIONALS: Final = frozenset(
@@ -342,14 +345,16 @@ def _wish(words: list[str]) -> bool:
         return False
     for start, end in _frames(words, WISH_COPULAS):
         index = end
-        while index < len(words) and words[index] in INTENSIFIERS:
-            index += 1
+        while index < len(words) - 1 and words[index] in INTENSIFIERS:
+            index += 1  # the last word is what is said of the wish ("wäre super")
         if index >= len(words) or words[index] not in EVALUATING:
             continue
         if index + 1 == len(words) and start >= _WISHED_BEFORE:
             return True  # "A short explanation of... would be very helpful."
         if index + 2 < len(words) and _opens_wished(words[index + 1]):
             return True
+        if index + 3 < len(words) and words[-2] == _GERMAN_TO:
+            return True  # "Es wäre toll, eine kurze Übersicht ... zu bekommen."
     return False
 
 
@@ -528,8 +533,10 @@ def request_form(text: str, norm: str, parts: list[tuple[int, int]] | None = Non
             else _form(clause, words, asking, written.lstrip()[:1].isupper())
         )
         if not form:
-            if set_up(words) or not (
-                FIRST_PERSON.isdisjoint(words) and FIRST_PERSON_PLURAL.isdisjoint(words)
+            if (
+                set_up(words)
+                or material(clause)
+                or not (FIRST_PERSON.isdisjoint(words) and FIRST_PERSON_PLURAL.isdisjoint(words))
             ):
                 context += len(words)  # someone's situation, told before or after the task
             continue

@@ -182,6 +182,8 @@ HEAD_THIS: Final = _words(
     "this these that esto esta este isso isto questo ceci cela dies das davon"
 )
 """A task's noun that points at the text after it ("Summary of this:", "Resumen de esto:")."""
+MATERIAL_SHARE: Final = 0.12
+"""A clause whose characters are symbols and digits at this share is code or figures."""
 CONSTRAINT_PARTS: Final = 3
 """A task's noun followed by constraints: at least this many parts ("Poem: four lines,
 rhyming, about the sea")."""

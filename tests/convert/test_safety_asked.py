@@ -112,3 +112,20 @@ def test_an_unmarked_question_is_medium_however_hidden(technique: str) -> None:
 )
 def test_page_furniture_of_these_shapes_stays_low(text: str) -> None:
     assert level(hidden(text)) == "low", text
+
+
+def test_code_beside_a_question_is_its_material() -> None:
+    """Code or figures pasted after a question are what it asks about, not prose the question
+    belongs to."""
+    text = "Why does this loop never stop? for (let k = 0; k < n; k--) { sum += a[k]; }"
+    found, score = form_of(text)
+    assert found == "question" and score >= 0.6, (found, score)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Eine Checkliste für den Umzug wäre super.", "Es wäre toll, ein paar Tipps zu bekommen."],
+)
+def test_a_german_wish_said_last(text: str) -> None:
+    found, score = form_of(text)
+    assert found == "frame" and score >= 0.6, (found, score)
