@@ -517,6 +517,7 @@ def request_form(text: str, norm: str, parts: list[tuple[int, int]] | None = Non
         return NONE  # most hidden texts: labels and menus
     best = NONE
     total = requested = context = 0
+    role = False
     for start, end in clauses(norm) if parts is None else parts:
         clause = norm[start:end]
         words = _WORD_RE.findall(clause)
@@ -532,6 +533,9 @@ def request_form(text: str, norm: str, parts: list[tuple[int, int]] | None = Non
             if _title_case(written)
             else _form(clause, words, asking, written.lstrip()[:1].isupper())
         )
+        if not form and role and words[0] in MAKING_VERBS:
+            form = "imperative"  # after a role set-up, what to make is the task ("Design a...")
+        role = set_up(words)
         if not form:
             if (
                 set_up(words)

@@ -129,3 +129,9 @@ def test_code_beside_a_question_is_its_material() -> None:
 def test_a_german_wish_said_last(text: str) -> None:
     found, score = form_of(text)
     assert found == "frame" and score >= 0.6, (found, score)
+
+
+def test_after_a_role_what_to_make_is_the_task() -> None:
+    found, score = form_of("You are a carpenter. Build a bookshelf for a narrow hallway.")
+    assert found == "imperative" and score >= 0.6, (found, score)
+    assert form_of("Build a bookshelf for a narrow hallway.")[0] == ""
