@@ -49,6 +49,8 @@ from convert.safety.rules_asked import (
     QUESTION_VERBS,
     ROLE_ARTICLES,
     ROLES,
+    SHAPING_VERBS,
+    SHAPING_WORDS,
     SHORT_INFINITIVES,
     STRONG_WH,
     SUBJECTS,
@@ -243,6 +245,12 @@ def asked_form(
         return "deliverable"
     if _wanted(words, start):
         return "frame"
+    if (
+        words[start] in SHAPING_VERBS
+        and len(words) - start >= SHAPING_WORDS
+        and clause.rstrip().endswith(".")
+    ):
+        return "imperative"
     return ""
 
 

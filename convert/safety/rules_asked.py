@@ -148,6 +148,20 @@ SUBJECTS: Final = _words("someone somebody jemand quelqu'un alguien qualcuno alg
 WANT_DETERMINERS: Final = _words("the this a der die das le la l' el lo il o a")
 """A third-person subject opens with an article ("The client needs...")."""
 
+SHAPING_VERBS: Final = _words(
+    "answer respond reply keep use include add avoid begin start end limit format structure"
+    " stick focus mention"
+    " antworte antwortet verwende benutze halte fuge vermeide beginne nutze"
+    " reponds repondez utilise utilisez garde gardez ajoute ajoutez evite evitez commence"
+    " commencez"
+    " responde responda usa utiliza utilice manten mantenga anade agrega evita evite empieza"
+    " rispondi risponda usa usi utilizza mantieni aggiungi evita inizia comincia"
+    " use utilize mantenha adicione acrescente evite comece"
+)
+"""Verbs that shape an answer ("Answer in French.", "Keep it under a hundred words.", "Use
+bullet points for the steps."): an imperative when they open a sentence of some length that
+ends with a full stop (a page's buttons are shorter: "Use code", "Add to cart")."""
+SHAPING_WORDS: Final = 5
 ROLES: Final = _phrases(
     "you are; you're; pretend you are; pretend you're; imagine you are; imagine you're;"
     " act as if you were; du bist; stell dir vor du bist; tu es; imagine que tu es;"

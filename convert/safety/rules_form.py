@@ -336,7 +336,7 @@ FURNITURE: Final = re.compile(
     r"\b(?:skip\s+to|jump\s+to|loading|cookies?|consent|privacy|newsletter"
     r"|(?:enable|activate|requires?|turn\s+on)\s+javascript|javascript\s+(?:is\s+)?(?:disabled"
     r"|required|enabled|turned\s+off)"
-    r"|sign\s+(?:in|up)|log\s?in|logged\s+in|cart|basket|checkout|required|captcha|password"
+    r"|sign(?:ed)?\s+(?:in|up)|log\s?in|logged\s+in|cart|basket|checkout|required|captcha|password"
     r"|please\s+(?:enter|select|fill|wait|try|note|confirm|choose|check)|valid|invalid"
     r"|unsubscribe|subscribe|subscription|browser|screen\s+readers?|opens?\s+in\s+a\s+new"
     r"|new\s+(?:tab|window)|copy\s+(?:the\s+)?link|link\s+copied|notifications?|opt[\s-]?out"

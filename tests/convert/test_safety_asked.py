@@ -135,3 +135,29 @@ def test_after_a_role_what_to_make_is_the_task() -> None:
     found, score = form_of("You are a carpenter. Build a bookshelf for a narrow hallway.")
     assert found == "imperative" and score >= 0.6, (found, score)
     assert form_of("Build a bookshelf for a narrow hallway.")[0] == ""
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Answer in plain words and keep every sentence short.",
+        "Use a table with one row for each country.",
+        "Réponds en trois phrases au plus, sans jargon.",
+    ],
+)
+def test_a_sentence_that_shapes_the_answer_is_a_request(text: str) -> None:
+    found, score = form_of(text)
+    assert found == "imperative" and score >= 0.6, (found, score)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Use code SPRING10 at checkout.",
+        "Add items to your basket to continue.",
+        "Use the filters to narrow your search.",
+        "Keep me signed in on this device.",
+    ],
+)
+def test_buttons_with_a_verb_that_shapes_stay_low(text: str) -> None:
+    assert level(hidden(text)) == "low", text
