@@ -482,8 +482,8 @@ def _title_case(text: str) -> bool:
     words = _WORD_RE.findall(text)
     if len(words) < MIN_WORDS:
         return False
-    # Titles keep their short words small ("Guide to Love and Saving the World").
-    words = [word for word in words if len(word) > TITLE_SMALL or word[0].isupper()]
+    # English titles keep their small words small ("Guide to Love and Saving the World").
+    words = [word for word in words if word not in TITLE_SMALL]
     capitals = sum(1 for word in words if word[0].isupper())
     return capitals >= TITLE_SHARE * len(words)
 

@@ -467,8 +467,9 @@ MIN_REQUEST_SHARE: Final = 0.5
 prose is the prose's."""
 TITLE_SHARE: Final = 0.7
 """A text whose words are capitalised at least this often is a label or a title..."""
-TITLE_SMALL: Final = 3
-"""...its words of this many letters or fewer left out when in lower case ("to", "the")."""
+TITLE_SMALL: Final = _words("a an the and or of to in on at by for with from as")
+"""...English titles' small words left out, in lower case ("Guide to Love and Saving the
+World"); German capitalises its nouns, so its small words stay counted."""
 MAX_FORM_CHARS: Final = 1500
 """Longer hidden texts are content waiting for a script; they are not judged by form."""
 FORM_SEVERITY: Final = 0.6
