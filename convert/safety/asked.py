@@ -4,12 +4,11 @@ forms and search boxes when they leave the grammar of a request half out.
 A question without its question mark ("how long should I boil an egg", "womit sollte er
 anfangen.") opens with a question word and an auxiliary, a subject or an infinitive right after
 it (a relative clause opens with "which" or "wo" too, but not so); a yes-or-no question opens
-with an auxiliary and its subject ("is it safe to..."). A search box's query opens with a
-superlative and says what for ("best hiking boots for wide feet", "mejor forma de ahorrar").
-A task named by its noun needs no full stop when it is a phrase of some length ("Ideas for a
-team offsite in the mountains"). A task may be told of someone else ("The user wants a list
-of...", "Die Kundin braucht eine Zusammenfassung...", "The task is to write..."). A role set-up
-("You are a travel agent.") is the task's context, and its "you" no reader spoken to. And a
+with an auxiliary and its subject ("is it safe to..."). A task may be told of someone else
+("The user wants a list of...", "Die Kundin braucht eine Zusammenfassung...", "The task is to
+write..."). A role set-up ("You are a travel agent.") is the task's context, and its "you" no
+reader spoken to. A question without its mark and without a full stop asks only with its asker
+in it: "how to grow lemon trees from seeds" is an image's caption as often. And a
 task's head may stand before the text it applies to ("Fix this function: def f(x)...",
 "Kürzer und freundlicher: Hiermit...") or before its constraints ("Poem: four lines, rhyming,
 about the sea"): the whole text is then the request. The words are grammar, kept as data in
@@ -23,11 +22,11 @@ from collections.abc import Callable
 from typing import Final
 
 from convert.safety.rules_asked import (
+    ASKERS,
     COMPARATIVES,
     COMPOUND_ENDS,
     COMPOUND_MIN,
     CONSTRAINT_PARTS,
-    DELIVERABLE_OPENING,
     HEAD_MAKING_AFTER,
     HEAD_MAX_WORDS,
     HEAD_MIN_WORDS,
@@ -36,29 +35,20 @@ from convert.safety.rules_asked import (
     MATERIAL_MIN_WORDS,
     MATERIAL_SHARE,
     MORE_DELIVERABLES,
-    MORE_PREPOSITIONS,
     NOT_QUESTION_AFTER,
     NOUN_HEAD_MAX_PART,
     NOUN_HEAD_MEAN_PART,
     NOUN_HEAD_WORDS,
-    PHRASE_ARTICLES,
-    QUERY_FOR,
-    QUERY_MIN_WORDS,
-    QUERY_REACH,
     QUESTION_REACH,
     QUESTION_VERBS,
     ROLE_ARTICLES,
     ROLES,
-    SHAPING_VERBS,
-    SHAPING_WORDS,
+    ROMANCE_ARTICLES,
     SHORT_INFINITIVES,
     STRONG_WH,
     SUBJECTS,
-    SUPERLATIVE_LEADS,
-    SUPERLATIVES,
     TASK_NAMES,
     TO_WORDS,
-    UNENDED_WORDS,
     UNMARKED_WORDS,
     WANT_DETERMINERS,
     WANTED_REACH,
@@ -71,11 +61,8 @@ from convert.safety.rules_asked import (
 )
 from convert.safety.rules_form import (
     DELIVERABLES,
-    DETERMINERS,
     INDEFINITE,
     MAKING_VERBS,
-    OF_WORDS,
-    PREPOSITIONS,
     TASK_VERBS,
 )
 
@@ -91,12 +78,10 @@ __all__ = [
 ]
 
 _NOUNS: Final = DELIVERABLES | MORE_DELIVERABLES
-_AFTER_NOUN: Final = PREPOSITIONS | MORE_PREPOSITIONS
 _ROLES: Final = tuple(sorted(ROLES, key=len, reverse=True))
 _WANTING: Final = tuple(sorted(WANTING, key=len, reverse=True))
 OPENERS: Final = (
     WH_WORDS
-    | SUPERLATIVES
     | YES_NO
     | _NOUNS
     | SUBJECTS
@@ -106,7 +91,6 @@ OPENERS: Final = (
 )
 """Words of which a text holds one when one of these forms is there."""
 _ENDED: Final = (".", "!", "?")
-_OF: Final = OF_WORDS | {"of"}
 _HEAD_RE: Final = re.compile(r"\s*(?::|\s[-\u2013\u2014]\s)")
 """Where a task's head ends: a colon, or a dash between spaces."""
 _NOUN_HEAD_RE: Final = re.compile(r"\s*(?:[:,.]|\s[-\u2013\u2014]\s)")
@@ -149,6 +133,8 @@ def _unmarked_question(
     ended = clause.rstrip().endswith(".")
     if len(words) - start < UNMARKED_WORDS - ended or clause.rstrip().endswith(("?", "!")):
         return False
+    if not ended and ASKERS.isdisjoint(words):
+        return False  # "how to grow lemon trees", "why now is the time...": a caption's
     first = words[start]
     if tuple(words[start : start + 2]) in WH_PAIRS:
         start += 1
@@ -173,35 +159,6 @@ def _unmarked_question(
 def _short_infinitive(word: str, infinitive: Callable[[str], bool]) -> bool:
     """A Romance infinitive, a short one too after a question word ("come fare", "que dire")."""
     return infinitive(word) or (len(word) == 4 and word.endswith(SHORT_INFINITIVES))
-
-
-def _superlative_query(clause: str, words: list[str], start: int) -> bool:
-    """A search box's query: a superlative among its first words, what for after it, and no
-    full stop ("The best of New York for free." is a headline)."""
-    if len(words) - start < QUERY_MIN_WORDS or clause.rstrip().endswith(_ENDED):
-        return False
-    for index in range(start, min(len(words), start + 3)):
-        word = words[index]
-        if word in SUPERLATIVES:
-            after = words[index + 1 : index + 1 + QUERY_REACH]
-            return bool(after) and after[0] not in _OF and not QUERY_FOR.isdisjoint(after)
-        if word not in SUPERLATIVE_LEADS:
-            return False
-    return False
-
-
-def _unended_deliverable(clause: str, words: list[str], start: int) -> bool:
-    """A task named by its noun in a phrase of some length without a full stop."""
-    if len(words) - start < UNENDED_WORDS or clause.rstrip().endswith(_ENDED):
-        return False
-    if PHRASE_ARTICLES.isdisjoint(words):
-        return False
-    for index in range(start, min(len(words), start + DELIVERABLE_OPENING)):
-        if deliverable(words[index]):
-            after = words[index + 1 :]
-            reach = 4 if after and after[0] in _OF else 2  # "lista de séries curtas para"
-            return not _AFTER_NOUN.isdisjoint(after[:reach])
-    return False
 
 
 def _wanted(words: list[str], start: int) -> bool:
@@ -239,18 +196,9 @@ def asked_form(
     start = _start(words, fillers)
     if _unmarked_question(clause, words, start, infinitive, capital):
         return "question"
-    if _superlative_query(clause, words, start):
-        return "query"
-    if _unended_deliverable(clause, words, start):
-        return "deliverable"
     if _wanted(words, start):
         return "frame"
-    if (
-        words[start] in SHAPING_VERBS
-        and len(words) - start >= SHAPING_WORDS
-        and clause.rstrip().endswith(".")
-    ):
-        return "imperative"
+
     return ""
 
 
@@ -327,5 +275,5 @@ def _task_head(
         or (head[0] in MAKING_VERBS and head[1] in HEAD_MAKING_AFTER)
         or not HEAD_NOUNS.isdisjoint(head[1:])
         or (deliverable(head[0]) and not HEAD_THIS.isdisjoint(head))
-        or (infinitive(head[0]) and head[1] in DETERMINERS)
+        or (infinitive(head[0]) and head[1] in ROMANCE_ARTICLES)
     )

