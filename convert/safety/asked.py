@@ -27,6 +27,7 @@ from convert.safety.rules_asked import (
     COMPOUND_ENDS,
     COMPOUND_MIN,
     CONSTRAINT_PARTS,
+    ENDED_UNMARKED_WORDS,
     HEAD_MAKING_AFTER,
     HEAD_MAX_WORDS,
     HEAD_MIN_WORDS,
@@ -131,7 +132,8 @@ def _unmarked_question(
     to install the app" (capital, no full stop): a question word and an infinitive ask only in
     lower case or as a sentence."""
     ended = clause.rstrip().endswith(".")
-    if len(words) - start < UNMARKED_WORDS - ended or clause.rstrip().endswith(("?", "!")):
+    least = ENDED_UNMARKED_WORDS if ended else UNMARKED_WORDS
+    if len(words) - start < least or clause.rstrip().endswith(("?", "!")):
         return False
     if not ended and ASKERS.isdisjoint(words):
         return False  # "how to grow lemon trees", "why now is the time...": a caption's

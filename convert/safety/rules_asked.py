@@ -72,9 +72,11 @@ trees from seeds", an image's alt text)."""
 ROMANCE_ARTICLES: Final = _words("o a os as il lo la le les gli el los las l'")
 """A Romance infinitive opens a task's head before its article ("Corrigir o erro:"); an
 English word in -er before "the" is no infinitive ("Master the basics:")."""
-UNMARKED_WORDS: Final = 5
-"""A question without its mark has at least this many words ("How it works" is a label), one
-less when it ends with a full stop."""
+UNMARKED_WORDS: Final = 6
+"""A question without its mark or a full stop has at least this many words ("How it works" is
+a label, "welches Lebensmittel soll ich kaufen" an image's caption)..."""
+ENDED_UNMARKED_WORDS: Final = 4
+"""...one ending with a full stop at least this many ("Womit sollte er anfangen.")."""
 SHORT_INFINITIVES: Final = ("are", "ere", "ire", "ar", "er", "ir")
 """Endings of a four-letter Romance infinitive after a question word ("come fare")."""
 
