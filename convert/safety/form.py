@@ -24,6 +24,16 @@ from __future__ import annotations
 import re
 from typing import Final
 
+from convert.safety.asked import (
+    OPENERS,
+    asked_form,
+    compound_deliverable,
+    deliverable,
+    head_end,
+    material,
+    role_words,
+    set_up,
+)
 from convert.safety.normalise import clauses, normalise
 from convert.safety.rules_form import (
     ANSWERS,
@@ -103,6 +113,7 @@ from convert.safety.rules_form import (
     THIS_PAGE,
     THIS_PAGE_FACTOR,
     TITLE_SHARE,
+    TITLE_SMALL,
     WEIGHINGS,
     WISH_COPULAS,
     WISHED,
@@ -118,6 +129,8 @@ _ENGLISH: Final = frozenset({"you", "to", "could", "can"})
 """An English frame of asking ends with one of these: what follows is no Romance infinitive
 ("can you offer" is asked by its verb's list, "would you prefer" is not a task)."""
 _ELIDED_WISHED: Final = ("d'", "qu'", "s'")
+_GERMAN_TO: Final = "zu"
+"""German puts what is wished for last, with its "zu" ("..., eine Übersicht zu bekommen")."""
 _WISHED_BEFORE: Final = 2
 """Words that name what is wished for before a wish that ends its clause."""
 _CONDITIONALS: Final = frozenset(
@@ -297,8 +310,11 @@ def _without_enclitic(word: str, verbs: frozenset[str] = TASK_VERBS) -> str:
     return word
 
 
-def _form(clause: str, words: list[str], asking: list[tuple[int, int]]) -> str:
-    """What makes ``clause`` a request ("" when nothing)."""
+def _form(
+    clause: str, words: list[str], asking: list[tuple[int, int]], capital: bool = False
+) -> str:
+    """What makes ``clause`` a request ("" when nothing); ``capital``: whether it opens with a
+    capital as written."""
     if words[0] in ANSWERS:
         return ""  # a choice's button: "No, I don't want to save"
     if any(_task_after(words, end) for _, end in asking):
@@ -319,7 +335,7 @@ def _form(clause: str, words: list[str], asking: list[tuple[int, int]]) -> str:
         return "question"
     if _query(clause, words):
         return "query"
-    return ""
+    return asked_form(clause, words, _FIRST_WORDS, _infinitive, capital)
 
 
 def _without_subject(clause: str, words: list[str]) -> bool:
@@ -341,14 +357,16 @@ def _wish(words: list[str]) -> bool:
         return False
     for start, end in _frames(words, WISH_COPULAS):
         index = end
-        while index < len(words) and words[index] in INTENSIFIERS:
-            index += 1
+        while index < len(words) - 1 and words[index] in INTENSIFIERS:
+            index += 1  # the last word is what is said of the wish ("wäre super")
         if index >= len(words) or words[index] not in EVALUATING:
             continue
         if index + 1 == len(words) and start >= _WISHED_BEFORE:
             return True  # "A short explanation of... would be very helpful."
         if index + 2 < len(words) and _opens_wished(words[index + 1]):
             return True
+        if index + 3 < len(words) and words[-2] == _GERMAN_TO:
+            return True  # "Es wäre toll, eine kurze Übersicht ... zu bekommen."
     return False
 
 
@@ -397,7 +415,7 @@ def _names_a_deliverable(clause: str, words: list[str]) -> bool:
     polite = not PLEASE.isdisjoint(words) or bool(_frames(words, PLEASE_PHRASES))
     opening = [word for word in words if word not in PLEASE][:DELIVERABLE_REACH]
     for word in opening:
-        if word in DELIVERABLES:
+        if deliverable(word):
             if polite:
                 return True  # "Bitte eine kurze Zusammenfassung der...", "A toast, please."
             # A preposition after the noun, or after its complement ("canción de cumpleaños").
@@ -438,8 +456,13 @@ def _score(clause: str, written: str, form: str) -> float:
     page's own voice, its controls and things, and markup."""
     unquoted = _QUOTED_RE.sub(" ", clause)
     words = _WORD_RE.findall(unquoted)
+    if not words:
+        return 0.0  # all quoted: what a text is about, not a request
     spoken = list(words)
     framed = _frames(words, ASKING_YOU) + _frames(words, REQUEST_FRAMES) + _frames(words, POLITE)
+    role = role_words(words)
+    if role is not None:
+        framed.append(role)  # "You are a travel agent": the one set the task, no reader
     for start, end in sorted(framed, reverse=True):
         del spoken[start:end]
     score = FORM_SCORE
@@ -471,6 +494,8 @@ def _title_case(text: str) -> bool:
     words = _WORD_RE.findall(text)
     if len(words) < MIN_WORDS:
         return False
+    # English titles keep their small words small ("Guide to Love and Saving the World").
+    words = [word for word in words if word not in TITLE_SMALL]
     capitals = sum(1 for word in words if word[0].isupper())
     return capitals >= TITLE_SHARE * len(words)
 
@@ -485,6 +510,7 @@ _OPENERS: Final = frozenset(
     | _CONDITIONALS
     | SAYING_VERBS
     | PLACING_VERBS
+    | OPENERS
 )
 """A text with none of these words and no question mark holds no request by its form."""
 
@@ -499,10 +525,11 @@ def request_form(text: str, norm: str, parts: list[tuple[int, int]] | None = Non
         words = _WORD_RE.findall(norm)
         if _OPENERS.isdisjoint(
             [word.partition("-")[0] for word in words] if "-" in norm else words
-        ):
+        ) and not compound_deliverable(norm):
             return NONE  # most hidden texts: labels and menus
     best = NONE
     total = requested = context = 0
+    role = False
     for start, end in clauses(norm) if parts is None else parts:
         clause = norm[start:end]
         words = _WORD_RE.findall(clause)
@@ -512,9 +539,21 @@ def request_form(text: str, norm: str, parts: list[tuple[int, int]] | None = Non
         ):
             continue
         asking = _frames(words, ASKING_YOU)
-        form = "" if _title_case(text[start:end]) else _form(clause, words, asking)
+        written = text[start:end]
+        form = (
+            ""
+            if _title_case(written)
+            else _form(clause, words, asking, written.lstrip()[:1].isupper())
+        )
+        if not form and role and words[0] in MAKING_VERBS:
+            form = "imperative"  # after a role set-up, what to make is the task ("Design a...")
+        role = set_up(words)
         if not form:
-            if not (FIRST_PERSON.isdisjoint(words) and FIRST_PERSON_PLURAL.isdisjoint(words)):
+            if (
+                set_up(words)
+                or material(clause)
+                or not (FIRST_PERSON.isdisjoint(words) and FIRST_PERSON_PLURAL.isdisjoint(words))
+            ):
                 context += len(words)  # someone's situation, told before or after the task
             continue
         requested += len(words)
@@ -522,8 +561,19 @@ def request_form(text: str, norm: str, parts: list[tuple[int, int]] | None = Non
         if score > best.score:
             best = FormRequest(round(score, 4), start, end, form)
     if not requested or requested + context < MIN_REQUEST_SHARE * total:
-        return NONE
+        return _headed(text, norm)
     return best
+
+
+def _headed(text: str, norm: str) -> FormRequest:
+    """The whole text as a request when it is a task's head and the text or the constraints it
+    applies to ("Fix this function: ...", "Poem: four lines, rhyming..."), scored by its head as
+    a task named alone (a short head is no weaker than a long one)."""
+    end = head_end(norm, _imperative, _infinitive)
+    if not end or _title_case(text):
+        return NONE
+    score = _score(norm[:end], text[:end], "deliverable")
+    return FormRequest(round(score, 4), 0, len(norm), "head")
 
 
 def asked_for(sentence: str, cues: tuple[str, ...]) -> bool:

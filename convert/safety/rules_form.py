@@ -183,7 +183,10 @@ SEQUENCE_WORDS: Final = _words(
 DROPPED_SUBJECT: Final = _phrases(
     "looking for; need a; need an; need some; need help; trying to; hoping to; wondering how;"
     " wondering what; wondering whether; wondering if; suche; brauche; cherche; besoin d'un;"
-    " besoin d'une; busco; necesito; cerco; mi serve; procuro; preciso de; preciso"
+    " besoin d'une; busco; necesito; cerco; mi serve; procuro; preciso de; preciso;"
+    " would be grateful for; would be grateful if; hoping someone can; hoping someone could;"
+    " would appreciate; would love; sarei grato per; sarei grata per; sarei grato se;"
+    " ficaria grato por; ficaria grata por; estaria agradecido por; serais reconnaissant de"
 )
 """Frames of asking said without their subject ("Looking for a gift for my dad...", "Need a
 title for..."), which open a request as a full sentence: a page's own are questions ("Looking
@@ -333,7 +336,7 @@ FURNITURE: Final = re.compile(
     r"\b(?:skip\s+to|jump\s+to|loading|cookies?|consent|privacy|newsletter"
     r"|(?:enable|activate|requires?|turn\s+on)\s+javascript|javascript\s+(?:is\s+)?(?:disabled"
     r"|required|enabled|turned\s+off)"
-    r"|sign\s+(?:in|up)|log\s?in|logged\s+in|cart|basket|checkout|required|captcha|password"
+    r"|sign(?:ed)?\s+(?:in|up)|log\s?in|logged\s+in|cart|basket|checkout|required|captcha|password"
     r"|please\s+(?:enter|select|fill|wait|try|note|confirm|choose|check)|valid|invalid"
     r"|unsubscribe|subscribe|subscription|browser|screen\s+readers?|opens?\s+in\s+a\s+new"
     r"|new\s+(?:tab|window)|copy\s+(?:the\s+)?link|link\s+copied|notifications?|opt[\s-]?out"
@@ -463,7 +466,10 @@ MIN_REQUEST_SHARE: Final = 0.5
 """Request clauses must hold this share of a text's words: a question in a hidden section of
 prose is the prose's."""
 TITLE_SHARE: Final = 0.7
-"""A text whose words are capitalised at least this often is a label or a title."""
+"""A text whose words are capitalised at least this often is a label or a title..."""
+TITLE_SMALL: Final = _words("a an the and or of to in on at by for with from as")
+"""...English titles' small words left out, in lower case ("Guide to Love and Saving the
+World"); German capitalises its nouns, so its small words stay counted."""
 MAX_FORM_CHARS: Final = 1500
 """Longer hidden texts are content waiting for a script; they are not judged by form."""
 FORM_SEVERITY: Final = 0.6
