@@ -29,6 +29,7 @@ from store.job_types import (
     JOB_ACTIVE,
     QUEUED,
     RUNNING,
+    SKIPPED,
     Abandoned,
     ActiveJob,
     Claim,
@@ -224,11 +225,19 @@ def renew_leases(
 
 def release_page(db: peewee.Database, *, page_id: int, owner: str) -> bool:
     """Give a claimed page back to the queue unfinished (a draining or busy process), without
-    counting the attempt."""
+    counting the attempt; skipped when its job has ended meanwhile (cancelled, stopped), as the
+    end skipped the job's queued pages."""
     with write_transaction(db):
+        ended = (
+            Job.select(Job.id)
+            .join(JobPage, on=(JobPage.job == Job.id))
+            .where((JobPage.id == page_id) & Job.status.not_in(JOB_ACTIVE))
+            .exists(db)
+        )
+        back = {"status": SKIPPED, "finished_at": utc_now()} if ended else {"status": QUEUED}
         changed = (
             JobPage.update(
-                status=QUEUED,
+                **back,
                 lease_owner=None,
                 lease_expires=None,
                 attempts=JobPage.attempts - 1,

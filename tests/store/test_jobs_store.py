@@ -444,3 +444,17 @@ def test_a_database_of_the_step_before_gains_the_result_size_column(
         assert migrate(db) == latest_version()
         assert "result_bytes" in {column.name for column in db.get_columns("job_page")}
         assert migrate(db) == latest_version(), "and the step is applied once"
+
+
+def test_a_page_given_back_after_its_job_ended_is_skipped(
+    store: Store, database_url: str, tmp_path: Path
+) -> None:
+    with raw_database(database_url, tmp_path) as db:
+        job_id = new_job(db, ["a", "b"])
+        busy = jobs.claim_page(db, job_id=job_id, owner="one", lease_seconds=60)
+        assert busy is not None
+        assert job_stops.stop_job(db, job_id=job_id, status="cancelled")
+        # The worker found the conversion workers busy and gives its page back: the job has
+        # ended, nobody will claim it again, so it is skipped as the end skipped the other.
+        assert jobs.release_page(db, page_id=busy.id, owner="one")
+        assert job_views.page_counts(db, job_id=job_id) == {"skipped": 2}
