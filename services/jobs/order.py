@@ -46,39 +46,31 @@ class JobOrder:
         active: Sequence[ActiveJob],
         orgs: collections.Counter[str],
         jobs: collections.Counter[str],
+        now: float,
+        full: bool = False,
     ) -> list[ActiveJob]:
-        """``active`` in the order a free worker tries them (``orgs`` and ``jobs``: pages in
-        flight here by organization and by job)."""
+        """The jobs of ``active`` that may start a page now, in the order a free worker tries
+        them (``orgs`` and ``jobs``: pages in flight here by organization and by job; ``full``:
+        every worker is taken, so only small jobs may start one). A large job waits while small
+        jobs have pages left and the large ones already hold their share or started a page
+        within ``busy_interval``."""
         if len(self._turns) > 2 * len(active) + 100:  # the turns of ended jobs go
             ids = {job.id for job in active}
             self._turns = {id_: turn for id_, turn in self._turns.items() if id_ in ids}
-        return sorted(
-            active,
-            key=lambda job: (
-                not self.small(job),
-                orgs[job.org],
-                jobs[job.id],
-                self._turns.get(job.id, -1),
-            ),
-        )
+        small = [job for job in active if self.small(job)]
+        large = [job for job in active if not self.small(job)]
+        if full:
+            large = []
+        elif small and large:
+            self.held_until = self._large_started + self.settings.busy_interval
+            in_flight = sum(jobs[job.id] for job in large)
+            if in_flight >= self.settings.busy_workers or now < self.held_until:
+                large = []
 
-    def may_start(
-        self,
-        job: ActiveJob,
-        active: Sequence[ActiveJob],
-        jobs: collections.Counter[str],
-        now: float,
-    ) -> bool:
-        """Whether a page of ``job`` may start now: a small job's always; a large job's unless
-        small jobs have pages left and the large ones already hold their share or started one
-        within ``busy_interval``."""
-        if self.small(job) or not any(self.small(other) for other in active):
-            return True
-        large = sum(jobs[other.id] for other in active if not self.small(other))
-        if large >= self.settings.busy_workers:
-            return False
-        self.held_until = self._large_started + self.settings.busy_interval
-        return now >= self.held_until
+        def fairest(job: ActiveJob) -> tuple[int, int, int]:
+            return orgs[job.org], jobs[job.id], self._turns.get(job.id, -1)
+
+        return sorted(small, key=fairest) + sorted(large, key=fairest)
 
     def started(self, job: ActiveJob, now: float) -> None:
         """A page of ``job`` was claimed at ``now``."""

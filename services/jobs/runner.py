@@ -217,21 +217,17 @@ class JobRunner:
         return active
 
     async def _claim_next(self, full: bool = False) -> tuple[Claim, ActiveJob] | None:
-        """A page of the first job in :class:`~services.jobs.order.JobOrder`'s order that may
-        start one, among jobs within their quota; None when no job has a page this process may
-        take now; with every worker ``full``, only a small job's (``small_job_workers``)."""
+        """A page of the first job in :class:`~services.jobs.order.JobOrder`'s order (those
+        that may start one now; with every worker ``full``, small jobs only), among jobs within
+        their quota; None when no job has a page this process may take now."""
         counts = self._counts
         active = await self._active_jobs()
-        order = self._order.order(active, counts.orgs, counts.jobs)
         now = time.monotonic()
+        order = self._order.order(active, counts.orgs, counts.jobs, now, full)
         busy = [host for host, n in counts.hosts.items() if n >= self.settings.host_concurrency]
         busy += [host for host, at in self._host_next.items() if at > now]
         for job in order:
             if counts.orgs[job.org] >= self.settings.org_workers:
-                continue
-            if (full and not self._order.small(job)) or not self._order.may_start(
-                job, active, counts.jobs, now
-            ):
                 continue
             if not await self.bounds.allow(job, counts.orgs[job.org]):
                 continue
