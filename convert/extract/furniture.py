@@ -221,7 +221,7 @@ def remove_furniture(
     anchors = _link_targets(body)
     code = {element for pre in body.iter("pre") for element in pre.iterdescendants()}
     named: dict[tuple[str, str], list[etree._Element]] = {}
-    in_cells = _in_data_cells(body)
+    in_cells = _in_data_cells(body) if by_name else frozenset()
     for element in body.iterdescendants(etree.Element):
         if element in code:
             continue  # inside a code block, "comment" names a token, not a section
