@@ -3,9 +3,9 @@
 html2text renders the flow (headings as ATX, paragraphs, nested lists, quotes, links, images,
 emphasis, inline code). Three things it renders poorly are done here first and put back through
 placeholders: fenced code blocks (with the language the page names and the whitespace kept), GFM
-tables (a header row, pipes escaped) and definition lists. Tables used for page layout are
-unwrapped into blocks instead. Then the output is tidied: no runs of blank lines, no trailing
-spaces, no empty links.
+tables and definition lists; tables used for page layout are unwrapped into blocks instead
+(both in :mod:`convert.markdown.tables`). Then the output is tidied: no runs of blank lines, no
+trailing spaces, no empty links.
 """
 
 from __future__ import annotations
@@ -20,8 +20,8 @@ import html2text
 import lxml.html
 from lxml import etree
 
-from convert.html.document import text_of, unwrap
 from convert.markdown.block_links import move_block_links
+from convert.markdown.tables import gfm_table, unwrap_layout_tables
 from convert.text.blocks import fenced_lines
 
 _SAFE_SCHEMES = ("http", "https", "mailto", "tel", "ftp")
@@ -38,17 +38,9 @@ _LANGUAGE_CLASS = re.compile(
 )
 _LANGUAGE_OK = re.compile(r"^[A-Za-z0-9][A-Za-z0-9+#.-]{0,30}$")
 _NOT_LANGUAGES = frozenset({"none", "text", "plain", "plaintext", "nohighlight", "source"})
-_BLOCK_TAGS = ("p", "div", "ul", "ol", "h1", "h2", "h3", "h4", "h5", "h6", "pre", "blockquote")
 _READ_ATTRIBUTES = frozenset({"href", "title", "src", "alt", "start"})
 """The attributes html2text reads as it is set up here (links and their titles, images and their
 text, where a numbered list starts)."""
-_TABLE_CELL_LIMIT = 400
-"""Average characters per cell above which a table is prose laid out in cells, not data."""
-_HEADING_CELL_LIMIT = 80
-"""Characters up to which a body cell holding a heading and nothing else is a label styled as a
-heading (a column's title), not a section laid out in a cell."""
-_INVISIBLE = re.compile("[\u200b-\u200f\u202a-\u202e\u2060-\u2064\ufeff]")
-"""Zero-width and direction marks: invisible, dropped from a cell's text."""
 
 
 @dataclass
@@ -78,14 +70,14 @@ def render_markdown(root: lxml.html.HtmlElement) -> str:
     blocks = _Blocks()
     _unsafe_links_and_inline_images(root)
     move_block_links(root)
-    _unwrap_layout_tables(root)
+    unwrap_layout_tables(root)
     for table in list(root.iter("table")):
         if (
             table.getparent() is not None
             and table.find(".//table") is None
             and next(table.iterancestors("pre"), None) is None  # preformatted: the code's text
         ):
-            _replace(table, _gfm_table(table), blocks)
+            _replace(table, gfm_table(table), blocks)
     for pre in list(root.iter("pre")):
         if pre.getparent() is not None:
             _replace(pre, _fenced(pre), blocks)
@@ -279,105 +271,6 @@ def _code_text(pre: etree._Element) -> str:
             if text and not text.endswith("\n"):
                 element.tail = "\n" + (element.tail or "")
     return str(pre.text_content())
-
-
-# -- tables -----------------------------------------------------------------------------------
-
-
-def is_layout_table(table: etree._Element) -> bool:
-    """A table that lays out the page rather than holding data."""
-    if table.get("role") in ("presentation", "none"):
-        return True
-    if table.find(".//table") is not None:
-        return True
-    rows = _rows(table)
-    cells = [cell for row in rows for cell in row]
-    if len(rows) < 2 and table.find(".//th") is None:
-        return True
-    if not cells or max(len(row) for row in rows) < 2:
-        return True
-    if any(
-        cell.find(f".//{tag}") is not None
-        for cell in cells
-        if not _header_cell(cell) and not _heading_label(cell)  # a title may be a heading
-        for tag in _BLOCK_TAGS[4:]
-    ):
-        return True
-    characters = sum(len(text_of(cell)) for cell in cells)
-    return characters / len(cells) > _TABLE_CELL_LIMIT
-
-
-def _header_cell(cell: etree._Element) -> bool:
-    """A ``<th>``, or any cell of the table's ``<thead>``."""
-    parent = cell.getparent()
-    return cell.tag == "th" or (
-        parent is not None and parent.getparent() is not None and parent.getparent().tag == "thead"
-    )
-
-
-def _heading_label(cell: etree._Element) -> bool:
-    """A short cell whose only content is one heading (a column's title set as ``<h4>``)."""
-    headings = list(cell.iter(*_BLOCK_TAGS[4:10]))
-    if len(headings) != 1:
-        return False
-    text = text_of(cell)
-    return len(text) <= _HEADING_CELL_LIMIT and text == text_of(headings[0])
-
-
-def _unwrap_layout_tables(root: etree._Element) -> None:
-    for table in list(root.iter("table")):
-        if table.getparent() is None or not is_layout_table(table):
-            continue
-        for element in list(table.iter("tbody", "thead", "tfoot", "tr", "td", "th", "caption")):
-            if element.tag in ("td", "th", "caption", "tr"):
-                element.tag = "div"
-            else:
-                unwrap(element)
-        table.tag = "div"
-
-
-def _rows(table: etree._Element) -> list[list[etree._Element]]:
-    rows = [
-        row
-        for row in table.iter("tr")
-        if next((a for a in row.iterancestors("table")), None) is table
-    ]
-    return [[cell for cell in row if cell.tag in ("td", "th")] for row in rows]
-
-
-def _cell_text(cell: etree._Element) -> str:
-    text = " ".join(_INVISIBLE.sub("", cell.text_content()).split())
-    images = list(cell.iter("img"))
-    if not text and len(images) == 1:  # an icon alone ("Yes", "Included"): its alternative
-        text = " ".join(str(images[0].get("alt") or "").split())
-    text = text.replace("\\", "\\\\").replace("|", "\\|")
-    return text or " "
-
-
-def _gfm_table(table: etree._Element) -> str:
-    rows = _rows(table)
-    grid: list[list[str]] = []
-    for row in rows:
-        line: list[str] = []
-        for cell in row:
-            line.append(_cell_text(cell))
-            try:
-                span = int(cell.get("colspan", "1"))
-            except ValueError:
-                span = 1
-            line += [" "] * (min(max(span, 1), 50) - 1)
-        grid.append(line)
-    grid = [line for line in grid if any(cell.strip() for cell in line)]
-    if not grid:
-        return ""
-    width = max(len(line) for line in grid)
-    grid = [line + [" "] * (width - len(line)) for line in grid]
-    out = ["| " + " | ".join(grid[0]) + " |", "|" + "|".join(["---"] * width) + "|"]
-    out += ["| " + " | ".join(line) + " |" for line in grid[1:]]
-    caption = table.find("caption")
-    if caption is not None and text_of(caption):
-        out.insert(0, text_of(caption) + "\n")
-    return "\n".join(out)
 
 
 # -- definition lists -------------------------------------------------------------------------

@@ -10,7 +10,7 @@ from urllib.parse import urlsplit
 from lxml import etree
 
 from convert.html.document import text_of
-from convert.markdown.render import is_layout_table
+from convert.markdown.tables import is_layout_table
 from convert.text.urls import registrable_domain
 
 _HEADINGS = ("h1", "h2", "h3", "h4", "h5", "h6")

@@ -1,0 +1,118 @@
+"""Tables in Markdown: a table that lays out the page is unwrapped into blocks; a data table
+becomes a GFM table (a header row, pipes escaped, a cell spanning columns padded with empty
+ones, its caption above it)."""
+
+from __future__ import annotations
+
+import re
+
+from lxml import etree
+
+from convert.html.document import text_of, unwrap
+
+_HEADINGS = ("h1", "h2", "h3", "h4", "h5", "h6")
+_CELL_BLOCKS = (*_HEADINGS, "pre", "blockquote")
+"""Blocks that a data table's cells do not hold (but for a heading labelling a column)."""
+_TABLE_CELL_LIMIT = 400
+"""Average characters per cell above which a table is prose laid out in cells, not data."""
+_HEADING_CELL_LIMIT = 80
+"""Characters up to which a body cell holding a heading and nothing else is a label styled as a
+heading (a column's title), not a section laid out in a cell."""
+_INVISIBLE = re.compile("[\u200b-\u200f\u202a-\u202e\u2060-\u2064\ufeff]")
+"""Zero-width and direction marks: invisible, dropped from a cell's text."""
+
+
+def is_layout_table(table: etree._Element) -> bool:
+    """A table that lays out the page rather than holding data."""
+    if table.get("role") in ("presentation", "none"):
+        return True
+    if table.find(".//table") is not None:
+        return True
+    rows = _rows(table)
+    cells = [cell for row in rows for cell in row]
+    if len(rows) < 2 and table.find(".//th") is None:
+        return True
+    if not cells or max(len(row) for row in rows) < 2:
+        return True
+    if any(
+        cell.find(f".//{tag}") is not None
+        for cell in cells
+        if not _header_cell(cell) and not _heading_label(cell)  # a title may be a heading
+        for tag in _CELL_BLOCKS
+    ):
+        return True
+    characters = sum(len(text_of(cell)) for cell in cells)
+    return characters / len(cells) > _TABLE_CELL_LIMIT
+
+
+def _header_cell(cell: etree._Element) -> bool:
+    """A ``<th>``, or any cell of the table's ``<thead>``."""
+    parent = cell.getparent()
+    return cell.tag == "th" or (
+        parent is not None and parent.getparent() is not None and parent.getparent().tag == "thead"
+    )
+
+
+def _heading_label(cell: etree._Element) -> bool:
+    """A short cell whose only content is one heading (a column's title set as ``<h4>``)."""
+    headings = list(cell.iter(*_HEADINGS))
+    if len(headings) != 1:
+        return False
+    text = text_of(cell)
+    return len(text) <= _HEADING_CELL_LIMIT and text == text_of(headings[0])
+
+
+def unwrap_layout_tables(root: etree._Element) -> None:
+    for table in list(root.iter("table")):
+        if table.getparent() is None or not is_layout_table(table):
+            continue
+        for element in list(table.iter("tbody", "thead", "tfoot", "tr", "td", "th", "caption")):
+            if element.tag in ("td", "th", "caption", "tr"):
+                element.tag = "div"
+            else:
+                unwrap(element)
+        table.tag = "div"
+
+
+def _rows(table: etree._Element) -> list[list[etree._Element]]:
+    rows = [
+        row
+        for row in table.iter("tr")
+        if next((a for a in row.iterancestors("table")), None) is table
+    ]
+    return [[cell for cell in row if cell.tag in ("td", "th")] for row in rows]
+
+
+def _cell_text(cell: etree._Element) -> str:
+    text = " ".join(_INVISIBLE.sub("", cell.text_content()).split())
+    images = list(cell.iter("img"))
+    if not text and len(images) == 1:  # an icon alone ("Yes", "Included"): its alternative
+        text = " ".join(str(images[0].get("alt") or "").split())
+    text = text.replace("\\", "\\\\").replace("|", "\\|")
+    return text or " "
+
+
+def gfm_table(table: etree._Element) -> str:
+    rows = _rows(table)
+    grid: list[list[str]] = []
+    for row in rows:
+        line: list[str] = []
+        for cell in row:
+            line.append(_cell_text(cell))
+            try:
+                span = int(cell.get("colspan", "1"))
+            except ValueError:
+                span = 1
+            line += [" "] * (min(max(span, 1), 50) - 1)
+        grid.append(line)
+    grid = [line for line in grid if any(cell.strip() for cell in line)]
+    if not grid:
+        return ""
+    width = max(len(line) for line in grid)
+    grid = [line + [" "] * (width - len(line)) for line in grid]
+    out = ["| " + " | ".join(grid[0]) + " |", "|" + "|".join(["---"] * width) + "|"]
+    out += ["| " + " | ".join(line) + " |" for line in grid[1:]]
+    caption = table.find("caption")
+    if caption is not None and text_of(caption):
+        out.insert(0, text_of(caption) + "\n")
+    return "\n".join(out)
