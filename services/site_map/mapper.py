@@ -187,17 +187,18 @@ class SiteMapper:
     async def _links(
         self, page: FetchResult, scope: CrawlScope, budget: _Budget
     ) -> list[Candidate] | None:
+        text = page.text or ""
         links: list[Candidate] | None = await self._parse(
-            budget, page_links, page.text or "", page.final_url, scope
+            budget, len(text), page_links, text, page.final_url, scope
         )
         return links
 
-    async def _parse(self, budget: _Budget, func: Callable[..., Any], *args: Any) -> Any:
-        """``func(*args)`` in the conversion workers, in the asking organization's share, its
+    async def _parse(self, budget: _Budget, size: int, func: Callable[..., Any], *args: Any) -> Any:
+        """``func(*args)`` over a document of ``size`` characters or bytes (large ones go to the
+        background workers) in the conversion workers, in the asking organization's share, its
         time taken from ``budget``; None when the workers are busy or it ran too long."""
         started = time.monotonic()
         try:
-            size = max((len(arg) for arg in args if isinstance(arg, str | bytes)), default=0)
             return await self.pool.run(func, *args, owner=budget.owner, size=size)
         except (PoolBusyError, ConversionTimeoutError):
             return None
@@ -256,7 +257,8 @@ class SiteMapper:
         if not fetched.ok or budget.spent:
             return None
         budget.bytes -= len(fetched.body)
-        read = await self._parse(budget, sitemap_urls, fetched.body, fetched.final_url, scope)
+        body = fetched.body
+        read = await self._parse(budget, len(body), sitemap_urls, body, fetched.final_url, scope)
         return None if read is None or read[0].kind == SitemapKind.invalid else read
 
 
