@@ -174,8 +174,24 @@ class ConverterPool:
         return executor
 
     async def warm_up(self) -> None:
-        """Start every worker now, so the first request does not pay for process start-up."""
-        await asyncio.gather(*(self.run(_ready) for _ in self._workers))
+        """Start every worker now, so the first request does not pay for process start-up. A
+        worker not ready within the timeout (a host too busy to start it) is logged, not fatal:
+        it is started again on the first request that needs it."""
+        started = await asyncio.gather(
+            *(self.run(_ready) for _ in self._workers), return_exceptions=True
+        )
+        late = [result for result in started if isinstance(result, ConversionTimeoutError)]
+        for result in started:
+            if isinstance(result, BaseException) and not isinstance(result, ConversionTimeoutError):
+                raise result
+        if late:
+            log.warning(
+                "%d of %d conversion workers were not ready within %s s (the host is busy); "
+                "the first conversions may wait for them",
+                len(late),
+                len(started),
+                self.settings.timeout,
+            )
 
     async def run(self, func: Callable[..., T], *args: Any, owner: str = "", size: int = 0) -> T:
         """Run ``func(*args)`` in a free worker, in the share of the organization ``owner``,

@@ -143,12 +143,13 @@ async def test_large_work_runs_in_the_background_pool_at_its_lower_priority() ->
 
 @pytest.mark.gen_test(timeout=30)
 async def test_a_background_pool_gives_its_conversions_longer() -> None:
-    settings = ConvertSettings(workers=1, timeout=0.5)
+    settings = ConvertSettings(workers=1, timeout=30)
     pool = ConverterPool(settings)
     lower = ConverterPool(settings, workers=1, niceness=10, time_factor=3.0)
     try:
-        await pool.run(sleep_then, 0, "warm")
+        await pool.run(sleep_then, 0, "warm")  # process start-up, however busy the host
         await lower.run(sleep_then, 0, "warm")
+        settings.timeout = 0.5
         assert await lower.run(sleep_then, 0.8, "done") == "done"
         with pytest.raises(ConversionTimeoutError) as stopped:
             await pool.run(sleep_then, 0.8, "late")
@@ -156,3 +157,17 @@ async def test_a_background_pool_gives_its_conversions_longer() -> None:
     finally:
         pool.close()
         lower.close()
+
+
+@pytest.mark.gen_test(timeout=30)
+async def test_workers_too_slow_to_start_are_logged_not_fatal(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    pool = ConverterPool(ConvertSettings(workers=2, timeout=0.001))
+    try:
+        await pool.warm_up()  # a host too busy to start a process in a millisecond
+        assert "conversion workers were not ready" in caplog.text
+        pool.settings.timeout = 30
+        assert await pool.run(sleep_then, 0, "later") == "later"
+    finally:
+        pool.close()
