@@ -263,7 +263,8 @@ def _crawl(commands: Any) -> None:
         usage="%(prog)s URL --out DIR [--max-pages N] [--max-depth N] [--include GLOB] "
         "[--exclude GLOB] [--subdomains] [name=value ...]",
         description="Crawl a site breadth first from URL (its host only, robots.txt obeyed) "
-        "and write each page as DIR/<path>.md, with DIR/index.json listing every page.",
+        "and write each page as DIR/<path>.md (slashes as __), with DIR/index.json listing "
+        "every page.",
         epilog="Markdown parameters for every page may follow as name=value "
         "(see `server.py markdown --help`; those that shape one answer, such as format, "
         "do not apply).",
