@@ -185,8 +185,28 @@ def _sentence_edit(analysis: Analysis, hit: Hit) -> Edit:
 
 def _hit_edit(analysis: Analysis, hit: Hit) -> Edit:
     if hit.scope == "token":
-        return Edit(*analysis.offsets.source_span(hit.start, hit.end))
+        end = _framed_end(analysis.clean, hit) if hit.kind == "role_marker" else hit.end
+        return Edit(*analysis.offsets.source_span(hit.start, end))
     return _sentence_edit(analysis, hit)
+
+
+_CLOSING_ROLE_RE: Final = re.compile(
+    r"<\|\s*(?:im_end|end|eot_id|endoftext)\s*\|>|\[/inst\]|<</sys>>|</s>|<end_of_turn>"
+    r"|\[/system\]|<\s*/\s*(?:system|system_prompt|im_start|im_end)\s*>",
+    re.IGNORECASE,
+)
+
+
+def _framed_end(clean: str, hit: Hit) -> int:
+    """Where the message a role marker opens ends: its closing marker on the same line, or the
+    end of the line (a role marker that closes frames nothing after it)."""
+    token = clean[hit.start : hit.end].lower()
+    if _CLOSING_ROLE_RE.fullmatch(token.strip()) or "/" in token[:3]:
+        return hit.end
+    line_end = clean.find("\n", hit.end)
+    line_end = len(clean) if line_end < 0 else line_end
+    closing = _CLOSING_ROLE_RE.search(clean, hit.end, line_end)
+    return closing.end() if closing is not None else line_end
 
 
 _MARKER_ONLY_RE: Final = re.compile(r"[ \t]*(?:(?:>|[*+-]|\d{1,9}[.)]|#{1,6}|\*\*|__|`|:)[ \t]*)*")

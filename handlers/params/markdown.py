@@ -246,7 +246,9 @@ class MarkdownParams(Params):
     )
     ai_sanitize_mode: str = param(
         "string",
-        "sanitize, warn or block.",
+        "What a finding does: sanitize removes the risky text from the Markdown (the sentence or "
+        "message found, hidden elements, invisible characters, exfiltration links) and reports "
+        "it; warn reports it and changes nothing; block answers 422 -4001 on a high risk.",
         "sanitize",
         choices=SAFETY_MODES,
         lenient_choice=True,
