@@ -286,7 +286,8 @@ def _captions(container: etree._Element, measures: Measures) -> list[etree._Elem
     """The captions and credits of pictures: ``<figcaption>``, short blocks named so
     (:data:`~convert.extract.rules.CAPTION_CLASS`) and short lines that only credit a picture
     (:data:`~convert.extract.rules.PHOTO_CREDIT`). They describe a picture the Markdown shows
-    only by its address, and credit its photographer: not the text."""
+    only by its address, and credit its photographer: not the text. A numbered caption
+    (:data:`~convert.extract.rules.NUMBERED_CAPTION`, "Figure 1: ...") is the text's own."""
     found = []
     # A code block, and what holds it, is never a picture's credit ("x: https://a.com/b").
     code = {element for pre in container.iter("pre") for element in pre.iter()}
@@ -299,6 +300,8 @@ def _captions(container: etree._Element, measures: Measures) -> list[etree._Elem
             ancestor.tag == "figure" for ancestor in element.iterancestors()
         ):
             continue
+        if rules.NUMBERED_CAPTION.match(text_of(element)):
+            continue  # "Figure 1: ...": the text refers to it
         names = f"{element.get('class', '')} {element.get('id', '')}".lower()
         if (
             element.tag == "figcaption"

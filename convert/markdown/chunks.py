@@ -41,7 +41,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from itertools import pairwise
 
-from convert.markdown.render import estimate_tokens
+from convert.markdown.length import estimate_tokens
 from convert.text.blocks import Block, scan_blocks, trim
 
 _NON_SPACE = re.compile(r"\S")

@@ -40,8 +40,9 @@ from convert.html.elements import page_elements
 from convert.html.hiding import hidden_among, is_hidden
 from convert.html.size import MAX_ELEMENTS, keep_first_elements
 from convert.markdown.chunks import Chunk, ChunkOptions, chunk_markdown
+from convert.markdown.length import estimate_tokens, truncate
 from convert.markdown.query import rank_chunks
-from convert.markdown.render import estimate_tokens, render_markdown, truncate
+from convert.markdown.render import render_markdown
 from convert.markdown.structure import Structure, StructureLimits, page_structure
 from convert.metadata.fields import PageMetadata
 from convert.metadata.read import read_metadata

@@ -16,11 +16,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
-import html2text
 import lxml.html
 from lxml import etree
 
 from convert.markdown.block_links import move_block_links
+from convert.markdown.inline import Converter, safe_inline
 from convert.markdown.tables import gfm_table, unwrap_layout_tables
 from convert.text.blocks import fenced_lines
 
@@ -31,7 +31,6 @@ _TAG_LIKE = re.compile(r"<(?=[A-Za-z/!?])")
 # Leftover Markdown from html2text on empty links and images: "[](url)".
 _EMPTY_LINK = re.compile(r"(?<!!)\[\]\([^)]*\)")
 _TOP_LIST_ITEM = re.compile(r"^  (?:[-*+]|\d+\.) ")
-_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]")
 _LANGUAGE_CLASS = re.compile(
     r"(?:^|\s)(?:language|lang|highlight-source|highlight|brush:?|sourceCode)[-:\s]?"
     r"([A-Za-z0-9+#.]+)(?:\s|$)"
@@ -82,7 +81,10 @@ def render_markdown(root: lxml.html.HtmlElement) -> str:
         if pre.getparent() is not None:
             _replace(pre, _fenced(pre), blocks)
     _definition_lists(root)
-    converter = html2text.HTML2Text()
+    for caption in root.iter("figcaption"):
+        caption.tag = "p"  # html2text runs it on after the picture
+    safe_inline(root)
+    converter = Converter()
     converter.body_width = 0
     converter.unicode_snob = True
     converter.protect_links = False
@@ -290,27 +292,3 @@ def _definition_lists(root: etree._Element) -> None:
         for definition in dl.iter("dd"):
             definition.tag = "p"
         dl.tag = "div"
-
-
-# -- length -----------------------------------------------------------------------------------
-
-
-def truncate(markdown: str, max_chars: int) -> str:
-    """Cut ``markdown`` to at most ``max_chars``, at a block boundary when one is near."""
-    head = markdown[:max_chars]
-    for boundary in ("\n\n", "\n"):
-        cut = head.rfind(boundary)
-        if cut >= max_chars // 2:
-            return head[:cut].rstrip() + "\n"
-    return head
-
-
-def estimate_tokens(text: str) -> int:
-    """Estimate LLM tokens: one per CJK character, one per four other characters (rounded up).
-
-    Tokenizers differ; this errs high for CJK, where a character is often a token or more, and
-    matches the common four-characters-a-token rule for Latin text.
-    """
-    cjk = len(_CJK.findall(text))
-    other = len(text) - cjk
-    return cjk + (other + 3) // 4

@@ -18,6 +18,11 @@ _TABLE_CELL_LIMIT = 400
 _HEADING_CELL_LIMIT = 80
 """Characters up to which a body cell holding a heading and nothing else is a label styled as a
 heading (a column's title), not a section laid out in a cell."""
+_CODE = frozenset({"code", "kbd", "samp", "tt"})
+_STRONG = frozenset({"strong", "b"})
+_EMPHASIS = frozenset({"em", "i"})
+_CELL_BREAKS = frozenset({"p", "div", "li", "ul", "ol", "dl", "dt", "dd", *_HEADINGS})
+"""Blocks inside a cell: a space apart from what is beside them (the cell is one line)."""
 _INVISIBLE = re.compile("[\u200b-\u200f\u202a-\u202e\u2060-\u2064\ufeff]")
 """Zero-width and direction marks: invisible, dropped from a cell's text."""
 
@@ -84,12 +89,51 @@ def _rows(table: etree._Element) -> list[list[etree._Element]]:
 
 
 def _cell_text(cell: etree._Element) -> str:
-    text = " ".join(_INVISIBLE.sub("", cell.text_content()).split())
+    """A cell's content on one line: its words with their inline code, emphasis and links, a
+    line break or a block inside it as a space, pipes escaped."""
+    text = " ".join(_INVISIBLE.sub("", _inline(cell)).split())
     images = list(cell.iter("img"))
     if not text and len(images) == 1:  # an icon alone ("Yes", "Included"): its alternative
-        text = " ".join(str(images[0].get("alt") or "").split())
-    text = text.replace("\\", "\\\\").replace("|", "\\|")
+        text = _escaped(" ".join(str(images[0].get("alt") or "").split()))
     return text or " "
+
+
+def _inline(element: etree._Element) -> str:
+    parts = [_escaped(element.text)]
+    for child in element:
+        if isinstance(child.tag, str):
+            parts.append(_marked(child))
+        parts.append(_escaped(child.tail))
+    return "".join(parts)
+
+
+def _marked(element: etree._Element) -> str:
+    """An element inside a cell in Markdown, the spaces at its edges kept outside its marks."""
+    tag = element.tag
+    if tag == "br":
+        return " "
+    if tag in _CODE:
+        code = " ".join(_INVISIBLE.sub("", element.text_content()).split())
+        fence = "``" if "`" in code else "`"
+        return fence + code.replace("|", "\\|") + fence if code else ""
+    inner = _inline(element)
+    words = " ".join(inner.split())
+    before = " " if inner[:1].isspace() or tag in _CELL_BREAKS else ""
+    after = " " if inner[-1:].isspace() or tag in _CELL_BREAKS else ""
+    if not words:
+        return before or after
+    href = element.get("href") or ""
+    if tag in _STRONG:
+        words = f"**{words}**"
+    elif tag in _EMPHASIS:
+        words = f"_{words}_"
+    elif tag == "a" and href.startswith(("https://", "http://")):
+        words = f"[{words}]({href.replace('|', '%7C').replace(' ', '%20')})"
+    return f"{before}{words}{after}"
+
+
+def _escaped(text: str | None) -> str:
+    return (text or "").replace("\\", "\\\\").replace("|", "\\|")
 
 
 def gfm_table(table: etree._Element) -> str:

@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from convert.markdown.chunks import Chunk, ChunkOptions, ChunkResult, chunk_markdown
-from convert.markdown.render import estimate_tokens
+from convert.markdown.length import estimate_tokens
 
 
 def chunk(markdown: str, **options: int | bool) -> ChunkResult:

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from convert.html.document import SelectorError, split_selectors
+from convert.markdown.length import estimate_tokens, truncate
 from convert.markdown.pipeline import ConvertOptions, convert_page
-from convert.markdown.render import estimate_tokens, truncate
 
 URL = "https://example.com/blog/post"
 
@@ -166,6 +166,30 @@ def test_truncate_prefers_block_boundaries() -> None:
     text = "para one is here\n\npara two is here\n\npara three"
     assert truncate(text, 30) == "para one is here\n"
     assert truncate("x" * 50, 10) == "x" * 10
+
+
+def test_truncate_inside_a_paragraph_ends_a_sentence_and_never_cuts_a_link() -> None:
+    text = "First sentence here. Then see [the reference](https://example.com/a/long/path) now."
+    assert truncate(text, 60) == "First sentence here. Then see\n"
+    assert truncate(text, 40) == "First sentence here.\n"
+    cut = truncate("words " * 6 + "[the reference](https://example.com/a/long/path) now.", 60)
+    assert cut == "words words words words words words\n"
+    assert (
+        truncate("Only words here and there without any stop at all", 30)
+        == "Only words here and there\n"
+    )
+
+
+def test_truncate_leaves_no_heading_without_text_and_no_open_code_block() -> None:
+    text = "Intro paragraph that is long enough.\n\n## Options\n\nThe options are many."
+    assert truncate(text, 60) == "Intro paragraph that is long enough.\n"
+    code = "Lead in:\n\n```python\nline_one = 1\nline_two = 2\nline_three = 3\n```\n"
+    cut = truncate(code, 52)
+    assert cut.startswith("Lead in:\n\n```python\nline_one = 1") and cut.endswith("\n```\n")
+    assert len(cut) <= 52 and cut.count("```") == 2
+    assert truncate("Lead in, a sentence long enough to keep.\n\n```\nx = 1\ny = 2\n```", 56) == (
+        "Lead in, a sentence long enough to keep.\n"
+    )
 
 
 def test_max_chars_reported() -> None:

@@ -130,3 +130,66 @@ def test_a_one_line_code_block_with_an_address_is_not_taken_for_a_credit() -> No
     )
     assert "```\nCloses: https://example.com/issues/1234\n```" in markdown
     assert "See https://example.com/issues/1234" in markdown
+
+
+def test_spaces_inside_an_emphasis_keep_the_words_apart() -> None:
+    markdown = markdown_of(
+        "<p>tous nos<strong>\u00a0barbecues gaz</strong> avec un choix, "
+        'et <a href="/l"> un lien </a>ici.</p>'
+    )
+    assert "tous nos **barbecues gaz** avec un choix" in markdown
+    assert "et [un lien](https://news.example/l) ici." in markdown
+
+
+def test_an_emphasis_inside_a_word_keeps_the_word_whole() -> None:
+    markdown = markdown_of(
+        "<p><b>H</b>ello there, a <em>sub</em>word and 中文<strong>重点</strong>中文.</p>"
+    )
+    assert "Hello there, a subword and 中文重点中文." in markdown
+
+
+def test_an_empty_emphasis_leaves_no_marks() -> None:
+    markdown = markdown_of('<p>Icons<i class="icon"></i> and <b> </b>gaps</p>')
+    assert "*" not in markdown and "_" not in markdown
+    assert "Icons and gaps" in markdown
+
+
+def test_punctuation_follows_an_emphasis_without_a_space() -> None:
+    markdown = markdown_of("<p><b>Bob</b>'s car, <em>red</em>; <b>fast</b>: yes.</p>")
+    assert "**Bob**'s car, _red_; **fast**: yes." in markdown
+
+
+def figure_page(caption: str) -> str:
+    return (
+        f"<html><body><article><p>{'An article paragraph. ' * 30}</p><figure>"
+        f'<img src="/a.png" alt="Picture"><figcaption>{caption}</figcaption></figure>'
+        f"<p>{'The text goes on. ' * 20}</p></article></body></html>"
+    )
+
+
+def test_a_numbered_figure_caption_is_kept_on_a_line_of_its_own() -> None:
+    caption = "Figure 1: The parts of the system and how they talk."
+    for main in (True, False):
+        markdown = convert_page(
+            figure_page(caption), URL, ConvertOptions(only_main_content=main)
+        ).markdown
+        assert f"![Picture](https://news.example/a.png)\n\n{caption}\n" in markdown
+
+
+def test_a_photos_caption_leaves_the_main_content() -> None:
+    page = figure_page("A sunset over the bay. Photo: Getty")
+    assert "sunset" not in convert_page(page, URL, ConvertOptions()).markdown
+
+
+def test_a_cell_keeps_its_inline_code_emphasis_links_and_line_breaks_as_spaces() -> None:
+    markdown = markdown_of(
+        "<table><tr><th>Name</th><th>Description</th></tr>"
+        "<tr><td><code>workers</code></td><td>Worker processes.<br>Set to <b>0</b> for auto; "
+        'see <a href="/w">workers</a> | more.</td></tr>'
+        "<tr><td><kbd>a|b</kbd></td><td><p>One.</p><p>Two.</p></td></tr></table>"
+    )
+    assert (
+        "| `workers` | Worker processes. Set to **0** for auto; see "
+        "[workers](https://news.example/w) \\| more. |"
+    ) in markdown
+    assert "| `a\\|b` | One. Two. |" in markdown

@@ -7,8 +7,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from convert.markdown.chunks import Chunk, ChunkOptions, chunk_markdown
+from convert.markdown.length import estimate_tokens
 from convert.markdown.query import Match, rank_chunks, stem, tokenize
-from convert.markdown.render import estimate_tokens
 
 MANUAL = """# Pagecast manual
 

@@ -68,6 +68,13 @@ PHOTO_CREDIT = re.compile(
 """A line that only credits a picture ("Foto: dpa", "(Photo: Getty)", "Name/Getty Images",
 "Judy Eddy/WENN.com"): a block no longer than :data:`PHOTO_CREDIT_MAX` that is one goes."""
 PHOTO_CREDIT_MAX = 80
+NUMBERED_CAPTION = re.compile(
+    r"^\W{0,3}(?:figure|fig\.?|table|listing|diagram|chart|exhibit|abbildung|abb\.|tabelle|"
+    r"grafik|figura|tabla|tableau|tabela|schéma|图|圖|図|表)\s*\d+(?:[.-]\d+)?[a-z]?\s*[:.)\u2013\u2014-]",
+    re.I,
+)
+"""A caption numbered as the text refers to it ("Figure 1: ...", "Table 2.3 -", "Abb. 4:"): a
+technical figure's caption, part of the text, kept where a photo's caption goes."""
 CAPTION_MAX = 400
 """Characters above which a block named a caption is text all the same."""
 
