@@ -1,10 +1,14 @@
 """Jobs' webhook events kept in the store until delivered: the outbox.
 
 A job's event is stored with what it tells, in the same transaction (:meth:`WebhookOutbox.write`,
-the outbox's one way in), not held in memory: a page event only while its organization has
-fewer than ``max_pending_per_org`` events and ``max_pending_bytes_per_org`` of them waiting,
-checked under a lock so that concurrent writers never pass the bound together (beyond, it is
-dropped, logged and counted; the job's results still hold the page), a job's end event always.
+the outbox's one way in), not held in memory. An organization with ``pause_pending_per_org``
+events waiting is *behind* (:meth:`WebhookOutbox.behind`): its jobs with a webhook start no page
+until events are delivered or given up, so that a receiver that hangs or fails holds its jobs
+back instead of losing their events. Beyond that, a page event is stored only while its
+organization has fewer than ``max_pending_per_org`` events and ``max_pending_bytes_per_org`` of
+them waiting, checked under a lock so that concurrent writers never pass the bound together
+(beyond, it is dropped, logged and counted; the job's results still hold the page), a job's end
+event always.
 Each process's sender loop claims due events under a lease, organization by organization, at
 most ``org_concurrency`` of one organization's at once, and makes one attempt each
 (:meth:`~services.webhooks.WebhookSender.post`, in the organization's share of the delivery
@@ -24,6 +28,7 @@ import logging
 import os
 import secrets
 import socket
+import time
 from collections.abc import Iterable, Sequence
 from datetime import UTC, datetime
 from functools import partial
@@ -50,6 +55,8 @@ log = logging.getLogger(__name__)
 
 POLL_SECONDS = 0.5
 """How often an idle sender loop looks for due events (a stored event wakes it at once)."""
+BEHIND_SECONDS = 0.5
+"""How long the organizations found behind are trusted before the store is counted again."""
 LEASE_MARGIN_SECONDS = 60.0
 """A claimed event stays this process's own for twice ``webhooks.timeout`` (a wait for a slot,
 then the POST) and this much more (the store's writes)."""
@@ -70,6 +77,8 @@ class WebhookOutbox:
         comes back on SQLite, and a new event under it must not be taken for one being sent."""
         self._wake = asyncio.Event()
         self._loop_task: asyncio.Task[None] | None = None
+        self._behind: frozenset[str] = frozenset()
+        self._behind_read = -BEHIND_SECONDS
 
     @staticmethod
     def _new(
@@ -131,6 +140,31 @@ class WebhookOutbox:
         id ``ref_id``) within the caller's write transaction, as :meth:`write` does."""
         new = self._new(org, ref_id, url, secret, event)
         return [] if rows.insert_event(db, new, **self._bounds(new)) else [new.event_id]
+
+    async def behind(self) -> frozenset[str]:
+        """The organizations whose jobs with a webhook wait: those with at least
+        ``pause_pending_per_org`` events waiting in the store (none when it is 0), counted at
+        most every :data:`BEHIND_SECONDS`. An organization's start and end of waiting are
+        logged."""
+        limit = self.settings.pause_pending_per_org
+        if limit <= 0:
+            return frozenset()
+        if time.monotonic() - self._behind_read < BEHIND_SECONDS:
+            return self._behind
+        self._behind_read = time.monotonic()
+        work = partial(rows.orgs_waiting, at_least=limit)
+        waiting = await self.store.run(work, "webhook backlog")
+        for org in sorted(waiting.keys() - self._behind):
+            log.warning(
+                "webhook events of %s: %d waiting; its jobs with a webhook wait until they are "
+                "delivered or given up",
+                org,
+                waiting[org],
+            )
+        for org in sorted(self._behind - waiting.keys()):
+            log.info("webhook events of %s: fewer than %d waiting; its jobs go on", org, limit)
+        self._behind = frozenset(waiting)
+        return self._behind
 
     def wake(self, dropped: Sequence[str] = ()) -> None:
         """After the commit that stored events: count and log those ``dropped``

@@ -110,11 +110,21 @@ class WebhookSettings:
     concurrency: int = setting(
         32, "Webhook POSTs in flight at once, for the whole process.", min=1, max=1000
     )
+    pause_pending_per_org: int = setting(
+        100,
+        "Events of one organization waiting in the store (those being sent included) from "
+        "which its jobs with a webhook pause: their next pages wait until events are delivered "
+        "or given up (attempts, max_seconds), so that a job runs at most about this far ahead "
+        "of its receiver, and one that hangs or fails does not keep its jobs working; jobs "
+        "without a webhook go on (0: jobs never pause).",
+        min=0,
+    )
     max_pending_per_org: int = setting(
         10_000,
-        "Page events of one organization waiting in the store; beyond it a page event is "
-        "dropped (logged and counted as dropped; the job's results still hold the page). A "
-        "job's end event is always kept.",
+        "Page events of one organization waiting in the store beyond which a page event is "
+        "dropped (logged and counted as dropped; the job's results still hold the page): a "
+        "last bound, as jobs pause long before it (pause_pending_per_org). A job's end event "
+        "is always kept.",
         min=1,
     )
     max_pending_bytes_per_org: int = setting(

@@ -184,6 +184,20 @@ def delete_event(db: peewee.Database, *, event_id: int) -> None:
         WebhookEvent.delete().where(WebhookEvent.id == event_id).execute(db)
 
 
+def orgs_waiting(db: peewee.Database, *, at_least: int) -> dict[str, int]:
+    """The organizations with at least ``at_least`` events waiting (being sent included), and
+    how many each has."""
+    count = peewee.fn.COUNT(WebhookEvent.id)
+    query = (
+        WebhookEvent.select(Organization.name, count)
+        .join(Organization)
+        .group_by(Organization.name)
+        .having(count >= at_least)
+        .tuples()
+    )
+    return {name: int(n) for name, n in query.execute(db)}
+
+
 def pending_events(db: peewee.Database, *, org: str) -> tuple[int, int]:
     """How many events of ``org`` wait, and their bodies' bytes."""
     found = Organization.select(Organization.id).where(Organization.name == org).first(db)

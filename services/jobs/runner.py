@@ -12,7 +12,9 @@ Fairness and politeness, per process:
   the process serves other requests (``busy``) it works on at most ``busy_workers`` pages,
   started at most every ``busy_interval``;
 - at most ``host_concurrency`` fetches per host, starts spaced by the host's delay (the
-  setting, or a crawl's robots.txt Crawl-delay).
+  setting, or a crawl's robots.txt Crawl-delay);
+- a job with a webhook starts no page while its organization's events wait in number
+  (``webhooks.pause_pending_per_org``): it goes on as they are delivered or given up.
 
 Durability: every claim is a lease in the database, renewed while the page is worked on; a
 result is recorded only by the lease holder. At shutdown the pages in flight get
@@ -221,7 +223,7 @@ class JobRunner:
         that may start one now; with every worker ``full``, small jobs only), among jobs within
         their quota; None when no job has a page this process may take now."""
         counts = self._counts
-        active = await self._active_jobs()
+        active = await self._waiting_on_receivers(await self._active_jobs())
         now = time.monotonic()
         order = self._order.order(active, counts.orgs, counts.jobs, now, full)
         busy = [host for host, n in counts.hosts.items() if n >= self.settings.host_concurrency]
@@ -254,6 +256,17 @@ class JobRunner:
                     observe.took_over(job, claim)
                 return claim, job
         return None
+
+    async def _waiting_on_receivers(self, active: list[ActiveJob]) -> list[ActiveJob]:
+        """``active`` but for the jobs with a webhook of organizations whose events wait in
+        such number that their jobs pause (``webhooks.pause_pending_per_org``): they go on as
+        their events are delivered or given up."""
+        if self.events is None or not any(job.webhook_url for job in active):
+            return active
+        behind = await self.events.behind()
+        if not behind:
+            return active
+        return [job for job in active if not (job.webhook_url and job.org in behind)]
 
     def _stopped(self) -> None:
         """A job was stopped for its plan's bounds: the active jobs and the counts read again."""

@@ -34,8 +34,9 @@ class JobSettings:
         20,
         "Jobs with at most this many pages left go before larger ones when a worker frees "
         "(then the organization with the fewest pages in flight), and while one has pages "
-        "left the larger ones work as when the process serves requests (busy_workers, "
-        "busy_interval): a short batch is not held behind long ones (0: no precedence).",
+        "left, and yield_seconds after, the larger ones work as when the process serves "
+        "requests (busy_workers, busy_interval): a short batch is not held behind long ones "
+        "(0: no precedence).",
         min=0,
     )
     small_job_workers: int = setting(
@@ -70,7 +71,8 @@ class JobSettings:
     )
     yield_seconds: float = setting(
         1.0,
-        "How long after a request the job workers stay at busy_workers.",
+        "How long after a request the job workers stay at busy_workers, and the large jobs' "
+        "pages after a small job's last one (small_job_pages).",
         min=0.0,
         max=60.0,
     )

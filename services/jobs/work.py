@@ -65,6 +65,11 @@ class JobEvents(Protocol):
         after the commit: a transaction that rolled back dropped nothing)."""
         ...
 
+    async def behind(self) -> frozenset[str]:
+        """The organizations whose events wait in such number that their jobs with a webhook
+        start no page for now (their receiver is behind)."""
+        ...
+
 
 def ended_event(job_id: str, status: str) -> dict[str, Any]:
     """The webhook event of a job that ended as ``status``."""

@@ -210,3 +210,50 @@ async def test_a_short_batch_starts_beside_a_long_ones_page_holding_the_worker(
     await http_client.fetch(
         f"{base_url}/api/3.0/jobs/{long_job}", method="DELETE", headers={"X-API-Key": long_key}
     )
+
+
+def _most_long_pages_at_once(
+    times: dict[str, tuple[float, float]], start: float, end: float
+) -> int:
+    long = [span for name, span in times.items() if name.startswith("long")]
+    moments = [start] + [begun for begun, _ in long if start <= begun < end]
+    return max(sum(1 for begun, ended in long if begun <= at < ended) for at in moments)
+
+
+@pytest.mark.gen_test(timeout=60)
+@pytest.mark.parametrize("yield_seconds", [1.0, 0.0])
+async def test_a_long_batch_stays_yielded_between_two_short_ones(
+    http_client: AsyncHTTPClient,
+    base_url: str,
+    services: Services,
+    settings: Settings,
+    times: tuple[Origin, list[str], dict[str, tuple[float, float]]],
+    yield_seconds: float,
+) -> None:
+    settings.jobs.workers = 4
+    settings.jobs.host_concurrency = 8
+    settings.jobs.busy_workers = 1
+    settings.jobs.yield_seconds = yield_seconds
+    origin, _, spans = times
+    long_key = services.store.create_key("longco", "pro").key
+    short_key = services.store.create_key("shortco", "pro").key
+    long_job = await _batch(
+        http_client, base_url, long_key, [origin.url(f"/long{i}") for i in range(40)]
+    )
+    for _ in range(3000):  # the long batch under way, its conversion worker started
+        if sum(1 for name in spans if name.startswith("long")) >= 8:
+            break
+        await asyncio.sleep(0.01)
+    first = await _batch(http_client, base_url, short_key, [origin.url("/shorta0")])
+    await _ended(http_client, base_url, short_key, first)
+    await asyncio.sleep(0.4)  # the client's moment between two short batches
+    second = await _batch(http_client, base_url, short_key, [origin.url("/shortb0")])
+    await _ended(http_client, base_url, short_key, second)
+    between = _most_long_pages_at_once(spans, spans["shorta0"][1], spans["shortb0"][0])
+    if yield_seconds:
+        assert between <= 1, spans
+    else:  # the long batch takes every worker as soon as the first short one ended
+        assert between >= 3, spans
+    await http_client.fetch(
+        f"{base_url}/api/3.0/jobs/{long_job}", method="DELETE", headers={"X-API-Key": long_key}
+    )

@@ -427,3 +427,23 @@ async def _claimed(store: Store, run: Any) -> bool:
 
 async def _delivered(received: Received, count: int) -> bool:
     return len(received.on("hook")) >= count
+
+
+@pytest.mark.gen_test(timeout=30)
+async def test_an_organization_is_behind_from_its_number_of_events_waiting(
+    store: Store, fetcher: Fetcher, receiver: Origin
+) -> None:
+    settings = quick(pause_pending_per_org=3)
+    outbox = WebhookOutbox(store, WebhookSender(fetcher, settings), settings)
+    url = receiver.url("/hook")
+    for n in range(2):
+        assert await put(outbox, "acme", "job1", url, page(n))
+    assert await outbox.behind() == frozenset()
+    end = {"event": "job", "event_id": "job1-end", "job_id": "job1", "status": "completed"}
+    assert await put(outbox, "acme", "job1", url, end)  # every event waiting counts
+    assert await put(outbox, "victim", "job2", url, page(1))
+    assert await outbox.behind() == frozenset()  # counted at most every half second
+    await asyncio.sleep(0.6)
+    assert await outbox.behind() == frozenset({"acme"})
+    settings.pause_pending_per_org = 0
+    assert await outbox.behind() == frozenset()
