@@ -92,10 +92,14 @@ class WebhookSettings:
     SECTION: ClassVar[str] = "webhooks"
     timeout: float = setting(10.0, "Seconds one POST to a webhook may take.", min=0.1, max=120)
     attempts: int = setting(
-        5, "Attempts at one event before it is given up (the first included).", min=1, max=20
+        10,
+        "Attempts at one event before it is given up (the first included); with the default "
+        "waits they span about max_seconds, so a receiver down for a few minutes loses nothing.",
+        min=1,
+        max=20,
     )
     backoff: float = setting(
-        1.0,
+        2.0,
         "Seconds before the second attempt; each later wait doubles (with some jitter).",
         min=0.01,
         max=600,

@@ -39,7 +39,9 @@ def fetcher(io_loop: Any, settings: Settings, receiver: Origin) -> Iterator[Fetc
 
 
 def quick(**overrides: Any) -> WebhookSettings:
-    return WebhookSettings(**{"backoff": 0.05, "max_backoff": 0.2, "timeout": 2.0, **overrides})
+    return WebhookSettings(
+        **{"attempts": 5, "backoff": 0.05, "max_backoff": 0.2, "timeout": 2.0, **overrides}
+    )
 
 
 @pytest.mark.gen_test(timeout=20)
