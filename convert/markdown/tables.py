@@ -90,12 +90,23 @@ def _rows(table: etree._Element) -> list[list[etree._Element]]:
 
 def _cell_text(cell: etree._Element) -> str:
     """A cell's content on one line: its words with their inline code, emphasis and links, a
-    line break or a block inside it as a space, pipes escaped."""
-    text = " ".join(_INVISIBLE.sub("", _inline(cell)).split())
+    line break or a block inside it as a space, pipes escaped. A cell all in bold or italics
+    (a header row styled so) is its words alone: the emphasis says nothing there."""
+    text = " ".join(_INVISIBLE.sub("", _inline(_unstyled(cell))).split())
     images = list(cell.iter("img"))
     if not text and len(images) == 1:  # an icon alone ("Yes", "Included"): its alternative
         text = _escaped(" ".join(str(images[0].get("alt") or "").split()))
     return text or " "
+
+
+def _unstyled(cell: etree._Element) -> etree._Element:
+    """The one emphasis that holds all of ``cell``, or the cell."""
+    children = [child for child in cell if isinstance(child.tag, str)]
+    if len(children) == 1 and children[0].tag in _STRONG | _EMPHASIS:
+        only = children[0]
+        if not (cell.text or "").strip() and not (only.tail or "").strip():
+            return only
+    return cell
 
 
 def _inline(element: etree._Element) -> str:

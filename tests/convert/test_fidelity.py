@@ -193,3 +193,15 @@ def test_a_cell_keeps_its_inline_code_emphasis_links_and_line_breaks_as_spaces()
         "[workers](https://news.example/w) \\| more. |"
     ) in markdown
     assert "| `a\\|b` | One. Two. |" in markdown
+
+
+def test_a_cell_all_in_bold_is_its_words_and_an_entity_keeps_its_spaces() -> None:
+    markdown = markdown_of(
+        "<table><tr><th><strong>Rank</strong></th><th><b>Product</b></th></tr>"
+        "<tr><td>1</td><td>Desk</td></tr></table>"
+        "<ul><li><strong>Reduces Stress &amp; Anxiety</strong> \u2013 lowers cortisol.</li></ul>"
+        '<h3><a href="/q">\n <span> What is it? </span> </a></h3>'
+    )
+    assert "| Rank | Product |" in markdown
+    assert "- **Reduces Stress & Anxiety** \u2013 lowers cortisol." in markdown
+    assert "### [What is it?](https://news.example/q)" in markdown
