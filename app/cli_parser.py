@@ -161,7 +161,15 @@ def build_parser(description: str = "") -> CommandParser:
     )
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     parser.commands = commands.choices
-    commands.add_parser("serve", help="run the server (the default)")
+    commands.add_parser(
+        "serve",
+        help="run the server (the default)",
+        description="Run the API and frames servers with the settings of config.toml (beside "
+        "server.py, or --config or PAGECAST_CONFIG) and of PAGECAST_* environment variables: "
+        "server.port, server.frame_port, store.data_dir and every other setting is one "
+        "(PAGECAST_SERVER_PORT=9000, PAGECAST_STORE_DATA_DIR=/var/lib/pagecast). `config` "
+        "prints them all with where each comes from; docs/settings.md describes each.",
+    )
     config = commands.add_parser(
         "config",
         help="print the effective settings and where each comes from (file, environment)",
