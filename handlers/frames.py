@@ -9,6 +9,7 @@ from typing import Any
 from handlers.base import ApiHandler, BaseHandler
 from handlers.params.frames import KEY_ONLY, LIST_PARAMS, FrameListParams, KeyOnlyParams
 from handlers.params.table import ParamTable
+from handlers.request_body import BoundedBody
 from services.embeds.frames import CARD_CSP
 
 # -- the frame page -----------------------------------------------------------------------------
@@ -90,7 +91,7 @@ class FrameHandler(FramesApiHandler):
         self.finish()
 
 
-class FrameRefreshHandler(FramesApiHandler):
+class FrameRefreshHandler(BoundedBody, FramesApiHandler):
     """``POST /api/v1/frames/:id/refresh``: re-read the page (no cache) and rebuild the frame."""
 
     async def post(self, embed: str) -> None:

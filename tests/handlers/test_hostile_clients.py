@@ -273,16 +273,66 @@ async def test_a_1_mb_request_line_does_not_hurt_the_server(
     assert [answer.code for answer in answers] == [200] * 5
 
 
+def answer_of(raw: bytes) -> tuple[int, dict[str, str], dict[str, Any]]:
+    """The status, headers (lowercased names) and JSON body of one raw HTTP answer."""
+    head_text, _, rest = raw.partition(b"\r\n\r\n")
+    status_line, *lines = head_text.decode("latin-1").split("\r\n")
+    headers = {}
+    for line in lines:
+        name, _, value = line.partition(":")
+        headers[name.strip().lower()] = value.strip()
+    length = int(headers.get("content-length", len(rest)))
+    return int(status_line.split(" ")[1]), headers, json.loads(rest[:length])
+
+
 @pytest.mark.gen_test(timeout=60)
 async def test_a_large_body_is_refused_before_it_is_read(
-    services: Services, frames: Origin
+    services: Services, api: Origin, frames: Origin
 ) -> None:
     key = services.store.create_key("acme", "pro").key
     request = head(
         f"/api/v1/frames/0123456789abcdef/refresh?app_id={key}", "Content-Length: 100000000"
     ).replace(b"GET ", b"POST ", 1)
-    answer = await raw_exchange(frames, request)  # the 100 MB never follow
-    assert answer.startswith(b"HTTP/1.1 400 "), answer[:300]
+    status, headers, body = answer_of(await raw_exchange(frames, request))  # 100 MB never follow
+    assert status == 413 and headers.get("x-request-id"), headers
+    assert body["success"] is False and body["error"]["code"] == "payload_too_large"
+
+    for path in ("/api/3.0/batch", "/api/3.0/crawl", "/api/3.0/map"):
+        request = head(
+            f"{path}?app_id={key}", "Content-Type: application/json", "Content-Length: 3000000"
+        ).replace(b"GET ", b"POST ", 1)
+        status, headers, body = answer_of(await raw_exchange(api, request))
+        assert status == 413, (path, body)
+        assert body["request_id"] == headers["x-request-id"] and headers["x-billing-requests"]
+        assert body["error"]["code"] == -2205 and "2252800 bytes" in body["error"]["message"]
+
+
+@pytest.mark.gen_test(timeout=60)
+async def test_a_chunked_body_past_the_limit_is_refused_as_it_arrives(
+    services: Services, api: Origin
+) -> None:
+    key = services.store.create_key("acme", "pro").key
+    request = head(
+        f"/api/3.0/batch?app_id={key}",
+        "Content-Type: application/json",
+        "Transfer-Encoding: chunked",
+    ).replace(b"GET ", b"POST ", 1)
+    piece = b'{"urls": ["' + b"a" * 600_000
+    chunks = b"".join(b"%x\r\n%s\r\n" % (len(piece), piece) for _ in range(4)) + b"0\r\n\r\n"
+    status, headers, body = answer_of(await raw_exchange(api, request + chunks))
+    assert status == 413 and body["request_id"] == headers["x-request-id"], body
+    assert body["error"]["code"] == -2205
+
+    # A body within the limit, chunked, is read whole (and found to lack a field).
+    small = json.dumps({"limit": 5}).encode()
+    request = head(
+        f"/api/3.0/map?app_id={key}",
+        "Content-Type: application/json",
+        "Transfer-Encoding: chunked",
+    ).replace(b"GET ", b"POST ", 1)
+    chunked = b"%x\r\n%s\r\n0\r\n\r\n" % (len(small), small)
+    status, headers, body = answer_of(await raw_exchange(api, request + chunked))
+    assert status == 400 and "url is required" in body["error"]["message"], body
 
 
 # -- organizations in the metrics ----------------------------------------------------------------
@@ -382,3 +432,4 @@ def test_a_flood_of_unknown_keys_never_pushes_known_keys_out_of_the_cache() -> N
     # A known key looked up now makes room by dropping misses.
     cache.put("hit-new", known["hit-0"])
     assert cache.get("hit-new") is not None
+
