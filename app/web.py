@@ -158,10 +158,12 @@ class MetricsHandler(BaseHandler):
 
 
 def make_metrics_app(services: Services) -> tornado.web.Application:
-    """The metrics listener, for Prometheus scraping."""
-    routes = [
+    """The metrics listener, for Prometheus scraping, and the health checks, ``/readyz`` with its
+    details (the operator's listener)."""
+    routes: list[tuple[str, type[BaseHandler], dict[str, Any]]] = [
         (r"/metrics", MetricsHandler, {"services": use_cases(services)}),
-        *_routes(services, health),
+        (r"/healthz", health.HealthHandler, {"services": use_cases(services)}),
+        (r"/readyz", health.ReadyHandler, {"services": use_cases(services), "operator": True}),
     ]
     return tornado.web.Application(routes, **_settings(services))
 

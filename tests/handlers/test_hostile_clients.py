@@ -433,3 +433,35 @@ def test_a_flood_of_unknown_keys_never_pushes_known_keys_out_of_the_cache() -> N
     cache.put("hit-new", known["hit-0"])
     assert cache.get("hit-new") is not None
 
+
+@pytest.mark.gen_test(timeout=60)
+async def test_readiness_details_are_told_only_on_the_metrics_listener_or_when_configured(
+    services: Services, api: Origin, frames: Origin
+) -> None:
+    details = {"reasons", "resources", "farm"}
+    for listener in (api, frames):
+        response = await get(listener.url("/readyz"))
+        body = json.loads(response.body)
+        assert response.code == 503 and body["status"] == "not_ready"  # no farm in this test
+        assert body["failed"] == ["farm"] and body["checks"]["database"] is True
+        assert not details & set(body), body
+        assert response.headers["X-Request-Id"]
+
+    metrics = listen(make_metrics_app(services))
+    try:
+        response = await get(metrics.url("/readyz"))
+        body = json.loads(response.body)
+        assert response.code == 503 and details <= set(body), body
+        assert "memory" in body["resources"]
+        token = "s3cret-scrape-token"
+        services.settings.server.metrics_token = token
+        response = await get(metrics.url("/readyz"))
+        assert response.code == 503 and not details & set(json.loads(response.body))
+        response = await get(metrics.url("/readyz"), headers={"Authorization": f"Bearer {token}"})
+        assert response.code == 503 and details <= set(json.loads(response.body))
+    finally:
+        await metrics.close()
+
+    services.settings.server.public_readiness_details = True
+    response = await get(api.url("/readyz"))
+    assert response.code == 503 and details <= set(json.loads(response.body))
