@@ -257,6 +257,7 @@ FAILURE_KINDS: dict[enum.Enum, str] = {
     AccountFailure.RATE_LIMITED: "rate_limited",
     AccountFailure.QUOTA_EXCEEDED: "quota_exceeded",
     KeyFlaw.TOO_LONG: "invalid_parameter",
+    KeyFlaw.NOT_ASCII: "unauthorized",
     KeyFlaw.SPACE_OR_CONTROL: "unauthorized",
     MarkdownFailure.INVALID_OPTION: "invalid_parameter",
     MarkdownFailure.RENDER_TIER: "invalid_parameter",

@@ -203,6 +203,22 @@ async def test_keys_with_spaces_or_control_characters_are_refused_not_trimmed(
 
 
 @pytest.mark.gen_test(timeout=30)
+async def test_a_key_with_non_ascii_characters_is_told_so(
+    services: Services, api: Origin, frames: Origin, site: Origin, lookups: list[str]
+) -> None:
+    key = services.store.create_key("acme", "pro").key
+    for header in (f"{key}é".encode(), f"{key}€".encode(), f"{key}é".encode("latin-1")):
+        request = b"GET /api/v1/frames HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
+        request += b"api-key: " + header + b"\r\n\r\n"
+        status, _, body = answer_of(await raw_exchange(frames, request))
+        assert status == 401, body
+        assert body["error"]["message"] == "the api-key header must be ASCII", body
+    message = markdown_error(await get(markdown(api, site.url("/article"), key + "ü")), 401, -1000)
+    assert message == "app_id must be ASCII"
+    assert lookups == []
+
+
+@pytest.mark.gen_test(timeout=30)
 async def test_an_over_long_key_is_refused_without_a_lookup(
     services: Services, api: Origin, frames: Origin, lookups: list[str]
 ) -> None:
