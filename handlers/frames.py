@@ -40,6 +40,10 @@ class FramePageHandler(BaseHandler):
         self.set_header("Content-Type", "text/html; charset=utf-8")
         self.finish(body)
 
+    async def head(self, customer: str, params: str) -> None:
+        """GET's answer without its body (HTTP): the card is served from memory, free."""
+        await self.get(customer, params)
+
 
 # -- the management API -------------------------------------------------------------------------
 

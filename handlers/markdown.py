@@ -87,6 +87,11 @@ class MarkdownHandler(ApiHandler):
             service.keep(request, variant, answer, body, headers)
         await self._answer(params, body, headers, hit=False)
 
+    async def head(self, encoded_url: str | None = None) -> None:
+        """GET's answer without its body (HTTP): the same work, headers and credits, charged
+        once; the answer is kept, so the GET that follows reuses it."""
+        await self.get(encoded_url)
+
     async def _obtain(
         self, params: MarkdownParams, request: MarkdownRequest, variant: Mapping[str, str]
     ) -> tuple[MarkdownAnswer, Shot | None] | None:

@@ -332,3 +332,22 @@ async def test_include_tags_that_match_nothing_are_warned_about(
         http_client, markdown_url(base_url, site.url("/page"), app_id=key, include_tags="#uri")
     )
     assert found.code == 200 and "include_tags" not in warnings(found)
+
+
+@pytest.mark.gen_test(timeout=30)
+async def test_head_answers_the_get_s_headers_billed_once(
+    http_client, base_url, site, services
+) -> None:
+    metered = services.store.create_key("metered-org", "metered").key  # 3 credits a month
+    url = markdown_url(base_url, site.url("/page"), app_id=metered)
+    head = await http_client.fetch(url, method="HEAD", raise_error=False)
+    assert head.code == 200 and head.body == b""
+    assert head.headers["X-BILLING-REQUESTS"] == "1" and head.headers["X-Credits-Remaining"] == "2"
+    got = await get(http_client, url)
+    assert got.headers["X-Credits-Remaining"] == "1", "the HEAD was charged once"
+    assert got.headers["X-Cache"] == "hit", "the GET reused the answer the HEAD made"
+    for name in ("Content-Type", "Content-Length", "X-Markdown-Character-Count"):
+        assert head.headers[name] == got.headers[name], name
+    refused = await http_client.fetch(url + "&format=xml", method="HEAD", raise_error=False)
+    assert refused.code == 400 and refused.body == b""
+    assert refused.headers["X-BILLING-REQUESTS"] == "0"
