@@ -33,6 +33,7 @@ from handlers.base import BaseHandler, NotFoundHandler
 from handlers.context import UseCases
 from handlers.errors import ApiError
 from handlers.openapi import document as openapi
+from handlers.request_body import MAX_BODY_BYTES
 
 access_log = logging.getLogger("pagecast.access")
 
@@ -40,10 +41,9 @@ access_log = logging.getLogger("pagecast.access")
 # connection without an answer. Four times its 64 KB default, so an over-long app_id (100 KB, say)
 # still reaches the handler and is refused in the endpoint's shape; a longer head is dropped.
 MAX_HEADER_BYTES = 256 * 1024
-# Only the JSON bodies of POST endpoints are read (a batch of 1,000 URLs of up to 2,048
-# characters is the largest): a client announcing more than this is answered 400 by Tornado
-# before the body is read (its default would buffer up to 100 MB).
-MAX_BODY_BYTES = 2200 * 1024
+# Only the JSON bodies of POST endpoints are read, as they arrive and bounded
+# (handlers.request_body answers a larger one 413). To the other endpoints a client announcing
+# more is answered 400 by Tornado before the body is read (its default would buffer 100 MB).
 
 
 def log_request(handler: tornado.web.RequestHandler) -> None:
@@ -158,10 +158,12 @@ class MetricsHandler(BaseHandler):
 
 
 def make_metrics_app(services: Services) -> tornado.web.Application:
-    """The metrics listener, for Prometheus scraping."""
-    routes = [
+    """The metrics listener, for Prometheus scraping, and the health checks, ``/readyz`` with its
+    details (the operator's listener)."""
+    routes: list[tuple[str, type[BaseHandler], dict[str, Any]]] = [
         (r"/metrics", MetricsHandler, {"services": use_cases(services)}),
-        *_routes(services, health),
+        (r"/healthz", health.HealthHandler, {"services": use_cases(services)}),
+        (r"/readyz", health.ReadyHandler, {"services": use_cases(services), "operator": True}),
     ]
     return tornado.web.Application(routes, **_settings(services))
 

@@ -155,6 +155,10 @@ class BaseHandler(tornado.web.RequestHandler):
         self.set_header("Content-Type", "application/json; charset=utf-8")
         self.finish(dumps(body))
 
+    def request_body(self) -> bytes:
+        """The request's body (:class:`~handlers.request_body.BoundedBody` reads it bounded)."""
+        return self.request.body
+
     def write_error(self, status_code: int, **kwargs: Any) -> None:
         exc = kwargs.get("exc_info", (None, None, None))[1]
         known = from_exception(exc)
@@ -302,7 +306,7 @@ class ApiHandler(BaseHandler):
         parameters other than the key."""
         if self.params.model is not model:
             raise TypeError(f"{type(self).__name__} reads {self.params.model}, not {model}")
-        values, problems, unknown = read_json_body(self.params, self.request.body)
+        values, problems, unknown = read_json_body(self.params, self.request_body())
         for warning in values.warnings:
             self.warn(warning)
         stray = [name for name in self.request.query_arguments if name != "app_id"]

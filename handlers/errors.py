@@ -59,6 +59,9 @@ KINDS: dict[str, ErrorKind] = {
     "invalid_url": ErrorKind(
         400, "invalid_request", -2204, "validation", "the target URL must be an http or https URL"
     ),
+    "body_too_large": ErrorKind(
+        413, "payload_too_large", -2205, "validation", "the request body is too large"
+    ),
     "unauthorized": ErrorKind(
         401,
         "unauthorized",
@@ -254,6 +257,7 @@ FAILURE_KINDS: dict[enum.Enum, str] = {
     AccountFailure.RATE_LIMITED: "rate_limited",
     AccountFailure.QUOTA_EXCEEDED: "quota_exceeded",
     KeyFlaw.TOO_LONG: "invalid_parameter",
+    KeyFlaw.NOT_ASCII: "unauthorized",
     KeyFlaw.SPACE_OR_CONTROL: "unauthorized",
     MarkdownFailure.INVALID_OPTION: "invalid_parameter",
     MarkdownFailure.RENDER_TIER: "invalid_parameter",

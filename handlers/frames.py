@@ -9,6 +9,7 @@ from typing import Any
 from handlers.base import ApiHandler, BaseHandler
 from handlers.params.frames import KEY_ONLY, LIST_PARAMS, FrameListParams, KeyOnlyParams
 from handlers.params.table import ParamTable
+from handlers.request_body import BoundedBody
 from services.embeds.frames import CARD_CSP
 
 # -- the frame page -----------------------------------------------------------------------------
@@ -38,6 +39,10 @@ class FramePageHandler(BaseHandler):
             return
         self.set_header("Content-Type", "text/html; charset=utf-8")
         self.finish(body)
+
+    async def head(self, customer: str, params: str) -> None:
+        """GET's answer without its body (HTTP): the card is served from memory, free."""
+        await self.get(customer, params)
 
 
 # -- the management API -------------------------------------------------------------------------
@@ -90,7 +95,7 @@ class FrameHandler(FramesApiHandler):
         self.finish()
 
 
-class FrameRefreshHandler(FramesApiHandler):
+class FrameRefreshHandler(BoundedBody, FramesApiHandler):
     """``POST /api/v1/frames/:id/refresh``: re-read the page (no cache) and rebuild the frame."""
 
     async def post(self, embed: str) -> None:

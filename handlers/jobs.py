@@ -28,6 +28,7 @@ from handlers.params.jobs import (
 )
 from handlers.params.param import ParamProblem
 from handlers.params.table import P, ParamTable
+from handlers.request_body import BoundedBody
 from services.failure import StoreUnavailable
 from services.jobs.service import CrawlSpec, JobService, JobView, PageView, Submitted, Webhook
 from services.markdown import MarkdownOptions
@@ -71,7 +72,7 @@ class JobEndpoint(ApiHandler):
         (refused under ``strict_params``), as every JSON body is read; then the jobs' own rules
         (the options', the webhook's)."""
         table = BODY_TABLES[model]
-        values, options, problems, unknown, warnings = read_job_body(table, self.request.body)
+        values, options, problems, unknown, warnings = read_job_body(table, self.request_body())
         for warning in warnings:
             self.warn(warning)
         stray = [name for name in self.request.query_arguments if name != "app_id"]
@@ -113,7 +114,7 @@ class JobEndpoint(ApiHandler):
         self.write_json(body, status=202)
 
 
-class BatchHandler(JobEndpoint):
+class BatchHandler(BoundedBody, JobEndpoint):
     """``POST /api/3.0/batch``: up to 1,000 URLs with one set of Markdown options."""
 
     endpoint = "batch"
@@ -124,7 +125,7 @@ class BatchHandler(JobEndpoint):
         self.accepted(submitted)
 
 
-class CrawlHandler(JobEndpoint):
+class CrawlHandler(BoundedBody, JobEndpoint):
     """``POST /api/3.0/crawl``: a site from a start URL, breadth first, within its scope and
     robots.txt."""
 

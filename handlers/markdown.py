@@ -59,6 +59,7 @@ class MarkdownHandler(ApiHandler):
                 headers=safety_headers,
             )
         self.bill(answer.credits)
+        self._warn_if_nothing_selected(params, result.character_count)
         render = "full" if answer.full_render else "auto" if answer.auto_render else "no"
         self.log_fields.update(
             tier=answer.got.tier, render=render, cache="hit" if answer.got.cache_hit else "miss"
@@ -85,6 +86,11 @@ class MarkdownHandler(ApiHandler):
         if shot is None:
             service.keep(request, variant, answer, body, headers)
         await self._answer(params, body, headers, hit=False)
+
+    async def head(self, encoded_url: str | None = None) -> None:
+        """GET's answer without its body (HTTP): the same work, headers and credits, charged
+        once; the answer is kept, so the GET that follows reuses it."""
+        await self.get(encoded_url)
 
     async def _obtain(
         self, params: MarkdownParams, request: MarkdownRequest, variant: Mapping[str, str]
@@ -115,14 +121,26 @@ class MarkdownHandler(ApiHandler):
             self.set_header(name, value)
         self.set_header("X-Cache", "hit" if hit else "miss")
         if params.format == "markdown":
+            if hit:
+                self._warn_if_nothing_selected(params, len(body.strip()))
             self.finish(body)
             return
         if hit:
             envelope = await json_text.decode(body)
+            self._warn_if_nothing_selected(params, envelope["usage"]["character_count"])
             envelope["debug"]["cache"] = "hit"
             envelope["request_id"] = self.request_id
             body = await json_text.reencode(envelope, body)
         self.write_json_text(body)
+
+    def _warn_if_nothing_selected(self, params: MarkdownParams, character_count: int) -> None:
+        """Warn that ``include_tags`` kept nothing when the answer is empty because of it (the
+        request is answered, and billed, as any other)."""
+        if params.include_tags and character_count == 0:
+            self.warn(
+                "include_tags matched nothing on the page (or only elements without text): "
+                "the answer is empty"
+            )
 
     def adjust(self, values: P) -> P:
         # Without a format parameter, an Accept header preferring JSON asks for the envelope.

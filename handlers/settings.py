@@ -37,6 +37,14 @@ class ServerSettings:
         "PAGECAST_SERVER_METRICS_TOKEN to writing it here.",
         secret=True,
     )
+    public_readiness_details: bool = setting(
+        False,
+        "Answer /readyz's details (the failed checks' reasons, free disk, process memory, the "
+        "farm's account: browser version and PID, pages, queue) on the API and frame-host "
+        "listeners too. false (the default): there /readyz answers its status, its HTTP code "
+        "and which checks passed, and the details only on the metrics listener (which asks for "
+        "metrics_token when one is set).",
+    )
     base_url: str = setting(
         "", "Public URL of the API, used in links such as screenshotUrl. Empty: http://host:port."
     )

@@ -13,10 +13,11 @@ from typing import Any, cast
 
 from handlers.base import ApiHandler
 from handlers.params.site_map import MAP_PARAMS, MapParams
+from handlers.request_body import BoundedBody
 from services.site_map import MapRequest, MapResult, SitemapMode
 
 
-class MapHandler(ApiHandler):
+class MapHandler(BoundedBody, ApiHandler):
     """Read the body, have the map service find the site's URLs, answer them as JSON."""
 
     endpoint = "map"

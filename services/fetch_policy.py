@@ -25,7 +25,7 @@ from browser.fetch.retry import retryable, retryable_on_same_tier
 from browser.proxies import TIERS, ProxyPool, ProxySettings, ladder
 from services.failure import ServiceError
 from services.memcache import BoundedCache
-from store.cache import CachedPage, cache_key
+from store.cache import CachedPage, page_key
 from store.store import StoreUnavailable
 from store.strategy import Strategy
 
@@ -172,7 +172,7 @@ class PageFetcher:
     async def get(self, request: PageRequest) -> PageResult:
         """The page, from the cache when allowed, else fetched (see the module docstring)."""
         self.check(request)
-        key = cache_key(request.url, {"accept_lang": request.accept_lang or ""})
+        key = page_key(request.url, request.accept_lang)
         if request.cache_ok:
             cached = await self.store.cache_get(key, request.max_cache_age)
             if cached is not None:

@@ -146,6 +146,16 @@ def cache_key(url: str, variant: Mapping[str, str]) -> str:
     return hashlib.sha256(encoded.encode()).hexdigest()
 
 
+def page_key(url: str, accept_lang: str | None) -> str:
+    """The key of the page ``url`` fetched with ``accept_lang``: the page cache's key, and the
+    page every Markdown answer converted from it belongs to (a newer version of the page
+    supersedes them all).
+
+    :raises ValueError: as :func:`normalize_url`.
+    """
+    return cache_key(url, {"accept_lang": accept_lang or ""})
+
+
 def get_page(
     db: peewee.Database, key: str, max_age_seconds: float | None, settings: CacheSettings
 ) -> CachedPage | None:

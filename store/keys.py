@@ -87,6 +87,7 @@ class KeyFlaw(Enum):
     """Why a presented key is refused before any lookup (its value says so in words)."""
 
     TOO_LONG = f"is longer than any API key (at most {MAX_KEY_LENGTH} characters)"
+    NOT_ASCII = "must be ASCII"
     SPACE_OR_CONTROL = "must not contain spaces or control characters"
 
 
@@ -95,6 +96,8 @@ def key_flaw(key: str) -> KeyFlaw | None:
     up. The length is checked first, so an over-long value is not scanned."""
     if len(key) > MAX_KEY_LENGTH:
         return KeyFlaw.TOO_LONG
+    if not key.isascii():  # keys are issued in ASCII; a header's other bytes read as Latin-1
+        return KeyFlaw.NOT_ASCII
     if _SPACE_OR_CONTROL.search(key):
         return KeyFlaw.SPACE_OR_CONTROL
     return None

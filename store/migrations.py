@@ -99,6 +99,18 @@ def _job_result_sizes(db: peewee.Database) -> None:
         execute_sql(db, "ALTER TABLE job_page ADD COLUMN result_bytes BIGINT")
 
 
+def _answer_pages(db: peewee.Database) -> None:
+    if "page" not in {column.name for column in db.get_columns("markdown_result")}:
+        execute_sql(db, "ALTER TABLE markdown_result ADD COLUMN page VARCHAR(64)")
+        # Answers kept before this step name no page, so a newer version of their page could
+        # not supersede them: they are dropped (a cache; the next request converts again).
+        execute_sql(db, "DELETE FROM markdown_result")
+    execute_sql(
+        db,
+        "CREATE INDEX IF NOT EXISTS markdown_result_page ON markdown_result (page)",
+    )
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "organizations, API keys and usage", _core_tables),
     Migration(2, "page cache", _page_cache),
@@ -110,6 +122,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(8, "Markdown answers kept for reuse", _markdown_results),
     Migration(9, "screenshots captured in the background", _async_captures),
     Migration(10, "the size of each job page's stored result", _job_result_sizes),
+    Migration(11, "the page each kept Markdown answer was converted from", _answer_pages),
 )
 
 

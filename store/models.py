@@ -108,6 +108,9 @@ class MarkdownResult(BaseModel):
     # When the page was fetched (or rendered): the answer is as old as its page. Freshness on
     # reads; eviction deletes oldest first along this index.
     made_at = peewee.DateTimeField(index=True)
+    # The page (store.cache.page_key) the answer was converted from: a newer version of the
+    # page supersedes every answer of an older one, whatever its format or options.
+    page = peewee.CharField(max_length=64, null=True, index=True)
 
 
 class DomainStrategy(BaseModel):

@@ -27,6 +27,7 @@ import peewee
 
 from store.bounded import Eviction, evict_oldest, put_newer
 from store.cache import EVICT_BATCH, MAX_BODY_BYTES, CacheSettings
+from store.db import write_transaction
 from store.models import MarkdownResult, as_utc, utc_now
 
 log = logging.getLogger(__name__)
@@ -47,6 +48,10 @@ class StoredAnswer:
     """Which fetch or render of the page the answer was converted from."""
     made_at: datetime = field(default_factory=lambda: datetime.now(UTC))
     """When that page was fetched or rendered (aware, UTC): the answer's age counts from it."""
+    page: str | None = None
+    """The page the answer was converted from (:func:`store.cache.page_key`): an answer of a
+    newer version of that page supersedes this one, whatever its format or options; None: the
+    answer supersedes and is superseded by no other."""
 
     @property
     def age_seconds(self) -> float:
@@ -87,13 +92,14 @@ def get_answer(
         log.warning("kept Markdown answer %s is damaged; treating it as missing", key)
         return None
     body, headers = loaded
-    return StoredAnswer(key, body, headers, row.page_version, as_utc(row.made_at))
+    return StoredAnswer(key, body, headers, row.page_version, as_utc(row.made_at), row.page)
 
 
 def put_answer(db: peewee.Database, answer: StoredAnswer, settings: CacheSettings) -> bool:
-    """Keep ``answer``, replacing the answer of an older page version under its key (one of a
-    newer version stays). False, storing nothing, when answers are not kept or the answer is
-    too large (``max_entry_bytes`` compressed)."""
+    """Keep ``answer``, deleting every answer of an older version of its page (under any key:
+    another format, other options); one of a newer version stays. False, storing nothing, when
+    answers are not kept, the answer is too large (``max_entry_bytes`` compressed) or a newer
+    version of its page has an answer already."""
     if not usable(settings):
         return False
     raw = json.dumps(
@@ -111,8 +117,19 @@ def put_answer(db: peewee.Database, answer: StoredAnswer, settings: CacheSetting
         MarkdownResult.answer_length: len(raw),
         MarkdownResult.size: len(packed),
         MarkdownResult.made_at: as_utc(answer.made_at).replace(tzinfo=None),
+        MarkdownResult.page: answer.page,
     }
-    put_newer(db, MarkdownResult, row, written=MarkdownResult.made_at)
+    if answer.page is None:
+        put_newer(db, MarkdownResult, row, written=MarkdownResult.made_at)
+        return True
+    made_at = row[MarkdownResult.made_at]
+    of_page = MarkdownResult.page == answer.page
+    with write_transaction(db):
+        newer = MarkdownResult.select().where(of_page, MarkdownResult.made_at > made_at)
+        if newer.exists(db):
+            return False
+        MarkdownResult.delete().where(of_page, MarkdownResult.made_at < made_at).execute(db)
+        put_newer(db, MarkdownResult, row, written=MarkdownResult.made_at)
     return True
 
 

@@ -1,5 +1,6 @@
 """The health checks' part of ``/openapi.json``: ``/healthz`` (liveness) and ``/readyz``
-(readiness, with the checks that failed and why), neither needing a key."""
+(readiness, with the checks that failed, and why on the metrics listener or where configured),
+neither needing a key."""
 
 from __future__ import annotations
 
@@ -7,7 +8,10 @@ from typing import Any
 
 READINESS = {
     "type": "object",
-    "required": ["status", "checks", "failed", "reasons"],
+    "required": ["status", "checks", "failed"],
+    "description": "reasons, resources and farm are answered on the metrics listener (with "
+    "its token when server.metrics_token is set), or on every listener with "
+    "server.public_readiness_details = true; otherwise left out.",
     "properties": {
         "status": {"enum": ["ready", "not_ready"]},
         "checks": {
@@ -66,7 +70,8 @@ def health_paths() -> dict[str, Any]:
                     "200": {"description": "Ready.", "content": _READINESS},
                     "503": {
                         "description": "Not ready: failed lists the checks that failed (database, "
-                        "farm, draining, disk, memory, farm_capacity) and reasons says why, each.",
+                        "farm, draining, disk, memory, farm_capacity); where details are told, "
+                        "reasons says why, each.",
                         "content": _READINESS,
                     },
                 },

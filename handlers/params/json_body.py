@@ -7,7 +7,9 @@ Public API:
 - :func:`read_json_body` (table, body) -> (values, problems, unknown): the body (bytes) read into
   the table's class, every problem at once, and the names of the body's fields the table does not
   know (the handler warns about them, or refuses them under ``server.strict_params``). A body
-  that is not a JSON object is one problem named ``body``. JSON ``null`` means "not sent".
+  that is not a JSON object is one problem named ``body``, alone (empty, not valid JSON with
+  where it stops being so, or what it is instead); a field of the wrong JSON type is one problem
+  named after it (not also "is required"). JSON ``null`` means "not sent".
   Strings, numbers and booleans are read as their query-string spelling would be (``true``,
   ``5``), so every rule of the table applies unchanged; an ``array`` parameter takes a JSON
   array of strings.
@@ -33,11 +35,13 @@ MAX_BODY_DEPTH = 8
 def read_json_body(table: ParamTable[P], body: bytes) -> tuple[P, list[ParamProblem], list[str]]:
     """Read ``body`` with ``table`` (see the module docstring)."""
     problems: list[ParamProblem] = []
-    document = _load(body)
-    if not isinstance(document, dict):
-        problems.append(ParamProblem("body", "must be a JSON object"))
-        document = {}
+    document, flaw = _load(body)
+    if flaw is not None:
+        # Nothing of the body can be read: its fields' problems would only be consequences.
+        values, _ = table.read({})
+        return values, [ParamProblem("body", flaw)], []
     args: dict[str, list[str]] = {}
+    wrong: set[str] = set()
     for name, value in document.items():
         param = _param_named(table, name)
         if value is None or param is None:
@@ -46,11 +50,14 @@ def read_json_body(table: ParamTable[P], body: bytes) -> tuple[P, list[ParamProb
         if spelled is None:
             kind = "an array of strings" if param.type == "array" else f"a JSON {_json(param)}"
             problems.append(ParamProblem(param.name, f"must be {kind}", param.problem))
+            wrong.add(param.name)
             continue
         args[name] = spelled
     values, more = table.read(args)
+    # A field of the wrong type was sent: it is not also "required".
+    problems += [problem for problem in more if problem.name not in wrong]
     unknown = [name for name in document if _param_named(table, name) is None]
-    return values, problems + more, unknown
+    return values, problems, unknown
 
 
 def body_schema(table: ParamTable[Any]) -> dict[str, Any]:
@@ -71,12 +78,30 @@ def request_body(table: ParamTable[Any], example: dict[str, Any] | None = None) 
     return {"required": True, "content": {"application/json": media}}
 
 
-def _load(body: bytes) -> Any:
+JSON_KINDS = {list: "an array", str: "a string", bool: "a boolean", int: "a number"}
+JSON_KINDS[float] = "a number"
+
+
+def _load(body: bytes) -> tuple[dict[str, Any], str | None]:
+    """The body's JSON object, or what is wrong with the body (said for the client: where it
+    stops being JSON, or what it is instead of an object)."""
+    if not body.strip():
+        return {}, "is empty: send a JSON object"
     try:
-        document = json.loads(body or b"null")
+        document = json.loads(body)
+    except UnicodeDecodeError:
+        return {}, "is not valid JSON: it is not UTF-8 text"
+    except json.JSONDecodeError as exc:
+        where = f"line {exc.lineno}, column {exc.colno} (character {exc.pos})"
+        return {}, f"is not valid JSON: {exc.msg[:1].lower()}{exc.msg[1:]} at {where}"
     except (ValueError, RecursionError):
-        return None
-    return document if _depth(document) <= MAX_BODY_DEPTH else None
+        return {}, f"is not valid JSON or nests deeper than {MAX_BODY_DEPTH} levels"
+    if not isinstance(document, dict):
+        kind = "null" if document is None else JSON_KINDS.get(type(document), "a value")
+        return {}, f"must be a JSON object, not {kind}"
+    if _depth(document) > MAX_BODY_DEPTH:
+        return {}, f"must not nest deeper than {MAX_BODY_DEPTH} levels"
+    return document, None
 
 
 def _depth(value: Any, level: int = 0) -> int:

@@ -7,6 +7,10 @@ An endpoint declares its parameters once, as a frozen dataclass whose fields are
 (attributes mypy checks) and reports every problem at once, so a client fixes all of its
 mistakes in one round trip.
 
+A parameter other than an ``array`` is sent once: given twice (or more) with different values
+(``format=json&format=markdown``) it is a problem naming it, never its first value taken in
+silence; the same value repeated asks one thing and is read once.
+
 An ``array`` parameter is a list of strings: every value of a repeated query parameter, or a
 JSON array in a request body (:mod:`handlers.params.json_body` reads bodies with the same tables);
 ``max_items`` bounds its length and the string rules (``max_length``, ``pattern``) apply to
@@ -131,6 +135,11 @@ class ParamTable(Generic[P]):
                 if problem is not None:
                     problems.append(problem)
                 continue
+            twice = _given_twice(args, (param.name, *param.aliases))
+            if twice is not None:
+                problems.append(ParamProblem(twice, _twice_words(args[twice])))
+                values[param.name] = param.default
+                continue
             raw = _first_sent(args, (param.name, *param.aliases))
             if raw is None:
                 if param.required:
@@ -227,6 +236,22 @@ def _first_sent(args: Mapping[str, Sequence[str]], names: Sequence[str]) -> str 
         if values:
             return values[0]
     return None
+
+
+def _given_twice(args: Mapping[str, Sequence[str]], names: Sequence[str]) -> str | None:
+    """The first of ``names`` sent more than once with different values (the same value twice
+    asks one thing; a name and its alias are told apart by the alias rule, not refused)."""
+    for name in names:
+        values = args.get(name)
+        if values and len(set(values)) > 1:
+            return name
+    return None
+
+
+def _twice_words(values: Sequence[str]) -> str:
+    """What is said of a parameter given more than once: its values (each cut short)."""
+    shown = ", ".join(repr(value[:40]) for value in dict.fromkeys(values))
+    return f"was given more than once ({shown}); send it once"
 
 
 def _all_sent(args: Mapping[str, Sequence[str]], names: Sequence[str]) -> Sequence[str] | None:

@@ -34,6 +34,7 @@ from services.markdown.request import (
 )
 from services.pool import ConversionTimeoutError, ConverterPool, ConvertSettings, PoolBusyError
 from services.target_guard import TargetProblem, TargetRefusedError, check_target
+from store.cache import page_key
 from store.results import StoredAnswer
 
 log = logging.getLogger(__name__)
@@ -173,8 +174,9 @@ class MarkdownService:
             return
         key = self.answers.key(request.url, variant)
         if key is not None:
-            version = answer.page_version
-            kept = StoredAnswer(key, body, dict(headers), version, answer.got.fetched_at)
+            version, made_at = answer.page_version, answer.got.fetched_at
+            page = _page(request)
+            kept = StoredAnswer(key, body, dict(headers), version, made_at, page)
             self.answers.keep(kept)
 
     async def run(self, request: MarkdownRequest) -> MarkdownAnswer:
@@ -184,6 +186,8 @@ class MarkdownService:
         if job.render_first:
             return await self._render_first(job)
         got = await self.pages.get(job.page)
+        if self.answers is not None and not got.cache_hit and got.fetch.ok:
+            self.answers.saw(_page(request), got.fetched_at)  # older answers are superseded
         _raise_for_page(got.fetch, attempts=got.attempts)
         result = await self._convert(got.fetch, job)
         answer = MarkdownAnswer(got, result, False, False, 0)
@@ -326,6 +330,15 @@ class MarkdownService:
         except Exception as exc:  # a worker's failure, whatever its type: never a traceback
             raise MarkdownError(MarkdownFailure.CONVERSION_FAILED) from exc
         return result
+
+
+def _page(request: MarkdownRequest) -> str | None:
+    """The page ``request``'s answers belong to (:func:`~store.cache.page_key`); None for a URL
+    the cache cannot normalize."""
+    try:
+        return page_key(request.url, request.options.accept_lang)
+    except ValueError:
+        return None
 
 
 def _too_slow(page: FetchResult, seconds: float) -> MarkdownError:

@@ -203,6 +203,22 @@ async def test_keys_with_spaces_or_control_characters_are_refused_not_trimmed(
 
 
 @pytest.mark.gen_test(timeout=30)
+async def test_a_key_with_non_ascii_characters_is_told_so(
+    services: Services, api: Origin, frames: Origin, site: Origin, lookups: list[str]
+) -> None:
+    key = services.store.create_key("acme", "pro").key
+    for header in (f"{key}é".encode(), f"{key}€".encode(), f"{key}é".encode("latin-1")):
+        request = b"GET /api/v1/frames HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
+        request += b"api-key: " + header + b"\r\n\r\n"
+        status, _, body = answer_of(await raw_exchange(frames, request))
+        assert status == 401, body
+        assert body["error"]["message"] == "the api-key header must be ASCII", body
+    message = markdown_error(await get(markdown(api, site.url("/article"), key + "ü")), 401, -1000)
+    assert message == "app_id must be ASCII"
+    assert lookups == []
+
+
+@pytest.mark.gen_test(timeout=30)
 async def test_an_over_long_key_is_refused_without_a_lookup(
     services: Services, api: Origin, frames: Origin, lookups: list[str]
 ) -> None:
@@ -273,16 +289,66 @@ async def test_a_1_mb_request_line_does_not_hurt_the_server(
     assert [answer.code for answer in answers] == [200] * 5
 
 
+def answer_of(raw: bytes) -> tuple[int, dict[str, str], dict[str, Any]]:
+    """The status, headers (lowercased names) and JSON body of one raw HTTP answer."""
+    head_text, _, rest = raw.partition(b"\r\n\r\n")
+    status_line, *lines = head_text.decode("latin-1").split("\r\n")
+    headers = {}
+    for line in lines:
+        name, _, value = line.partition(":")
+        headers[name.strip().lower()] = value.strip()
+    length = int(headers.get("content-length", len(rest)))
+    return int(status_line.split(" ")[1]), headers, json.loads(rest[:length])
+
+
 @pytest.mark.gen_test(timeout=60)
 async def test_a_large_body_is_refused_before_it_is_read(
-    services: Services, frames: Origin
+    services: Services, api: Origin, frames: Origin
 ) -> None:
     key = services.store.create_key("acme", "pro").key
     request = head(
         f"/api/v1/frames/0123456789abcdef/refresh?app_id={key}", "Content-Length: 100000000"
     ).replace(b"GET ", b"POST ", 1)
-    answer = await raw_exchange(frames, request)  # the 100 MB never follow
-    assert answer.startswith(b"HTTP/1.1 400 "), answer[:300]
+    status, headers, body = answer_of(await raw_exchange(frames, request))  # 100 MB never follow
+    assert status == 413 and headers.get("x-request-id"), headers
+    assert body["success"] is False and body["error"]["code"] == "payload_too_large"
+
+    for path in ("/api/3.0/batch", "/api/3.0/crawl", "/api/3.0/map"):
+        request = head(
+            f"{path}?app_id={key}", "Content-Type: application/json", "Content-Length: 3000000"
+        ).replace(b"GET ", b"POST ", 1)
+        status, headers, body = answer_of(await raw_exchange(api, request))
+        assert status == 413, (path, body)
+        assert body["request_id"] == headers["x-request-id"] and headers["x-billing-requests"]
+        assert body["error"]["code"] == -2205 and "2252800 bytes" in body["error"]["message"]
+
+
+@pytest.mark.gen_test(timeout=60)
+async def test_a_chunked_body_past_the_limit_is_refused_as_it_arrives(
+    services: Services, api: Origin
+) -> None:
+    key = services.store.create_key("acme", "pro").key
+    request = head(
+        f"/api/3.0/batch?app_id={key}",
+        "Content-Type: application/json",
+        "Transfer-Encoding: chunked",
+    ).replace(b"GET ", b"POST ", 1)
+    piece = b'{"urls": ["' + b"a" * 600_000
+    chunks = b"".join(b"%x\r\n%s\r\n" % (len(piece), piece) for _ in range(4)) + b"0\r\n\r\n"
+    status, headers, body = answer_of(await raw_exchange(api, request + chunks))
+    assert status == 413 and body["request_id"] == headers["x-request-id"], body
+    assert body["error"]["code"] == -2205
+
+    # A body within the limit, chunked, is read whole (and found to lack a field).
+    small = json.dumps({"limit": 5}).encode()
+    request = head(
+        f"/api/3.0/map?app_id={key}",
+        "Content-Type: application/json",
+        "Transfer-Encoding: chunked",
+    ).replace(b"GET ", b"POST ", 1)
+    chunked = b"%x\r\n%s\r\n0\r\n\r\n" % (len(small), small)
+    status, headers, body = answer_of(await raw_exchange(api, request + chunked))
+    assert status == 400 and "url is required" in body["error"]["message"], body
 
 
 # -- organizations in the metrics ----------------------------------------------------------------
@@ -382,3 +448,36 @@ def test_a_flood_of_unknown_keys_never_pushes_known_keys_out_of_the_cache() -> N
     # A known key looked up now makes room by dropping misses.
     cache.put("hit-new", known["hit-0"])
     assert cache.get("hit-new") is not None
+
+
+@pytest.mark.gen_test(timeout=60)
+async def test_readiness_details_are_told_only_on_the_metrics_listener_or_when_configured(
+    services: Services, api: Origin, frames: Origin
+) -> None:
+    details = {"reasons", "resources", "farm"}
+    for listener in (api, frames):
+        response = await get(listener.url("/readyz"))
+        body = json.loads(response.body)
+        assert response.code == 503 and body["status"] == "not_ready"  # no farm in this test
+        assert body["failed"] == ["farm"] and body["checks"]["database"] is True
+        assert not details & set(body), body
+        assert response.headers["X-Request-Id"]
+
+    metrics = listen(make_metrics_app(services))
+    try:
+        response = await get(metrics.url("/readyz"))
+        body = json.loads(response.body)
+        assert response.code == 503 and details <= set(body), body
+        assert "memory" in body["resources"]
+        token = "s3cret-scrape-token"
+        services.settings.server.metrics_token = token
+        response = await get(metrics.url("/readyz"))
+        assert response.code == 503 and not details & set(json.loads(response.body))
+        response = await get(metrics.url("/readyz"), headers={"Authorization": f"Bearer {token}"})
+        assert response.code == 503 and details <= set(json.loads(response.body))
+    finally:
+        await metrics.close()
+
+    services.settings.server.public_readiness_details = True
+    response = await get(api.url("/readyz"))
+    assert response.code == 503 and details <= set(json.loads(response.body))

@@ -478,6 +478,27 @@ async def test_malformed_job_requests_are_refused(
     assert (status, answer["error"]["code"]) == (404, -1004)
 
 
+@pytest.mark.gen_test(timeout=30)
+async def test_a_malformed_body_is_told_plainly(
+    http_client: AsyncHTTPClient, base_url: str, key: str
+) -> None:
+    cases: list[tuple[str, Any, str]] = [
+        (
+            "/api/3.0/batch",
+            b'{"urls": [',
+            "body is not valid JSON: expecting value at line 1, column 11 (character 10)",
+        ),
+        ("/api/3.0/batch", {"urls": "http://example.com/"}, "urls must be an array of strings"),
+        ("/api/3.0/batch", b"", "body is empty: send a JSON object"),
+        ("/api/3.0/batch", [], "body must be a JSON object, not an array"),
+        ("/api/3.0/crawl", {"url": 5}, "url must be a JSON string"),
+    ]
+    for path, body, message in cases:
+        status, answer = await post(http_client, base_url, path, key, body)
+        assert status == 400 and answer["error"]["code"] == -2203, answer
+        assert answer["error"]["message"] == f"invalid parameters: {message}", (body, answer)
+
+
 @dataclass
 class Receiver:
     """A webhook receiver on 127.0.0.1: every request's body and headers; the first attempt

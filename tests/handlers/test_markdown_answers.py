@@ -261,3 +261,35 @@ async def test_memory_holds_at_most_its_bytes_least_recently_used_out(services) 
     assert from_store is not None and from_store is not kept[1]
     assert from_store.body == kept[1].body
     assert answers.memory_bytes <= 50_000
+
+
+@pytest.mark.gen_test(timeout=30)
+async def test_a_refreshed_page_supersedes_every_format_s_kept_answer(
+    http_client, base_url, origin, key, hits, pages, services
+) -> None:
+    target = origin.url("/marsh")
+    pages["/marsh"] = article("Price 10 EUR")
+    old_json = await get(http_client, base_url, target, app_id=key, format="json")
+    assert "10 EUR" in json.loads(old_json.body)["markdown"]
+    old_links = await get(
+        http_client, base_url, target, app_id=key, format="json", include_links="true"
+    )
+    assert old_links.headers["X-Cache"] == "miss" and "10 EUR" in old_links.body.decode()
+    pages["/marsh"] = article("Price 99 EUR")
+    fresh = await get(http_client, base_url, target, app_id=key, cache_ok="false")
+    assert fresh.body.decode().startswith("# Price 99 EUR")
+    assert services.answers is not None
+    await services.answers.drain()
+    await services.pages.drain()
+    again = await get(http_client, base_url, target, app_id=key, format="json")
+    assert again.headers["X-Cache"] == "miss", "the older page version's answer is not reused"
+    assert "99 EUR" in json.loads(again.body)["markdown"]
+    assert hits["/marsh"] == 2, "the refreshed page was read from the page cache"
+    # Another process (its memory empty, the same database) finds no older answer either.
+    services.answers = AnswerCache(services.store, lambda: services.store.cache_settings)
+    links = await get(
+        http_client, base_url, target, app_id=key, format="json", include_links="true"
+    )
+    assert "99 EUR" in links.body.decode() and links.headers["X-Cache"] == "miss"
+    kept = await get(http_client, base_url, target, app_id=key, format="json")
+    assert kept.headers["X-Cache"] == "hit" and "99 EUR" in json.loads(kept.body)["markdown"]

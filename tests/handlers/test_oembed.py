@@ -327,6 +327,10 @@ async def test_frames_from_page_metadata(
         body["frame_url"], headers={"If-None-Match": card.headers["ETag"]}, raise_error=False
     )
     assert again.code == 304
+    head = await http_client.fetch(body["frame_url"], method="HEAD", raise_error=False)
+    assert head.code == 200 and head.body == b"" and head.headers["ETag"] == card.headers["ETag"]
+    assert head.headers["Content-Length"] == str(len(card.body))
+    assert head.headers["Content-Type"] == card.headers["Content-Type"]
     _, repeat = await oembed(http_client, base_url, sites["origin"].url(f"/{page}"), app_id=key)
     assert repeat["embed_id"] == body["embed_id"] and repeat["frame_url"] == body["frame_url"]
 

@@ -42,6 +42,7 @@ def settings(tmp_path: Path) -> Settings:
     settings = make_settings(tmp_path)
     settings.farm.warm_contexts = 0
     settings.farm.max_pages = 1  # one slow capture takes every page slot
+    settings.server.public_readiness_details = True  # the reasons and resources, on the API
     return settings
 
 

@@ -288,3 +288,66 @@ async def test_text_json_and_pdf_targets(http_client, base_url, site, key) -> No
     error = assert_markdown_error(other, 404, -4000)
     assert "application/zip" in error["error"]["message"]
     assert "HTML, plain text, JSON and PDF" in error["error"]["message"]
+
+
+@pytest.mark.gen_test(timeout=30)
+async def test_a_parameter_given_twice_with_two_values_is_refused_naming_it(
+    http_client, base_url, site, key, services
+) -> None:
+    url = markdown_url(base_url, site.url("/page"), app_id=key)
+    for query, name, code in (
+        ("&max_chars=100&max_chars=200", "max_chars", -2203),
+        ("&format=json&format=markdown", "format", -2203),
+    ):
+        response = await get(http_client, url + query)
+        body = assert_markdown_error(response, 400, code)
+        assert f"{name} was given more than once" in body["error"]["message"], body
+    shot = await get(
+        http_client,
+        f"{base_url}/api/1.1/screenshot/{quote(site.url('/page'), safe='')}"
+        f"?app_id={key}&dimensions=xs&dimensions=lg",
+    )
+    assert shot.code == 400 and "dimensions was given more than once" in shot.body.decode()
+    # The same value twice asks one thing: answered, as is the same key twice.
+    same = await get(http_client, url + f"&format=json&format=json&app_id={key}")
+    assert same.code == 200 and "markdown" in json.loads(same.body)
+
+
+@pytest.mark.gen_test(timeout=30)
+async def test_include_tags_that_match_nothing_are_warned_about(
+    http_client, base_url, site, key
+) -> None:
+    for _ in range(2):  # converted, then the kept answer: warned both times
+        response = await get(
+            http_client, markdown_url(base_url, site.url("/page"), app_id=key, include_tags=".nope")
+        )
+        assert response.code == 200 and response.body.strip() == b""
+        assert "include_tags matched nothing on the page" in warnings(response)
+    response = await get(
+        http_client,
+        markdown_url(base_url, site.url("/page"), app_id=key, include_tags=".nope", format="json"),
+    )
+    assert any("include_tags matched nothing" in w for w in json.loads(response.body)["warnings"])
+    found = await get(
+        http_client, markdown_url(base_url, site.url("/page"), app_id=key, include_tags="#uri")
+    )
+    assert found.code == 200 and "include_tags" not in warnings(found)
+
+
+@pytest.mark.gen_test(timeout=30)
+async def test_head_answers_the_get_s_headers_billed_once(
+    http_client, base_url, site, services
+) -> None:
+    metered = services.store.create_key("metered-org", "metered").key  # 3 credits a month
+    url = markdown_url(base_url, site.url("/page"), app_id=metered)
+    head = await http_client.fetch(url, method="HEAD", raise_error=False)
+    assert head.code == 200 and head.body == b""
+    assert head.headers["X-BILLING-REQUESTS"] == "1" and head.headers["X-Credits-Remaining"] == "2"
+    got = await get(http_client, url)
+    assert got.headers["X-Credits-Remaining"] == "1", "the HEAD was charged once"
+    assert got.headers["X-Cache"] == "hit", "the GET reused the answer the HEAD made"
+    for name in ("Content-Type", "Content-Length", "X-Markdown-Character-Count"):
+        assert head.headers[name] == got.headers[name], name
+    refused = await http_client.fetch(url + "&format=xml", method="HEAD", raise_error=False)
+    assert refused.code == 400 and refused.body == b""
+    assert refused.headers["X-BILLING-REQUESTS"] == "0"
