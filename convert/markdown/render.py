@@ -156,13 +156,15 @@ def _scheme(url: str) -> str:
 def _tidy(text: str, blocks: _Blocks) -> str:
     text = _EMPTY_LINK.sub("", text)
     lines: list[str] = []
-    pattern = blocks.pattern
+    pattern = None  # compiled for the first placeholder (most pages have none)
+    mark = f"PCB{blocks.nonce}"
     for raw in text.split("\n"):
         # Line by line: a regular expression over long runs of spaces would be quadratic.
         line = raw.rstrip(" \t")
-        if f"PCB{blocks.nonce}" not in line:
+        if mark not in line:
             lines.append(line)
             continue
+        pattern = pattern or blocks.pattern
         lines += _expand(line, pattern, blocks)
     text = "\n".join(_outside_fences(lines, _tidy_text))
     text = _dedent_lists(text)
@@ -297,10 +299,9 @@ def is_layout_table(table: etree._Element) -> bool:
     if not cells or max(len(row) for row in rows) < 2:
         return True
     if any(
-        cell.find(f".//{tag}") is not None
+        next(cell.iterdescendants(*_BLOCK_TAGS[4:]), None) is not None
         for cell in cells
         if not _header_cell(cell) and not _heading_label(cell)  # a title may be a heading
-        for tag in _BLOCK_TAGS[4:]
     ):
         return True
     characters = sum(len(text_of(cell)) for cell in cells)
