@@ -13,6 +13,13 @@ from convert.extract import rules
 from convert.extract.furniture import class_weight, is_negative
 from convert.extract.measures import Measures, link_density
 
+_ITEMPROP_BODIES = etree.XPath(
+    'descendant::*[@itemprop = "articleBody"'
+    ' or (@itemprop = "text" and not(ancestor::*[@itemprop]))]'
+)
+"""An article's body (``itemprop="articleBody"``, or ``"text"`` outside any other item), found
+in one walk."""
+
 
 def semantic(
     body: etree._Element, total: int, measures: Measures
@@ -20,9 +27,7 @@ def semantic(
     """The container the markup names (an article body, the one article holding most of the
     text, the posts of a thread, ``main``) and ``"semantic"``; or None when none holds enough
     of the page's ``total`` text."""
-    candidates = body.xpath(
-        './/*[@itemprop="articleBody"] | .//*[@itemprop="text" and not(ancestor::*[@itemprop])]'
-    )
+    candidates = _ITEMPROP_BODIES(body)
     for candidate in candidates:
         if measures.length(candidate) >= max(rules.MIN_TEXT, 0.3 * total):
             return _article_of(candidate), "semantic"

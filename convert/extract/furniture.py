@@ -9,20 +9,16 @@ import re
 from functools import lru_cache
 from typing import NamedTuple
 
-from cssselect import SelectorError, parse
-from cssselect import parser as css
 from lxml import etree
-from lxml.cssselect import CSSSelector
 
 from convert.extract import rules
-from convert.extract.consent import BANNERS
+from convert.extract.banners import listed_banners
 from convert.extract.measures import Measures, link_density
 from convert.extract.notices import unlisted_notices
 from convert.html.document import drop, text_of
 
 _SPLIT = re.compile(r"[^a-z0-9]+")
 _CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")
-_XML_SPACE = re.compile(r"[ \t\r\n]+")
 
 # -- class and id names ---------------------------------------------------------------------
 
@@ -114,80 +110,6 @@ def class_weight(element: etree._Element) -> float:
 # -- step 1: furniture ------------------------------------------------------------------------
 
 
-class _Banners:
-    """The consent-manager containers :data:`convert.extract.consent.BANNERS` names, found in one
-    walk over the tree: its selectors are ids (``#x``), classes (``.x``) and id prefixes
-    (``div[id^="x"]``), matched here as lxml's ``CSSSelector`` matches them but without one XPath
-    pass over the whole tree per selector. Any other kind of selector in the list makes it use
-    ``CSSSelector``."""
-
-    def __init__(self, selectors: tuple[str, ...]) -> None:
-        self.ids: set[str] = set()
-        self.classes: set[str] = set()
-        self.prefixes: list[tuple[str, str]] = []
-        """(tag, id prefix); tag "*" for any element."""
-        self.fallback: CSSSelector | None = None
-        try:
-            for selector in selectors:
-                for parsed in parse(selector):
-                    self._learn(parsed.parsed_tree, parsed.pseudo_element)
-        except (SelectorError, ValueError):
-            self.fallback = CSSSelector(", ".join(selectors))
-
-    def _learn(self, tree: object, pseudo: object) -> None:
-        inner = getattr(tree, "selector", None)
-        if pseudo is not None or not isinstance(inner, css.Element) or inner.namespace is not None:
-            raise ValueError(f"not a simple selector: {tree!r}")
-        if isinstance(tree, css.Hash) and inner.element is None:
-            self.ids.add(tree.id)
-        elif (
-            isinstance(tree, css.Class)
-            and inner.element is None
-            and not _XML_SPACE.search(tree.class_name)
-        ):
-            self.classes.add(tree.class_name)
-        elif (
-            isinstance(tree, css.Attrib)
-            and (tree.namespace, tree.attrib, tree.operator, tree.flag) == (None, "id", "^=", None)
-            and tree.value is not None
-            and tree.value.value
-        ):
-            self.prefixes.append((inner.element or "*", tree.value.value))
-        else:
-            raise ValueError(f"not a simple selector: {tree!r}")
-
-    def __call__(self, root: etree._Element) -> list[etree._Element]:
-        """The matching elements in ``root`` (itself included), in document order."""
-        if self.fallback is not None:
-            return list(self.fallback(root))
-        found: list[etree._Element] = []
-        named: dict[str, bool] = {}  # by class value: a page repeats a few hundred
-        for element in root.iter(etree.Element):
-            ident, names = element.get("id"), element.get("class")
-            if names:
-                hit = named.get(names)
-                if hit is None:
-                    hit = named[names] = not self.classes.isdisjoint(_XML_SPACE.split(names))
-            else:
-                hit = False
-            if (
-                (ident is not None and ident in self.ids)
-                or hit
-                or (
-                    ident
-                    and any(
-                        ident.startswith(prefix) and tag in ("*", element.tag)
-                        for tag, prefix in self.prefixes
-                    )
-                )
-            ):
-                found.append(element)
-        return found
-
-
-_BANNERS = _Banners(tuple(selector for group in BANNERS.values() for selector in group))
-
-
 def remove_furniture(
     body: etree._Element,
     measures: Measures,
@@ -211,7 +133,7 @@ def remove_furniture(
                 break  # the rest of the way up is known
             kept.add(ancestor)
         post_of.update((element, post) for element in post.iterdescendants())
-    doomed: list[etree._Element] = [e for e in _BANNERS(body) if e not in kept]
+    doomed: list[etree._Element] = [e for e in listed_banners(body) if e not in kept]
     doomed.extend(
         notice
         for notice in unlisted_notices(body, measures)

@@ -98,6 +98,12 @@ class Measures:
         found = known.get(element)
         if found is not None:
             return found
+        if not known:
+            # Nothing known yet: the whole subtree, every element after its descendants (the
+            # reverse of document order), listed by lxml without a step per element in Python.
+            for node in reversed(list(element.iter(etree.Element))):
+                known[node] = self._tally(node)
+            return known[element]
         # The unknown part of the subtree, parents before children, with an explicit stack
         # (trees can be thousands of levels deep); then measured children first.
         order: list[etree._Element] = []

@@ -18,9 +18,9 @@ from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
 import lxml.html
-from lxml import etree
 
 from convert.extract.rules import page_types as rules
+from convert.html.attributes import values_of
 from convert.metadata.jsonld import entity_types, json_ld_objects
 
 DEFAULT_TYPE = rules.DEFAULT_TYPE
@@ -36,8 +36,7 @@ class PageType:
 
 
 UNDECIDED = PageType(DEFAULT_TYPE, 0.0)
-_SIGNALS = [(etree.XPath(path), kind, weight) for path, kind, weight in rules.MARKUP_SIGNALS]
-"""The type of a page no evidence speaks for."""
+_SIGNAL_ATTRIBUTES = sorted({name for tests, _, _ in rules.MARKUP_SIGNALS for name, _, _ in tests})
 
 
 def markup_evidence(root: lxml.html.HtmlElement, url: str) -> dict[str, float]:
@@ -46,8 +45,8 @@ def markup_evidence(root: lxml.html.HtmlElement, url: str) -> dict[str, float]:
     seen: set[str] = set()
     for entity in json_ld_objects(root):
         seen.update(entity_types(entity))
-    for itemtype in root.xpath("//@itemtype"):
-        seen.update(name.rsplit("/", 1)[-1] for name in str(itemtype).split())
+    for itemtype in values_of(root, "itemtype"):
+        seen.update(name.rsplit("/", 1)[-1] for name in itemtype.split())
     for name in seen:
         if name in rules.SCHEMA_TYPES:
             kind, weight = rules.SCHEMA_TYPES[name]
@@ -63,11 +62,19 @@ def markup_evidence(root: lxml.html.HtmlElement, url: str) -> dict[str, float]:
                 if pattern.search(value):
                     scores[kind] += weight
                     break
-    for path, kind, weight in _SIGNALS:
-        if path(root):
+    values = {name: values_of(root, name) for name in _SIGNAL_ATTRIBUTES}
+    for tests, kind, weight in rules.MARKUP_SIGNALS:
+        if any(_holds(values[name], test, said) for name, test, said in tests):
             scores[kind] += weight
     _address(url, scores)
     return dict(scores)
+
+
+def _holds(values: set[str], test: str, said: str) -> bool:
+    """Whether one of an attribute's ``values`` is ``said`` (``=``) or holds it (``contains``)."""
+    if test == "=":
+        return said in values
+    return any(said in value for value in values)
 
 
 def _address(url: str, scores: defaultdict[str, float]) -> None:

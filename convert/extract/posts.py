@@ -24,6 +24,7 @@ import lxml.html
 from lxml import etree
 
 from convert.extract import rules
+from convert.html.attributes import class_values, elements_with
 from convert.html.document import drop, text_of
 
 POST_MARK = "data-pagecast-post"
@@ -36,8 +37,9 @@ ATTRIBUTION_CLASS = "pagecast-speaker"
 def attribute_posts(body: etree._Element) -> int:
     """Write an attribution line at the top of every post of a thread in ``body``, in place.
     Returns how many posts were attributed (0: the page is not a thread)."""
-    _forget_own_marks(body)
-    markers = _author_markers(body)
+    classes = class_values(body)
+    _forget_own_marks(body, classes)
+    markers = _author_markers(body, classes)
     if len(markers) < rules.THREAD_MIN_POSTS:
         return 0
     posts = _posts(markers)
@@ -60,13 +62,16 @@ def attribute_posts(body: etree._Element) -> int:
     return len(thread)
 
 
-def _forget_own_marks(body: etree._Element) -> None:
+def _forget_own_marks(body: etree._Element, classes: set[str]) -> None:
     """Remove the marks this pass writes from a page that carries them itself: a page must not
-    make extraction keep its blocks, or pass its text for an attribution line."""
+    make extraction keep its blocks, or pass its text for an attribution line. ``classes``:
+    the distinct class values of ``body``, kept true."""
     for element in body.xpath(f".//@{POST_MARK}/.."):
         del element.attrib[POST_MARK]
-    for element in body.xpath(f'.//@class[. = "{ATTRIBUTION_CLASS}"]/..'):
-        del element.attrib["class"]
+    if ATTRIBUTION_CLASS in classes:
+        for element in body.xpath(f'.//@class[. = "{ATTRIBUTION_CLASS}"]/..'):
+            del element.attrib["class"]
+        classes.discard(ATTRIBUTION_CLASS)
 
 
 def thread_posts(body: etree._Element) -> list[etree._Element]:
@@ -89,14 +94,15 @@ def _leads(body: etree._Element, first: etree._Element) -> bool:
     return True
 
 
-def _author_markers(body: etree._Element) -> list[etree._Element]:
+def _author_markers(body: etree._Element, classes: set[str]) -> list[etree._Element]:
     """The outermost elements naming a post's author, with a name-like text; at most
     :data:`~convert.extract.rules.AUTHOR_MAX_CANDIDATES` elements are read (each read costs its
-    subtree, and a hostile page can nest thousands)."""
+    subtree, and a hostile page can nest thousands). ``classes``: the distinct class values of
+    ``body``."""
     found: list[etree._Element] = []
     inside: set[etree._Element] = set()
     candidates = 0
-    for element in _MAYBE_AUTHORS(body):
+    for element in _maybe_authors(body, classes):
         if element in inside:
             continue
         if element.get("itemprop") == "author" or _named_author(element):
@@ -110,15 +116,25 @@ def _author_markers(body: etree._Element) -> list[etree._Element]:
     return found
 
 
-_LOWER = 'translate(@class, "ACEHOPRSTU", "acehoprstu")'
-_MAYBE_AUTHORS = etree.XPath(
-    'descendant-or-self::*[@itemprop = "author" or '
-    + " or ".join(f'contains({_LOWER}, "{hint}")' for hint in rules.AUTHOR_HINTS)
-    + "]"
+_HINT_CASE = str.maketrans(
+    "".join(sorted({c.upper() for c in "".join(rules.AUTHOR_HINTS)})),
+    "".join(sorted({c for c in "".join(rules.AUTHOR_HINTS)})),
 )
-"""The elements that may mark an author, in document order: an ``itemprop`` that says so, or a
-class holding one of :data:`~convert.extract.rules.AUTHOR_HINTS` (found by XPath, without a
-Python call per element of the page)."""
+"""The letters of :data:`~convert.extract.rules.AUTHOR_HINTS` in upper case to lower case, and
+no other."""
+
+
+def _maybe_authors(body: etree._Element, classes: set[str]) -> list[etree._Element]:
+    """The elements that may mark an author, in document order: an ``itemprop`` that says so,
+    or a class value holding one of :data:`~convert.extract.rules.AUTHOR_HINTS` that names an
+    author (:func:`_author_class`), each distinct value judged once."""
+    names = tuple(sorted(value for value in classes if _hinted_author(value)))
+    return elements_with(body, (("itemprop", ("author",)), ("class", names)))
+
+
+def _hinted_author(names: str) -> bool:
+    lowered = names.translate(_HINT_CASE)
+    return any(hint in lowered for hint in rules.AUTHOR_HINTS) and _author_class(names)
 
 
 def _named_author(element: etree._Element) -> bool:

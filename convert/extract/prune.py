@@ -15,6 +15,7 @@ from convert.extract.posts import POST_MARK
 from convert.html.document import drop, text_of
 
 _ANY_WORD = re.compile(r"\w")
+_POSTS = etree.XPath(f"descendant::*[@{POST_MARK}]")
 
 
 def prune_inside(container: etree._Element, measures: Measures, *, site: str = "") -> None:
@@ -90,7 +91,7 @@ def _post_holders(container: etree._Element) -> set[etree._Element]:
     """A thread's posts and the elements holding them: a section headed "Comments" that holds
     them is the forum's replies, not an article's comments."""
     holders: set[etree._Element] = set()
-    for post in container.iterfind(f".//*[@{POST_MARK}]"):
+    for post in _POSTS(container):
         holders.add(post)
         for ancestor in post.iterancestors():
             if ancestor in holders or ancestor is container:

@@ -35,6 +35,7 @@ from lxml import etree
 
 from convert.extract import rules
 from convert.extract.comments import holds_comments
+from convert.html.attributes import elements_with
 from convert.html.document import drop, text_of, unwrap
 from convert.html.hiding import HIDDEN_CLASSES, is_hidden
 
@@ -257,8 +258,7 @@ def _controlled_ids(body: etree._Element) -> frozenset[str]:
     ``aria-expanded``): the WAI-ARIA accordion and disclosure pattern."""
     return frozenset(
         name
-        for element in body.iter()
-        if isinstance(element.tag, str) and "aria-expanded" in element.attrib
+        for element in elements_with(body, (("aria-expanded", None),))
         for name in (element.get("aria-controls") or "").split()
     )
 

@@ -102,10 +102,12 @@ def main_content(
     body = body_of(root)
     sections = comment_sections(body)
     attribute_posts(body)
+    # No post marked now, none later: the passes below need not look for them.
+    threaded = bool(thread_posts(body))
     kind = decide(
         evidence or {},
-        thread=bool(thread_posts(body)),
-        thread_in_comments=thread_in_comments(body, sections),
+        thread=threaded,
+        thread_in_comments=threaded and thread_in_comments(body, sections),
         code_blocks=sum(1 for _ in body.iter("pre")),
         product_facts=product,
     )
@@ -118,7 +120,13 @@ def main_content(
     prose = measured.prose(body)
     page_text = measured.length(body)
     extract = partial(
-        _extract, title=title, scoring=scoring, site=site, article=article, kind=kind.kind
+        _extract,
+        title=title,
+        scoring=scoring,
+        site=site,
+        article=article,
+        kind=kind.kind,
+        threaded=threaded,
     )
     kept, method, measured = extract(body, by_name=True, measures=measured)
     kept_text = measured.length(kept)
@@ -223,6 +231,7 @@ def _extract(
     article: bool = False,
     kind: str = "",
     measures: Measures | None = None,
+    threaded: bool = True,
 ) -> _Kept:
     """One pass over ``body`` (changed in place): furniture, container, headline, pruning.
     Returns what is kept (``body`` itself or a detached element), how it was found and the
@@ -231,11 +240,12 @@ def _extract(
     ``article``, other stories' cards at the end go too (:func:`~convert.extract.tail.cut_tail`);
     on a page of one thing (``kind``), other things' cards
     (:func:`~convert.extract.cards.drop_other_cards`).
-    ``measures``: what is known of ``body`` as it is, if anything."""
+    ``measures``: what is known of ``body`` as it is, if anything. Without ``threaded``, the
+    page has no thread's posts to look for."""
     measures = measures or Measures()
     headline = _headline(body, title, measures)
     headline_copy = copy_element(headline) if headline is not None else None
-    posts = thread_posts(body)
+    posts = thread_posts(body) if threaded else []
     remove_furniture(body, measures, by_name=by_name, keep=frozenset(posts))
     total = measures.length(body)
     container, method = semantic(body, total, measures) if semantic_first else (None, "")

@@ -65,11 +65,12 @@ def detect_app_shell(root: lxml.html.HtmlElement) -> ShellVerdict:
     body = root.find("body")
     if body is None:
         return ShellVerdict(False, "no body")
-    script_chars = sum(len(script.text or "") for script in root.iter("script"))
-    scripts = sum(1 for _ in root.iter("script"))
     text = _visible_text(body, LITTLE_TEXT)
     if len(text) >= LITTLE_TEXT:
         return ShellVerdict(False, "the page has text")
+    every_script = list(root.iter("script"))
+    script_chars = sum(len(script.text or "") for script in every_script)
+    scripts = len(every_script)
     notice = any(_JS_NOTICE.search(n.text_content() or "") for n in _outer_noscripts(root))
     if notice or _JS_NOTICE.search(text):
         return ShellVerdict(True, "the page asks for JavaScript")

@@ -41,10 +41,17 @@ RUBY_ANNOTATIONS = ("rt", "rp")
 """A ruby's reading (furigana over kanji) and its fallback parentheses: set above the text, not
 in its line, so read inline they would split every word ("子こども")."""
 _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+_NOT_XML_BYTES = bytes(range(0x20)).translate(None, b"\t\n\r")
+"""The control characters of :data:`_NOT_XML`, as UTF-8 bytes (each one byte)."""
+_NOT_XML_UTF8 = (b"\xef\xbf\xbe", b"\xef\xbf\xbf")
+"""U+FFFE and U+FFFF in UTF-8 (lone surrogates do not encode)."""
 _PARSER = lxml.html.HTMLParser(huge_tree=True)
 """Lenient HTML parsing that keeps documents nested deeper than libxml2's default 255 levels
 (old sites leave hundreds of <font> tags open); huge_tree allows about 2,000, and deeper documents
 are flattened first (:mod:`convert.html.depth`)."""
+_UTF8_PARSER = lxml.html.HTMLParser(huge_tree=True, encoding="utf-8")
+""":data:`_PARSER` for the page as UTF-8 bytes: the same tree, parsed quicker than from a
+``str`` (which libxml2 would convert from Python's internal form first)."""
 _LAZY_SOURCES = ("data-src", "data-lazy-src", "data-original", "data-lazy", "data-url")
 
 
@@ -106,13 +113,13 @@ def parse_document(html: str) -> lxml.html.HtmlElement:
 def read_document(html: str) -> ParsedDocument:
     """Parse HTML leniently (see :func:`parse_document`), no element nested deeper than
     :data:`~convert.html.depth.MAX_DEPTH`: a deeper document is flattened, its text kept."""
-    if not html.strip():
+    if not html or html.isspace():
         return ParsedDocument(empty_document())
     # lxml refuses str input that carries an XML encoding declaration.
     cleaned = re.sub(r"^\s*<\?xml[^>]*>", "", html, count=1)
     # Characters XML cannot hold (controls, lone surrogates) would break edits of the tree later.
-    cleaned = _NOT_XML.sub("", cleaned)
-    root, cut = _parse(cleaned)
+    cleaned, source = _xml_safe_source(cleaned)
+    root, cut = _parse(source)
     flattened = root is not None and too_deep(root)
     if flattened:
         root, cut = _parse(flatten_source(cleaned, hiding_tags=INVISIBLE_TAGS))
@@ -125,15 +132,34 @@ def read_document(html: str) -> ParsedDocument:
     return ParsedDocument(root, flattened=flattened, cut=cut)
 
 
-def _parse(html: str) -> tuple[lxml.html.HtmlElement | None, bool]:
-    """The document (None when unparsable), and whether the parser gave up at its depth limit."""
+def _xml_safe_source(html: str) -> tuple[str, bytes]:
+    """``html`` without the characters XML cannot hold (:data:`_NOT_XML`), and as UTF-8. Most
+    pages hold none: encoding tells it quicker than the pattern's search would."""
     try:
-        root = lxml.html.document_fromstring(html, parser=_PARSER)
+        source = html.encode("utf-8")  # a lone surrogate does not encode
+    except UnicodeEncodeError:
+        source = b""
+    if (
+        not source
+        or len(source.translate(None, _NOT_XML_BYTES)) != len(source)
+        or any(character in source for character in _NOT_XML_UTF8)
+    ):
+        html = _NOT_XML.sub("", html)
+        source = html.encode("utf-8")
+    return html, source
+
+
+def _parse(html: str | bytes) -> tuple[lxml.html.HtmlElement | None, bool]:
+    """The document (None when unparsable), and whether the parser gave up at its depth limit.
+    ``html`` as text, or as UTF-8 bytes."""
+    parser = _UTF8_PARSER if isinstance(html, bytes) else _PARSER
+    try:
+        root = lxml.html.document_fromstring(html, parser=parser)
     except (etree.ParserError, ValueError):
         return None, False
     cut = any(
         error.type == etree.ErrorTypes.ERR_RESOURCE_LIMIT and "depth" in error.message
-        for error in _PARSER.error_log
+        for error in parser.error_log
     )
     return root, cut
 
@@ -302,4 +328,9 @@ def xml_safe(text: str) -> str:
 
 def text_of(element: etree._Element) -> str:
     """The element's text with whitespace collapsed."""
-    return " ".join(element.text_content().split())
+    # An element without children holds its text alone: read without an XPath evaluation.
+    if len(element) or not isinstance(element.tag, str):
+        text = element.text_content()
+    else:
+        text = element.text or ""
+    return " ".join(text.split())

@@ -16,6 +16,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
+from convert.html.attributes import class_values, elements_with
 from convert.html.css import (
     NUMBER_RE,
     UNIT_PX,
@@ -50,6 +51,18 @@ def is_hidden(element: Any) -> bool:
         return True
     classes = attrib.get("class")
     return bool(classes and not HIDDEN_CLASSES.isdisjoint(classes.split()))
+
+
+def hidden_in(root: Any) -> list[Any]:
+    """``root`` and its descendants that :func:`is_hidden` finds hidden, in document order: only
+    those with a ``hidden``, ``aria-hidden`` or ``style`` attribute, or a class value holding a
+    hiding class (each distinct value judged once), are tested."""
+    values = class_values(root)
+    hiding = tuple(
+        sorted(value for value in values if not HIDDEN_CLASSES.isdisjoint(value.split()))
+    )
+    tests = (("hidden", None), ("aria-hidden", None), ("style", None), ("class", hiding))
+    return [element for element in elements_with(root, tests) if is_hidden(element)]
 
 
 def hidden_among(elements: Sequence[Any], class_only: Sequence[bool]) -> list[Any]:

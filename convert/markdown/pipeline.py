@@ -37,7 +37,7 @@ from convert.html.document import (
     xml_safe,
 )
 from convert.html.elements import page_elements
-from convert.html.hiding import hidden_among, is_hidden
+from convert.html.hiding import hidden_among, hidden_in
 from convert.html.size import MAX_ELEMENTS, keep_first_elements
 from convert.markdown.chunks import Chunk, ChunkOptions, chunk_markdown
 from convert.markdown.length import estimate_tokens, truncate
@@ -164,7 +164,7 @@ def convert_page(html: str, url: str, options: ConvertOptions) -> PageConversion
     # then reuses them instead of creating (and classifying) one per element again. With the
     # safety scan, its walk over the elements holds them, and lists the few that may be hidden.
     index = page_elements(root) if options.safety_mode is not None else None
-    elements = list(root.iter()) if index is None else index.every
+    _held = list(root.iter()) if index is None else index.every
     read = read_metadata(root, url)
     metadata = read.as_dict()
     shell = detect_app_shell(root)
@@ -174,13 +174,9 @@ def convert_page(html: str, url: str, options: ConvertOptions) -> PageConversion
         if options.safety_mode == "sanitize":
             safety.strip_html(root, html_scan)
     # The elements hidden now, found once: reveal and cleaning (which hide nothing) test no
-    # other. With the scan's walk, only those with a hiding attribute are tested, those with a
-    # class alone once per class value.
-    hidden = (
-        [element for element in elements if element.tag.__class__ is str and is_hidden(element)]
-        if index is None
-        else hidden_among(index.hideable, index.class_only)
-    )
+    # other. Only those with a hiding attribute are tested, those with a class alone once per
+    # class value (found by XPath, or by the scan's walk).
+    hidden = hidden_in(root) if index is None else hidden_among(index.hideable, index.class_only)
     root, found = _content(root, url, parsed, read, options, hidden=hidden)
     result = PageConversion(
         markdown="",

@@ -150,13 +150,15 @@ def _scheme(url: str) -> str:
 def _tidy(text: str, blocks: _Blocks) -> str:
     text = _EMPTY_LINK.sub("", text)
     lines: list[str] = []
-    pattern = blocks.pattern
+    pattern = None  # compiled for the first placeholder (most pages have none)
+    mark = f"PCB{blocks.nonce}"
     for raw in text.split("\n"):
         # Line by line: a regular expression over long runs of spaces would be quadratic.
         line = raw.rstrip(" \t")
-        if f"PCB{blocks.nonce}" not in line:
+        if mark not in line:
             lines.append(line)
             continue
+        pattern = pattern or blocks.pattern
         lines += _expand(line, pattern, blocks)
     text = "\n".join(_outside_fences(lines, _tidy_text))
     text = _dedent_lists(text)

@@ -40,10 +40,9 @@ def is_layout_table(table: etree._Element) -> bool:
     if not cells or max(len(row) for row in rows) < 2:
         return True
     if any(
-        cell.find(f".//{tag}") is not None
+        next(cell.iterdescendants(*_CELL_BLOCKS), None) is not None
         for cell in cells
         if not _header_cell(cell) and not _heading_label(cell)  # a title may be a heading
-        for tag in _CELL_BLOCKS
     ):
         return True
     characters = sum(len(text_of(cell)) for cell in cells)

@@ -19,8 +19,8 @@ import pytest
 from lxml import etree
 from lxml.cssselect import CSSSelector
 
+from convert.extract.banners import Banners, listed_banners
 from convert.extract.consent import BANNERS
-from convert.extract.furniture import _BANNERS, _Banners
 from convert.extract.measures import Measures
 from convert.extract.rules import COMMAS
 from convert.html.appshell import LITTLE_TEXT, _visible_text, detect_app_shell
@@ -232,7 +232,7 @@ def test_measures_follow_removals_and_copies() -> None:
 
 def test_banner_matcher_finds_what_the_css_selectors_find() -> None:
     selectors = tuple(selector for group in BANNERS.values() for selector in group)
-    assert _BANNERS.fallback is None, "a selector the matcher does not know: it is slow now"
+    assert listed_banners.fallback is None, "a selector the matcher does not know: it is slow now"
     css = CSSSelector(", ".join(selectors))
     pages = [page.html for page in load_corpus()]
     pages.append(
@@ -241,11 +241,16 @@ def test_banner_matcher_finds_what_the_css_selectors_find() -> None:
         "<span id='sp_message_container_9'>e</span><i class='cky-overlay-not'>f</i>"
         "<b class='x\xa0klaro'>g</b><div class='fc-consent-root'><p id='cmpbox2'>h</p></div></body>"
     )
+    pages.append(  # no id prefix among the page's ids: found from its distinct values
+        "<body><div id='onetrust-banner-sdk'>a</div><p class=' klaro\tx'>b</p>"
+        "<span class='Klaro'>c</span><i class='cky-overlay-not'>f</i><p class=' klaro\tx'>i</p>"
+        "<b class='x\xa0klaro'>g</b><div class='fc-consent-root'><p id='cmpbox2'>h</p></div></body>"
+    )
     for html in pages:
         body = parse_document(html).find("body")
         assert body is not None
-        assert _BANNERS(body) == list(css(body))
-    assert _Banners(("div > p", "#a")).fallback is not None
+        assert listed_banners(body) == list(css(body))
+    assert Banners(("div > p", "#a")).fallback is not None
 
 
 def test_visible_text_reads_what_the_xpath_read() -> None:

@@ -108,16 +108,17 @@ PATH_SIGNALS: tuple[tuple[re.Pattern[str], str, float], ...] = (
 )  # fmt: skip
 """The URL's path (and query) -> (type, weight)."""
 
-MARKUP_SIGNALS: tuple[tuple[str, str, float], ...] = (
+MARKUP_SIGNALS: tuple[tuple[tuple[tuple[str, str, str], ...], str, float], ...] = (
     # A blog's comment form (WordPress and its kin): the comments are on a post.
-    ('//@id[. = "respond" or . = "commentform"] | //@class[contains(., "comment-respond")]',
+    ((("id", "=", "respond"), ("id", "=", "commentform"), ("class", "contains", "comment-respond")),
      "article", 1.5),
     # Forum software's own markup.
-    ('//@class[contains(., "ipsComment") or contains(., "postbit") or contains(., "topic-post")]'
-     ' | //@id[contains(., "post_message_")]', "forum", 2.0),
+    ((("class", "contains", "ipsComment"), ("class", "contains", "postbit"),
+      ("class", "contains", "topic-post"), ("id", "contains", "post_message_")),
+     "forum", 2.0),
 )  # fmt: skip
-"""Markup only some kinds of page hold (an XPath that finds it; over attributes, not elements,
-which is several times faster) -> (type, weight)."""
+"""Markup only some kinds of page hold: any element with one of the attribute values (``=``: the
+whole value; ``contains``: a part of it, case as written) -> (type, weight)."""
 THREAD_WEIGHT = 3.0
 """A thread found in the page (posts with alike author markers, the first one leading)."""
 CODE_BLOCKS = 2
