@@ -13,13 +13,20 @@ from typing import Final
 from convert.safety.asked import asked_form, deliverable
 from convert.safety.rules_form import (
     ANSWERS,
+    ASKING_YOU,
+    CONSEQUENCE,
     DELIVERABLE_REACH,
     DELIVERABLE_WORDS,
     DROPPED_SUBJECT,
     DROPPED_SUBJECT_WORDS,
     EVALUATING,
+    HEAD_WORDS,
+    HEADED_FORMS,
     INTENSIFIERS,
+    KNOWING_REACH,
+    KNOWING_YOU,
     MIN_QUESTION_WORDS,
+    MIN_WORDS,
     OF_WORDS,
     PLEASE,
     PLEASE_PHRASES,
@@ -38,6 +45,7 @@ from convert.safety.rules_form import (
 from convert.safety.verbs import (
     FIRST_WORDS,
     WORD_RE,
+    for_me,
     frames_in,
     imperative,
     infinitive,
@@ -57,7 +65,11 @@ CONDITIONALS: Final = frozenset(
 )
 SENTENCE_END: Final = (".", "!", "?")
 _PARTS_RE: Final = re.compile(r"[,;:\u2013\u2014]|\s-\s")
-_LATER_PARTS_RE: Final = re.compile(r";")
+_LATER_PARTS_RE: Final = re.compile(r";|,(?=\s*(?:" + "|".join(sorted(CONSEQUENCE)) + r")\b)")
+_HEAD_RE: Final = re.compile(
+    rf"(?:[^\W\d_]+\s+){{0,{HEAD_WORDS - 1}}}[^\W\d_]+\s*(?::|\s[-\u2013\u2014])\s+"
+)
+"""A short head and its colon or dash at a clause's start ("Task: ", "The goal - ")."""
 
 
 def clause_form(
@@ -67,12 +79,34 @@ def clause_form(
     capital as written."""
     if words[0] in ANSWERS:
         return ""  # a choice's button: "No, I don't want to save"
+    form = _clause_form(clause, words, asking, capital)
+    if form:
+        return form
+    head = _HEAD_RE.match(clause)
+    if head is None:
+        return ""
+    rest = clause[head.end() :]
+    rest_words = WORD_RE.findall(rest)
+    if len(rest_words) < MIN_WORDS:
+        return ""
+    form = _clause_form(rest, rest_words, frames_in(rest_words, ASKING_YOU), False)
+    return form if form in HEADED_FORMS else ""
+
+
+def _clause_form(
+    clause: str, words: list[str], asking: list[tuple[int, int]], capital: bool
+) -> str:
+    """:func:`clause_form` of a clause as it stands."""
     if any(task_after(words, end) for _, end in asking):
         return "asking"
     # A full stop, not an exclamation: a page's calls to action shout ("Find an agent near...!").
     ended = clause.rstrip().endswith(".")
-    if imperative(words, ended) or any(imperative(part) for part in _later_parts(clause)):
+    if imperative(words, ended) or any(imperative(part, ended) for part in _later_parts(clause)):
         return "imperative"
+    if "," in clause and any(for_me(part) for part in _comma_parts(clause)):
+        return "imperative"  # "Tengo un examen el lunes, hazme un resumen de..."
+    if clause.rstrip().endswith("?") and _asks_if_known(words):
+        return "asking"
     if any(end < len(words) - 1 for _, end in frames_in(words, REQUEST_FRAMES)):
         return "frame"  # with what is asked for after it ("I need a plan", not "... I need.")
     if _without_subject(clause, words):
@@ -127,10 +161,38 @@ def _opens_wished(word: str) -> bool:
 
 
 def _later_parts(clause: str) -> list[list[str]]:
-    """The words of the parts of ``clause`` after a semicolon, where a task may open after its
-    asker's situation ("...; aiutami a trovare le parole")."""
+    """The words of the parts of ``clause`` after a semicolon, or after a comma and a word of
+    consequence, where a task may open after its asker's situation ("...; aiutami a trovare le
+    parole", "..., so plan my two days there")."""
     parts = _LATER_PARTS_RE.split(clause)[1:]
-    return [words for words in (WORD_RE.findall(part) for part in parts) if len(words) >= 2]
+    found = []
+    for part in parts:
+        words = WORD_RE.findall(part)
+        while words and words[0] in CONSEQUENCE:
+            del words[0]  # "..., so plan my two days there", "..., así que dime..."
+        if len(words) >= 2:
+            found.append(words)
+    return found
+
+
+def _asks_if_known(words: list[str]) -> bool:
+    """Whether a question asks the reader for a task's thing by asking whether the reader knows
+    it: the noun, then what it is for ("Do you know a good recipe for hummus?")."""
+    start = 0
+    while start < len(words) - 1 and words[start] in FIRST_WORDS:
+        start += 1
+    for found, end in frames_in(words, KNOWING_YOU):
+        if found != start:
+            continue
+        for index in range(end, min(end + KNOWING_REACH, len(words) - 1)):
+            if deliverable(words[index]) and words[index + 1] in PREPOSITIONS:
+                return True
+    return False
+
+
+def _comma_parts(clause: str) -> list[list[str]]:
+    """The words of the parts of ``clause`` after a comma."""
+    return [words for words in (WORD_RE.findall(part) for part in clause.split(",")[1:]) if words]
 
 
 def _query(clause: str, words: list[str]) -> bool:

@@ -40,10 +40,13 @@ from convert.safety.rules_form import (
     DROPPED_SUBJECT,
     FIRST_PERSON,
     FIRST_PERSON_PLURAL,
+    FOLLOW_UP_OBJECTS,
     FORMAL_INFINITIVES,
     INDEFINITE,
     MAKING_VERBS,
     MAX_FORM_CHARS,
+    MESSAGE_CLAUSES,
+    MESSAGE_WORDS,
     MIN_REQUEST_SHARE,
     MIN_WORDS,
     PHRASAL_OPENINGS,
@@ -104,12 +107,14 @@ def request_form(text: str, norm: str, parts: list[tuple[int, int]] | None = Non
         ) and not compound_deliverable(norm):
             return NONE  # most hidden texts: labels and menus
     best = NONE
-    total = requested = context = 0
-    role = False
+    total = requested = context = count = 0
+    role = follows = last = False
     for start, end in clauses(norm) if parts is None else parts:
         clause = norm[start:end]
         words = WORD_RE.findall(clause)
         total += len(words)
+        count += 1
+        last = False
         if len(words) < MIN_WORDS or (
             len(words) < SHORT_WORDS and not clause.rstrip().endswith(SENTENCE_END)
         ):
@@ -126,16 +131,23 @@ def request_form(text: str, norm: str, parts: list[tuple[int, int]] | None = Non
         role = set_up(words)
         if not form:
             if (
-                set_up(words)
+                (follows and words[1] in FOLLOW_UP_OBJECTS and not clause.endswith("?"))
+                or set_up(words)
                 or material(clause)
                 or not (FIRST_PERSON.isdisjoint(words) and FIRST_PERSON_PLURAL.isdisjoint(words))
             ):
                 context += len(words)  # someone's situation, told before or after the task
             continue
         requested += len(words)
+        follows = True
+        last = form != "question" or not (
+            FIRST_PERSON.isdisjoint(words) and FIRST_PERSON_PLURAL.isdisjoint(words)
+        )
         score = form_score(clause, text[start:end], form)
         if score > best.score:
             best = FormRequest(round(score, 4), start, end, form)
+    if last and count <= MESSAGE_CLAUSES and total <= MESSAGE_WORDS:
+        context = total - requested  # one message: the situation, then the ask
     if not requested or requested + context < MIN_REQUEST_SHARE * total:
         return _headed(text, norm)
     return best

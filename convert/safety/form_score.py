@@ -12,12 +12,14 @@ from typing import Final
 from convert.safety.asked import role_words
 from convert.safety.rules_form import (
     ASKING_YOU,
+    DELIBERATIVE,
     DELIVERABLE_FACTOR,
     FIRST_PERSON_PLURAL,
     FORM_SCORE,
     FORMAL_YOU,
     FURNITURE,
     FURNITURE_FACTOR,
+    KNOWING_YOU,
     MARKUP,
     MARKUP_FACTOR,
     MIN_WORDS,
@@ -30,10 +32,12 @@ from convert.safety.rules_form import (
     READER_FACTOR,
     READER_OPENERS,
     REQUEST_FRAMES,
+    RHETORICAL,
     SECOND_PERSON,
     SHORT_FACTOR,
     SHORT_WORDS,
     SITE_FACTOR,
+    THANKS,
     THIS_PAGE,
     THIS_PAGE_FACTOR,
     TITLE_SHARE,
@@ -42,6 +46,8 @@ from convert.safety.rules_form import (
 from convert.safety.verbs import WORD_RE, frames_in, pronouns
 
 __all__ = ["form_score", "title_case"]
+
+_FORMAL: Final = "sie"
 
 _QUOTED_RE: Final = re.compile(
     r'"[^"]*"|\u201c[^\u201d]*\u201d|\u00ab[^\u00bb]*\u00bb|\u201e[^\u201c\u201d]*[\u201c\u201d]'
@@ -56,7 +62,10 @@ def _speaks_to_reader(words: list[str], form: str) -> bool:
         if not POSSESSIVE_YOU.isdisjoint(words) or words[0] in READER_OPENERS:
             return True
         return len(words) > 1 and pronouns(words[1]) & QUESTION_YOU != set()
-    return any(pronouns(word) & SECOND_PERSON for word in words)
+    return any(
+        pronouns(word) & SECOND_PERSON and (index == 0 or words[index - 1] not in THANKS)
+        for index, word in enumerate(words)
+    )
 
 
 def form_score(clause: str, written: str, form: str) -> float:
@@ -70,20 +79,24 @@ def form_score(clause: str, written: str, form: str) -> float:
     framed = (
         frames_in(words, ASKING_YOU) + frames_in(words, REQUEST_FRAMES) + frames_in(words, POLITE)
     )
+    if form == "asking":
+        framed += frames_in(words, KNOWING_YOU)  # "Do you know a recipe for...?": no reader's thing
     role = role_words(words)
     if role is not None:
         framed.append(role)  # "You are a travel agent": the one set the task, no reader
     for start, end in sorted(framed, reverse=True):
         del spoken[start:end]
     score = FORM_SCORE
-    if _speaks_to_reader(spoken if form != "question" else words, form) or FORMAL_YOU.search(
-        written
-    ):
+    # The formal "Sie" of a frame of asking ("Könnten Sie mir...") speaks to no reader.
+    formal = len(FORMAL_YOU.findall(written)) > sum(
+        1 for start, end in framed if _FORMAL in words[start:end]
+    )
+    if _speaks_to_reader(spoken if form != "question" else words, form) or formal:
         score *= READER_FACTOR
     placing = form == "imperative" and not RANKING.isdisjoint(words)
     if not PAGE_THINGS.isdisjoint(words) and not placing:
         score *= PAGE_THINGS_FACTOR
-    if not FIRST_PERSON_PLURAL.isdisjoint(words):
+    if not FIRST_PERSON_PLURAL.isdisjoint(words) and not _deliberative(words, form):
         score *= SITE_FACTOR
     if FURNITURE.search(clause):
         score *= FURNITURE_FACTOR
@@ -108,3 +121,15 @@ def title_case(text: str) -> bool:
     words = [word for word in words if word not in TITLE_SMALL]
     capitals = sum(1 for word in words if word[0].isupper())
     return capitals >= TITLE_SHARE * len(words)
+
+
+def _deliberative(words: list[str], form: str) -> bool:
+    """Whether a question asks what "we" ought to do ("Where should we stop overnight?", "Was
+    sollten wir einpacken?", "Où devrions-nous dormir ?"): the askers' "we", not the site's."""
+    if form != "question" or words[0] in RHETORICAL:
+        return False
+    for index, word in enumerate(words[:-1]):
+        modal, _, subject = word.partition("-")
+        if modal in DELIBERATIVE and (subject or words[index + 1]) in FIRST_PERSON_PLURAL:
+            return True
+    return False

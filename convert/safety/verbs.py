@@ -27,11 +27,13 @@ from convert.safety.rules_form import (
     FORMAL_PRONOUN,
     GERMAN_ASKING,
     INFINITIVE_ENDINGS,
+    KNOWING_YOU,
     MAKING_REACH,
     MAKING_SENTENCE,
     MAKING_VERBS,
     MY,
     NOT_ADDRESS,
+    NOT_ATTACHED,
     NOUN_AFTER,
     PHRASAL_OPENINGS,
     PLACING_VERBS,
@@ -54,6 +56,7 @@ from convert.safety.rules_form import (
 __all__ = [
     "FIRST_WORDS",
     "WORD_RE",
+    "for_me",
     "frames_in",
     "imperative",
     "infinitive",
@@ -89,6 +92,7 @@ _INDEXED: Final[dict[int, dict[str, tuple[tuple[str, ...], ...]]]] = {
         WISH_COPULAS,
         DROPPED_SUBJECT,
         PLEASE_PHRASES,
+        KNOWING_YOU,
     )
 }
 
@@ -230,3 +234,27 @@ def pronouns(word: str) -> set[str]:
     """The word, and the pronouns hyphened to it ("avez-vous", "dis-moi"; not in "a thank-you
     note")."""
     return {word} if word in NOT_ADDRESS else set(word.split("-"))
+
+
+_TO_ME: Final = ("-me", "-moi", "me", "mi")
+"""The pronouns of the asker attached to a Romance imperative ("hazme", "dimmi", "dis-moi")."""
+
+
+def for_me(words: list[str]) -> bool:
+    """Whether ``words`` open with a task's imperative done for the asker ("give me...", "tell
+    me...", "hazme...", "dimmi..."), the surest imperative a clause can open with."""
+    start = 0
+    while start < len(words) - 1 and words[start] in FIRST_WORDS:
+        start += 1
+    first = words[start]
+    if (first in TASK_VERBS or first in MAKING_VERBS) and (
+        start + 1 < len(words) and words[start + 1] in FOR_ME
+    ):
+        return True  # "give me", "tell me", "fais-moi" (two words once folded)
+    if not first.endswith(_TO_ME) or first in NOT_ATTACHED:
+        return False
+    return (
+        first in TASK_VERBS  # "dime", "hazme": listed with the pronoun on
+        or _without_enclitic(first) != first
+        or _without_enclitic(first, ROMANCE_MAKING) != first
+    )
