@@ -64,8 +64,12 @@ CONDITIONALS: Final = frozenset(
     {"would", "it'd", "that'd", "could", "ware", "wurde", "serait", "seria", "sarebbe"}
 )
 SENTENCE_END: Final = (".", "!", "?")
+_THAT: Final = "que"
 _PARTS_RE: Final = re.compile(r"[,;:\u2013\u2014]|\s-\s")
-_LATER_PARTS_RE: Final = re.compile(r";|,(?=\s*(?:" + "|".join(sorted(CONSEQUENCE)) + r")\b)")
+_LATER_PARTS_RE: Final = re.compile(
+    r";|,(?=\s*(?:" + "|".join(sorted(CONSEQUENCE - {_THAT})) + r")\b)"
+)
+"""A semicolon, or a comma before a word of consequence ("que" only after "así")."""
 _HEAD_RE: Final = re.compile(
     rf"(?:[^\W\d_]+\s+){{0,{HEAD_WORDS - 1}}}[^\W\d_]+\s*(?::|\s[-\u2013\u2014])\s+"
 )
