@@ -93,6 +93,7 @@ OPENERS: Final = (
 """Words of which a text holds one when one of these forms is there."""
 _ENDED: Final = (".", "!", "?")
 _HEAD_RE: Final = re.compile(r"\s*(?::|\s[-\u2013\u2014]\s)")
+_DASHES: Final = frozenset("-\u2013\u2014")
 """Where a task's head ends: a colon, or a dash between spaces."""
 _NOUN_HEAD_RE: Final = re.compile(r"\s*(?:[:,.]|\s[-\u2013\u2014]\s)")
 """Where a task's noun before its constraints ends: a comma and a full stop too."""
@@ -109,7 +110,8 @@ _COMPOUND_RE: Final = re.compile(rf"\w{{{COMPOUND_MIN - 4},}}(?:{'|'.join(COMPOU
 def compound_deliverable(norm: str) -> bool:
     """Whether ``norm`` holds a German compound that names what a task asks for (no word of
     :data:`OPENERS`)."""
-    return _COMPOUND_RE.search(norm) is not None
+    # Most texts hold none of the endings: a few substring tests, not a search word by word.
+    return any(end in norm for end in COMPOUND_ENDS) and _COMPOUND_RE.search(norm) is not None
 
 
 def deliverable(word: str) -> bool:
@@ -204,9 +206,16 @@ def asked_form(
     return ""
 
 
+_ROLES_BY_FIRST: Final[dict[str, tuple[tuple[str, ...], ...]]] = {
+    first: tuple(phrase for phrase in _ROLES if phrase[0] == first)
+    for first in {phrase[0] for phrase in _ROLES}
+}
+"""The role set-ups by their first word, longest first (a clause's first word looked up once)."""
+
+
 def role_words(words: list[str]) -> tuple[int, int] | None:
     """Where a role set-up opens the clause ("you are a", "du bist mein"): its span."""
-    for phrase in _ROLES:
+    for phrase in _ROLES_BY_FIRST.get(words[0], ()) if words else ():
         end = len(phrase)
         if tuple(words[:end]) == phrase and end < len(words) and words[end] in ROLE_ARTICLES:
             return 0, end
@@ -235,7 +244,8 @@ def head_end(
     """Where the task's head of ``norm`` ends, when the text is a task's head and the text or
     the constraints it applies to (0 when it is not); ``imperative``: whether words open with a
     task's imperative, ``infinitive``: whether a word reads as a Romance infinitive."""
-    found = _HEAD_RE.search(norm)
+    # A head ends at a colon or a dash: most texts have neither (one test each, not a search).
+    found = _HEAD_RE.search(norm) if ":" in norm or _DASHES.intersection(norm) else None
     if found is not None:
         head = _WORD_RE.findall(norm[: found.start()])
         if (

@@ -95,6 +95,8 @@ ROMANCE_MAKING: Final = _words("haz haga fais faites fai faccia faca faz")
 """Verbs of making that take their pronoun attached ("hazme", "fais-moi"): English ones do not
 ("pickle" is no "pick" for someone)."""
 FOR_ME: Final = _words("me mir mich moi m'en me mi")
+NOT_ATTACHED: Final = _words("name resume nomme reime")
+"""Task verbs that end as if a pronoun were attached to them, with none."""
 """Who a made thing is for, right after the verb."""
 MY: Final = _words(
     "my mein meine meinen meinem meiner mon ma mes mi mis mio mia miei mie meu minha"
@@ -204,7 +206,7 @@ STANDING: Final = _words(
 )
 """Adverbs of a standing order, before its imperative ("Always list...", "Cita sempre...")."""
 FILLERS: Final = _words(
-    "please kindly just perhaps maybe possibly also quickly briefly bitte mal por favor per"
+    "please pls plz kindly just perhaps maybe possibly also quickly briefly bitte mal por favor per"
 )
 """Words that may stand between a frame of asking and the task ("could you please list")."""
 
@@ -274,7 +276,9 @@ ASKING_YOU: Final = _phrases(
     " chance you can; possible to; possible for you to;"
     " would you be able to; could you be so kind as to; hoping you could; hoping you can;"
     " hoping you'd;"
-    " would you be so kind as to; would you be willing to; would you be so good as to"
+    " would you be so kind as to; would you be willing to; would you be so good as to;"
+    # The same said as a statement, in the conditional: "Perhaps you could tell me...".
+    " you could; you would; you might"
 )
 """Asking someone to do something: a request when a task verb (or ``help``) follows, after
 any clitic pronouns ("pourrais-tu me donner"); German puts the verb last ("Könntest du mir ein
@@ -285,6 +289,20 @@ CLITICS: Final = _words("me mi m' te ti t' moi mir mich uns nous nos ci ce se lu
 """Pronouns that come between a frame of asking and its verb ("me donner", "mi dai")."""
 ENCLITICS: Final = ("-me", "-moi", "-nos", "me", "mi", "nos", "ci", "lo", "la", "le", "li")
 """Pronouns a Romance infinitive or imperative takes at its end ("darme", "darmi", "dar-me")."""
+
+KNOWING_YOU: Final = _phrases(
+    "do you know; do you happen to know; would you know; kennst du; kennen sie; weisst du;"
+    " connais-tu; connaissez-vous; conoces; conoce; conosci; conosce; conheces; conhece"
+)
+"""A question asking whether the reader knows something, which asks for it when a task's noun
+follows with what it is for ("Do you know a good recipe for hummus?", "Kennst du ein Rezept
+für...?"). Whether the reader has something is the page's own question as often ("Do you have
+any questions?", "Do you have a recipe to share?")."""
+KNOWING_REACH: Final = 4
+"""The task's noun comes within this many words after such a frame, a preposition right after
+it."""
+THANKS: Final = _words("thank")
+"""Before "you", a formula that addresses no one ("a thank you note")."""
 
 POSSESSIVE_YOU: Final = _words(
     "your yours yourself yourselves dein deine deinen deinem deiner euer eure eurer euren eurem"
@@ -465,6 +483,35 @@ share."""
 MIN_REQUEST_SHARE: Final = 0.5
 """Request clauses must hold this share of a text's words: a question in a hidden section of
 prose is the prose's."""
+MESSAGE_CLAUSES: Final = 3
+MESSAGE_WORDS: Final = 30
+"""A text of at most this many clauses and words that ends with a request is one message: what
+comes before the request is the asker's situation, whoever it speaks of ("Bought a used bike and
+the gears keep slipping. Walk me through..."). Prose asks first and answers after (a FAQ), and a
+teaser ends with a question about its topic ("Wie kann ein reflektierter Umgang gelingen?"): a
+question ends a message only with its askers in it ("What should we pack?")."""
+FOLLOW_UP_OBJECTS: Final = _words("it them es ihn")
+"""After a request, a clause whose second word is one of these is an order on what the task makes
+("Keep it under twenty items", "Mach es kürzer"): part of the request, not prose around it."""
+HEAD_WORDS: Final = 3
+"""A clause may open with a head of at most this many words and a colon or a dash ("Task: write
+a function...", "Goal - a packing list for..."): what follows is judged as the clause, when it
+is a task (a headline's question after its topic is not: "Das Wort zum Mord: Wie schreibe ich
+einen Krimi?")."""
+HEADED_FORMS: Final = frozenset({"asking", "imperative", "frame", "deliverable"})
+DELIBERATIVE: Final = _words(
+    "should shall sollten sollen devrions devons deberiamos debemos dovremmo dobbiamo"
+    " devemos deveriamos"
+)
+"""A question asking what "we" ought to do ("Where should we stop overnight?") asks for advice:
+its "we" is the askers, not the site speaking of itself ("How can we help?")."""
+RHETORICAL: Final = _words("why warum pourquoi por porque perche")
+"""A deliberative question opened by one of these is a heading's ("Why should we care?")."""
+CONSEQUENCE: Final = _words(
+    "so then donc alors dann also quindi allora entonces asi que luego entao"
+)
+"""After a comma, one of these may open the task that follows its asker's situation ("I have
+200 euros and a weekend in Porto, so plan my two days there.")."""
 TITLE_SHARE: Final = 0.7
 """A text whose words are capitalised at least this often is a label or a title..."""
 TITLE_SMALL: Final = _words("a an the and or of to in on at by for with from as")
