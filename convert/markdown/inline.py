@@ -142,11 +142,7 @@ def _inside_word(element: etree._Element, content: str) -> bool:
         parent = element.getparent()
         before = (parent.text or "") if parent is not None else ""
     after = element.tail or ""
-    return (_alnum(before[-1:]) and _alnum(content[:1])) or (
-        _alnum(content[-1:]) and _alnum(after[:1])
+    # "".isalnum() is False: nothing beside the element is no letter.
+    return (before[-1:].isalnum() and content[:1].isalnum()) or (
+        content[-1:].isalnum() and after[:1].isalnum()
     )
-
-
-def _alnum(character: str) -> bool:
-    """Whether ``character`` (one or none) is a letter or a digit."""
-    return character.isalnum()

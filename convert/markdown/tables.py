@@ -18,6 +18,8 @@ _TABLE_CELL_LIMIT = 400
 _HEADING_CELL_LIMIT = 80
 """Characters up to which a body cell holding a heading and nothing else is a label styled as a
 heading (a column's title), not a section laid out in a cell."""
+_LINK_UNSAFE = str.maketrans({"|": "%7C", " ": "%20", "(": "%28", ")": "%29"})
+"""Characters of an address that would end a cell or the link's parentheses, as escapes."""
 _CODE = frozenset({"code", "kbd", "samp", "tt"})
 _STRONG = frozenset({"strong", "b"})
 _EMPHASIS = frozenset({"em", "i"})
@@ -138,7 +140,7 @@ def _marked(element: etree._Element) -> str:
     elif tag in _EMPHASIS:
         words = f"_{words}_"
     elif tag == "a" and href.startswith(("https://", "http://")):
-        words = f"[{words}]({href.replace('|', '%7C').replace(' ', '%20')})"
+        words = f"[{words}]({href.translate(_LINK_UNSAFE)})"
     return f"{before}{words}{after}"
 
 

@@ -205,3 +205,11 @@ def test_a_cell_all_in_bold_is_its_words_and_an_entity_keeps_its_spaces() -> Non
     assert "| Rank | Product |" in markdown
     assert "- **Reduces Stress & Anxiety** \u2013 lowers cortisol." in markdown
     assert "### [What is it?](https://news.example/q)" in markdown
+
+
+def test_a_link_in_a_cell_whose_address_has_parentheses_stays_one_link() -> None:
+    markdown = markdown_of(
+        "<table><tr><th>Term</th><th>See</th></tr>"
+        '<tr><td>Set</td><td><a href="/wiki/Set_(mathematics)">set</a></td></tr></table>'
+    )
+    assert "| Set | [set](https://news.example/wiki/Set_%28mathematics%29) |" in markdown
