@@ -3,9 +3,12 @@
 HTML parsing and conversion are CPU-bound; on a two-core host they must not stall the event loop.
 Each worker is its own single-process executor started with ``spawn`` (never ``fork`` from a
 process that has threads). A request first waits for a free worker (at most ``queue_timeout``,
-else :class:`PoolBusyError`), then its conversion has ``timeout`` seconds; a conversion that
-overruns is stopped by killing that one worker, which is then replaced. Other workers and their
-requests are not touched.
+else :class:`PoolBusyError`), then its conversion has ``timeout`` seconds of its worker's own CPU
+time (at most ``wall_factor`` times as long by the clock); a conversion that overruns is stopped
+by killing that one worker, which is then replaced. Other workers and their requests are not
+touched. Counting the worker's CPU time, not the clock, means a conversion is not cut short on a
+busy host for the time it waited for the processor (a background worker, at a lower priority,
+may wait most of it).
 
 Workers are shared fairly between organizations (:class:`~browser.fair.FairSlots`): a freed
 worker goes to the waiting organization holding the fewest, so one organization's queue of
@@ -32,7 +35,7 @@ from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
-from typing import Any, ClassVar, TypeVar
+from typing import Any, ClassVar, Final, TypeVar
 
 from browser import timing
 from browser.fair import FairSlots
@@ -51,7 +54,19 @@ class ConvertSettings:
     SECTION: ClassVar[str] = "convert"
     workers: int = setting(2, "Worker processes for HTML conversion.", min=1, max=64)
     timeout: float = setting(
-        30.0, "Seconds one conversion may run before its worker is stopped.", min=0.05, max=600
+        30.0,
+        "Seconds of its worker's CPU time one conversion may use before the worker is stopped "
+        "(the clock's seconds where the host cannot tell a process's CPU time).",
+        min=0.05,
+        max=600,
+    )
+    wall_factor: float = setting(
+        3.0,
+        "A conversion is also stopped after this many times timeout by the clock, however little "
+        "of the processor it had: on a busy host it waits for the processor that long at most "
+        "(1: the clock alone).",
+        min=1.0,
+        max=20.0,
     )
     queue_timeout: float = setting(
         10.0,
@@ -199,7 +214,8 @@ class ConverterPool:
         when there is one.
 
         Raises :class:`PoolBusyError` when no worker is free within ``queue_timeout`` and
-        :class:`ConversionTimeoutError` after ``timeout`` seconds of work; exceptions raised by
+        :class:`ConversionTimeoutError` after ``timeout`` seconds of work (its worker's CPU time,
+        within ``wall_factor`` times that by the clock); exceptions raised by
         ``func`` propagate unchanged. A worker found dead is replaced and the call tried once more.
         """
         lower = self.background
@@ -227,9 +243,9 @@ class ConverterPool:
         loop = asyncio.get_running_loop()
         for attempt in (1, 2):
             try:
-                future = loop.run_in_executor(self._worker(index), func, *args)
-                async with asyncio.timeout(self.timeout):
-                    return await future
+                executor = self._worker(index)
+                future = loop.run_in_executor(executor, func, *args)
+                return await self._within_budget(future, _worker_pid(executor))
             except TimeoutError as exc:
                 # The caller, who knows what was converted, tells why at warning level.
                 log.info("conversion exceeded %.1fs; replacing worker %d", self.timeout, index)
@@ -241,6 +257,28 @@ class ConverterPool:
                 if attempt == 2:
                     raise
         raise AssertionError("unreachable")
+
+    async def _within_budget(self, future: asyncio.Future[T], pid: int | None) -> T:
+        """``future``'s result once it is done, or :class:`TimeoutError` when the worker ``pid``
+        has used ``timeout`` seconds of CPU time since now, or ``wall_factor`` times as many
+        seconds have passed. The CPU time is read when a wait ends; each wait is the budget
+        left (or what is left of the clock's, if less)."""
+        budget = self.timeout
+        cap = budget * self.settings.wall_factor
+        started = time.monotonic()
+        spent = _cpu_seconds(pid)
+        wait = min(budget, cap)
+        while True:
+            done, _ = await asyncio.wait((future,), timeout=wait)
+            if done:
+                return future.result()
+            elapsed = time.monotonic() - started
+            now_spent = _cpu_seconds(pid)
+            used = elapsed if spent is None or now_spent is None else now_spent - spent
+            if used >= budget or elapsed >= cap:
+                future.cancel()
+                raise TimeoutError()
+            wait = max(min(budget - used, cap - elapsed), _MIN_WAIT)
 
     async def _replace(self, index: int) -> None:
         """Stop worker ``index`` now (killing and reaping it in a thread, off the IOLoop); the
@@ -270,6 +308,31 @@ def _stop(executor: ProcessPoolExecutor, grace: float) -> None:
         if process.is_alive():
             process.kill()
             process.join(1.0)
+
+
+_MIN_WAIT: Final = 0.05
+"""The shortest wait between two readings of a worker's CPU time."""
+_CLOCK_TICKS: Final = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+
+
+def _worker_pid(executor: ProcessPoolExecutor) -> int | None:
+    """The process of a one-process executor, once a task was submitted to it."""
+    processes = getattr(executor, "_processes", None) or {}
+    return next(iter(processes), None)
+
+
+def _cpu_seconds(pid: int | None) -> float | None:
+    """The CPU time (user and system) process ``pid`` has used, from ``/proc``; None where it
+    cannot be read (no ``/proc``, the process gone). A read of the kernel's memory, no disk."""
+    if pid is None:
+        return None
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as stat:
+            fields = stat.read().rsplit(b")", 1)[1].split()
+    except (OSError, IndexError):
+        return None
+    # After the command's closing parenthesis: state is field 3, utime 14 and stime 15.
+    return (int(fields[11]) + int(fields[12])) / _CLOCK_TICKS
 
 
 def _prepare_worker(memory_mb: int, niceness: int = 0) -> None:

@@ -11,6 +11,14 @@ def sleep_then(seconds: float, value: str) -> str:
     return value
 
 
+def spin(seconds: float, value: str) -> str:
+    """Use the processor for ``seconds`` of this process's CPU time."""
+    until = time.process_time() + seconds
+    while time.process_time() < until:
+        pass
+    return value
+
+
 def pid() -> int:
     return os.getpid()
 

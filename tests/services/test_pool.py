@@ -10,7 +10,7 @@ import time
 import pytest
 
 from services.pool import ConversionTimeoutError, ConverterPool, ConvertSettings, PoolBusyError
-from tests.pool_jobs import allocate, niceness, pid, sleep_then
+from tests.pool_jobs import allocate, niceness, pid, sleep_then, spin
 
 
 @pytest.mark.gen_test(timeout=30)
@@ -56,7 +56,7 @@ async def test_no_free_worker_within_queue_timeout_is_busy() -> None:
 
 @pytest.mark.gen_test(timeout=30)
 async def test_timeout_stops_only_its_own_worker() -> None:
-    pool = ConverterPool(ConvertSettings(workers=2, timeout=30))
+    pool = ConverterPool(ConvertSettings(workers=2, timeout=30, wall_factor=1.5))
     try:
         await pool.warm_up()
         pool.settings.timeout = 1.0
@@ -143,7 +143,7 @@ async def test_large_work_runs_in_the_background_pool_at_its_lower_priority() ->
 
 @pytest.mark.gen_test(timeout=30)
 async def test_a_background_pool_gives_its_conversions_longer() -> None:
-    settings = ConvertSettings(workers=1, timeout=30)
+    settings = ConvertSettings(workers=1, timeout=30, wall_factor=1.0)  # the clock alone
     pool = ConverterPool(settings)
     lower = ConverterPool(settings, workers=1, niceness=10, time_factor=3.0)
     try:
@@ -169,5 +169,37 @@ async def test_workers_too_slow_to_start_are_logged_not_fatal(
         assert "conversion workers were not ready" in caplog.text
         pool.settings.timeout = 30
         assert await pool.run(sleep_then, 0, "later") == "later"
+    finally:
+        pool.close()
+
+
+@pytest.mark.gen_test(timeout=30)
+async def test_time_waiting_for_the_processor_does_not_count() -> None:
+    # A worker that sleeps uses no CPU time, like one a busy host keeps waiting: it finishes
+    # past its timeout by the clock, within wall_factor times it.
+    pool = ConverterPool(ConvertSettings(workers=1, timeout=30, wall_factor=4.0))
+    try:
+        await pool.run(sleep_then, 0, "warm")
+        pool.settings.timeout = 0.5
+        assert await pool.run(sleep_then, 1.0, "done") == "done"
+    finally:
+        pool.close()
+
+
+@pytest.mark.gen_test(timeout=30)
+async def test_a_conversion_is_stopped_at_its_cpu_time_or_the_clocks_cap() -> None:
+    pool = ConverterPool(ConvertSettings(workers=1, timeout=30, wall_factor=20.0))
+    try:
+        await pool.run(sleep_then, 0, "warm")
+        pool.settings.timeout = 0.5
+        with pytest.raises(ConversionTimeoutError):
+            await pool.run(spin, 60, "never")  # its own CPU time runs out, long before the cap
+        pool.settings.timeout, pool.settings.wall_factor = 0.3, 2.0
+        started = time.monotonic()
+        with pytest.raises(ConversionTimeoutError):
+            await pool.run(sleep_then, 60, "never")  # no CPU time used: the clock's cap
+        assert 0.5 <= time.monotonic() - started < 10
+        pool.settings.timeout = 30
+        assert await pool.run(spin, 0.1, "again") == "again"
     finally:
         pool.close()
