@@ -30,7 +30,15 @@ from handlers.params.param import ParamProblem
 from handlers.params.table import P, ParamTable
 from handlers.request_body import BoundedBody
 from services.failure import StoreUnavailable
-from services.jobs.service import CrawlSpec, JobService, JobView, PageView, Submitted, Webhook
+from services.jobs.service import (
+    CrawlSpec,
+    JobService,
+    JobView,
+    PageView,
+    Submitted,
+    Webhook,
+    WebhookOutcomes,
+)
 from services.markdown import MarkdownOptions
 
 BODY_TABLES: dict[type[Any], ParamTable[Any]] = {
@@ -215,6 +223,21 @@ def job_body(view: JobView) -> dict[str, Any]:
         "created_at": view.created_at.isoformat(),
         "finished_at": view.finished_at.isoformat() if view.finished_at else None,
         "expires_at": view.expires_at.isoformat() if view.expires_at else None,
+        "webhook": _webhook_body(view.webhook),
+    }
+
+
+def _webhook_body(outcomes: WebhookOutcomes | None) -> dict[str, Any] | None:
+    """What became of a job's webhook events (None: the job has no webhook)."""
+    if outcomes is None:
+        return None
+    at = outcomes.last_error_at
+    return {
+        "delivered": outcomes.delivered,
+        "failed": outcomes.failed,
+        "pending": outcomes.pending,
+        "last_error": outcomes.last_error,
+        "last_error_at": at.isoformat() if at else None,
     }
 
 

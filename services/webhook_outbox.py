@@ -43,6 +43,7 @@ from services.webhooks import (
     WebhookSettings,
     attempt_log,
     encoded,
+    failure_text,
 )
 from store import webhook_events as rows
 from store.job_types import ActiveJob
@@ -57,6 +58,8 @@ POLL_SECONDS = 0.5
 """How often an idle sender loop looks for due events (a stored event wakes it at once)."""
 BEHIND_SECONDS = 0.5
 """How long the organizations found behind are trusted before the store is counted again."""
+DROPPED = "dropped: the organization had as many events waiting as its bound allows"
+"""A page event not stored, as its job tells it."""
 LEASE_MARGIN_SECONDS = 60.0
 """A claimed event stays this process's own for twice ``webhooks.timeout`` (a wait for a slot,
 then the POST) and this much more (the store's writes)."""
@@ -124,6 +127,7 @@ class WebhookOutbox:
             new = self._new(job.org, job.id, job.webhook_url, job.webhook_secret, event)
             if not rows.insert_event(db, new, **self._bounds(new)):
                 dropped.append(new.event_id)
+                rows.count_outcome(db, job_id=job.id, failure=DROPPED)
         return dropped
 
     def write_one(
@@ -272,7 +276,14 @@ class WebhookOutbox:
                 kind=event.kind,
                 status=attempt.status,
             )
-            await self.store.run(partial(rows.delete_event, event_id=event.id), "webhook done")
+            failure = None
+            if not attempt.delivered:
+                said = failure_text(attempt.status, attempt.error)
+                failure = f"given up after {tried} attempt(s): {said}"
+            done = partial(
+                rows.delete_event, event_id=event.id, job_id=event.job_id, failure=failure
+            )
+            await self.store.run(done, "webhook done")
         except StoreUnavailable:
             log.warning("webhook event %s: the database is away; its lease will end", event.id)
         except Exception:
@@ -299,4 +310,10 @@ class WebhookOutbox:
                 await self.store.run(retry, "webhook retry", write=True)
             else:
                 self.sender.count(False, event.event_id, tried, "internal", kind=event.kind)
-                await self.store.run(partial(rows.delete_event, event_id=event.id), "webhook done")
+                done = partial(
+                    rows.delete_event,
+                    event_id=event.id,
+                    job_id=event.job_id,
+                    failure=f"given up after {tried} attempt(s): an error in Pagecast",
+                )
+                await self.store.run(done, "webhook done")

@@ -220,11 +220,11 @@ def attempt_log(kind: str, event_id: str, attempt: int, answer: Attempt) -> None
             kind,
             event_id,
             attempt,
-            _failure(answer.status, answer.error),
+            failure_text(answer.status, answer.error),
         )
 
 
-def _failure(status: int | None, error: str | None) -> str:
+def failure_text(status: int | None, error: str | None) -> str:
     """A failed attempt in a few words: ``status 503``, ``timeout``, ``connect``..."""
     if status is not None:
         return f"status {status}"
@@ -320,7 +320,7 @@ class WebhookSender:
                 kind or "-",
                 event_id,
                 attempts,
-                _failure(status, error),
+                failure_text(status, error),
             )
 
     async def post(

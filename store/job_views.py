@@ -14,7 +14,7 @@ import peewee
 
 from store.db import is_sqlite, write_transaction
 from store.job_types import JOB_ACTIVE, JOB_ENDED, QUEUED, RUNNING, SKIPPED, OrgLoad
-from store.models import Job, JobPage, as_utc, utc_now
+from store.models import Job, JobPage, WebhookEvent, as_utc, utc_now
 
 _SWEEP_BATCH = 500
 
@@ -37,6 +37,19 @@ class JobView:
     finished_at: datetime | None
     expires_at: datetime | None
     webhook_url: str | None
+    webhook: WebhookOutcomes | None = None
+    """What became of its webhook's events, when it has one."""
+
+
+@dataclass(frozen=True)
+class WebhookOutcomes:
+    """A job's webhook events: delivered, given up or dropped, waiting, and the last failure."""
+
+    delivered: int
+    failed: int
+    pending: int
+    last_error: str | None
+    last_error_at: datetime | None
 
 
 @dataclass(frozen=True)
@@ -85,6 +98,18 @@ def job_view(db: peewee.Database, *, job_id: str, org_id: int) -> JobView | None
         finished_at=as_utc(job.finished_at) if job.finished_at else None,
         expires_at=as_utc(job.expires_at) if job.expires_at else None,
         webhook_url=job.webhook_url,
+        webhook=_webhook_outcomes(db, job) if job.webhook_url else None,
+    )
+
+
+def _webhook_outcomes(db: peewee.Database, job: Job) -> WebhookOutcomes:
+    pending = WebhookEvent.select().where(WebhookEvent.job_id == job.id).count(db)
+    return WebhookOutcomes(
+        delivered=job.webhook_delivered,
+        failed=job.webhook_failed,
+        pending=int(pending),
+        last_error=job.webhook_error,
+        last_error_at=as_utc(job.webhook_error_at) if job.webhook_error_at else None,
     )
 
 

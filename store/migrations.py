@@ -111,6 +111,21 @@ def _answer_pages(db: peewee.Database) -> None:
     )
 
 
+_JOB_WEBHOOK_COLUMNS = (
+    ("webhook_delivered", "INTEGER NOT NULL DEFAULT 0"),
+    ("webhook_failed", "INTEGER NOT NULL DEFAULT 0"),
+    ("webhook_error", "VARCHAR(200)"),
+    ("webhook_error_at", "TIMESTAMP"),
+)
+
+
+def _job_webhook_outcomes(db: peewee.Database) -> None:
+    present = {column.name for column in db.get_columns("job")}
+    for name, kind in _JOB_WEBHOOK_COLUMNS:
+        if name not in present:
+            execute_sql(db, f"ALTER TABLE job ADD COLUMN {name} {kind}")
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "organizations, API keys and usage", _core_tables),
     Migration(2, "page cache", _page_cache),
@@ -123,6 +138,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(9, "screenshots captured in the background", _async_captures),
     Migration(10, "the size of each job page's stored result", _job_result_sizes),
     Migration(11, "the page each kept Markdown answer was converted from", _answer_pages),
+    Migration(12, "each job's webhook deliveries and failures", _job_webhook_outcomes),
 )
 
 

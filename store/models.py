@@ -189,7 +189,9 @@ class Secret(BaseModel):
 class Job(BaseModel):
     """A batch or crawl job of one organization: its options, its state and its running totals.
     ``results`` numbers the pages in the order they finished (the results cursor); ``expires_at``
-    is set when the job ends, and the retention sweep deletes it and its pages after that."""
+    is set when the job ends, and the retention sweep deletes it and its pages after that. The
+    ``webhook_*`` columns count its events delivered and given up (or dropped), with the last
+    failure and when it happened."""
 
     id = peewee.CharField(max_length=32, primary_key=True)
 
@@ -201,6 +203,10 @@ class Job(BaseModel):
     stop_reason = peewee.CharField(max_length=32, null=True)
     webhook_url = peewee.TextField(null=True)
     webhook_secret = peewee.CharField(max_length=128, null=True)
+    webhook_delivered = peewee.IntegerField(default=0)
+    webhook_failed = peewee.IntegerField(default=0)
+    webhook_error = peewee.CharField(max_length=200, null=True)
+    webhook_error_at = peewee.DateTimeField(null=True)
     pages_total = peewee.IntegerField(default=0)
     pages_done = peewee.IntegerField(default=0)
     pages_failed = peewee.IntegerField(default=0)

@@ -16,7 +16,7 @@ import peewee
 
 from store.db import execute_sql, is_sqlite, write_transaction
 from store.job_types import RUNNING
-from store.models import JobPage, Organization, WebhookEvent, utc_now
+from store.models import Job, JobPage, Organization, WebhookEvent, utc_now
 
 _BOUND_LOCK = 0x7767_686B
 """The first key of the Postgres advisory lock, one per organization (the second key), under
@@ -53,6 +53,7 @@ class PendingEvent:
     body: str
     attempts: int
     created_at: datetime
+    job_id: str = ""
 
 
 def insert_event(
@@ -137,6 +138,7 @@ def claim_events(
             row.body,
             row.attempts,
             row.created_at,
+            row.job_id,
         )
         for row in rows
     ]
@@ -178,10 +180,33 @@ def release_events(db: peewee.Database, *, event_ids: Sequence[int], owner: str)
         )
 
 
-def delete_event(db: peewee.Database, *, event_id: int) -> None:
-    """An event delivered or given up."""
+def delete_event(
+    db: peewee.Database, *, event_id: int, job_id: str = "", failure: str | None = None
+) -> None:
+    """An event delivered (``failure`` None) or given up (``failure``: why, in a few words),
+    counted on its job."""
     with write_transaction(db):
         WebhookEvent.delete().where(WebhookEvent.id == event_id).execute(db)
+        if job_id:
+            count_outcome(db, job_id=job_id, failure=failure)
+
+
+def count_outcome(db: peewee.Database, *, job_id: str, failure: str | None = None) -> None:
+    """Count one of the job's events delivered, or given up or dropped (``failure``: why),
+    within the caller's write transaction."""
+    update: dict[Any, Any]
+    if failure is None:
+        update = {Job.webhook_delivered: Job.webhook_delivered + 1}
+    else:
+        update = {
+            Job.webhook_failed: Job.webhook_failed + 1,
+            Job.webhook_error: failure[:_ERROR_CHARS],
+            Job.webhook_error_at: utc_now(),
+        }
+    Job.update(update).where(Job.id == job_id).execute(db)
+
+
+_ERROR_CHARS = 200
 
 
 def orgs_waiting(db: peewee.Database, *, at_least: int) -> dict[str, int]:

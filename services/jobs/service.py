@@ -28,7 +28,7 @@ from services.target_guard import unsafe_url_refusal
 from store import job_stops, job_views
 from store import jobs as job_rows
 from store.job_types import NewPage
-from store.job_views import JobView, PageView
+from store.job_views import JobView, PageView, WebhookOutcomes
 from store.store import Store
 
 READERS_KEPT = 10_000
@@ -37,7 +37,11 @@ READ_BYTES = 1_000_000
 """Stored results read from the store at once while a results page is written (a larger result
 is read alone)."""
 
-__all__ = ["JobView", "PageView"]  # what reading a job answers, with the names defined below
+__all__ = [
+    "JobView",
+    "PageView",
+    "WebhookOutcomes",
+]  # what reading a job answers, with the names defined below
 
 
 class JobFailure(enum.Enum):

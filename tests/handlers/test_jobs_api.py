@@ -521,7 +521,12 @@ def receiver(io_loop: Any) -> Iterator[Receiver]:
                 refused.add(event_id)
                 self.set_status(500)
 
-    origin = serve(tornado.web.Application([(r"/hook", Hook)]))
+    class Gone(tornado.web.RequestHandler):
+        def post(self) -> None:
+            calls.append((self.request.body, dict(self.request.headers)))
+            self.set_status(410)
+
+    origin = serve(tornado.web.Application([(r"/hook", Hook), (r"/gone", Gone)]))
     yield Receiver(origin, calls)
     io_loop.run_sync(origin.close)
 
@@ -553,6 +558,14 @@ async def test_a_webhook_sees_every_event_signed(
         "completed"
     ]
     assert len(receiver.calls) == 6 * 2 + 1  # each page event retried once after its 500
+    status, job = await get(http_client, base_url, f"/api/3.0/jobs/{accepted['id']}", key)
+    assert job["webhook"] == {
+        "delivered": 7,
+        "failed": 0,
+        "pending": 0,
+        "last_error": None,
+        "last_error_at": None,
+    }
     # A webhook the SSRF guard refuses is refused with the job.
     body["webhook_url"] = "http://169.254.169.254/latest/hook"
     code, refused = await post(http_client, base_url, "/api/3.0/batch", key, body)
@@ -562,3 +575,27 @@ async def test_a_webhook_sees_every_event_signed(
     body["webhook_url"] = receiver.origin.url("/hook")
     code, accepted = await post(http_client, base_url, "/api/3.0/batch", key, body)
     assert code == 202 and len(accepted["webhook_secret"]) == 64
+
+
+@pytest.mark.gen_test(timeout=60)
+async def test_a_job_tells_what_became_of_its_webhook_events(
+    http_client: AsyncHTTPClient, base_url: str, site: CrawlSite, key: str, receiver: Receiver
+) -> None:
+    body = {"urls": [site.url("/docs/page-1")], "webhook_url": receiver.origin.url("/gone")}
+    code, accepted = await post(http_client, base_url, "/api/3.0/batch", key, body)
+    assert code == 202
+    await wait_ended(http_client, base_url, accepted["id"], key)
+    path = f"/api/3.0/jobs/{accepted['id']}"
+    for _ in range(200):  # the receiver answers 410: each event is given up at once
+        status, job = await get(http_client, base_url, path, key)
+        if job["webhook"]["pending"] == 0:
+            break
+        await asyncio.sleep(0.05)
+    hook = job["webhook"]
+    assert (hook["delivered"], hook["failed"], hook["pending"]) == (0, 2, 0), hook
+    assert hook["last_error"] == "given up after 1 attempt(s): status 410"
+    assert hook["last_error_at"] is not None
+    # A job without a webhook has none to tell of.
+    code, plain = await post(http_client, base_url, "/api/3.0/batch", key, {"urls": body["urls"]})
+    status, job = await get(http_client, base_url, f"/api/3.0/jobs/{plain['id']}", key)
+    assert job["webhook"] is None
