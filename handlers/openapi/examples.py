@@ -177,6 +177,7 @@ def _job(status: str) -> dict[str, Any]:
         "created_at": "2026-03-02T09:14:07Z",
         "finished_at": "2026-03-02T09:14:19Z" if cancelled else None,
         "expires_at": "2026-03-09T09:14:19Z" if cancelled else None,
+        "webhook": None,
         "results": [
             {
                 "seq": 1,

@@ -77,6 +77,19 @@ JOB = {
             "format": "date-time",
             "description": "When the job and its results are deleted (set when it ends).",
         },
+        "webhook": {
+            "type": ["object", "null"],
+            "description": "What became of the job's webhook events (null: no webhook): "
+            "delivered, failed (given up after their attempts, or dropped for the "
+            "organization's bound), pending (waiting or being sent), and the last failure.",
+            "properties": {
+                "delivered": {"type": "integer"},
+                "failed": {"type": "integer"},
+                "pending": {"type": "integer"},
+                "last_error": {"type": ["string", "null"]},
+                "last_error_at": {"type": ["string", "null"], "format": "date-time"},
+            },
+        },
         "results": {
             "type": "array",
             "description": "Finished pages in the order they finished, after the cursor.",

@@ -38,6 +38,7 @@ from pagecast_client.jobs import (
     JobAccepted,
     JobProgress,
     JobResult,
+    JobWebhook,
     MapResult,
     PageError,
 )
@@ -82,6 +83,7 @@ __all__ = [
     "JobProgress",
     "JobResult",
     "JobTimeoutError",
+    "JobWebhook",
     "Link",
     "MapResult",
     "MarkdownResult",

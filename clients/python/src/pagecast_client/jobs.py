@@ -140,6 +140,20 @@ class JobResult:
 
 
 @dataclass
+class JobWebhook:
+    """What became of a job's webhook events."""
+
+    delivered: int = 0
+    failed: int = 0
+    """Given up after their attempts, or dropped for the organization's bound."""
+    pending: int = 0
+    """Waiting for delivery, or being sent."""
+    last_error: str | None = None
+    """The last failure in a few words ("given up after 10 attempt(s): status 404")."""
+    last_error_at: str | None = None
+
+
+@dataclass
 class Job:
     """A job's status, progress and credits, and one page of its results after the cursor."""
 
@@ -163,6 +177,8 @@ class Job:
     """More results have finished already: read on from ``next_cursor``."""
     results_cut: str | None = None
     """Set when the server stopped this answer's results early; read on from next_cursor."""
+    webhook: JobWebhook | None = None
+    """What became of its webhook's events (None: the job has no webhook)."""
     request_id: str = ""
     warnings: list[str] = field(default_factory=list)
     raw: dict[str, Any] = field(default_factory=dict)
@@ -185,6 +201,7 @@ class Job:
             body,
             progress=pick(JobProgress, body.get("progress")),
             results=[JobResult.from_json(result) for result in body.get("results", [])],
+            webhook=pick(JobWebhook, body["webhook"]) if body.get("webhook") else None,
             request_id=request_id,
             warnings=list(body.get("warnings", [])),
             raw=body,
