@@ -176,7 +176,9 @@ async def local_api(settings: Settings) -> AsyncIterator[tuple[Services, int, st
         sock.setblocking(False)
         port = sock.getsockname()[1]
         settings.server.port = port
-        services = await open_services(settings, own_endpoints=[("127.0.0.1", port)])
+        services = await open_services(
+            settings, own_endpoints=[("127.0.0.1", port)], wait_for_workers=False
+        )
         server = HTTPServer(make_api_app(services))
         server.add_sockets([sock])
         try:

@@ -4,6 +4,7 @@ through ``initialize`` (the handlers see them as :class:`handlers.context.UseCas
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import logging
 import time
@@ -69,6 +70,8 @@ class Services:
     """Kept Markdown answers (memory in front of the store)."""
     deferred_captures: DeferredCaptures | None = None
     job_pool: ConverterPool | None = None
+    warming: asyncio.Future[None] | None = None
+    """The conversion workers' start, when :func:`open_services` did not wait for it."""
     foreground: int = 0
     last_foreground: float = 0.0
     in_flight: int = 0
@@ -243,8 +246,13 @@ def egress_lanes(guards: Mapping[str, EgressGuard], settings: Settings) -> dict[
     return {name: functools.partial(guard.open_lane, budget) for name, guard in guards.items()}
 
 
-async def open_services(settings: Settings, own_endpoints: list[tuple[str, int]]) -> Services:
-    """Open the store, the fetchers, the worker pool, the egress guards and the farm."""
+async def open_services(
+    settings: Settings, own_endpoints: list[tuple[str, int]], *, wait_for_workers: bool = True
+) -> Services:
+    """Open the store, the fetchers, the worker pool, the egress guards and the farm. The
+    conversion workers start while the rest opens; without ``wait_for_workers`` (a one-shot
+    command's single request) they go on starting after the return, beside the first fetch, and
+    a request that is refused never waits for them."""
     loop = asyncio.get_running_loop()
     store = Store(settings.store, cache=settings.cache)
     await loop.run_in_executor(None, store.open)
@@ -257,7 +265,7 @@ async def open_services(settings: Settings, own_endpoints: list[tuple[str, int]]
         fetcher, settings.proxies, store, request_deadline=settings.fetch.request_deadline
     )
     pool = ConverterPool(settings.convert)
-    await pool.warm_up()
+    warming = asyncio.ensure_future(pool.warm_up())
     limits = egress_limits(settings)
     guards = {"direct": EgressGuard(fetcher.policy, fetcher.resolver, limits=limits)}
     standard = pages.proxies.route("standard", None)
@@ -290,6 +298,10 @@ async def open_services(settings: Settings, own_endpoints: list[tuple[str, int]]
     )
     services.egress = list(guards.values())
     services.answers = AnswerCache(store, lambda: store.cache_settings)
+    if wait_for_workers:
+        await warming
+    else:
+        services.warming = warming
     start_jobs(services)
     return services
 
@@ -383,6 +395,13 @@ async def stop_jobs(services: Services, grace: float = 5.0) -> None:
 async def close_services(services: Services) -> None:
     """Close everything :func:`open_services` opened, each step bounded."""
     loop = asyncio.get_running_loop()
+    grace = 5.0
+    if services.warming is not None and not services.warming.done():
+        # Workers still starting hold no one's work: they are stopped at once.
+        services.warming.cancel()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await services.warming
+        grace = 0.0
     await stop_jobs(services)
     if services.job_pool is not None:
         await loop.run_in_executor(None, services.job_pool.close, 5.0)
@@ -395,4 +414,4 @@ async def close_services(services: Services) -> None:
         await services.answers.drain(5.0)
     services.fetcher.close()
     await services.store.close()
-    await loop.run_in_executor(None, services.pool.close, 5.0)
+    await loop.run_in_executor(None, services.pool.close, grace)

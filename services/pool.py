@@ -269,7 +269,11 @@ class ConverterPool:
         spent = _cpu_seconds(pid)
         wait = min(budget, cap)
         while True:
-            done, _ = await asyncio.wait((future,), timeout=wait)
+            try:
+                done, _ = await asyncio.wait((future,), timeout=wait)
+            except asyncio.CancelledError:
+                future.cancel()  # as awaiting it would: its outcome is no one's now
+                raise
             if done:
                 return future.result()
             elapsed = time.monotonic() - started
