@@ -54,6 +54,23 @@ def test_the_fidelity_measure_reads_tables_code_and_nested_lists() -> None:
     assert list_shares(reference, flat) == [2 / 3], "a nested item read flat is not reproduced"
 
 
+def test_the_fidelity_measure_forgives_both_sides_the_references_markdown_in_code() -> None:
+    reference = read_structure(
+        "| 450+free | 1person |\n|---|---|\n| a | b |\n\n"
+        "```\nStep 1: read\n'%(*levelname*)s'\n[display](https://x.example/d): flex;\n"
+        "Result <(), Box< dyn Error>>\n```\n"
+    )
+    page = read_structure(
+        "| 450+ free | 1 person |\n|---|---|\n| a | b |\n\n"
+        "```\n# Step 1: read\n\u2018%(levelname)s\u2019\ndisplay: flex;\n"
+        "Result<(), Box<dyn Error>>\n```\n"
+    )
+    assert table_shares(reference, page) == [1.0]
+    assert code_shares(reference, page) == [1.0] and code_shares(page, reference) == [1.0]
+    other = read_structure("```\n# Step 2: read\nx = 1\n```\n")
+    assert code_shares(reference, other) == [0.0]
+
+
 def article(body: str) -> str:
     """Main-content Markdown of an article holding ``body`` between two paragraphs."""
     prose = "<p>" + "The article explains its figures at some length here. " * 8 + "</p>"
