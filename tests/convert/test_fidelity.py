@@ -132,6 +132,44 @@ def test_a_data_table_in_a_drawer_is_kept() -> None:
     assert "| Service | Movers |" in markdown and "| Art | 91 |" in markdown
 
 
+def test_a_section_titled_like_recommendations_keeps_its_data_table() -> None:
+    table = (
+        "<table><thead><tr><th>Attribute</th><th>Type</th></tr></thead><tbody>"
+        "<tr><td>related_id</td><td>String</td></tr><tr><td>kind</td><td>Enum</td></tr>"
+        "</tbody></table>"
+    )
+    markdown = article(f"<h3>Related Products</h3><p>Products bought together.</p>{table}")
+    assert "| related_id | String |" in markdown and "Related Products" in markdown
+    links = "".join(f'<p><a href="/p{n}">Product number {n}</a></p>' for n in range(4))
+    assert "Product number" not in article(f"<h3>Related Products</h3>{links}")
+
+
+def test_a_function_named_like_a_button_is_kept() -> None:
+    markdown = article(
+        "<table><thead><tr><th>Task</th><th>Tool</th></tr></thead><tbody>"
+        "<tr><td><p>Console output</p></td><td><p><a href='/f#print'><code><span class='pre'>"
+        "print()</span></code></a></p></td></tr><tr><td>Warn</td><td>warn()</td></tr>"
+        "</tbody></table><p><code>share()</code></p><p><a href='/print'>Print</a></p>"
+    )
+    assert "| Console output | [`print()`](https://news.example/f#print) |" in markdown
+    assert "`share()`" in markdown and "Print" not in markdown.replace("print()", "")
+
+
+def test_a_section_of_bare_links_and_a_data_table_is_not_a_link_farm() -> None:
+    links = "".join(
+        f'<p><a href="https://ci.example/a/runs/2003911324{n}/job/5746831672{n}#step:18:4162">'
+        f"https://ci.example/a/runs/2003911324{n}/job/5746831672{n}#step:18:4162</a></p>"
+        for n in range(3)
+    )
+    markdown = article(
+        f"<div class='sect2'><h3>UI tests</h3><p>The results:</p>{links}"
+        "<table><thead><tr><th>Category</th><th>Count</th></tr></thead><tbody>"
+        "<tr><td>Passed</td><td>6774</td></tr><tr><td>Failed</td><td>57</td></tr>"
+        "</tbody></table></div>"
+    )
+    assert "| Passed | 6774 |" in markdown
+
+
 def test_a_menu_drawer_without_a_table_still_goes() -> None:
     markdown = article(
         '<div class="drawer"><ul><li><a href="/a">Home</a></li><li><a href="/b">Shop</a></li>'
