@@ -84,7 +84,15 @@ NEGATIVE_PARTS = (
     "action-bar",
     "attribution",
 )
-NEGATIVE_PART = re.compile("|".join(re.escape(part) for part in NEGATIVE_PARTS))
+NOT_NEGATIVE_AFTER = {"comment": "ar"}
+"""What may follow a boilerplate fragment in a name that then says something else: the
+author's "commentary" is the text, readers' "comments" are not."""
+NEGATIVE_PART = re.compile(
+    "|".join(
+        re.escape(part) + (f"(?!{NOT_NEGATIVE_AFTER[part]})" if part in NOT_NEGATIVE_AFTER else "")
+        for part in NEGATIVE_PARTS
+    )
+)
 UTILITY_CLASS = re.compile(r"[:\[\]/]")
 """A utility class of a CSS framework ("print:hidden", "md:w-1/2", "[--gap:4px]") says how an
 element looks, not what it is: such names are not read for boilerplate or content words."""
