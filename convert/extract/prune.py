@@ -83,7 +83,7 @@ def prune_inside(container: etree._Element, measures: Measures, *, site: str = "
         container
     ):
         doomed += farms
-    doomed += _boilerplate_runs(container)
+    doomed += _boilerplate_runs(container, measures)
     for element in doomed:
         if element.getparent() is not None:
             measures.forget(element)
@@ -103,7 +103,7 @@ def _post_holders(container: etree._Element) -> set[etree._Element]:
     return holders
 
 
-def _boilerplate_runs(container: etree._Element) -> list[etree._Element]:
+def _boilerplate_runs(container: etree._Element, measures: Measures) -> list[etree._Element]:
     """Headings over recommendations ("You may also like", "Complete the look") standing among
     their section's blocks rather than atop a wrapper of their own: the heading and its following
     siblings up to the next heading as high. A run holding a data table is a section of the
@@ -129,7 +129,7 @@ def _boilerplate_runs(container: etree._Element) -> list[etree._Element]:
                 if _heading_rank(sibling) <= rank:
                     break
                 run.append(sibling)
-        if not any(holds_data_table(element, rules.DATA_TABLE_ROWS) for element in run):
+        if not any(_data_beside_links(element, measures) for element in run):
             found += run
     return found
 
@@ -236,6 +236,14 @@ def _boilerplate_block(element: etree._Element, text: str, measures: Measures) -
     )
 
 
+def _data_beside_links(element: etree._Element, measures: Measures) -> bool:
+    """Whether ``element`` holds a data table that is not itself a grid of links (a "Related"
+    table of other posts' titles is still recommendations)."""
+    return holds_data_table(element, rules.DATA_TABLE_ROWS) and any(
+        link_density(table, measures) < rules.DATA_TABLE_LINKS for table in element.iter("table")
+    )
+
+
 def _code_only(element: etree._Element) -> bool:
     """Whether all of ``element``'s words are code: a function's name (``print()``,
     ``share()``) that reads like a button's label but names no button."""
@@ -296,7 +304,7 @@ def _link_farm(element: etree._Element, length: int, measures: Measures, site: s
         farm = density > 0.7 and linked_items >= max(3, 0.8 * len(items))
         return farm and not (site and _references(element, site))
     # A section's data table is content, whatever links stand beside it.
-    return density > 0.6 and length < 2000 and not holds_data_table(element, rules.DATA_TABLE_ROWS)
+    return density > 0.6 and length < 2000 and not _data_beside_links(element, measures)
 
 
 def _captions(container: etree._Element, measures: Measures) -> list[etree._Element]:

@@ -142,6 +142,15 @@ def test_a_section_titled_like_recommendations_keeps_its_data_table() -> None:
     assert "| related_id | String |" in markdown and "Related Products" in markdown
     links = "".join(f'<p><a href="/p{n}">Product number {n}</a></p>' for n in range(4))
     assert "Product number" not in article(f"<h3>Related Products</h3>{links}")
+    cells = "".join(
+        f'<tr><td><a href="/p{n}">Product number {n}</a></td><td><a href="/q{n}">Other {n}</a>'
+        "</td></tr>"
+        for n in range(4)
+    )
+    grid = "<div><p>Our other guides:</p><table><tr><th><a href='/a'>Guide</a></th><th>"
+    grid += f"<a href='/b'>Guide</a></th></tr>{cells}</table></div>"
+    assert "Product number" not in article(f"<h3>Related Products</h3>{grid}")
+    assert "Product number" not in article(grid), "a grid of links is a link farm"
 
 
 def test_a_function_named_like_a_button_is_kept() -> None:

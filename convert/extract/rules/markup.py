@@ -185,6 +185,9 @@ be taken for the article (the parser nested the page in it); one without the ``<
 DATA_TABLE_ROWS = 3
 """Rows (a header among them) from which a table with header cells is data that keeps the block
 named like boilerplate (a "drawer") holding it."""
+DATA_TABLE_LINKS = 0.5
+"""Link density under which a data table is the section's content: one denser is a grid of
+links (other posts' titles) that does not save the section it stands in."""
 DATA_CELL_CHARS = 300
 """Characters up to which a table cell holds data, whose elements are never taken for
 boilerplate by their names (a longer one may be a page laid out in a table)."""
