@@ -3,8 +3,9 @@
 lists item by item with their nesting.
 
 - A table is the rows of a GFM table (a header row, a ``---`` separator row, body rows); its
-  cells are compared as text (Markdown syntax removed, case folded, whitespace dropped: the
-  references often run a cell's lines or blocks together, "450+free" for "450+ free"). A
+  cells are compared as text (Markdown syntax removed, case folded, whitespace and asterisks
+  dropped: the references often run a cell's lines or blocks together, "450+free" for "450+
+  free", and escape a literal asterisk or not, "\\* top panel" beside "* top panel"). A
   reference table's share is the largest share of its non-empty cells that one table of the
   output holds (as a multiset).
 - A code block is a fenced block (backticks or tildes); its lines are compared without their
@@ -58,7 +59,7 @@ class Structure:
 
 
 def _cell_text(cell: str) -> str:
-    return "".join(comparable(markdown_to_text(cell.strip())).split())
+    return "".join(comparable(markdown_to_text(cell.strip())).split()).replace("*", "")
 
 
 def _item_text(item: str) -> str:

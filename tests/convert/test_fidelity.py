@@ -56,12 +56,12 @@ def test_the_fidelity_measure_reads_tables_code_and_nested_lists() -> None:
 
 def test_the_fidelity_measure_forgives_both_sides_the_references_markdown_in_code() -> None:
     reference = read_structure(
-        "| 450+free | 1person |\n|---|---|\n| a | b |\n\n"
+        "| 450+free | 1person |\n|---|---|\n| a | * top |\n\n"
         "```\nStep 1: read\n'%(*levelname*)s'\n[display](https://x.example/d): flex;\n"
         "Result <(), Box< dyn Error>>\n```\n"
     )
     page = read_structure(
-        "| 450+ free | 1 person |\n|---|---|\n| a | b |\n\n"
+        "| 450+ free | 1 person |\n|---|---|\n| a | \\* top |\n\n"
         "```\n# Step 1: read\n\u2018%(levelname)s\u2019\ndisplay: flex;\n"
         "Result<(), Box<dyn Error>>\n```\n"
     )
