@@ -74,6 +74,7 @@ def render_markdown(root: lxml.html.HtmlElement) -> str:
     no base URL: it would resolve every link a second time)."""
     blocks = _Blocks()
     _unsafe_links(root)
+    _inline_images(root, cells=False)
     move_block_links(root)
     _drop_line_number_gutters(root)
     wrap_stray_cells(root)
@@ -85,7 +86,7 @@ def render_markdown(root: lxml.html.HtmlElement) -> str:
             and next(table.iterancestors("pre"), None) is None  # preformatted: the code's text
         ):
             _replace(table, gfm_table(table), blocks)
-    _inline_images(root)  # after the tables: a cell gives an image's alt text only when alone
+    _inline_images(root)  # a data table's cell gave an image's alt text only when alone
     for pre in list(root.iter("pre")):
         if pre.getparent() is not None:
             _replace(pre, _fenced(pre), blocks)
@@ -138,10 +139,14 @@ def _unsafe_links(root: lxml.html.HtmlElement) -> None:
             del link.attrib["href"]
 
 
-def _inline_images(root: lxml.html.HtmlElement) -> None:
-    """Images inlined as ``data:`` URIs become their alt text instead of kilobytes of base64."""
+def _inline_images(root: lxml.html.HtmlElement, *, cells: bool = True) -> None:
+    """Images inlined as ``data:`` URIs become their alt text instead of kilobytes of base64;
+    without ``cells``, not yet those in a table's cells (whose table, if it holds data, reads
+    an image's alt text only when the cell has no words of its own)."""
     for image in list(root.iter("img")):
         src = (image.get("src") or "").strip()
+        if not cells and next(image.iterancestors("td", "th"), None) is not None:
+            continue
         if src and _scheme(src) not in ("http", "https"):
             alt = " ".join((image.get("alt") or "").split())
             span = lxml.html.Element("span")

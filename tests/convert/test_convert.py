@@ -367,3 +367,12 @@ def test_a_cells_asterisks_are_escaped_not_read_as_emphasis() -> None:
 def test_inline_code_keeps_its_line_breaks() -> None:
     text = convert("<p><code>make<br><b>su</b><br>make install</code></p>")
     assert "`make\nsu\nmake install`" in text
+
+
+def test_a_link_around_a_placeholder_image_keeps_the_alt_text_as_its_words() -> None:
+    text = convert(
+        "<p>Before.</p><a href='https://photos.example/p/1' title='Valves'><div>"
+        "<img src='data:image/gif;base64,R0lGODdhAw==' alt='Valves come in kinds'></div></a>"
+        "<p>After.</p>"
+    )
+    assert '[Valves come in kinds](https://photos.example/p/1 "Valves")' in text
