@@ -3,17 +3,22 @@
 lists item by item with their nesting.
 
 - A table is the rows of a GFM table (a header row, a ``---`` separator row, body rows); its
-  cells are compared as text (Markdown syntax removed, case and whitespace folded). A reference
-  table's share is the largest share of its non-empty cells that one table of the output holds
-  (as a multiset).
-- A code block is a fenced block (backticks or tildes); its lines are compared with whitespace
-  runs folded and Markdown's backslash escapes dropped (the references escape some characters
-  inside code). A reference block's share is the share of its non-empty lines that the output's
-  code blocks hold (as a multiset).
+  cells are compared as text (Markdown syntax removed, case folded, whitespace and asterisks
+  dropped: the references often run a cell's lines or blocks together, "450+free" for "450+
+  free", and escape a literal asterisk or not, "\\* top panel" beside "* top panel"). A
+  reference table's share is the largest share of its non-empty cells that one table of the
+  output holds (as a multiset).
+- A code block is a fenced block (backticks or tildes); its lines are compared without their
+  whitespace and without the Markdown the references' converter wrote into code: backslash
+  escapes, emphasis asterisks and backticks (``%(*levelname*)s``), links reduced to their text,
+  and a heading's ``#`` marks opening the line (a comment ``# Step 1`` is written "Step 1");
+  typographic quotes count as straight ones. Both sides are read the same way, so what is
+  forgiven is forgiven to every system. A reference block's share is the share of its
+  non-empty lines that the output's code blocks hold (as a multiset).
 - A list item is a line opening with ``-``, ``*``, ``+`` or a number; its depth is its place
   among the indentations of its list (0 for the outermost). A reference list's share is the
   share of its items the output holds as list items at the same depth, text compared as for
-  cells.
+  cells but with whitespace runs folded, not dropped.
 
 A table or code block is *reproduced* when its share is at least :data:`REPRODUCED`. Nothing
 here imports an extractor.
@@ -26,7 +31,7 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from tests.wcxb import comparable, markdown_to_text
+from tests.wcxb import QUOTES, comparable, markdown_to_text
 
 REPRODUCED = 0.95
 """The share of its cells or lines at which a table or a code block counts as reproduced."""
@@ -36,6 +41,9 @@ _SEPARATOR = re.compile(r"^\s*\|?\s*:?-{3,}:?\s*(\|\s*:?-{3,}:?\s*)*\|?\s*$")
 _ITEM = re.compile(r"^(\s*)(?:[-*+]|\d{1,9}[.)])\s+(.*)$")
 _ESCAPE = re.compile(r"\\([\\`*_{}\[\]()#+\-.!|>~<])")
 _CELL_SPLIT = re.compile(r"(?<!\\)\|")
+_CODE_LINK = re.compile(r"\[([^\]\n]*)\]\([^)\s]*(?:\s\"[^\"]*\")?\)")
+_CODE_HEADING = re.compile(r"^#{1,6}\s+")
+_CODE_MARKS = str.maketrans("", "", "*`")
 
 
 @dataclass(frozen=True)
@@ -51,11 +59,17 @@ class Structure:
 
 
 def _cell_text(cell: str) -> str:
-    return comparable(markdown_to_text(cell.strip()))
+    return "".join(comparable(markdown_to_text(cell.strip())).split()).replace("*", "")
+
+
+def _item_text(item: str) -> str:
+    return comparable(markdown_to_text(item.strip()))
 
 
 def _code_line(line: str) -> str:
-    return " ".join(_ESCAPE.sub(r"\1", line).split())
+    line = _CODE_LINK.sub(r"\1", _ESCAPE.sub(r"\1", line).strip())
+    line = _CODE_HEADING.sub("", line).translate(_CODE_MARKS).translate(QUOTES)
+    return "".join(line.split())
 
 
 def read_structure(markdown: str) -> Structure:
@@ -99,7 +113,7 @@ def read_structure(markdown: str) -> Structure:
                 indents.pop()
             if not indents or indent > indents[-1]:
                 indents.append(indent)
-            items.append((len(indents) - 1, _cell_text(item.group(2))))
+            items.append((len(indents) - 1, _item_text(item.group(2))))
         elif items and ((line.strip() and not line[:1].isspace()) or _list_ends(lines, index)):
             lists.append(tuple(items))  # a paragraph at the margin, or a gap before one, ends it
             items, indents = [], []

@@ -35,8 +35,8 @@ READABLE_WORDS = 10
 with no word at all on it is an empty result."""
 
 _WORD = re.compile(r"\w+")
-_QUOTES = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201a": "'", "\u201b": "'",
-                         "\u201c": '"', "\u201d": '"', "\u201e": '"', "\u201f": '"'})  # fmt: skip
+QUOTES = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201a": "'", "\u201b": "'",
+                       "\u201c": '"', "\u201d": '"', "\u201e": '"', "\u201f": '"'})  # fmt: skip
 
 # Markdown syntax, in the order it is removed: images (their alt text is not page text), link
 # targets (the text stays), code fence lines, rules, table separator rows, then line prefixes
@@ -150,7 +150,7 @@ def markdown_to_text(markdown: str) -> str:
 
 def comparable(text: str) -> str:
     """Text as snippets are matched: lower case, straight quotes, whitespace runs as one space."""
-    return " ".join(text.translate(_QUOTES).lower().split())
+    return " ".join(text.translate(QUOTES).lower().split())
 
 
 def snippets_in(text: str, snippets: tuple[str, ...]) -> int:

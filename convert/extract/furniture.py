@@ -13,7 +13,7 @@ from lxml import etree
 
 from convert.extract import rules
 from convert.extract.banners import listed_banners
-from convert.extract.measures import Measures, link_density
+from convert.extract.measures import Measures, holds_data_table, link_density
 from convert.extract.notices import unlisted_notices
 from convert.html.document import drop, text_of
 
@@ -228,12 +228,7 @@ def _data_table_box(element: etree._Element) -> bool:
     tables away, whose name says how it opens, not what it holds."""
     if _said(_names(element)).negative_part:
         return False
-    return any(
-        table.find(".//th") is not None
-        and table.find(".//table") is None
-        and len(table.findall(".//tr")) >= rules.DATA_TABLE_ROWS
-        for table in element.iter("table")
-    )
+    return holds_data_table(element, rules.DATA_TABLE_ROWS)
 
 
 def _link_targets(body: etree._Element) -> set[str]:

@@ -180,6 +180,17 @@ def link_density(element: etree._Element, measures: Measures) -> float:
     return min(measures.linked(element) / text, 1.0)
 
 
+def holds_data_table(element: etree._Element, rows: int) -> bool:
+    """Whether ``element`` holds a data table: header cells, at least ``rows`` rows (the header
+    among them), no table inside it. Recommendations and link boxes are never set so."""
+    return any(
+        table.find(".//th") is not None
+        and table.find(".//table") is None
+        and len(table.findall(".//tr")) >= rows
+        for table in element.iter("table")
+    )
+
+
 def copy_element(element: etree._Element) -> etree._Element:
     """A deep copy of ``element`` without its tail."""
     clone = copy.deepcopy(element)

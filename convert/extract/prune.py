@@ -10,11 +10,12 @@ from collections import Counter
 from lxml import etree
 
 from convert.extract import rules
-from convert.extract.measures import Measures, leads_elsewhere, link_density
+from convert.extract.measures import Measures, holds_data_table, leads_elsewhere, link_density
 from convert.extract.posts import POST_MARK
 from convert.html.document import drop, text_of
 
 _ANY_WORD = re.compile(r"\w")
+_CODE = ("code", "kbd", "samp", "tt")
 _POSTS = etree.XPath(f"descendant::*[@{POST_MARK}]")
 
 
@@ -32,7 +33,9 @@ def prune_inside(container: etree._Element, measures: Measures, *, site: str = "
     bar_links = [  # decided on one set of measures, then dropped (dropping changes them)
         link
         for link in container.iter("a")
-        if rules.BOILERPLATE_TEXT.match(text_of(link) or "-") and _in_link_bar(link, measures)
+        if rules.BOILERPLATE_TEXT.match(text_of(link) or "-")
+        and not _code_only(link)
+        and _in_link_bar(link, measures)
     ]
     bar_links += _calls_to_action(container, measures)
     for link in bar_links:
@@ -80,7 +83,7 @@ def prune_inside(container: etree._Element, measures: Measures, *, site: str = "
         container
     ):
         doomed += farms
-    doomed += _boilerplate_runs(container)
+    doomed += _boilerplate_runs(container, measures)
     for element in doomed:
         if element.getparent() is not None:
             measures.forget(element)
@@ -100,10 +103,11 @@ def _post_holders(container: etree._Element) -> set[etree._Element]:
     return holders
 
 
-def _boilerplate_runs(container: etree._Element) -> list[etree._Element]:
+def _boilerplate_runs(container: etree._Element, measures: Measures) -> list[etree._Element]:
     """Headings over recommendations ("You may also like", "Complete the look") standing among
     their section's blocks rather than atop a wrapper of their own: the heading and its following
-    siblings up to the next heading as high."""
+    siblings up to the next heading as high. A run holding a data table is a section of the
+    article titled so (a specification's "Related Products" fields), not recommendations."""
     found: list[etree._Element] = []
     for heading in container.iter("h2", "h3", "h4"):
         if not rules.RECOMMENDATION_HEADING.match(text_of(heading)):
@@ -118,13 +122,15 @@ def _boilerplate_runs(container: etree._Element) -> list[etree._Element]:
             and not (start.tail or "").strip()
         ):
             start, parent = parent, parent.getparent()
-        found.append(start)
+        run = [start]
         rank = int(heading.tag[1])
         for sibling in start.itersiblings():
             if isinstance(sibling.tag, str):
                 if _heading_rank(sibling) <= rank:
                     break
-                found.append(sibling)
+                run.append(sibling)
+        if not any(_data_beside_links(element, measures) for element in run):
+            found += run
     return found
 
 
@@ -224,10 +230,27 @@ def _boilerplate_block(element: etree._Element, text: str, measures: Measures) -
     """A short block that says what it is: "Share", "Edit this page", "Read more: ..." links;
     ``text`` is its text. Only worth asking of blocks shorter than 250 characters."""
     return bool(
-        (len(text) < 60 and rules.BOILERPLATE_TEXT.match(text))
+        (len(text) < 60 and rules.BOILERPLATE_TEXT.match(text) and not _code_only(element))
         or (len(text) < 160 and rules.EDIT_LINK.search(text))
         or (len(text) < 250 and rules.TEASER.match(text) and link_density(element, measures) > 0.4)
     )
+
+
+def _data_beside_links(element: etree._Element, measures: Measures) -> bool:
+    """Whether ``element`` holds a data table that is not itself a grid of links (a "Related"
+    table of other posts' titles is still recommendations)."""
+    return holds_data_table(element, rules.DATA_TABLE_ROWS) and any(
+        link_density(table, measures) < rules.DATA_TABLE_LINKS for table in element.iter("table")
+    )
+
+
+def _code_only(element: etree._Element) -> bool:
+    """Whether all of ``element``'s words are code: a function's name (``print()``,
+    ``share()``) that reads like a button's label but names no button."""
+    if next(element.iterancestors(*_CODE), None) is not None:
+        return True
+    code = "".join(part.text_content() for part in element.iter(*_CODE))
+    return bool(code.strip()) and code.split() == element.text_content().split()
 
 
 def _references(element: etree._Element, site: str) -> bool:
@@ -280,7 +303,8 @@ def _link_farm(element: etree._Element, length: int, measures: Measures, site: s
         linked_items = sum(1 for item in items if measures.links(item))
         farm = density > 0.7 and linked_items >= max(3, 0.8 * len(items))
         return farm and not (site and _references(element, site))
-    return density > 0.6 and length < 2000
+    # A section's data table is content, whatever links stand beside it.
+    return density > 0.6 and length < 2000 and not _data_beside_links(element, measures)
 
 
 def _captions(container: etree._Element, measures: Measures) -> list[etree._Element]:

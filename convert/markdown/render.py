@@ -21,7 +21,7 @@ from lxml import etree
 
 from convert.markdown.block_links import move_block_links
 from convert.markdown.inline import Converter, safe_inline
-from convert.markdown.tables import gfm_table, unwrap_layout_tables
+from convert.markdown.tables import gfm_table, unwrap_layout_tables, wrap_stray_cells
 from convert.text.blocks import fenced_lines
 
 _SAFE_SCHEMES = ("http", "https", "mailto", "tel", "ftp")
@@ -36,7 +36,13 @@ _LANGUAGE_CLASS = re.compile(
     r"([A-Za-z0-9+#.]+)(?:\s|$)"
 )
 _LANGUAGE_OK = re.compile(r"^[A-Za-z0-9][A-Za-z0-9+#.-]{0,30}$")
-_NOT_LANGUAGES = frozenset({"none", "text", "plain", "plaintext", "nohighlight", "source"})
+_NOT_LANGUAGES = frozenset(
+    {"none", "text", "plain", "plaintext", "nohighlight", "source", "default"}
+)
+_WRAPPER_LANGUAGE = re.compile(r"(?:^|\s)highlight-([A-Za-z0-9+#.]+)(?:\s|$)")
+"""The language a block two levels above a ``<pre>`` names (Sphinx's
+``<div class="highlight-python3"><div class="highlight"><pre>``)."""
+_INLINE_CODE = ("code", "kbd", "samp", "tt")
 _READ_ATTRIBUTES = frozenset({"href", "title", "src", "alt", "start"})
 """The attributes html2text reads as it is set up here (links and their titles, images and their
 text, where a numbered list starts)."""
@@ -67,8 +73,11 @@ def render_markdown(root: lxml.html.HtmlElement) -> str:
     """The Markdown of a cleaned document whose URLs are already absolute (html2text is given
     no base URL: it would resolve every link a second time)."""
     blocks = _Blocks()
-    _unsafe_links_and_inline_images(root)
+    _unsafe_links(root)
+    _inline_images(root, cells=False)
     move_block_links(root)
+    _drop_line_number_gutters(root)
+    wrap_stray_cells(root)
     unwrap_layout_tables(root)
     for table in list(root.iter("table")):
         if (
@@ -77,9 +86,11 @@ def render_markdown(root: lxml.html.HtmlElement) -> str:
             and next(table.iterancestors("pre"), None) is None  # preformatted: the code's text
         ):
             _replace(table, gfm_table(table), blocks)
+    _inline_images(root)  # a data table's cell gave an image's alt text only when alone
     for pre in list(root.iter("pre")):
         if pre.getparent() is not None:
             _replace(pre, _fenced(pre), blocks)
+    _flatten_inline_code(root)
     _definition_lists(root)
     for caption in root.iter("figcaption"):
         caption.tag = "p"  # html2text runs it on after the picture
@@ -119,15 +130,23 @@ def _replace(element: etree._Element, markdown: str, blocks: _Blocks) -> None:
         parent.replace(element, placeholder)
 
 
-def _unsafe_links_and_inline_images(root: lxml.html.HtmlElement) -> None:
-    """Links only to http(s), mail and phone addresses (a ``javascript:`` link keeps its text);
-    images inlined as ``data:`` URIs become their alt text instead of kilobytes of base64."""
+def _unsafe_links(root: lxml.html.HtmlElement) -> None:
+    """Links only to http(s), mail and phone addresses (a ``javascript:`` link keeps its
+    text)."""
     for link in root.iter("a"):
         href = (link.get("href") or "").strip()
         if href and _scheme(href) not in _SAFE_SCHEMES:
             del link.attrib["href"]
+
+
+def _inline_images(root: lxml.html.HtmlElement, *, cells: bool = True) -> None:
+    """Images inlined as ``data:`` URIs become their alt text instead of kilobytes of base64;
+    without ``cells``, not yet those in a table's cells (whose table, if it holds data, reads
+    an image's alt text only when the cell has no words of its own)."""
     for image in list(root.iter("img")):
         src = (image.get("src") or "").strip()
+        if not cells and next(image.iterancestors("td", "th"), None) is not None:
+            continue
         if src and _scheme(src) not in ("http", "https"):
             alt = " ".join((image.get("alt") or "").split())
             span = lxml.html.Element("span")
@@ -244,6 +263,16 @@ def code_language(pre: etree._Element) -> str:
     parent = pre.getparent()
     if parent is not None:
         candidates.append(parent)
+    found = _language(candidates)
+    grandparent = parent.getparent() if parent is not None else None
+    if not found and grandparent is not None:
+        wrapper = _WRAPPER_LANGUAGE.search(grandparent.get("class", ""))
+        value = wrapper[1].lower() if wrapper else ""
+        found = value if _LANGUAGE_OK.match(value) and value not in _NOT_LANGUAGES else ""
+    return found
+
+
+def _language(candidates: list[etree._Element]) -> str:
     for element in candidates:
         for name in ("data-lang", "data-language", "lang"):
             value = str(element.get(name, ""))
@@ -261,6 +290,44 @@ def _fenced(pre: etree._Element) -> str:
     longest = max((len(run) for run in re.findall(r"`{3,}", code)), default=2)
     fence = "`" * max(3, longest + 1)
     return f"{fence}{code_language(pre)}\n{code}\n{fence}"
+
+
+def _drop_line_number_gutters(root: etree._Element) -> None:
+    """A ``<pre>`` holding only consecutive line numbers in a table cell beside one holding the
+    code they number (a highlighter's gutter) goes: it is not code."""
+    for pre in list(root.iter("pre")):
+        if pre.getparent() is None or not _line_numbers(pre.text_content()):
+            continue
+        cell = next(pre.iterancestors("td", "th"), None)
+        row = cell.getparent() if cell is not None else None
+        if row is not None and any(
+            other is not cell and next(other.iter("pre"), None) is not None for other in row
+        ):
+            pre.getparent().remove(pre)  # the gutter's tail is whitespace
+
+
+def _line_numbers(text: str) -> bool:
+    lines = text.split()
+    return (
+        bool(lines)
+        and all(line.isdigit() for line in lines)
+        and [int(line) for line in lines] == list(range(int(lines[0]), int(lines[0]) + len(lines)))
+    )
+
+
+def _flatten_inline_code(root: etree._Element) -> None:
+    """Inline code is literal text: the emphasis, links and nested code inside it give up their
+    tags and keep their words (html2text would write their marks inside the backticks); a line
+    break stays one."""
+    for code in list(root.iter(*_INLINE_CODE)):
+        if len(code) and next(code.iterancestors(*_INLINE_CODE), None) is None:
+            inner = {
+                element.tag
+                for element in code.iterdescendants()
+                if isinstance(element.tag, str) and element.tag != "br"
+            }
+            if inner:
+                etree.strip_tags(code, *inner)
 
 
 def _code_text(pre: etree._Element) -> str:

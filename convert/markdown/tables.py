@@ -12,7 +12,11 @@ from convert.html.document import text_of, unwrap
 
 _HEADINGS = ("h1", "h2", "h3", "h4", "h5", "h6")
 _CELL_BLOCKS = (*_HEADINGS, "pre", "blockquote")
-"""Blocks that a data table's cells do not hold (but for a heading labelling a column)."""
+"""Blocks that a data table's cells do not hold (but for a heading labelling a column, and a
+one-line ``<pre>``: a value set as code)."""
+_PRE_CELL_LIMIT = 120
+"""Characters up to which a one-line ``<pre>`` in a cell is a value set as code (a directive's
+default), written as inline code."""
 _TABLE_CELL_LIMIT = 400
 """Average characters per cell above which a table is prose laid out in cells, not data."""
 _HEADING_CELL_LIMIT = 80
@@ -20,11 +24,13 @@ _HEADING_CELL_LIMIT = 80
 heading (a column's title), not a section laid out in a cell."""
 _LINK_UNSAFE = str.maketrans({"|": "%7C", " ": "%20", "(": "%28", ")": "%29"})
 """Characters of an address that would end a cell or the link's parentheses, as escapes."""
-_CODE = frozenset({"code", "kbd", "samp", "tt"})
+_CODE = frozenset({"code", "kbd", "samp", "tt", "pre"})
+"""Code in a cell (a ``<pre>`` there is one line, or the table is laid out)."""
 _STRONG = frozenset({"strong", "b"})
 _EMPHASIS = frozenset({"em", "i"})
 _CELL_BREAKS = frozenset({"p", "div", "li", "ul", "ol", "dl", "dt", "dd", *_HEADINGS})
 """Blocks inside a cell: a space apart from what is beside them (the cell is one line)."""
+_CELL_ESCAPES = str.maketrans({"\\": "\\\\", "|": "\\|", "*": "\\*"})
 _INVISIBLE = re.compile("[\u200b-\u200f\u202a-\u202e\u2060-\u2064\ufeff]")
 """Zero-width and direction marks: invisible, dropped from a cell's text."""
 
@@ -42,13 +48,31 @@ def is_layout_table(table: etree._Element) -> bool:
     if not cells or max(len(row) for row in rows) < 2:
         return True
     if any(
-        next(cell.iterdescendants(*_CELL_BLOCKS), None) is not None
+        _holds_block(cell)
         for cell in cells
         if not _header_cell(cell) and not _heading_label(cell)  # a title may be a heading
     ):
         return True
     characters = sum(len(text_of(cell)) for cell in cells)
     return characters / len(cells) > _TABLE_CELL_LIMIT
+
+
+def _holds_block(cell: etree._Element) -> bool:
+    """Whether ``cell`` holds a block other than a one-line ``<pre>``."""
+    return any(
+        block.tag != "pre" or not _one_line_pre(block)
+        for block in cell.iterdescendants(*_CELL_BLOCKS)
+    )
+
+
+def _one_line_pre(pre: etree._Element) -> bool:
+    """A ``<pre>`` holding one short line (no block inside): a value, not a listing."""
+    text = pre.text_content().strip()
+    return (
+        "\n" not in text
+        and len(text) <= _PRE_CELL_LIMIT
+        and next(pre.iterdescendants(*_CELL_BLOCKS, "br"), None) is None
+    )
 
 
 def _header_cell(cell: etree._Element) -> bool:
@@ -66,6 +90,36 @@ def _heading_label(cell: etree._Element) -> bool:
         return False
     text = text_of(cell)
     return len(text) <= _HEADING_CELL_LIMIT and text == text_of(headings[0])
+
+
+def wrap_stray_cells(root: etree._Element) -> None:
+    """Cells written without their row (``<tbody><td>..</td><td>..</td></tr>``, which a
+    browser reads as rows) put back in rows as wide as the table's widest one, in place; the
+    parser keeps them loose in the body, their closing ``</tr>`` lost."""
+    for table in list(root.iter("table")):
+        for part in (table, *table.iterchildren("tbody", "thead", "tfoot")):
+            if next(part.iterchildren("td", "th"), None) is not None:
+                _wrap_cells(table, part)
+
+
+def _wrap_cells(table: etree._Element, part: etree._Element) -> None:
+    width = max((sum(_span(cell) for cell in row) for row in _rows(table)), default=0)
+    row: etree._Element | None = None
+    for child in list(part):
+        if child.tag not in ("td", "th"):
+            row = None
+            continue
+        if row is None or (width and sum(_span(cell) for cell in row) >= width):
+            row = etree.Element("tr")
+            child.addprevious(row)
+        row.append(child)  # its tail goes with it
+
+
+def _span(cell: etree._Element) -> int:
+    try:
+        return min(max(int(cell.get("colspan", "1")), 1), 50)
+    except ValueError:
+        return 1
 
 
 def unwrap_layout_tables(root: etree._Element) -> None:
@@ -145,7 +199,9 @@ def _marked(element: etree._Element) -> str:
 
 
 def _escaped(text: str | None) -> str:
-    return (text or "").replace("\\", "\\\\").replace("|", "\\|")
+    """A cell's text with what Markdown would read there escaped: the backslash, the pipe that
+    ends a cell, the asterisk that opens emphasis ("$2,640.22*" footnoted)."""
+    return (text or "").translate(_CELL_ESCAPES)
 
 
 def gfm_table(table: etree._Element) -> str:
@@ -155,11 +211,7 @@ def gfm_table(table: etree._Element) -> str:
         line: list[str] = []
         for cell in row:
             line.append(_cell_text(cell))
-            try:
-                span = int(cell.get("colspan", "1"))
-            except ValueError:
-                span = 1
-            line += [" "] * (min(max(span, 1), 50) - 1)
+            line += [" "] * (_span(cell) - 1)
         grid.append(line)
     grid = [line for line in grid if any(cell.strip() for cell in line)]
     if not grid:

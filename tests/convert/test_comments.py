@@ -153,6 +153,17 @@ def test_an_opinion_piece_named_kommentar_is_the_content() -> None:
     assert "roofs turned from orange" in result.markdown and result.comment_count == 0
 
 
+def test_a_section_named_commentary_is_the_authors_text() -> None:
+    html = (
+        f"<html><body><main><h1>Submitting patches</h1>{ARTICLE}<section id='commentary'>"
+        "<h3>Commentary</h3><p>The marker line serves the essential purpose of marking where "
+        "the changelog stops for the tools that apply the patch.</p></section>"
+        f"{ARTICLE}</main></body></html>"
+    )
+    result = convert(html)
+    assert "marker line serves" in result.markdown and result.comment_count == 0
+
+
 def test_a_threads_posts_are_its_content() -> None:
     posts = "".join(
         f'<div class="post"><div class="author"><a href="/u/{name}">{name}</a></div>'

@@ -294,3 +294,85 @@ def test_deeply_nested_documents_are_not_cut_short() -> None:
 def test_control_characters_do_not_break_the_tree() -> None:
     text = convert("<p>a<script>x</script>\x1cb\x00c\ud800d</p>")
     assert "abcd" in text.replace("\n", "")
+
+
+def test_inline_code_is_its_text_without_the_marks_inside_it() -> None:
+    text = convert(
+        "<p>Write <code><strong>rewrite_log</strong> <code>on</code> | <code>off</code>;</code>"
+        " or <kbd><a href='/k'>Ctrl</a>+C</kbd>.</p>"
+    )
+    assert "Write `rewrite_log on | off;` or `Ctrl+C`." in text
+
+
+def test_a_one_line_pre_in_a_cell_is_inline_code_of_a_data_table() -> None:
+    text = convert(
+        "<table><tr><th>Syntax:</th><td><code>rewrite_log on | off;</code></td></tr>"
+        "<tr><th>Default:</th><td><pre>rewrite_log off;</pre></td></tr></table>"
+        "<table><tr><td>a</td><td><pre>one\ntwo</pre></td></tr>"
+        "<tr><td>b</td><td>c</td></tr></table>"
+    )
+    assert (
+        "| Syntax: | `rewrite_log on \\| off;` |\n|---|---|\n| Default: | `rewrite_log off;` |"
+        in (text)
+    )
+    assert "```\none\ntwo\n```" in text, "a listing in a cell still lays the table out"
+
+
+def test_a_highlighters_line_number_gutter_is_not_code() -> None:
+    text = convert(
+        "<div class=highlight><table class=lntable><tr><td><pre><code><span>1\n</span>"
+        "<span>2\n</span></code></pre></td><td><pre><code class='language-c'>int x;\nint y;"
+        "</code></pre></td></tr></table></div><pre>1\n2\n3</pre>"
+    )
+    assert "```c\nint x;\nint y;\n```" in text and "```\n1\n2\n```" not in text
+    assert "```\n1\n2\n3\n```" in text, "numbers alone, numbering no code, are the page's"
+
+
+def test_a_sphinx_block_names_its_language_on_the_wrapper() -> None:
+    text = convert(
+        "<div class='highlight-python3 notranslate'><div class='highlight'><pre>x = 1</pre>"
+        "</div></div><div class='highlight-default notranslate'><div class='highlight'>"
+        "<pre>y = 2</pre></div></div>"
+    )
+    assert "```python3\nx = 1\n```" in text and "```\ny = 2\n```" in text
+
+
+def test_cells_written_without_their_rows_are_rows_of_the_tables_width() -> None:
+    text = convert(
+        "<table><thead><tr><th>Name</th><th>Price</th></tr></thead><tbody>"
+        "<td>Tent</td><td>$10</td></tr><td>Stove</td><td>$5</td></tr></tbody></table>"
+    )
+    assert "| Name | Price |\n|---|---|\n| Tent | $10 |\n| Stove | $5 |" in text
+
+
+def test_a_placeholder_image_in_a_cell_adds_no_words_beside_the_cells_own() -> None:
+    placeholder = "data:image/svg+xml,%3Csvg%20xmlns='http://www.w3.org/2000/svg'%3E%3C/svg%3E"
+    text = convert(
+        f'<table><tr><th>System</th><th><div>NordVPN</div><img src="{placeholder}" '
+        f"alt='NordVPN Product Image'></th></tr><tr><td>Apps</td><td><img src=\"{placeholder}\""
+        " alt='Yes'></td></tr></table><p>A <img src='data:image/png;base64,AAAA' alt='dot'>.</p>"
+    )
+    assert "| System | NordVPN |\n|---|---|\n| Apps | Yes |" in text
+    assert "A dot." in text and "base64" not in text
+
+
+def test_a_cells_asterisks_are_escaped_not_read_as_emphasis() -> None:
+    text = convert(
+        "<table><tr><th>Paid</th><th>Sum</th></tr><tr><td><b>$2,640.22*</b></td>"
+        "<td>2*3 and 4*5</td></tr></table>"
+    )
+    assert "| $2,640.22\\* | 2\\*3 and 4\\*5 |" in text
+
+
+def test_inline_code_keeps_its_line_breaks() -> None:
+    text = convert("<p><code>make<br><b>su</b><br>make install</code></p>")
+    assert "`make\nsu\nmake install`" in text
+
+
+def test_a_link_around_a_placeholder_image_keeps_the_alt_text_as_its_words() -> None:
+    text = convert(
+        "<p>Before.</p><a href='https://photos.example/p/1' title='Valves'><div>"
+        "<img src='data:image/gif;base64,R0lGODdhAw==' alt='Valves come in kinds'></div></a>"
+        "<p>After.</p>"
+    )
+    assert '[Valves come in kinds](https://photos.example/p/1 "Valves")' in text

@@ -54,6 +54,23 @@ def test_the_fidelity_measure_reads_tables_code_and_nested_lists() -> None:
     assert list_shares(reference, flat) == [2 / 3], "a nested item read flat is not reproduced"
 
 
+def test_the_fidelity_measure_forgives_both_sides_the_references_markdown_in_code() -> None:
+    reference = read_structure(
+        "| 450+free | 1person |\n|---|---|\n| a | * top |\n\n"
+        "```\nStep 1: read\n'%(*levelname*)s'\n[display](https://x.example/d): flex;\n"
+        "Result <(), Box< dyn Error>>\n```\n"
+    )
+    page = read_structure(
+        "| 450+ free | 1 person |\n|---|---|\n| a | \\* top |\n\n"
+        "```\n# Step 1: read\n\u2018%(levelname)s\u2019\ndisplay: flex;\n"
+        "Result<(), Box<dyn Error>>\n```\n"
+    )
+    assert table_shares(reference, page) == [1.0]
+    assert code_shares(reference, page) == [1.0] and code_shares(page, reference) == [1.0]
+    other = read_structure("```\n# Step 2: read\nx = 1\n```\n")
+    assert code_shares(reference, other) == [0.0]
+
+
 def article(body: str) -> str:
     """Main-content Markdown of an article holding ``body`` between two paragraphs."""
     prose = "<p>" + "The article explains its figures at some length here. " * 8 + "</p>"
@@ -113,6 +130,53 @@ def test_a_data_table_in_a_drawer_is_kept() -> None:
         "</table></div></div>"
     )
     assert "| Service | Movers |" in markdown and "| Art | 91 |" in markdown
+
+
+def test_a_section_titled_like_recommendations_keeps_its_data_table() -> None:
+    table = (
+        "<table><thead><tr><th>Attribute</th><th>Type</th></tr></thead><tbody>"
+        "<tr><td>related_id</td><td>String</td></tr><tr><td>kind</td><td>Enum</td></tr>"
+        "</tbody></table>"
+    )
+    markdown = article(f"<h3>Related Products</h3><p>Products bought together.</p>{table}")
+    assert "| related_id | String |" in markdown and "Related Products" in markdown
+    links = "".join(f'<p><a href="/p{n}">Product number {n}</a></p>' for n in range(4))
+    assert "Product number" not in article(f"<h3>Related Products</h3>{links}")
+    cells = "".join(
+        f'<tr><td><a href="/p{n}">Product number {n}</a></td><td><a href="/q{n}">Other {n}</a>'
+        "</td></tr>"
+        for n in range(4)
+    )
+    grid = "<div><p>Our other guides:</p><table><tr><th><a href='/a'>Guide</a></th><th>"
+    grid += f"<a href='/b'>Guide</a></th></tr>{cells}</table></div>"
+    assert "Product number" not in article(f"<h3>Related Products</h3>{grid}")
+    assert "Product number" not in article(grid), "a grid of links is a link farm"
+
+
+def test_a_function_named_like_a_button_is_kept() -> None:
+    markdown = article(
+        "<table><thead><tr><th>Task</th><th>Tool</th></tr></thead><tbody>"
+        "<tr><td><p>Console output</p></td><td><p><a href='/f#print'><code><span class='pre'>"
+        "print()</span></code></a></p></td></tr><tr><td>Warn</td><td>warn()</td></tr>"
+        "</tbody></table><p><code>share()</code></p><p><a href='/print'>Print</a></p>"
+    )
+    assert "| Console output | [`print()`](https://news.example/f#print) |" in markdown
+    assert "`share()`" in markdown and "Print" not in markdown.replace("print()", "")
+
+
+def test_a_section_of_bare_links_and_a_data_table_is_not_a_link_farm() -> None:
+    links = "".join(
+        f'<p><a href="https://ci.example/a/runs/2003911324{n}/job/5746831672{n}#step:18:4162">'
+        f"https://ci.example/a/runs/2003911324{n}/job/5746831672{n}#step:18:4162</a></p>"
+        for n in range(3)
+    )
+    markdown = article(
+        f"<div class='sect2'><h3>UI tests</h3><p>The results:</p>{links}"
+        "<table><thead><tr><th>Category</th><th>Count</th></tr></thead><tbody>"
+        "<tr><td>Passed</td><td>6774</td></tr><tr><td>Failed</td><td>57</td></tr>"
+        "</tbody></table></div>"
+    )
+    assert "| Passed | 6774 |" in markdown
 
 
 def test_a_menu_drawer_without_a_table_still_goes() -> None:

@@ -84,7 +84,15 @@ NEGATIVE_PARTS = (
     "action-bar",
     "attribution",
 )
-NEGATIVE_PART = re.compile("|".join(re.escape(part) for part in NEGATIVE_PARTS))
+NOT_NEGATIVE_AFTER = {"comment": "ar"}
+"""What may follow a boilerplate fragment in a name that then says something else: the
+author's "commentary" is the text, readers' "comments" are not."""
+NEGATIVE_PART = re.compile(
+    "|".join(
+        re.escape(part) + (f"(?!{NOT_NEGATIVE_AFTER[part]})" if part in NOT_NEGATIVE_AFTER else "")
+        for part in NEGATIVE_PARTS
+    )
+)
 UTILITY_CLASS = re.compile(r"[:\[\]/]")
 """A utility class of a CSS framework ("print:hidden", "md:w-1/2", "[--gap:4px]") says how an
 element looks, not what it is: such names are not read for boilerplate or content words."""
@@ -177,6 +185,9 @@ be taken for the article (the parser nested the page in it); one without the ``<
 DATA_TABLE_ROWS = 3
 """Rows (a header among them) from which a table with header cells is data that keeps the block
 named like boilerplate (a "drawer") holding it."""
+DATA_TABLE_LINKS = 0.5
+"""Link density under which a data table is the section's content: one denser is a grid of
+links (other posts' titles) that does not save the section it stands in."""
 DATA_CELL_CHARS = 300
 """Characters up to which a table cell holds data, whose elements are never taken for
 boilerplate by their names (a longer one may be a page laid out in a table)."""

@@ -58,9 +58,12 @@ a name tried on its own."""
 REVIEW_WORDS = ("review", "rezension", "bewertung", "avis", "jdgm-rev", "yotpo", "trustpilot")
 """Starts of the words that name the customers' reviews of a product page: its readers'
 comments (a review site's article is not a product page)."""
-NOT_COMMENT_WORDS = frozenset({"editorial", "respond", "form", "count", "counter", "link", "icon"})
+NOT_COMMENT_WORDS = frozenset(
+    {"editorial", "respond", "form", "count", "counter", "link", "icon", "commentary"}
+)
 """Words that make a name say something else than readers' comments: a publisher's editorial
-reviews, the form to write one, the count of comments and the link to them."""
+reviews, the form to write one, the count of comments and the link to them, the author's own
+commentary (a section of the text: "Commentary", a documentation page's notes)."""
 COMMENT_SECTION_TAGS = frozenset({"div", "section", "ol", "ul", "aside", "footer", "dl"})
 """Elements a comment section is made of (a lone comment's paragraph is not a section)."""
 FORUM_COMMENTS_SHARE = 0.3
