@@ -14,6 +14,8 @@ from convert.safety.rules_form import (
     ASKING_YOU,
     DELIBERATIVE,
     DELIVERABLE_FACTOR,
+    DUTCH_IMPERATIVES,
+    DUTCH_YOU,
     FIRST_PERSON_PLURAL,
     FORM_SCORE,
     FORMAL_YOU,
@@ -61,7 +63,11 @@ def _speaks_to_reader(words: list[str], form: str) -> bool:
     if form == "question":
         if not POSSESSIVE_YOU.isdisjoint(words) or words[0] in READER_OPENERS:
             return True
-        return len(words) > 1 and pronouns(words[1]) & QUESTION_YOU != set()
+        return len(words) > 1 and (
+            pronouns(words[1]) & QUESTION_YOU != set() or words[1] in DUTCH_YOU
+        )
+    if words and words[0] in DUTCH_IMPERATIVES and not DUTCH_YOU.isdisjoint(words):
+        return True  # "Geef je mening", "Schrijf je in voor..."
     return any(
         pronouns(word) & SECOND_PERSON and (index == 0 or words[index - 1] not in THANKS)
         for index, word in enumerate(words)
