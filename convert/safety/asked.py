@@ -177,7 +177,10 @@ def _wanted(words: list[str], start: int) -> bool:
     subject = words[start : start + high]
     opening = subject[0].partition("'")[0] + "'" if "'" in subject[0] else subject[0]
     if not subject or not (
-        opening in WANT_DETERMINERS or subject[0] in SUBJECTS or subject[0] in MY
+        opening in WANT_DETERMINERS
+        or subject[0] in SUBJECTS
+        or subject[0] in MY
+        or subject[0] in TASK_NAMES  # "Assignment for today is a summary of..."
     ):
         return False
     for index in range(start + low, min(len(words), start + high + 1)):

@@ -91,7 +91,16 @@ MORE_DELIVERABLES: Final = _words(
     " conto nomes frases perguntas sugestoes lista"
 )
 """Nouns of what a task asks for besides :data:`~.rules_form.DELIVERABLES`."""
-COMPOUND_ENDS: Final = ("ideen", "liste", "plan", "tipps", "gedicht", "rezept", "vorschlage")
+COMPOUND_ENDS: Final = (
+    "ideen",
+    "liste",
+    "plan",
+    "tipps",
+    "gedicht",
+    "rezept",
+    "vorschlage",
+    "skript",
+)
 """German compounds end with the noun they are ("Geschenkideen", "Wochenplan")."""
 COMPOUND_MIN: Final = 7
 NOUN_HEAD_MAX_PART: Final = 7

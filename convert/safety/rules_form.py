@@ -406,6 +406,10 @@ DUTCH_IMPERATIVES: Final = _words(
     " maak stel deel laat kies vul meld"
 )
 """Dutch imperatives, after which "je" is the reader ("Schrijf je in", "Deel je mening")."""
+DUTCH_MARKERS: Final = _words("een het ik mijn niet graag jij jouw")
+"""Words only a Dutch clause holds among the scan's languages: in one, "te" opens an
+infinitive ("om beter te slapen") and "je" is the reader."""
+DUTCH_SECOND_PERSON: Final = _words("je jij jou jouw jullie u uw")
 CONTROL_OBJECTS: Final = _words(
     "review reviews feedback view comment comments rating ratings details order ascending"
     " descending results filters"
@@ -476,7 +480,7 @@ DELIVERABLES: Final = _words(
     " vantaggi riassunto lettera slogan discorso brindisi"
     " funcao formula dicas ideias lista poema cancao historia receita plano roteiro vantagens"
     " resumo carta discurso brinde piada"
-    " recept gedicht lijst ideeen samenvatting overzicht toespraak verhaal brief"
+    " recept gedicht lijst ideeen samenvatting overzicht toespraak verhaal brief quote"
     # What is known and told: facts, reasons, examples, an explanation.
     " facts reasons examples explanation arguments fakten grunde beispiele erklarung"
     " faits raisons exemples explication datos razones ejemplos explicacion fatti ragioni"

@@ -81,6 +81,9 @@ def form_of(text: str) -> str:
         ("Geef me drie ideeën voor een verjaardagsfeest.", "imperative"),
         ("Ik zou graag een recept voor pannenkoeken willen.", "frame"),
         ("Hoeveel water moet een cactus krijgen?", "question"),
+        ("Geef me twee tips om sneller te lezen.", "imperative"),
+        ("Opdracht voor vandaag is een samenvatting van het eerste hoofdstuk.", "frame"),
+        ("Assignment for this week is a summary of the first act of Macbeth.", "frame"),
     ],
 )
 def test_more_kinds_of_request(text: str, form: str) -> None:
