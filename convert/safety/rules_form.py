@@ -483,7 +483,7 @@ DELIVERABLES: Final = _words(
     " recept gedicht lijst ideeen samenvatting overzicht toespraak verhaal brief quote"
     # What is known and told: facts, reasons, examples, an explanation.
     " facts reasons examples explanation arguments fakten grunde beispiele erklarung"
-    " faits raisons exemples explication datos razones ejemplos explicacion fatti ragioni"
+    " faits raisons exemples explication razones ejemplos explicacion fatti ragioni"
     " esempi spiegazione factos fatos razoes exemplos explicacao feiten redenen voorbeelden"
     " uitleg"
 )
