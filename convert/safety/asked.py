@@ -61,9 +61,12 @@ from convert.safety.rules_asked import (
     YES_NO_SUBJECTS,
 )
 from convert.safety.rules_form import (
+    COPULAS,
     DELIVERABLES,
     INDEFINITE,
     MAKING_VERBS,
+    MY,
+    OWN_PURPOSES,
     TASK_VERBS,
 )
 
@@ -87,6 +90,7 @@ OPENERS: Final = (
     | _NOUNS
     | SUBJECTS
     | TASK_NAMES
+    | OWN_PURPOSES
     | COMPARATIVES
     | {phrase[0] for phrase in (*WANTING, *ROLES, *WH_PAIRS)}
 )
@@ -166,16 +170,26 @@ def _short_infinitive(word: str, infinitive: Callable[[str], bool]) -> bool:
 
 
 def _wanted(words: list[str], start: int) -> bool:
-    """A task wanted by someone told in the third person ("The user wants a list..."), or named
-    by its name ("The task is to write...")."""
+    """A task wanted by someone told in the third person ("The user wants a list...", "My
+    manager wants..."), named by its name ("The task is to write..."), or the asker's own
+    purpose ("My goal is to...", "Il mio obiettivo è...")."""
     low, high = WANTING_AT
     subject = words[start : start + high]
     opening = subject[0].partition("'")[0] + "'" if "'" in subject[0] else subject[0]
-    if not subject or not (opening in WANT_DETERMINERS or subject[0] in SUBJECTS):
+    if not subject or not (
+        opening in WANT_DETERMINERS
+        or subject[0] in SUBJECTS
+        or subject[0] in MY
+        or subject[0] in TASK_NAMES  # "Assignment for today is a summary of..."
+    ):
         return False
     for index in range(start + low, min(len(words), start + high + 1)):
-        if words[index] == "is" and not TASK_NAMES.isdisjoint(words[start:index]):
-            return _task_follows(words, index + 1)
+        if words[index] in COPULAS:
+            named = words[start:index]
+            if not (MY.isdisjoint(subject[:2]) or OWN_PURPOSES.isdisjoint(named)):
+                return index + 2 < len(words)
+            if not TASK_NAMES.isdisjoint(named):
+                return _task_follows(words, index + 1)
         for phrase in _WANTING:
             if tuple(words[index : index + len(phrase)]) == phrase:
                 return _task_follows(words, index + len(phrase))

@@ -14,17 +14,24 @@ from convert.safety.asked import asked_form, deliverable
 from convert.safety.rules_form import (
     ANSWERS,
     ASKING_YOU,
+    CALLS_TO_ACTION,
     CONSEQUENCE,
+    CONTROL_OBJECTS,
     DELIVERABLE_REACH,
     DELIVERABLE_WORDS,
+    DETERMINERS,
     DROPPED_SUBJECT,
     DROPPED_SUBJECT_WORDS,
+    DUTCH_YOU,
     EVALUATING,
+    FIRST_PERSON_PLURAL,
+    FOR_ME,
     HEAD_WORDS,
     HEADED_FORMS,
     INTENSIFIERS,
     KNOWING_REACH,
     KNOWING_YOU,
+    MAKING_VERBS,
     MIN_QUESTION_WORDS,
     MIN_WORDS,
     OF_WORDS,
@@ -36,8 +43,13 @@ from convert.safety.rules_form import (
     QUESTION_REACH,
     QUESTION_WORDS,
     QUESTION_YOU,
+    RANKING,
     READER_OPENERS,
     REQUEST_FRAMES,
+    SECOND_PERSON,
+    SEEKING,
+    SEEKING_REACH,
+    SPLIT_FRAMES,
     WEIGHINGS,
     WISH_COPULAS,
     WISHED,
@@ -53,7 +65,7 @@ from convert.safety.verbs import (
     task_after,
 )
 
-__all__ = ["CONDITIONALS", "SENTENCE_END", "clause_form"]
+__all__ = ["CONDITIONALS", "SENTENCE_END", "clause_form", "short_ask"]
 
 _ELIDED_WISHED: Final = ("d'", "qu'", "s'")
 _GERMAN_TO: Final = "zu"
@@ -64,6 +76,23 @@ CONDITIONALS: Final = frozenset(
     {"would", "it'd", "that'd", "could", "ware", "wurde", "serait", "seria", "sarebbe"}
 )
 SENTENCE_END: Final = (".", "!", "?")
+_SHORT_ENDS: Final = (".", "?")
+"""How a whole ask of two words ends: a page's calls to action shout ("Shop now!")."""
+_NOT_OBJECTS: Final = (
+    CALLS_TO_ACTION
+    | FOR_ME
+    | FIRST_PERSON_PLURAL
+    | SECOND_PERSON
+    | DUTCH_YOU
+    | QUERY_PREPOSITIONS
+    | RANKING
+    | QUESTION_WORDS
+    | CONTROL_OBJECTS
+    | {"by"}
+)
+"""Second words of a page's two-word controls ("Show more", "Tell us", "Sort by", "Contact
+you"): no object of a task."""
+_SPLIT_FIRST: Final = frozenset(opening[0] for opening, _ in SPLIT_FRAMES)
 _THAT: Final = "que"
 _PARTS_RE: Final = re.compile(r"[,;:\u2013\u2014]|\s-\s")
 _LATER_PARTS_RE: Final = re.compile(
@@ -97,6 +126,23 @@ def clause_form(
     return form if form in HEADED_FORMS else ""
 
 
+def short_ask(clause: str, words: list[str]) -> str:
+    """What makes a sentence of two words a whole ask ("" when nothing): a task's verb and
+    what it is done to ("Explain recursion.", "Spiegami l'IVA."), a task's noun and a word of
+    politeness ("Recipe please.", "Rezept bitte."), or a task's noun asked for ("Dinner
+    ideas?"); a page's two words are a control ("Show more", "Tell us.", "Sort by:")."""
+    if len(words) != 2 or not clause.rstrip().endswith(_SHORT_ENDS):
+        return ""
+    first, second = words
+    if second not in _NOT_OBJECTS and imperative(words, True) and first not in MAKING_VERBS:
+        return "imperative"
+    if deliverable(first) and second in PLEASE:
+        return "deliverable"
+    if clause.rstrip().endswith("?") and deliverable(second) and first not in _NOT_OBJECTS:
+        return "deliverable"
+    return ""
+
+
 def _clause_form(
     clause: str, words: list[str], asking: list[tuple[int, int]], capital: bool
 ) -> str:
@@ -111,7 +157,7 @@ def _clause_form(
         return "imperative"  # "Tengo un examen el lunes, hazme un resumen de..."
     if clause.rstrip().endswith("?") and _asks_if_known(words):
         return "asking"
-    if any(end < len(words) - 1 for _, end in frames_in(words, REQUEST_FRAMES)):
+    if _framed(words):
         return "frame"  # with what is asked for after it ("I need a plan", not "... I need.")
     if _without_subject(clause, words):
         return "frame"
@@ -126,6 +172,26 @@ def _clause_form(
     return asked_form(clause, words, FIRST_WORDS, infinitive, capital)
 
 
+def _framed(words: list[str]) -> bool:
+    """Whether a frame of asking holds in the clause with what is asked for after it, its
+    intensifiers left out ("I'd really like a...", "I could so use a..."), or a frame in two
+    parts opens it with what is asked for between them ("Ik heb een lijst nodig...")."""
+    if not INTENSIFIERS.isdisjoint(words):
+        words = [word for word in words if word not in INTENSIFIERS]
+    if any(end < len(words) - 1 for _, end in frames_in(words, REQUEST_FRAMES)):
+        return True
+    if words[0] not in _SPLIT_FIRST:
+        return False
+    for opening, closing in SPLIT_FRAMES:
+        if (
+            tuple(words[: len(opening)]) == opening
+            and closing in words[len(opening) + 1 :]
+            and words[len(opening)] in DETERMINERS
+        ):
+            return True
+    return False
+
+
 def _without_subject(clause: str, words: list[str]) -> bool:
     """Whether the clause opens with a frame of asking said without its subject ("Looking for
     a gift for my dad who...", "Need a title for..."), as a sentence, not a question."""
@@ -134,7 +200,12 @@ def _without_subject(clause: str, words: list[str]) -> bool:
     start = 0
     while start < len(words) - 1 and words[start] in FIRST_WORDS:
         start += 1
-    return any(found == start for found, _ in frames_in(words, DROPPED_SUBJECT))
+    if any(found == start for found, _ in frames_in(words, DROPPED_SUBJECT)):
+        return True
+    return any(
+        found == start and any(map(deliverable, words[end : end + SEEKING_REACH]))
+        for found, end in frames_in(words, SEEKING)
+    )
 
 
 def _wish(words: list[str]) -> bool:

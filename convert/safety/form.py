@@ -28,7 +28,7 @@ from __future__ import annotations
 from typing import Final
 
 from convert.safety.asked import OPENERS, compound_deliverable, head_end, material, set_up
-from convert.safety.clause_form import CONDITIONALS, SENTENCE_END, clause_form
+from convert.safety.clause_form import CONDITIONALS, SENTENCE_END, clause_form, short_ask
 from convert.safety.form_score import form_score, title_case
 from convert.safety.normalise import clauses, normalise
 from convert.safety.rules_form import (
@@ -53,6 +53,8 @@ from convert.safety.rules_form import (
     PLACING_VERBS,
     REQUEST_FRAMES,
     SAYING_VERBS,
+    SEEKING,
+    SEPARABLE,
     SHORT_WORDS,
     TASK_VERBS,
     WEIGHINGS,
@@ -85,10 +87,14 @@ _OPENERS: Final = frozenset(
     | FORMAL_INFINITIVES
     | DELIVERABLES
     | {frame[0] for frame in WEIGHINGS}
-    | {frame[0] for frame in (*REQUEST_FRAMES, *ASKING_YOU, *PHRASAL_OPENINGS, *DROPPED_SUBJECT)}
+    | {
+        frame[0]
+        for frame in (*REQUEST_FRAMES, *ASKING_YOU, *PHRASAL_OPENINGS, *DROPPED_SUBJECT, *SEEKING)
+    }
     | CONDITIONALS
     | SAYING_VERBS
     | PLACING_VERBS
+    | SEPARABLE.keys()
     | OPENERS
 )
 """A text with none of these words and no question mark holds no request by its form."""
@@ -109,18 +115,25 @@ def request_form(text: str, norm: str, parts: list[tuple[int, int]] | None = Non
     best = NONE
     total = requested = context = count = 0
     role = follows = last = False
-    for start, end in clauses(norm) if parts is None else parts:
+    spans = clauses(norm) if parts is None else parts
+    for start, end in spans:
         clause = norm[start:end]
         words = WORD_RE.findall(clause)
         total += len(words)
         count += 1
         last = False
+        written = text[start:end]
         if len(words) < MIN_WORDS or (
             len(words) < SHORT_WORDS and not clause.rstrip().endswith(SENTENCE_END)
         ):
+            # A text of one sentence of two words may still be a whole ask ("Explain
+            # recursion.", "Recipe please."); a shorter clause is a label.
+            form = short_ask(clause, words) if len(spans) == 1 else ""
+            if form:
+                requested = total
+                best = FormRequest(round(form_score(clause, written, form), 4), start, end, form)
             continue
         asking = frames_in(words, ASKING_YOU)
-        written = text[start:end]
         form = (
             ""
             if title_case(written)

@@ -14,6 +14,10 @@ from convert.safety.rules_form import (
     ASKING_YOU,
     DELIBERATIVE,
     DELIVERABLE_FACTOR,
+    DUTCH_IMPERATIVES,
+    DUTCH_MARKERS,
+    DUTCH_SECOND_PERSON,
+    DUTCH_YOU,
     FIRST_PERSON_PLURAL,
     FORM_SCORE,
     FORMAL_YOU,
@@ -61,7 +65,13 @@ def _speaks_to_reader(words: list[str], form: str) -> bool:
     if form == "question":
         if not POSSESSIVE_YOU.isdisjoint(words) or words[0] in READER_OPENERS:
             return True
-        return len(words) > 1 and pronouns(words[1]) & QUESTION_YOU != set()
+        return len(words) > 1 and (
+            pronouns(words[1]) & QUESTION_YOU != set() or words[1] in DUTCH_YOU
+        )
+    if words and (words[0] in DUTCH_IMPERATIVES or not DUTCH_MARKERS.isdisjoint(words)):
+        # Dutch: "je" is the reader ("Geef je mening", "Schrijf je in voor..."), "te" opens
+        # an infinitive ("tips om beter te slapen"), not the French or Spanish "you".
+        return not DUTCH_SECOND_PERSON.isdisjoint(words)
     return any(
         pronouns(word) & SECOND_PERSON and (index == 0 or words[index - 1] not in THANKS)
         for index, word in enumerate(words)

@@ -91,7 +91,16 @@ MORE_DELIVERABLES: Final = _words(
     " conto nomes frases perguntas sugestoes lista"
 )
 """Nouns of what a task asks for besides :data:`~.rules_form.DELIVERABLES`."""
-COMPOUND_ENDS: Final = ("ideen", "liste", "plan", "tipps", "gedicht", "rezept", "vorschlage")
+COMPOUND_ENDS: Final = (
+    "ideen",
+    "liste",
+    "plan",
+    "tipps",
+    "gedicht",
+    "rezept",
+    "vorschlage",
+    "skript",
+)
 """German compounds end with the noun they are ("Geschenkideen", "Wochenplan")."""
 COMPOUND_MIN: Final = 7
 NOUN_HEAD_MAX_PART: Final = 7
@@ -112,7 +121,8 @@ WANTING: Final = _phrases(
     " souhaite; voudrait; veut; demande; cherche; a besoin d';"
     " quiere; necesita; busca; pide; quisiera; desea;"
     " vuole; chiede; cerca; vorrebbe; ha bisogno di; desidera;"
-    " quer; precisa de; procura; pede; gostaria de; deseja"
+    " quer; precisa de; procura; pede; gostaria de; deseja;"
+    " wil; wilt; zoekt; vraagt om; zou graag"
 )
 """Verbs of wanting said of someone else ("The user wants a list of...", "La cliente voudrait
 une lettre..."): a task told in the third person when what is wanted (a task's noun or verb)
@@ -123,12 +133,15 @@ WANTED_REACH: Final = 4
 """How many words after the verb of wanting the task's noun or verb may come."""
 TASK_NAMES: Final = _words(
     "task goal job request assignment aufgabe ziel tache objectif tarea objetivo compito"
-    " obiettivo tarefa"
+    " obiettivo tarefa opdracht"
 )
 """A task's own name, whose "is" names what it asks ("The task is to write...")."""
-SUBJECTS: Final = _words("someone somebody jemand quelqu'un alguien qualcuno alguem gesucht")
+SUBJECTS: Final = _words(
+    "someone somebody jemand quelqu'un alguien qualcuno alguem gesucht iemand"
+    " he she they er elle ella lui lei ele ela hij zij"
+)
 """Who wants something, said in one word ("Someone is looking for..."); "gesucht wird"."""
-WANT_DETERMINERS: Final = _words("the this a der die das le la l' el lo il o a")
+WANT_DETERMINERS: Final = _words("the this a der die das le la l' el lo il o a de het")
 """A third-person subject opens with an article ("The client needs...")."""
 
 ROLES: Final = _phrases(

@@ -76,6 +76,11 @@ TASK_VERBS: Final = _words(
     " crie cria redija componha planeje planeia calcule calcula analise analisa avalie avalia"
     " encontre encontra mostre mostra diga diz ajude ajuda prepara elabore"
     " corrija indique envie aconselhe"
+    # Chat shorthand.
+    " gimme"
+) | _words(
+    # Dutch: the imperative (the verb's stem).
+    "schrijf geef noem beschrijf vergelijk vertaal vertel bereken bedenk verklaar adviseer"
 )
 """Verbs of tasks that ask for words (to write, tell, explain, compare, advise), as they open
 an imperative clause."""
@@ -86,7 +91,7 @@ MAKING_VERBS: Final = _words(
     " count draw chart plot study examine investigate improve polish adapt tailor transform"
     " format extract derive illustrate put walk break sketch decide research look solve debug"
     " optimize optimise refactor devise teach imagine haz haga fais faites fai faccia faca faz"
-    " mach mache review reply turn"
+    " mach mache review reply turn maak zoek"
 )
 """Verbs of making and doing: a page's own buttons and slogans use them ("Build better
 teams", "Choose items to buy together"), so they open a request only for someone ("Make me a
@@ -94,12 +99,12 @@ menu", "Find me a hotel") or inside a frame of asking ("Could you plan...")."""
 ROMANCE_MAKING: Final = _words("haz haga fais faites fai faccia faca faz")
 """Verbs of making that take their pronoun attached ("hazme", "fais-moi"): English ones do not
 ("pickle" is no "pick" for someone)."""
-FOR_ME: Final = _words("me mir mich moi m'en me mi")
+FOR_ME: Final = _words("me mir mich moi m'en me mi mij")
 NOT_ATTACHED: Final = _words("name resume nomme reime")
 """Task verbs that end as if a pronoun were attached to them, with none."""
 """Who a made thing is for, right after the verb."""
 MY: Final = _words(
-    "my mein meine meinen meinem meiner mon ma mes mi mis mio mia miei mie meu minha"
+    "my mein meine meinen meinem meiner mon ma mes mi mis mio mia miei mie meu minha mijn"
 )
 """The asker's own things, right after a verb of making ("Fix my essay", "Check my maths"): a
 request when the sentence is long enough not to be a button ("Track my order")."""
@@ -115,6 +120,7 @@ DETERMINERS: Final = _words(
     " un una unos unas el la los las este esta estos estas dos tres cinco diez"
     " uno una il lo la gli le questo questa questi queste due tre cinque dieci"
     " um uma uns umas o a os as este esta estes estas dois duas tres cinco dez"
+    " een de het dit deze twee drie vijf tien"
 )
 """What opens the thing a verb of making is asked to make ("Plan a party for...")."""
 INFINITIVE_ENDINGS: Final = ("ar", "er", "ir", "re")
@@ -125,7 +131,7 @@ ATTACHED_INFINITIVE_ENDINGS: Final = ("ar", "er", "ir")
 "spiegarmi", "dar-me"): Italian drops its final "e" there."""
 ELIDED_PRONOUNS: Final = ("m'", "t'", "l'")
 """French pronouns elided onto the infinitive that follows them ("m'expliquer")."""
-NOUN_AFTER: Final = _words("of for with from de des du di von der")
+NOUN_AFTER: Final = _words("of for with from de des du di von der van")
 """A verb-like word followed by one of these is a noun ("Draft for...", "Outline of...")."""
 CONTROLS: Final = _words(
     "a button label summary option select nav figcaption caption legend dt h1 h2 h3 h4 h5 h6"
@@ -161,6 +167,19 @@ FORMAL_PRONOUN: Final = "sie"
 CALLS_TO_ACTION: Final = _words("more all now here out today below")
 """A task verb followed by one of these is a page's button ("Show more", "Find out more")."""
 
+SEPARABLE: Final = {
+    "leg": "uit",
+    "vat": "samen",
+    "stel": "voor",
+    "raad": "aan",
+    "som": "op",
+    "werk": "uit",
+}
+"""Dutch task verbs whose particle goes to the clause's end ("Vat de punten samen.", "Leg uit
+hoe...", "Leg me uit..."): an imperative when the particle is there, in the verb's next words
+or last, and something the task is done to ("Leg uit." alone is no task)."""
+SEPARABLE_REACH: Final = 2
+"""How many words after such a verb its particle may come, when it does not end the clause."""
 PHRASAL_OPENINGS: Final = _phrases(
     "come up with; put together; break down; walk me through; figure out how; work out; look up;"
     " set up; sum up; think up; lay out; map out; set out; talk me through; run me through;"
@@ -184,6 +203,7 @@ SEQUENCE_WORDS: Final = _words(
 
 DROPPED_SUBJECT: Final = _phrases(
     "looking for; need a; need an; need some; need help; trying to; hoping to; wondering how;"
+    " op zoek naar; ben op zoek naar;"
     " wondering what; wondering whether; wondering if; suche; brauche; cherche; besoin d'un;"
     " besoin d'une; busco; necesito; cerco; mi serve; procuro; preciso de; preciso;"
     " would be grateful for; would be grateful if; hoping someone can; hoping someone could;"
@@ -193,13 +213,23 @@ DROPPED_SUBJECT: Final = _phrases(
 """Frames of asking said without their subject ("Looking for a gift for my dad...", "Need a
 title for..."), which open a request as a full sentence: a page's own are questions ("Looking
 for something else?", "Need help?")."""
+SEEKING: Final = _phrases(
+    "searching for; hoping for; buscando; procurando; cercando;"
+    " alla ricerca di; a la recherche d'un; a la recherche d'une; auf der suche nach"
+)
+"""Frames of seeking said without their subject, which open a request only when a task's noun
+follows within :data:`SEEKING_REACH` words ("Searching for a good recipe for...", not "Hoping
+for a better tomorrow, the town...")."""
+SEEKING_REACH: Final = 3
 DROPPED_SUBJECT_WORDS: Final = 6
 """How many words such a sentence has at least."""
-PLEASE: Final = _words("please bitte")
+PLEASE: Final = _words("please pls plz bitte svp stp porfa graag alsjeblieft alstublieft aub")
 """A word asking politely, beside a thing named as the task ("Eine Zusammenfassung, bitte."):
 with a deliverable among the sentence's first words, a request whatever follows the noun."""
 PLEASE_PHRASES: Final = _phrases(
-    "por favor; per favore; per piacere; s'il te plait; s'il vous plait; se faz favor"
+    "por favor; per favore; per piacere; s'il te plait; s'il vous plait; se faz favor;"
+    " thanks in advance; thx in advance; merci d'avance; danke im voraus; gracias de antemano;"
+    " grazie in anticipo; obrigado desde ja; alvast bedankt"
 )
 STANDING: Final = _words(
     "always never only immer nie nur toujours jamais seulement siempre nunca solo sempre mai"
@@ -207,6 +237,7 @@ STANDING: Final = _words(
 """Adverbs of a standing order, before its imperative ("Always list...", "Cita sempre...")."""
 FILLERS: Final = _words(
     "please pls plz kindly just perhaps maybe possibly also quickly briefly bitte mal por favor per"
+    " porfa graag eens even"
 )
 """Words that may stand between a frame of asking and the task ("could you please list")."""
 
@@ -225,7 +256,9 @@ REQUEST_FRAMES: Final = _phrases(
     " i'd welcome; i would welcome; i'd love; i would love; i'd love some; i was hoping;"
     " i'm hoping; i am hoping; i'd like to know; any chance you could; any chance you can;"
     " is there a way to; is there any way to; can i get; could i get; may i have; can i have;"
-    " could i have;"
+    " could i have; i could use; i could do with; i'd be glad of; i would be glad of;"
+    " i'd be glad if; i would be glad if; i'm keen to; i am keen to;"
+    " what i'm after;"
     # German
     " ich brauche; ich mochte; ich hatte gern; ich hatte gerne; hilf mir; helfen sie mir;"
     " gib mir; sag mir; zeig mir; ich suche; ich will; warst du so nett; ich frage mich;"
@@ -235,19 +268,26 @@ REQUEST_FRAMES: Final = _phrases(
     " je voudrais; j'aimerais; j'ai besoin; aide-moi; aidez-moi;"
     " donne-moi; donnez-moi; dis-moi; dites-moi; je cherche; je veux; montre-moi; montrez-moi;"
     " explique-moi; expliquez-moi; propose-moi; proposez-moi; conseille-moi; conseillez-moi;"
-    " je me demande; ce serait utile de savoir; j'aimerais savoir;"
+    " je me demande; ce serait utile de savoir; j'aimerais savoir; il me faudrait; il me faut;"
+    " j'aurais bien besoin; ce qu'il me faut; ce dont j'ai besoin;"
     # Spanish
     " quiero; quisiera; necesito; me gustaria; estoy buscando; busco; ayudame; me pregunto;"
-    " seria util saber; estaria bien saber;"
+    " seria util saber; estaria bien saber; me vendria bien; lo que necesito; lo que busco;"
     # Italian
     " vorrei; voglio; ho bisogno; mi serve; sto cercando; cerco; mi chiedo; sarebbe utile sapere;"
+    " avrei bisogno; mi farebbe comodo;"
     # Portuguese
     " quero; queria; gostaria; preciso; estou procurando; procuro; ajude-me; me ajude; me de;"
     " seria bom saber; me pergunto; gostaria de saber; ficaria grato; ficaria grata;"
+    " dava-me jeito; dava jeito; o que preciso;"
+    # Dutch
+    " ik wil; ik zou graag; ik zoek; ik ben op zoek naar; ik vraag me af; help me; geef me;"
+    " vertel me; ik had graag; ik wil graag;"
     " eu adoraria; ich hoffe du kannst; j'espere que tu peux;"
     " j'espere que vous pouvez; ojala puedas; espero que puedas; spero che tu possa;"
     " espero que voce possa; j'aurais besoin; me haria falta; mi servirebbe; ich bräuchte;"
     " ich brauchte; ich hatte gerne; je voudrais bien; mi farebbe piacere; gostaria muito;"
+    " brauchte ich; brauche ich;"
     # German, French, Spanish, Italian: gratitude and wishes in the conditional.
     " ich ware dankbar; ich ware ihnen dankbar; ich ware dir dankbar; ich wurde mich freuen;"
     " je serais reconnaissant; je vous serais reconnaissant; je te serais reconnaissant;"
@@ -258,6 +298,25 @@ REQUEST_FRAMES: Final = _phrases(
 )
 """Frames of asking, anywhere in a clause (a few words in order). "Please" alone is not one:
 a page's form messages say it as often ("Please enter a comment.")."""
+
+SPLIT_FRAMES: Final = (
+    (("ik", "heb"), "nodig"),
+    (("wij", "hebben"), "nodig"),
+    (("we", "hebben"), "nodig"),
+    (("ich", "konnte"), "gebrauchen"),
+    (("wir", "konnten"), "gebrauchen"),
+)
+"""Frames of asking in two parts, what is asked for between them, opened by a determiner ("Ik
+heb een lijst nodig met...", "Ich könnte ein paar Ideen ... gebrauchen", not "Ik heb je
+nodig"): the first part opens the clause."""
+OWN_PURPOSES: Final = _words(
+    "goal aim question wish request ziel frage wunsch objectif question souhait objetivo"
+    " pregunta deseo obiettivo domanda desiderio pergunta desejo doel vraag wens"
+)
+"""What the asker's own purpose is called ("My goal is to...", "Mijn vraag is..."): whatever
+follows it is what is asked for."""
+COPULAS: Final = _words("is ist est es e")
+"""The verb that says what a task or a purpose is ("The task is...", "Mon objectif est...")."""
 
 ANSWERS: Final = _words("yes no ja nein oui non si sim nao")
 """A clause opening with one of these is a choice's button ("No, I don't want to save")."""
@@ -278,13 +337,26 @@ ASKING_YOU: Final = _phrases(
     " hoping you'd;"
     " would you be so kind as to; would you be willing to; would you be so good as to;"
     # The same said as a statement, in the conditional: "Perhaps you could tell me...".
-    " you could; you would; you might"
+    " you could; you would; you might;"
+    # Chat shorthand.
+    " can u; could u; would u; will u; can ya; could ya;"
+    # Dutch: the task's infinitive comes last ("Kun je uitleggen...", "Zou je ... schrijven?").
+    " kun je; kan je; kunt u; kun jij; zou je; zou u; zou jij; wil je; wilt u; wil jij"
 )
 """Asking someone to do something: a request when a task verb (or ``help``) follows, after
 any clitic pronouns ("pourrais-tu me donner"); German puts the verb last ("Könntest du mir ein
 Rezept geben?")."""
-GERMAN_ASKING: Final = _words("kannst konntest konnen konnten wurdest wurden")
-"""The first words of German frames of asking, whose task verb ends the clause."""
+GERMAN_ASKING: Final = _words(
+    "kannst konntest konnen konnten wurdest wurden kun kan kunt zou wil wilt"
+)
+"""The first words of German and Dutch frames of asking, whose task verb ends the clause."""
+DUTCH_INFINITIVES: Final = _words(
+    "schrijven uitleggen geven noemen beschrijven vergelijken vertalen vertellen berekenen"
+    " bedenken samenvatten voorstellen aanraden adviseren helpen maken opstellen zoeken"
+    " verklaren opsommen plannen sturen tonen laten zien uitwerken"
+)
+"""Dutch task verbs' infinitives, which close a Dutch frame of asking ("Kunt u mij een boek
+aanraden?")."""
 CLITICS: Final = _words("me mi m' te ti t' moi mir mich uns nous nos ci ce se lui le la les")
 """Pronouns that come between a frame of asking and its verb ("me donner", "mi dai")."""
 ENCLITICS: Final = ("-me", "-moi", "-nos", "me", "mi", "nos", "ci", "lo", "la", "le", "li")
@@ -318,12 +390,32 @@ SECOND_PERSON: Final = _words(
     " usted ustedes tus ti contigo vosotros vuestro vuestra"
     " tuo tua tuoi tue voi vostro vostra"
     " voce voces seu sua seus suas teu tua"
+    " jij jou jouw jullie uw"
 )
 """Who a page addresses when it speaks to its reader ("your order", "near you"); outside a
 frame of asking, a request that says these is most likely the page's own copy. German "du" and
 "ihr" are left out: they are French "of the" and German "her" as often."""
 
 QUESTION_YOU: Final = SECOND_PERSON | {"du", "ihr"}
+DUTCH_YOU: Final = _words("je u")
+"""Dutch "you" that other languages spell alike (French "je"), told as the reader's only in a
+Dutch clause: after the verb that opens a question ("Heb je een account?", "Kunt u...?") or
+after a Dutch imperative ("Geef je mening.")."""
+DUTCH_IMPERATIVES: Final = _words(
+    "schrijf geef noem beschrijf vergelijk vertaal vertel bereken bedenk verklaar adviseer"
+    " maak stel deel laat kies vul meld"
+)
+"""Dutch imperatives, after which "je" is the reader ("Schrijf je in", "Deel je mening")."""
+DUTCH_MARKERS: Final = _words("een het ik mijn niet graag jij jouw")
+"""Words only a Dutch clause holds among the scan's languages: in one, "te" opens an
+infinitive ("om beter te slapen") and "je" is the reader."""
+DUTCH_SECOND_PERSON: Final = _words("je jij jou jouw jullie u uw")
+CONTROL_OBJECTS: Final = _words(
+    "review reviews feedback view comment comments rating ratings details order ascending"
+    " descending results filters"
+)
+"""What a page's two-word controls act on ("Write review.", "Sort descending."): no object of
+a task asked in two words."""
 READER_OPENERS: Final = _words("don't already forgot new need looking not still want have got")
 """A question opening with one of these asks about the reader ("Don't have an account?",
 "Looking for something else?")."""
@@ -388,6 +480,12 @@ DELIVERABLES: Final = _words(
     " vantaggi riassunto lettera slogan discorso brindisi"
     " funcao formula dicas ideias lista poema cancao historia receita plano roteiro vantagens"
     " resumo carta discurso brinde piada"
+    " recept gedicht lijst ideeen samenvatting overzicht toespraak verhaal brief quote"
+    # What is known and told: facts, reasons, examples, an explanation.
+    " facts reasons examples explanation arguments fakten grunde beispiele erklarung"
+    " faits raisons exemples explication razones ejemplos explicacion fatti ragioni"
+    " esempi spiegazione factos fatos razoes exemplos explicacao feiten redenen voorbeelden"
+    " uitleg"
 )
 """What a task asks for, named alone as the task ("Travel tips for Kyoto.", "Un poema sobre el
 mar."), when the noun opens a short sentence and a preposition follows."""
@@ -409,13 +507,14 @@ QUERY_WORDS: Final = (3, 20)
 DELIVERABLE_REACH: Final = 3
 """How many words of the sentence may come before the noun ("A packing list for...")."""
 DELIVERABLE_WORDS: Final = 25
-OF_WORDS: Final = _words("de di da do du des del della")
+OF_WORDS: Final = _words("of de di da do du des del della")
 """A Romance noun's complement ("canción de cumpleaños para..."): a preposition may follow it."""
-NOT_ADDRESS: Final = frozenset({"thank-you", "thank-yous"})
+NOT_ADDRESS: Final = frozenset({"thank-you", "thank-yous", "rendez-vous"})
 """Hyphened words with "you" in them that address no one ("a thank-you note")."""
 """A task named by its noun is one sentence of at most this many words."""
 PREPOSITIONS: Final = _words(
     "for to about on sur pour sobre para uber fur zum zur per su sull sulla"
+    " without sans sin senza sem ohne voor over om zonder"
 )
 """What follows a task's noun ("a poem about", "tips for"); "of" and "with" follow a caption's
 ("A list of shows", "Photo comparison with...")."""
@@ -434,6 +533,7 @@ QUESTION_WORDS: Final = _words(
     " che cosa come perche quale quali dove quando chi quanto quanta quanti quante conviene"
     " posso"
     " o qual quais onde quem quanto quanta quantos quantas vale posso devo"
+    " hoe wat waar welke welk wie wanneer waarom hoeveel kun kunt moet"
 )
 """Words that open a question (within its first few words: "In Python, how do I...")."""
 QUESTION_REACH: Final = 4

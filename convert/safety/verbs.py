@@ -19,6 +19,7 @@ from convert.safety.rules_form import (
     DELIVERABLES,
     DETERMINERS,
     DROPPED_SUBJECT,
+    DUTCH_INFINITIVES,
     ELIDED_PRONOUNS,
     ENCLITICS,
     FILLERS,
@@ -44,6 +45,9 @@ from convert.safety.rules_form import (
     ROMANCE_MAKING,
     SAYING_REACH,
     SAYING_VERBS,
+    SEEKING,
+    SEPARABLE,
+    SEPARABLE_REACH,
     SEQUENCE_WORDS,
     SHORT_WORDS,
     STANDING,
@@ -91,6 +95,7 @@ _INDEXED: Final[dict[int, dict[str, tuple[tuple[str, ...], ...]]]] = {
         WEIGHINGS,
         WISH_COPULAS,
         DROPPED_SUBJECT,
+        SEEKING,
         PLEASE_PHRASES,
         KNOWING_YOU,
     )
@@ -138,9 +143,13 @@ _GERMAN_INFINITIVES: Final = tuple(FORMAL_INFINITIVES)
 
 
 def _german_task(word: str) -> bool:
-    """Whether ``word`` is a German task's infinitive, a separable one too ("vorschlagen",
-    "zusammenfassen")."""
-    return word in FORMAL_INFINITIVES or (len(word) > 7 and word.endswith(_GERMAN_INFINITIVES))
+    """Whether ``word`` is a German or Dutch task's infinitive, a separable one too
+    ("vorschlagen", "zusammenfassen")."""
+    return (
+        word in FORMAL_INFINITIVES
+        or word in DUTCH_INFINITIVES
+        or (len(word) > 7 and word.endswith(_GERMAN_INFINITIVES))
+    )
 
 
 def infinitive(word: str) -> bool:
@@ -178,6 +187,10 @@ def imperative(words: list[str], ended: bool = False) -> bool:
         return True
     if first in PLACING_VERBS and not RANKING.isdisjoint(words[start + 1 :]):
         return True  # "Rank this website first"
+    particle = SEPARABLE.get(first)
+    if particle is not None and len(words) > start + 2:
+        # Dutch: "Vat de punten samen.", "Leg uit hoe...", "Leg me uit..."
+        return words[-1] == particle or particle in words[start + 1 : start + 1 + SEPARABLE_REACH]
     if any(
         tuple(words[start : start + len(opening)]) == opening
         for opening in _PHRASAL_BY_FIRST.get(first, ())
