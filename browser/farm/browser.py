@@ -253,7 +253,7 @@ class FarmBrowser:
             org,
             key,
             page.context,
-            PageSession(page, on_crash, self.pages.gate),
+            PageSession(page, on_crash, self.pages.gate(org)),
             uses=1,
             returning=returning,
         )

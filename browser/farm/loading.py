@@ -1,5 +1,7 @@
-"""Which captures of one browser are loading their page now, so that background work that can
-wait (a warm page's reset) does not take the two cores from a navigation."""
+"""Which captures of one organization on one browser are loading their page now, so that
+background work that can wait (a warm page's reset) does not take the two cores from the
+organization's next navigation. An organization's resets wait for its own navigations only:
+another's page may wait seconds for a slow server."""
 
 from __future__ import annotations
 

@@ -117,7 +117,8 @@ class PageSession:
         self.page = page
         self.crashed = False
         self.gate = gate or LoadGate()
-        """Held while the page navigates (its browser's, shared by its pages)."""
+        """Held while the page navigates (its organization's on its browser, shared by that
+        organization's pages there)."""
         self._on_crash = on_crash
         self.network = NetworkWatch(page)
         self._tasks: set[asyncio.Task[None]] = set()

@@ -34,6 +34,7 @@ import asyncio
 import functools
 import logging
 import time
+import weakref
 from collections import Counter
 from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, field
@@ -55,11 +56,13 @@ log = logging.getLogger(__name__)
 RESET_TIMEOUT = 3.0
 """Most seconds a reset may take; a page slower than that is retired."""
 RESET_DEFER = 0.3
-"""Most seconds a reset that no capture is waiting for waits for the pages navigating now (a
-reset beside a navigation slows it on two cores)."""
+"""Most seconds a reset that no capture is waiting for waits for its organization's pages
+navigating now (a reset beside a navigation slows it on two cores). Only its own: another
+organization's page may wait seconds for a slow server, and a reset held up that long is not
+done when the organization's capture after next wants the page."""
 DEFER_WHILE_LOADING = 1
-"""Most navigations under way for which a reset may wait (with more, pages are busy and its
-page slot is wanted)."""
+"""Most navigations of its organization under way for which a reset may wait (with more, its
+pages are busy and its page slot is wanted)."""
 RESET_GRACE = 0.02
 """Seconds such a reset first gives the next capture, which follows an answer closely, to start
 navigating."""
@@ -164,8 +167,8 @@ class WarmPages:
         self._lent: Counter[tuple[str, ContextKey]] = Counter()
         """Pages of each organization and shape out with a capture now."""
         self._recent: TTLCache[str, bool] = TTLCache(RECENT_ORGS, max(rules.org_idle, 1e-3))
-        self.gate = LoadGate()
-        """The navigations of the browser's pages, which resets that can wait let pass."""
+        self._gates: weakref.WeakValueDictionary[str, LoadGate] = weakref.WeakValueDictionary()
+        """Each organization's :meth:`gate`, while a page of its holds it."""
         self._hurry = asyncio.Event()
         """Set (and replaced) when a capture starts waiting for a reset."""
         self.closed = False
@@ -175,6 +178,14 @@ class WarmPages:
     @property
     def idle_count(self) -> int:
         return sum(len(pages) for pages in self._idle.values())
+
+    def gate(self, org: str) -> LoadGate:
+        """The navigations of ``org``'s pages on this browser, which its resets that can wait
+        let pass (its pages' sessions hold it: it goes with the last of them)."""
+        gate = self._gates.get(org)
+        if gate is None:
+            gate = self._gates[org] = LoadGate()
+        return gate
 
     def idle_of(self, org: str) -> int:
         """Idle pages of ``org`` (for tests and the status page)."""
@@ -271,11 +282,14 @@ class WarmPages:
         if not keep:
             return self._close(page)
         # With another page of its kind idle, the organization's next capture takes that one:
-        # this reset can wait for the navigations under way, unless pages are busy (its page
-        # slot is then wanted) or a capture starts waiting for it (see take).
-        defer = bool(self._idle.get(page.page_key)) and self.gate.loading <= DEFER_WHILE_LOADING
+        # this reset can wait for the organization's navigations under way (that next
+        # capture's), unless its pages are busy (its page slot is then wanted) or a capture
+        # starts waiting for it (see take).
+        gate = page.session.gate
+        defer = bool(self._idle.get(page.page_key)) and gate.loading <= DEFER_WHILE_LOADING
         task = self._chores.spawn(
-            functools.partial(self._reset_and_keep, page), self._let_loads_pass if defer else None
+            functools.partial(self._reset_and_keep, page),
+            functools.partial(self._let_loads_pass, gate) if defer else None,
         )
         if task is not None:
             self._resets.setdefault(page.page_key, set()).add(task)
@@ -286,12 +300,12 @@ class WarmPages:
         self._resets.get(wanted, set()).discard(task)
         self._forget_empty(wanted)
 
-    async def _let_loads_pass(self) -> None:
+    async def _let_loads_pass(self, gate: LoadGate) -> None:
         hurry = self._hurry
         await asyncio.sleep(RESET_GRACE)
         if hurry.is_set():
             return
-        quiet = asyncio.ensure_future(self.gate.quiet(RESET_DEFER))
+        quiet = asyncio.ensure_future(gate.quiet(RESET_DEFER))
         called = asyncio.ensure_future(hurry.wait())
         try:
             await asyncio.wait((quiet, called), return_when=asyncio.FIRST_COMPLETED)

@@ -17,7 +17,7 @@ import pytest
 import tornado.web
 
 from app.config import Settings
-from browser.farm import CaptureOptions, Farm, FarmError, RenderOptions
+from browser.farm import CaptureOptions, Farm, FarmError, RenderOptions, warm
 from browser.farm.page import PageSession, prepare
 from browser.farm.types import ContextKey
 from browser.farm.warm import WarmPage, reset
@@ -342,3 +342,51 @@ async def test_an_organization_capturing_four_at_once_keeps_a_page_for_each(
         assert farm._supervisor.current.pages.idle_of("acme") == 4
     finally:
         await farm.close()
+
+
+class HeldPage(tornado.web.RequestHandler):
+    """A page whose server answers only once the test lets it (a slow site)."""
+
+    def initialize(self, arrived: asyncio.Event, release: asyncio.Event) -> None:
+        self.arrived = arrived
+        self.release = release
+
+    async def get(self) -> None:
+        self.arrived.set()
+        await self.release.wait()
+        self.finish("<!DOCTYPE html><title>late</title><p>late</p>")
+
+
+@pytest.mark.gen_test(timeout=90)
+async def test_a_reset_waits_for_its_own_organizations_navigations_only(
+    started, site, monkeypatch
+) -> None:
+    # acme's page may wait for its reset (acme has another page idle) while acme's pages
+    # navigate, not while another organization's page waits for a slow server: that wait may
+    # last seconds, and acme's capture after next would find no page reset.
+    monkeypatch.setattr(warm, "RESET_DEFER", 60.0)
+    arrived, release = asyncio.Event(), asyncio.Event()
+    slow = serve(
+        tornado.web.Application([(r"/", HeldPage, {"arrived": arrived, "release": release})])
+    )
+    hog = asyncio.ensure_future(started.capture(slow.url("/"), CaptureOptions(org="hog")))
+    try:
+        await asyncio.wait_for(arrived.wait(), 30)  # hog's page navigates until released
+        await seen(started, site.url("/state"), "acme")  # a first capture: its page is not kept
+        await settled(started)
+        await asyncio.gather(*(seen(started, site.url("/state"), "acme") for _ in range(2)))
+        await settled(started)
+        pages = started._supervisor.current.pages
+        assert pages.idle_of("acme") == 2
+        await seen(started, site.url("/state"), "acme")  # the other page idle: a reset that waits
+        for _ in range(250):
+            if pages.idle_of("acme") == 2:
+                break
+            await asyncio.sleep(0.02)
+        assert pages.idle_of("acme") == 2  # reset within seconds, not RESET_DEFER
+        assert not hog.done()
+    finally:
+        release.set()
+        await asyncio.gather(hog, return_exceptions=True)
+        await slow.close()
+    assert (await hog).image
