@@ -70,25 +70,26 @@ makes a request. Its severity is weighed by how hidden the text is (``HIDDENNESS
 ``display:none``, white on white, a zero font size; 0.8 for clipping; 0.4 for ``aria-hidden``
 alone, which hides nothing from sight). Hidden text that is no request is ``hidden_text``.
 
-Hidden requests by their form (:mod:`.form`, the forms as data in :mod:`.rules_form`): hidden text
-that reads as a task set for someone is suspicious whatever it asks for, since a page has no reason
-to hide a request from its readers. A clause is a request by its form when it opens with a task's
-imperative ("Write...", "Nenne...", "Explícame...", "First list...") or a role given to the reader
-("Act as my tutor"), puts a task in a frame of asking, direct or indirect ("could you", "I need",
-"pourriez-vous me donner", "Könntest du ... vorschlagen?", "I wonder how"), is a question, names a
-task by what it asks for ("Travel tips for Kyoto.", "Pros and cons of..."), or is a query in a
-question's form ("Quiet campsites near Brest?"); the request clauses (with the asker's own situation
-around them) must make up most of the text (a hidden element inside a small hidden block is judged
-on its own too). Less for the page's own voice (its reader addressed, the site speaking of itself,
-its own things), controls, markup and Title Case labels; none for a text the page also shows (the
-request's sentence or the whole text; for a request of the cues as well), in a link, button, label
-or heading (the element itself, one whose whole text it is or an image's alt inside one, or a
-descendant holding the sentence), in an element fading in or beside a shown sibling of its class (an
-animation, a carousel), or a developer's note in a comment (:mod:`.own`). Such a request weighs at
-most ``FORM_SEVERITY`` times its hiddenness, and a page whose only strong signals are such requests
-is at most ``FORM_CAP``: a medium risk, not a high one; with a cue of the request scan or a framing
-phrase it is judged as above. Commented-out markup is read without the text of its links and
-headings (a teaser's headline), and a lone ``</s>`` there is HTML's, not a role marker.
+Hidden requests by their form (:mod:`.form`, the forms as data in :mod:`.rules_asking` and
+:mod:`.rules_form`): hidden text that reads as a task set for someone is suspicious whatever it
+asks for, since a page has no reason to hide a request from its readers. A clause is a request by
+its form when it opens with a task's imperative ("Write...", "Nenne...", "Explícame...", "First
+list...") or a role given to the reader ("Act as my tutor"), puts a task in a frame of asking,
+direct or indirect ("could you", "I need", "pourriez-vous me donner", "Könntest du ...
+vorschlagen?", "I wonder how"), is a question, names a task by what it asks for ("Travel tips for
+Kyoto.", "Pros and cons of..."), or is a query in a question's form ("Quiet campsites near
+Brest?"); the request clauses (with the asker's own situation around them) must make up most of the
+text (a hidden element inside a small hidden block is judged on its own too). Less for the page's
+own voice (its reader addressed, the site speaking of itself, its own things), controls, markup and
+Title Case labels; none for a text the page also shows (the request's sentence or the whole text;
+for a request of the cues as well), in a link, button, label or heading (the element itself, one
+whose whole text it is or an image's alt inside one, or a descendant holding the sentence), in an
+element fading in or beside a shown sibling of its class (an animation, a carousel), or a
+developer's note in a comment (:mod:`.own`). Such a request weighs at most ``FORM_SEVERITY`` times
+its hiddenness, and a page whose only strong signals are such requests is at most ``FORM_CAP``: a
+medium risk, not a high one; with a cue of the request scan or a framing phrase it is judged as
+above. Commented-out markup is read without the text of its links and headings (a teaser's
+headline), and a lone ``</s>`` there is HTML's, not a role marker.
 
 Instruction phrases in quoted or code context score ``QUOTED_FACTOR`` times their base
 severity and are reported with location ``quoted``.

@@ -60,14 +60,16 @@ from convert.safety.rules_asked import (
     YES_NO,
     YES_NO_SUBJECTS,
 )
-from convert.safety.rules_form import (
+from convert.safety.rules_asking import (
     COPULAS,
-    DELIVERABLES,
     INDEFINITE,
     MAKING_VERBS,
     MY,
     OWN_PURPOSES,
     TASK_VERBS,
+)
+from convert.safety.rules_form import (
+    DELIVERABLES,
 )
 
 __all__ = [

@@ -2,7 +2,8 @@
 it, a task's imperative, a frame of wanting with what is wanted after it, a frame said without its
 subject, a wish in the conditional, a task named by what it asks for, a question with a question
 word among its first words, a search box's query put as a question, or one of the half-said forms
-of :mod:`.asked`. The words are grammar, kept as data in :mod:`.rules_form`.
+of :mod:`.asked`. The words are grammar, kept as data in :mod:`.rules_asking` (verbs and
+frames of asking) and :mod:`.rules_form`.
 """
 
 from __future__ import annotations
@@ -11,32 +12,38 @@ import re
 from typing import Final
 
 from convert.safety.asked import asked_form, deliverable
-from convert.safety.rules_form import (
+from convert.safety.rules_asking import (
     ANSWERS,
     ASKING_YOU,
     CALLS_TO_ACTION,
+    DETERMINERS,
+    DROPPED_SUBJECT,
+    DROPPED_SUBJECT_WORDS,
+    FOR_ME,
+    KNOWING_REACH,
+    KNOWING_YOU,
+    MAKING_VERBS,
+    PLEASE,
+    PLEASE_PHRASES,
+    REQUEST_FRAMES,
+    SEEKING,
+    SEEKING_REACH,
+    SPLIT_FRAMES,
+)
+from convert.safety.rules_form import (
     CONSEQUENCE,
     CONTROL_OBJECTS,
     DELIVERABLE_REACH,
     DELIVERABLE_WORDS,
-    DETERMINERS,
-    DROPPED_SUBJECT,
-    DROPPED_SUBJECT_WORDS,
     DUTCH_YOU,
     EVALUATING,
     FIRST_PERSON_PLURAL,
-    FOR_ME,
     HEAD_WORDS,
     HEADED_FORMS,
     INTENSIFIERS,
-    KNOWING_REACH,
-    KNOWING_YOU,
-    MAKING_VERBS,
     MIN_QUESTION_WORDS,
     MIN_WORDS,
     OF_WORDS,
-    PLEASE,
-    PLEASE_PHRASES,
     PREPOSITIONS,
     QUERY_PREPOSITIONS,
     QUERY_WORDS,
@@ -45,11 +52,7 @@ from convert.safety.rules_form import (
     QUESTION_YOU,
     RANKING,
     READER_OPENERS,
-    REQUEST_FRAMES,
     SECOND_PERSON,
-    SEEKING,
-    SEEKING_REACH,
-    SPLIT_FRAMES,
     WEIGHINGS,
     WISH_COPULAS,
     WISHED,

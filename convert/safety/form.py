@@ -10,7 +10,7 @@ asking, direct or indirect ("Could you recommend...", "I need a plan for...", "p
 first words, names a task by what it asks for ("Travel tips for Kyoto.", "Pros and cons of..."),
 or is a search box's query put as a question ("Good restaurants near the old town?"). "Please"
 alone is no frame: a page's form messages say it as often. The words are grammar, kept as data
-in :mod:`.rules_form`.
+in :mod:`.rules_asking` (the verbs and frames of asking) and :mod:`.rules_form`.
 
 What keeps a page's own hidden furniture out: a clause of a few words is a label; a request that
 speaks to the page's reader ("near you", "your order") or in which the site speaks of itself
@@ -31,32 +31,34 @@ from convert.safety.asked import OPENERS, compound_deliverable, head_end, materi
 from convert.safety.clause_form import CONDITIONALS, SENTENCE_END, clause_form, short_ask
 from convert.safety.form_score import form_score, title_case
 from convert.safety.normalise import clauses, normalise
-from convert.safety.rules_form import (
+from convert.safety.rules_asking import (
     ASKED_FORMS,
     ASKED_QUESTION_WORDS,
     ASKED_REACH,
     ASKING_YOU,
-    DELIVERABLES,
     DROPPED_SUBJECT,
-    FIRST_PERSON,
-    FIRST_PERSON_PLURAL,
-    FOLLOW_UP_OBJECTS,
     FORMAL_INFINITIVES,
     INDEFINITE,
     MAKING_VERBS,
+    PHRASAL_OPENINGS,
+    REQUEST_FRAMES,
+    SEEKING,
+    SEPARABLE,
+    TASK_VERBS,
+)
+from convert.safety.rules_form import (
+    DELIVERABLES,
+    FIRST_PERSON,
+    FIRST_PERSON_PLURAL,
+    FOLLOW_UP_OBJECTS,
     MAX_FORM_CHARS,
     MESSAGE_CLAUSES,
     MESSAGE_WORDS,
     MIN_REQUEST_SHARE,
     MIN_WORDS,
-    PHRASAL_OPENINGS,
     PLACING_VERBS,
-    REQUEST_FRAMES,
     SAYING_VERBS,
-    SEEKING,
-    SEPARABLE,
     SHORT_WORDS,
-    TASK_VERBS,
     WEIGHINGS,
 )
 from convert.safety.verbs import WORD_RE, frames_in, imperative, infinitive

@@ -10,8 +10,12 @@ import re
 from typing import Final
 
 from convert.safety.asked import role_words
-from convert.safety.rules_form import (
+from convert.safety.rules_asking import (
     ASKING_YOU,
+    KNOWING_YOU,
+    REQUEST_FRAMES,
+)
+from convert.safety.rules_form import (
     DELIBERATIVE,
     DELIVERABLE_FACTOR,
     DUTCH_IMPERATIVES,
@@ -23,7 +27,6 @@ from convert.safety.rules_form import (
     FORMAL_YOU,
     FURNITURE,
     FURNITURE_FACTOR,
-    KNOWING_YOU,
     MARKUP,
     MARKUP_FACTOR,
     MIN_WORDS,
@@ -35,7 +38,6 @@ from convert.safety.rules_form import (
     RANKING,
     READER_FACTOR,
     READER_OPENERS,
-    REQUEST_FRAMES,
     RHETORICAL,
     SECOND_PERSON,
     SHORT_FACTOR,

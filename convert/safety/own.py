@@ -23,7 +23,13 @@ from lxml import etree
 from convert.html.css import parse_declarations
 from convert.html.hiding import element_hidden_reason, style_hiding_reason
 from convert.safety.normalise import collapse_space
-from convert.safety.rules_form import ANIMATED, CONTROLS, DEVELOPER_NOTE
+from convert.safety.rules_asking import (
+    ANIMATED,
+    CONTROLS,
+)
+from convert.safety.rules_form import (
+    DEVELOPER_NOTE,
+)
 
 __all__ = ["PageText", "page_own", "without_controls"]
 

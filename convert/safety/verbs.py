@@ -3,7 +3,7 @@ clause ("could you", "I need", "pourriez-vous"), whether a task's verb follows t
 clause opens with a task's imperative (after "please", "first"...; with a Romance pronoun attached,
 "Escríbeme"; a verb of making only for someone or in a sentence, "Make me a menu", not a slogan's
 "Build better teams"), and whether a word reads as a Romance infinitive. The words are grammar,
-kept as data in :mod:`.rules_form`.
+kept as data in :mod:`.rules_asking` and :mod:`.rules_form`.
 """
 
 from __future__ import annotations
@@ -11,12 +11,11 @@ from __future__ import annotations
 import re
 from typing import Final
 
-from convert.safety.rules_form import (
+from convert.safety.rules_asking import (
     ASKING_YOU,
     ATTACHED_INFINITIVE_ENDINGS,
     CALLS_TO_ACTION,
     CLITICS,
-    DELIVERABLES,
     DETERMINERS,
     DROPPED_SUBJECT,
     DUTCH_INFINITIVES,
@@ -33,25 +32,28 @@ from convert.safety.rules_form import (
     MAKING_SENTENCE,
     MAKING_VERBS,
     MY,
-    NOT_ADDRESS,
     NOT_ATTACHED,
     NOUN_AFTER,
     PHRASAL_OPENINGS,
-    PLACING_VERBS,
     PLEASE_PHRASES,
-    POLITE,
-    RANKING,
     REQUEST_FRAMES,
     ROMANCE_MAKING,
-    SAYING_REACH,
-    SAYING_VERBS,
     SEEKING,
     SEPARABLE,
     SEPARABLE_REACH,
     SEQUENCE_WORDS,
-    SHORT_WORDS,
     STANDING,
     TASK_VERBS,
+)
+from convert.safety.rules_form import (
+    DELIVERABLES,
+    NOT_ADDRESS,
+    PLACING_VERBS,
+    POLITE,
+    RANKING,
+    SAYING_REACH,
+    SAYING_VERBS,
+    SHORT_WORDS,
     THAT,
     WEIGHINGS,
     WISH_COPULAS,
