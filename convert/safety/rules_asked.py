@@ -12,15 +12,8 @@ from __future__ import annotations
 
 from typing import Final
 
-
-def _words(text: str) -> frozenset[str]:
-    return frozenset(text.split())
-
-
-def _phrases(text: str) -> tuple[tuple[str, ...], ...]:
-    """Phrases separated by ``;``, each as its words."""
-    return tuple(tuple(phrase.split()) for phrase in text.split(";") if phrase.strip())
-
+from convert.safety.rules_asking import phrases as _phrases
+from convert.safety.rules_asking import words as _words
 
 WH_WORDS: Final = _words(
     "what what's whats which where how why who"
