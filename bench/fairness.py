@@ -5,9 +5,9 @@ otherwise) serves a *victim* organization and one or more *attacker* organizatio
 plan of its own written into the config (high rate limits, no credit quota, job bounds wide
 enough for the attacks). A local origin (a Tornado process of its own, several ports so that
 each organization's jobs have a site of their own) serves the pages. Each scenario runs the
-victim alone for ``--seconds``, then the same while the attacker runs, and a fresh Pagecast
-process is started for each scenario (on the same store), so that none inherits another's
-queues. The victim makes sequential requests in a loop:
+victim alone for ``--seconds``, then the same while the attacker runs (the farm's in interleaved
+rounds, see 5), and a fresh Pagecast process is started for each scenario (on the same store),
+so that none inherits another's queues. The victim makes sequential requests in a loop:
 
 1. ``maps``: three attacker clients POST ``/api/3.0/map`` back to back on a site whose
    robots.txt names ten sitemaps of 5 MB of URLs each; the victim asks for the Markdown of a
@@ -20,7 +20,15 @@ queues. The victim makes sequential requests in a loop:
    (the receiver holds each POST for 60 s); the victim runs 5-page batches with a webhook to a
    fast receiver, and its latency is from the batch's submission to each page event's arrival.
 5. ``farm``: two attacker organizations keep eight screenshots each of a page that answers
-   after 2 s in flight; the victim takes screenshots of a fast page.
+   after 2 s in flight; the victim takes screenshots of a fast page. Its phases are
+   interleaved: :data:`FARM_ROUNDS` rounds each of the victim alone then beside the attack,
+   ``--seconds / FARM_ROUNDS`` each (the attack started :data:`RAMP_SECONDS` before each beside
+   round, and stopped, its screenshots in flight finished, as long before the next alone
+   round, the farm's background work on its pages done by then), the samples of each
+   phase pooled. One alone phase then one beside phase would leave the farm's periodic events
+   to one of them: the victim's pages retire after ``farm.page_reuse`` captures, so whichever
+   phase is running then pays for their replacements, and caches warm up in the first phase.
+   The ratios mean the same: the pooled beside p50 and p95 over the pooled alone ones.
 6. ``results read``: an attacker reads its finished batch of ~2 MB Markdown pages through
    ``GET /api/3.0/jobs/{id}?limit=20``, three readers at once, over and over; the victim asks
    for Markdown as above.
@@ -83,6 +91,8 @@ printed beside but not held to the ceiling."""
 REQUEST_TIMEOUT = 120.0
 RAMP_SECONDS = 2.0
 """Seconds the attack runs before the victim's measured requests start beside it."""
+FARM_ROUNDS = 4
+"""Alone and beside rounds of the farm scenario, interleaved (each phase's time split evenly)."""
 ATTACKERS = 5
 ORIGIN_PORTS = 8
 """Ports the origin listens on: one per organization's site, and one for the big sitemaps."""
@@ -276,6 +286,9 @@ class AttackSpec:
     sites: list[str]
     job_id: str = ""
     """The finished job the ``results`` attack reads."""
+    first: int = 0
+    """The number of its first page (each round of an interleaved scenario asks for new
+    pages: none of a round before is a capture to reuse)."""
 
 
 @dataclass
@@ -315,10 +328,15 @@ def status_of(response: HTTPResponse) -> str:
 
 
 async def loop_requests(
-    count: int, one: Callable[[int], Awaitable[str]], tally: Tally, stop: asyncio.Event
+    count: int,
+    one: Callable[[int], Awaitable[str]],
+    tally: Tally,
+    stop: asyncio.Event,
+    first: int = 0,
 ) -> None:
-    """``count`` clients, each calling ``one`` back to back until ``stop``."""
-    numbers = iter(range(10**9))
+    """``count`` clients, each calling ``one`` back to back until ``stop``, with numbers from
+    ``first``."""
+    numbers = iter(range(first, first + 10**9))
 
     async def client() -> None:
         while not stop.is_set():
@@ -420,7 +438,7 @@ async def attack(spec: AttackSpec, started: Callable[[], None], stop: asyncio.Ev
             return status_of(await send(client, url, owner))
 
         started()
-        await loop_requests(16, one_shot, tally, stop)
+        await loop_requests(16, one_shot, tally, stop, spec.first)
     elif spec.kind == "results":
 
         async def one_read(_: int) -> str:
@@ -512,6 +530,8 @@ class Sample:
     server_cpu: float = 0.0
     """The server process's own CPU time (its threads, not its children) over the phase, as a
     share of one core."""
+    seconds: float = 0.0
+    """How long the phase ran."""
 
     @property
     def p50(self) -> float:
@@ -660,11 +680,29 @@ async def measure(
     started, cpu = time.monotonic(), process_cpu_seconds(pid)
     while time.monotonic() < started + seconds:
         await one(sample)
-    sample.server_cpu = (process_cpu_seconds(pid) - cpu) / (time.monotonic() - started)
+    sample.seconds = time.monotonic() - started
+    sample.server_cpu = (process_cpu_seconds(pid) - cpu) / sample.seconds
     stop.set()
     if sampler:
         await sampler
     return sample
+
+
+def pooled(samples: list[Sample]) -> Sample:
+    """One phase's rounds as one sample: their latencies and errors together, the memory peaks'
+    highest, the server's CPU share over their time together."""
+    pool = Sample()
+    for sample in samples:
+        pool.latencies += sample.latencies
+        pool.timings += sample.timings
+        pool.errors += sample.errors
+        pool.peak_tree_rss_mb = max(pool.peak_tree_rss_mb, sample.peak_tree_rss_mb)
+        pool.peak_tree_pss_mb = max(pool.peak_tree_pss_mb, sample.peak_tree_pss_mb)
+        pool.peak_server_mb = max(pool.peak_server_mb, sample.peak_server_mb)
+        pool.seconds += sample.seconds
+    if pool.seconds:
+        pool.server_cpu = sum(s.server_cpu * s.seconds for s in samples) / pool.seconds
+    return pool
 
 
 def process_cpu_seconds(pid: int) -> float:
@@ -685,6 +723,8 @@ class Scenario:
     attack: str
     victim: str
     memory: bool = False
+    rounds: int = 1
+    """Alone and beside rounds, interleaved (1: one alone phase, then one beside)."""
 
 
 SCENARIOS = [
@@ -692,7 +732,7 @@ SCENARIOS = [
     Scenario("20 large pages at once", "large", "markdown"),
     Scenario("5 organizations' 1,000-URL batches", "batches", "markdown"),
     Scenario("hanging webhook receivers", "webhooks", "webhook", memory=True),
-    Scenario("two organizations filling the farm", "farm", "screenshot"),
+    Scenario("two organizations filling the farm", "farm", "screenshot", rounds=FARM_ROUNDS),
     Scenario("results read (~2 MB pages, 3 at once)", "results", "markdown", memory=True),
 ]
 
@@ -792,12 +832,24 @@ class Bench:
                 errors = ", ".join(f"{code} x{n}" for code, n in warm.errors.items())
                 row.notes.append(f"could not run: the victim's warm-up failed ({errors})")
                 return row
-            row.alone = await measure(one, self.seconds, pid, scenario.memory)
-            attacker = AttackProcess(spec)
-            await attacker.start()
-            await asyncio.sleep(RAMP_SECONDS)
-            row.beside = await measure(one, self.seconds, pid, scenario.memory)
-            tally = await attacker.stop()
+            alone: list[Sample] = []
+            beside: list[Sample] = []
+            tally = Tally()
+            seconds = self.seconds / scenario.rounds
+            for number in range(scenario.rounds):
+                spec.first = number * 2 * 10**9  # even: each page stays with its organization
+                if number:  # the attack's pages closed or reset in the background first
+                    await asyncio.sleep(RAMP_SECONDS)
+                alone.append(await measure(one, seconds, pid, scenario.memory))
+                attacker = AttackProcess(spec)
+                await attacker.start()
+                await asyncio.sleep(RAMP_SECONDS)
+                beside.append(await measure(one, seconds, pid, scenario.memory))
+                got = await attacker.stop()
+                tally.statuses += got.statuses
+                tally.bytes_read += got.bytes_read
+                tally.notes += [note for note in got.notes if note not in tally.notes]
+            row.alone, row.beside = pooled(alone), pooled(beside)
             row.notes.insert(0, tally.summary())
         return row
 

@@ -109,7 +109,14 @@ class FarmBrowser:
         self._filling: asyncio.Task[None] | None = None
         self.chores = Chores(background_pages, on_change)
         """Closes and resets of pages after their captures answered."""
-        self.pages = WarmPages(warm_pages, self.discard, self._lanes.renew, self.chores, on_change)
+        self.pages = WarmPages(
+            warm_pages,
+            self.discard,
+            self._lanes.renew,
+            self.chores,
+            on_change,
+            open_page=self.blank_page,
+        )
         """Pages kept between captures, each for one organization."""
         self._user_agents = user_agents(self.version)
         browser.on("disconnected", self._disconnected)

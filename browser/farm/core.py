@@ -129,6 +129,9 @@ class Farm:
         self.page_crashes = 0
         self.contexts_served = 0
         self.pages_reused = 0
+        self.pages_replaced = 0
+        """Captures that got a page opened in the background when one of their organization's
+        pages retired for its uses (not reused yet, but not opened for the capture either)."""
 
     # -- life cycle ------------------------------------------------------------------------------
 
@@ -181,6 +184,7 @@ class Farm:
             "contexts_served": self.contexts_served,
             "warm_pages": serving.pages.idle_count if serving else 0,
             "pages_reused": self.pages_reused,
+            "pages_replaced": self.pages_replaced,
             "browser_contexts_served": current.contexts_served if current else 0,
             "rss_mb": round(supervisor.memory_bytes / 2**20),
             "pages_busy": sum(self._busy.values()),
@@ -327,10 +331,7 @@ class Farm:
         async def use() -> T:
             nonlocal lent, done
             lent = await browser.lease(org, key, self._page_crashed)
-            self.contexts_served += 1
-            reused = lent.uses > 1
-            self.pages_reused += reused
-            PAGES.labels("reused" if reused else "new").inc()
+            self._count_page(lent)
             lent.session.page.set_default_timeout(budget.ms())
             result = await work(lent, budget)
             done = True
@@ -379,6 +380,15 @@ class Farm:
             self._busy[key.preset] -= 1
             self._publish()
             self._supervisor.released(browser)
+
+    def _count_page(self, lent: WarmPage) -> None:
+        """A page lent to a capture: reused, a replacement opened ahead, or new."""
+        self.contexts_served += 1
+        reused = lent.uses > 1
+        replacement = lent.replacement and not reused
+        self.pages_reused += reused
+        self.pages_replaced += replacement
+        PAGES.labels("reused" if reused else "replacement" if replacement else "new").inc()
 
     def _crash_error(self) -> FarmError:
         """Why a page's renderer went away: the target's page caused it either way (502)."""

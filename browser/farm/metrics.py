@@ -64,11 +64,12 @@ RENDERERS_KILLED = Counter(
 )
 PAGES = Counter(
     "pagecast_farm_pages_total",
-    "Pages lent to captures and renders: reused (an organization's warm page, reset) or new (a "
-    "fresh context).",
+    "Pages lent to captures and renders: reused (an organization's warm page, reset), "
+    "replacement (opened in the background when one of the organization's pages retired for "
+    "its uses) or new (a fresh context opened for the capture).",
     ["source"],
 )
-for _source in ("reused", "new"):
+for _source in ("reused", "replacement", "new"):
     PAGES.labels(_source)
 WARM_PAGES = Gauge(
     "pagecast_farm_warm_pages",

@@ -119,7 +119,7 @@ class PageSession:
         self.gate = gate or LoadGate()
         """Held while the page navigates (its organization's on its browser, shared by that
         organization's pages there)."""
-        self._on_crash = on_crash
+        self.on_crash = on_crash
         self.network = NetworkWatch(page)
         self._tasks: set[asyncio.Task[None]] = set()
         self._devtools: CDPSession | None = None
@@ -162,7 +162,7 @@ class PageSession:
 
     def _crash(self, page: Page) -> None:
         self.crashed = True
-        self._on_crash()
+        self.on_crash()
         # Closing the page fails the pending calls at once instead of at their timeouts.
         task = asyncio.ensure_future(self._close_quietly())
         self._tasks.add(task)

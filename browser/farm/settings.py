@@ -145,8 +145,10 @@ class FarmSettings:
 
     page_reuse: int = setting(
         50,
-        "Captures one page serves, for one organization, before it is retired; between two "
-        "captures it is reset to a clean state. 1 gives every capture a fresh context.",
+        "Captures one page serves, for one organization, before it is retired (and a fresh one "
+        "opened in the background for the organization's next capture, within "
+        "warm_pages_per_org and warm_pages); between two captures it is reset to a clean "
+        "state. 1 gives every capture a fresh context.",
         min=1,
         max=10_000,
     )

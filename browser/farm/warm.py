@@ -20,7 +20,12 @@ failed capture, a crash or a reset that fails, and once its organization has lef
 ``farm.org_idle`` seconds. A page is kept only for an organization that had already captured
 within ``farm.org_idle`` (one seen once may never come back, and its reset would be wasted). At
 most ``farm.warm_pages_per_org`` idle pages are kept per organization and ``farm.warm_pages`` in
-all (the least recently used go first). A capture that finds its organization's pages all being
+all (the least recently used go first). A page retired for its uses is replaced in the
+background (:meth:`WarmPages.give_back`): its context is closed and a fresh one opened for the
+organization's next capture, which then takes a ready page instead of waiting for a new one; the
+replacement keeps the retired page's slot until it is open and is one of the organization's idle
+pages from then on, so the caps above hold as they do for a reset, and it is skipped when they
+are reached (or the browser is closing). A capture that finds its organization's pages all being
 reset waits for one, unless the organization has fewer than ALTERNATING pages (and
 ``farm.warm_pages_per_org`` allows them): then it gets a new one, so that captures one after
 another alternate between two pages instead of each waiting for the last one's reset. An
@@ -41,7 +46,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from cachetools import TTLCache
-from playwright.async_api import BrowserContext, Request
+from playwright.async_api import BrowserContext, Page, Request
 from playwright.async_api import Error as PlaywrightError
 
 from browser.farm.chores import Chores
@@ -132,6 +137,9 @@ class WarmPage:
     returning: bool = False
     """Whether its organization had captured within org_idle before this page was lent: only
     then is a page worth a reset (an organization seen once may never come back)."""
+    replacement: bool = False
+    """Whether it was opened in the background for its organization when another of its pages
+    retired for its uses."""
 
     def __post_init__(self) -> None:
         self.context.on("request", self._seen)
@@ -156,8 +164,12 @@ class WarmPages:
         renew_lane: Callable[[BrowserContext], None],
         chores: Chores,
         on_change: Callable[[], None],
+        *,
+        open_page: Callable[[ContextKey], Coroutine[Any, Any, Page]] | None = None,
     ) -> None:
         self.rules = rules
+        self._open_page = open_page
+        """A blank page of a shape in a fresh context (None: retired pages are not replaced)."""
         self._discard = discard
         self._chores = chores
         self._renew_lane = renew_lane
@@ -174,6 +186,8 @@ class WarmPages:
         self.closed = False
         self.reused = 0
         """Captures that got a warm page."""
+        self.replaced = 0
+        """Pages opened in the background to replace a page retired for its uses."""
 
     @property
     def idle_count(self) -> int:
@@ -280,21 +294,67 @@ class WarmPages:
             and not page.session.crashed
         )
         if not keep:
+            if self._replaces(page, healthy):
+                return self._ready(page, self._replace)
             return self._close(page)
-        # With another page of its kind idle, the organization's next capture takes that one:
-        # this reset can wait for the organization's navigations under way (that next
-        # capture's), unless its pages are busy (its page slot is then wanted) or a capture
-        # starts waiting for it (see take).
+        return self._ready(page, self._reset_and_keep)
+
+    def _ready(
+        self, page: WarmPage, work: Callable[[WarmPage], Coroutine[Any, Any, None]]
+    ) -> asyncio.Task[None] | None:
+        """Run ``work(page)`` as a chore that readies a page of ``page``'s organization and
+        shape (resets it, or replaces it): a capture of theirs that finds none idle waits for
+        it (see take). With another
+        page of its kind idle, the organization's next capture takes that one: the work can wait
+        for the organization's navigations under way (that next capture's), unless its pages
+        are busy (its page slot is then wanted) or a capture starts waiting for it."""
         gate = page.session.gate
         defer = bool(self._idle.get(page.page_key)) and gate.loading <= DEFER_WHILE_LOADING
         task = self._chores.spawn(
-            functools.partial(self._reset_and_keep, page),
+            functools.partial(work, page),
             functools.partial(self._let_loads_pass, gate) if defer else None,
         )
         if task is not None:
             self._resets.setdefault(page.page_key, set()).add(task)
             task.add_done_callback(lambda done: self._reset_done(page.page_key, done))
         return task
+
+    def _replaces(self, page: WarmPage, healthy: bool) -> bool:
+        """Whether ``page``, retired for its uses, gets a replacement: its organization keeps
+        pages and has room for one more idle page (its own cap and the farm's, counting the
+        pages being readied for it), and the browser opens pages."""
+        if self._open_page is None or not healthy or page.session.crashed:
+            return False
+        if page.uses < self.rules.reuse or not self.reuses(page.org):
+            return False
+        readying = sum(len(tasks) for (org, _), tasks in self._resets.items() if org == page.org)
+        readying_all = sum(len(tasks) for tasks in self._resets.values())
+        return (
+            self.idle_of(page.org) + readying < self.rules.per_org
+            and self.idle_count + readying_all < self.rules.total
+        )
+
+    async def _replace(self, retired: WarmPage) -> None:
+        """Close ``retired`` and open a fresh page in its place for its organization (its
+        context first: the two are never open at once). Opening is bounded by the browser's
+        context timeout; a page that cannot be opened is skipped."""
+        await self._discard(retired.context)
+        if self.closed or self._open_page is None:
+            return
+        try:
+            opened = await self._open_page(retired.key)
+        except (PlaywrightError, TimeoutError, OSError) as exc:
+            log.info("a retired page's replacement could not be opened: %s", str(exc) or "timeout")
+            return
+        if self.closed:
+            await self._discard(opened.context)
+            return
+        session = PageSession(opened, retired.session.on_crash, self.gate(retired.org))
+        page = WarmPage(
+            retired.org, retired.key, opened.context, session, returning=True, replacement=True
+        )
+        self.replaced += 1
+        self._keep(page)
 
     def _reset_done(self, wanted: tuple[str, ContextKey], task: asyncio.Task[None]) -> None:
         self._resets.get(wanted, set()).discard(task)
@@ -333,6 +393,10 @@ class WarmPages:
             await self._discard(page.context)
             return
         self._renew_lane(page.context)
+        self._keep(page)
+
+    def _keep(self, page: WarmPage) -> None:
+        """``page`` is ready: idle for its organization's next capture, within the caps."""
         page.idle_since = time.monotonic()
         self._idle.setdefault(page.page_key, []).append(page)
         page.timer = asyncio.get_running_loop().call_later(self.rules.org_idle, self._expire, page)

@@ -204,7 +204,8 @@ async def test_pages_retire_after_their_uses_and_on_failure(started, site) -> No
         await settled(started)
     pages = started._supervisor.current.pages
     assert started.health()["pages_reused"] == 2  # page_reuse = 3: the third use retires it
-    assert pages.idle_of("acme") == 0
+    assert pages.replaced == 1  # and a fresh page takes its place
+    assert pages.idle_of("acme") == 1
     await seen(started, site.url("/state"), "acme")
     await settled(started)
     assert pages.idle_of("acme") == 1
@@ -215,6 +216,65 @@ async def test_pages_retire_after_their_uses_and_on_failure(started, site) -> No
         )
     await settled(started)
     assert pages.idle_of("acme") == 0  # a failed capture's page is not kept
+
+
+@pytest.mark.gen_test(timeout=90)
+async def test_a_page_retired_for_its_uses_is_replaced_before_the_next_capture(
+    started, site
+) -> None:
+    def opened_on_demand() -> int:
+        health = started.health()
+        return int(health["contexts_served"] - health["pages_reused"] - health["pages_replaced"])
+
+    await seen(started, site.url("/state?write"), "acme")  # a first capture: not kept
+    for _ in range(3):  # page_reuse = 3: the third use of the second page retires it
+        await seen(started, site.url("/state?write"), "acme")
+        await settled(started)
+    pages = started._supervisor.current.pages
+    assert opened_on_demand() == 2 and pages.replaced == 1
+    assert pages.idle_of("acme") == 1  # its replacement, open before any capture asks for it
+    # The next capture takes the replacement, a fresh context (nothing of the retired page's
+    # state), rather than opening a page of its own.
+    assert await seen(started, site.url("/state"), "acme") == CLEAN
+    assert started.health()["pages_replaced"] == 1
+    assert opened_on_demand() == 2
+    await settled(started)
+    assert await seen(started, site.url("/state"), "acme") == CLEAN
+    assert started.health()["pages_reused"] == 3  # and the replacement is then reused
+    assert opened_on_demand() == 2
+    # Another organization never gets it, and requests without one get no replacement.
+    await seen(started, site.url("/state"), "globex")
+    assert started.health()["pages_replaced"] == 1 and opened_on_demand() == 3
+
+
+@pytest.mark.gen_test(timeout=90)
+async def test_a_replacement_is_skipped_when_the_caps_are_reached(io_loop, site, tmp_path) -> None:
+    settings = make_settings(tmp_path)
+    settings.farm.warm_contexts = 0
+    settings.farm.page_reuse = 3
+    settings.farm.warm_pages = 1  # one idle page in all
+    farm = Farm(settings.farm)
+    await farm.start()
+    try:
+        for _ in range(3):
+            await seen(farm, site.url("/state"), "acme")
+            await settled(farm)
+        pages = farm._supervisor.current.pages
+        assert pages.idle_of("acme") == 1
+        # acme's page serves its third (last) capture while globex's second page fills the cap:
+        # the retired page is not replaced (that would take globex's idle page away).
+        last = farm.capture(site.url("/state"), CaptureOptions(org="acme", capture_delay_ms=2000))
+        slow = asyncio.ensure_future(last)
+        for _ in range(2):
+            await seen(farm, site.url("/state"), "globex")
+            await settled(farm)
+        assert not slow.done() and pages.idle_of("globex") == 1
+        await slow
+        await settled(farm)
+        assert pages.replaced == 0
+        assert pages.idle_of("globex") == 1 and pages.idle_of("acme") == 0
+    finally:
+        await farm.close()
 
 
 @pytest.mark.gen_test(timeout=60)
